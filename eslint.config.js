@@ -1,0 +1,38 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'test/.tmp/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.strict,
+  {
+    files: ['scripts/**/*.mjs', 'eslint.config.js'],
+    languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
+  },
+  {
+    languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
+    rules: {
+      'no-console': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-non-null-assertion': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    // The CLI, scripts, benchmarks and tests talk to the terminal.
+    files: ['src/cli/**', 'scripts/**', 'bench/**', 'test/**', 'examples/**'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    // The core must run in browsers: no Node built-ins and no runtime dependencies.
+    files: ['src/**/*.ts'],
+    ignores: ['src/io/**', 'src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(?!\\.{1,2}/)', message: 'The core has zero runtime dependencies and no Node APIs; import only relative modules.' }] },
+      ],
+    },
+  },
+);

@@ -1,0 +1,86 @@
+import { snapCut } from './equalMass.js';
+import type { BinAssignment, DingOptions } from './types.js';
+
+/**
+ * Ding et al.'s adaptive binning, following the authors' reference code (github.com/yding5/AdaptiveBinning),
+ * with one change: blocks of equal scores are never split between bins, so the result does not depend on row
+ * order. Without ties it is the reference algorithm step for step.
+ *
+ * 1. Sort descending. Grow the current bin one sample at a time; its target size is ¼·(z/(max − min))² (∞ while
+ *    all its scores are equal). Before adding a sample, open a new bin if the current one holds more than its target,
+ *    more than `minRemaining` samples remain, the bin's minimum exceeds the global minimum by more than `minGap`,
+ *    and the sample's score differs from the previous one.
+ * 2. If the last bin holds fewer samples than its (finite) target, every earlier bin gives
+ *    ⌊needed · n_last / N⌋ samples to it (the reference code's rule; at most n_b − 1 so no bin empties).
+ * 3. Cut the sorted scores with the final sizes; cuts inside a block of ties move to the block's nearer end.
+ */
+export function dingBins(scores: ArrayLike<number>, options: DingOptions): BinAssignment {
+  const n = scores.length;
+  const { z, minRemaining, minGap } = options;
+  // ascending sort of (value, index); we walk it from the top to get the descending order
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
+  const r = Float64Array.from(order, (i) => scores[i] as number);
+  const globalMin = r[n - 1] as number;
+
+  const counts: number[] = [];
+  let num = 0;
+  let rmin = Infinity;
+  let rmax = -Infinity;
+  let target = Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = r[i] as number;
+    if (num > target && n - i > minRemaining && rmin - globalMin > minGap && x !== r[i - 1]) {
+      counts.push(num);
+      num = 0;
+      rmin = Infinity;
+      rmax = -Infinity;
+    }
+    num++;
+    if (x < rmin) rmin = x;
+    if (x > rmax) rmax = x;
+    target = rmax === rmin ? Infinity : 0.25 * (z / (rmax - rmin)) ** 2;
+  }
+  counts.push(num);
+
+  const last = counts.length - 1;
+  const numLast = counts[last] as number;
+  if (last > 0 && Number.isFinite(target) && target - numLast > 0) {
+    const needed = target - numLast;
+    let moved = 0;
+    for (let b = 0; b < last; b++) {
+      const cb = counts[b] as number;
+      const extract = Math.min(Math.trunc((needed * numLast) / n), cb - 1);
+      counts[b] = cb - extract;
+      moved += extract;
+    }
+    counts[last] = numLast + moved;
+  }
+
+  // Cut positions in the descending order, expressed on the ascending array so snapCut can be reused.
+  const asc = Float64Array.from(r).reverse();
+  const ascCuts: number[] = [];
+  let pos = 0;
+  for (let b = 0; b < last; b++) {
+    pos += counts[b] as number;
+    const c = snapCut(asc, n - pos);
+    if (c > 0 && c < n && c !== ascCuts[ascCuts.length - 1]) ascCuts.push(c);
+  }
+  ascCuts.sort((a, b) => a - b);
+  const cuts = ascCuts.filter((c, j) => j === 0 || c !== ascCuts[j - 1]);
+  const bounds = [0, ...cuts, n];
+  const numBins = bounds.length - 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  const index = new Int32Array(n);
+  for (let b = 0; b < numBins; b++) {
+    const start = bounds[b] as number;
+    const end = bounds[b + 1] as number;
+    lower[b] = asc[start] as number;
+    upper[b] = asc[end - 1] as number;
+    // ascending position j corresponds to descending position n − 1 − j
+    for (let j = start; j < end; j++) index[order[n - 1 - j] as number] = b;
+  }
+  return { numBins, lower, upper, index };
+}

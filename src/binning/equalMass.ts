@@ -1,0 +1,162 @@
+import { argsortAscending, numpyLinspaceUnit, numpyQuantileSorted, roundHalfEven } from './numpy.js';
+import type { BinAssignment, EqualMassMethod } from './types.js';
+
+/**
+ * Moves a cut at sorted position `r` (between r − 1 and r) off a block of equal values: to the nearer end of the
+ * block, the upper end when equally near. `v` is ascending.
+ */
+export function snapCut(v: ArrayLike<number>, r: number): number {
+  const n = v.length;
+  if (r <= 0 || r >= n || v[r - 1] !== v[r]) return r;
+  const x = v[r] as number;
+  let s = r - 1;
+  while (s > 0 && v[s - 1] === x) s--;
+  let e = r + 1;
+  while (e < n && v[e] === x) e++;
+  return r - s < e - r ? s : e;
+}
+
+/** Bins from ascending cut positions over sorted values; `order[j]` is the sample at sorted position j. */
+function binsFromCuts(v: Float64Array, order: Uint32Array, cuts: number[]): BinAssignment {
+  const n = v.length;
+  const bounds = [0, ...cuts, n];
+  const numBins = bounds.length - 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  const index = new Int32Array(n);
+  for (let b = 0; b < numBins; b++) {
+    const start = bounds[b] as number;
+    const end = bounds[b + 1] as number;
+    lower[b] = b === 0 ? (v[0] as number) : ((v[start - 1] as number) + (v[start] as number)) / 2;
+    upper[b] = b === numBins - 1 ? (v[n - 1] as number) : ((v[end - 1] as number) + (v[end] as number)) / 2;
+    for (let j = start; j < end; j++) index[order[j] as number] = b;
+  }
+  return { numBins, lower, upper, index };
+}
+
+/** Our equal-mass bins: cuts at round(k·N/B), snapped off blocks of ties, merged when they coincide. */
+function quantileBins(scores: ArrayLike<number>, bins: number): BinAssignment {
+  const n = scores.length;
+  const order = argsortAscending(scores);
+  const v = Float64Array.from(order, (i) => scores[i] as number);
+  const cuts: number[] = [];
+  for (let k = 1; k < bins; k++) {
+    // round(k·N/B), half up, in exact integer arithmetic
+    const r = snapCut(v, Math.floor((2 * k * n + bins) / (2 * bins)));
+    if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);
+  }
+  return binsFromCuts(v, order, cuts);
+}
+
+/** Bins from sorted edge values with a membership function; lower/upper describe the intervals. */
+function binsFromEdges(
+  scores: ArrayLike<number>,
+  numBins: number,
+  lower: Float64Array,
+  upper: Float64Array,
+  member: (p: number) => number,
+): BinAssignment {
+  const n = scores.length;
+  const index = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const b = member(scores[i] as number);
+    index[i] = b < 0 ? 0 : b >= numBins ? numBins - 1 : b;
+  }
+  return { numBins, lower, upper, index };
+}
+
+/** Number of entries of ascending `edges` that are ≤ x (`side` = 'right') or < x (`side` = 'left'). */
+function searchsorted(edges: ArrayLike<number>, x: number, side: 'left' | 'right'): number {
+  let lo = 0;
+  let hi = edges.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const e = edges[mid] as number;
+    if (side === 'right' ? e <= x : e < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** google/uncertainty-metrics `get_adaptive_bins` + `numpy.digitize`. */
+function umAdaptiveBins(scores: ArrayLike<number>, bins: number): BinAssignment {
+  const n = scores.length;
+  const v = Float64Array.from(scores).sort();
+  const step = n / bins; // numpy.linspace(0, n, bins, endpoint=False)
+  const upperEdges = new Float64Array(bins - 1);
+  for (let k = 1; k < bins; k++) upperEdges[k - 1] = v[Math.min(roundHalfEven(k * step), n - 1)] as number;
+  const lower = new Float64Array(bins);
+  const upper = new Float64Array(bins);
+  for (let b = 0; b < bins; b++) {
+    lower[b] = b === 0 ? (v[0] as number) : (upperEdges[b - 1] as number);
+    upper[b] = b === bins - 1 ? (v[n - 1] as number) : (upperEdges[b] as number);
+  }
+  return binsFromEdges(scores, bins, lower, upper, (p) => searchsorted(upperEdges, p, 'right'));
+}
+
+/** verified_calibration `get_equal_bins` + `bisect_left`. */
+function verifiedEqualBins(scores: ArrayLike<number>, bins: number): BinAssignment {
+  const n = scores.length;
+  const v = Float64Array.from(scores).sort();
+  const parts = Math.min(bins, n);
+  // numpy.array_split: the first n mod parts parts hold one more element
+  const base = Math.floor(n / parts);
+  const extra = n % parts;
+  const raw: number[] = [];
+  let start = 0;
+  for (let i = 0; i < parts - 1; i++) {
+    const size = base + (i < extra ? 1 : 0);
+    const end = start + size;
+    raw.push(((v[end - 1] as number) + (v[end] as number)) / 2.0);
+    start = end;
+  }
+  raw.push(1.0);
+  const edges = Array.from(new Set(raw)).sort((a, b) => a - b);
+  const numBins = edges.length;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  for (let b = 0; b < numBins; b++) {
+    lower[b] = b === 0 ? Math.min(v[0] as number, edges[0] as number) : (edges[b - 1] as number);
+    upper[b] = edges[b] as number;
+  }
+  return binsFromEdges(scores, numBins, lower, upper, (p) => searchsorted(edges, p, 'left'));
+}
+
+/** netcal `equal_intervals=False`: `numpy.quantile` edges forced to [0, 1], `numpy.histogramdd` membership. */
+function netcalQuantileBins(scores: ArrayLike<number>, bins: number): BinAssignment {
+  const v = Float64Array.from(scores).sort();
+  const q = numpyLinspaceUnit(bins);
+  const edges = Float64Array.from(q, (qk) => numpyQuantileSorted(v, qk));
+  edges[0] = 0;
+  edges[bins] = 1;
+  const last = edges[bins] as number;
+  return binsFromEdges(scores, bins, edges.slice(0, bins), edges.slice(1), (p) =>
+    p === last ? bins - 1 : searchsorted(edges, p, 'right') - 1,
+  );
+}
+
+/** scikit-learn `calibration_curve(strategy='quantile')`: `numpy.percentile` edges, right-closed. */
+function sklearnQuantileBins(scores: ArrayLike<number>, bins: number): BinAssignment {
+  const v = Float64Array.from(scores).sort();
+  const q = numpyLinspaceUnit(bins);
+  // np.percentile(y, linspace(0, 1, B + 1) * 100) divides by 100 again
+  const edges = Float64Array.from(q, (qk) => numpyQuantileSorted(v, (qk * 100) / 100));
+  const inner = edges.slice(1, bins);
+  return binsFromEdges(scores, bins, edges.slice(0, bins), edges.slice(1), (p) => searchsorted(inner, p, 'left'));
+}
+
+/** Assigns every score to an equal-mass bin with the given construction (see {@link EqualMassMethod}). */
+export function equalMassBins(scores: ArrayLike<number>, bins: number, method: EqualMassMethod): BinAssignment {
+  switch (method) {
+    case 'quantile':
+      return quantileBins(scores, bins);
+    case 'uncertainty-metrics':
+      return umAdaptiveBins(scores, bins);
+    case 'verified-calibration':
+      return verifiedEqualBins(scores, bins);
+    case 'netcal':
+      return netcalQuantileBins(scores, bins);
+    case 'sklearn':
+      return sklearnQuantileBins(scores, bins);
+  }
+}

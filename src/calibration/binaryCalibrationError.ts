@@ -1,0 +1,51 @@
+import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
+import { resolveBinning, type BinningOptions } from '../binning/options.js';
+import { fail } from '../errors/fail.js';
+import { binaryPairs } from './binaryPairs.js';
+import { sliceBins } from './core.js';
+
+/** Options of {@link binaryCalibrationError}. */
+export interface BinaryCalibrationOptions extends BinningOptions {
+  /** `'l1'` (default), `'l2'` or `'max'`. */
+  norm?: Norm;
+}
+
+/**
+ * Calibration error of probabilities of a binary event against its 0/1 outcomes: the positive-class ECE, or the
+ * ECE of any (confidence, correct) pairs.
+ *
+ * **Formula.** CE = Σ_m (|B_m|/N)·|ō(B_m) − p̄(B_m)| (l1; l2: root of the weighted mean square; max: largest gap),
+ * bins of p.
+ *
+ * **Conventions.**
+ * - The probability p_i is of the event o_i = 1 — e.g. P(y = 1) with outcomes = labels (positive-class calibration,
+ *   as scikit-learn, torchmetrics' `binary_calibration_error`, netcal, relplot and verified_calibration score a
+ *   vector), or the confidence with outcomes = correctness (the top-label ECE in pair form).
+ * - This differs from `ece(labels, p, { binary: true })`, which scores the top label of [1 − p, p], as
+ *   uncertainty_metrics does.
+ * - Bins and presets as for {@link ece}: b = min(⌊B·p⌋, B − 1) in float64, B = 15 by default.
+ *
+ * **References.**
+ * - Naeini, Cooper & Hauskrecht, AAAI 2015, doi:10.1609/aaai.v29i1.9602.
+ * - Kumar, Liang & Ma, NeurIPS 2019, arXiv:1909.10155.
+ *
+ * @param outcomes N outcomes, each 0 or 1.
+ * @param probs N probabilities of outcome 1, in [0, 1].
+ * @param options `norm` and binning options.
+ * @returns the calibration error, in [0, 1].
+ * @throws {UMError} `UM_SHAPE`, `UM_EMPTY`, `UM_NOT_FINITE`, `UM_PROB_RANGE`, `UM_LABEL` (outcome not 0/1), `UM_OPTION`.
+ * @example
+ * ```js
+ * import { binaryCalibrationError } from 'uncertainty-metrics';
+ * // bins [0, 0.5): p̄ 0.2 vs 0 observed; [0.5, 1]: p̄ 0.75 vs 1 observed
+ * binaryCalibrationError([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.3], { bins: 2 }); // => 0.225
+ * ```
+ */
+export function binaryCalibrationError(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinaryCalibrationOptions = {}): number {
+  const fn = 'binaryCalibrationError';
+  const norm = options.norm ?? 'l1';
+  if (norm !== 'l1' && norm !== 'l2' && norm !== 'max') fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });
+  const { spec, precision } = resolveBinning(fn, options, 'equal-width');
+  const { o, p } = binaryPairs(fn, outcomes, probs, precision === 'float32');
+  return finishNorm(binnedErrorRaw(sliceBins(fn, p, o, spec), norm), norm);
+}

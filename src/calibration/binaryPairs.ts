@@ -1,0 +1,33 @@
+import { fail } from '../errors/fail.js';
+
+/** Validates a binary (outcome, probability) pair input and returns float64 copies. Internal. */
+export function binaryPairs(
+  fn: string,
+  outcomes: ArrayLike<number>,
+  probs: ArrayLike<number>,
+  float32: boolean,
+): { o: Float64Array; p: Float64Array } {
+  if (outcomes === null || typeof outcomes !== 'object' || typeof outcomes.length !== 'number') {
+    fail('UM_SHAPE', fn, 'outcomes', 'be an array of 0/1 outcomes', { value: outcomes });
+  }
+  if (probs === null || typeof probs !== 'object' || typeof probs.length !== 'number') {
+    fail('UM_SHAPE', fn, 'probs', 'be an array of probabilities', { value: probs });
+  }
+  const n = probs.length;
+  if (n === 0) fail('UM_EMPTY', fn, 'probs', 'hold at least one probability', { value: 0 });
+  if (outcomes.length !== n) {
+    fail('UM_SHAPE', fn, 'outcomes', `have one entry per probability (${n})`, { value: outcomes.length });
+  }
+  const o = new Float64Array(n);
+  const p = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const v: unknown = probs[i];
+    if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'probs', 'be a finite number', { index: [i], value: v });
+    if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, 'probs', 'be in [0, 1]', { index: [i], value: v });
+    const y: unknown = outcomes[i];
+    if (y !== 0 && y !== 1) fail('UM_LABEL', fn, 'outcomes', 'be 0 or 1', { index: [i], value: y });
+    p[i] = float32 ? Math.fround(v) : v;
+    o[i] = y;
+  }
+  return { o, p };
+}

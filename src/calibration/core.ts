@@ -1,0 +1,225 @@
+import { assignBinsFor } from '../binning/assignBins.js';
+import { binStatistics } from '../binning/binStatistics.js';
+import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
+import { resolveBinning, type BinningConfig, type BinningOptions, type BinningScheme } from '../binning/options.js';
+import type { Bin, BinningSpec, Precision } from '../binning/types.js';
+import { fail } from '../errors/fail.js';
+import type { InputOptions, ProbMatrix } from '../input/types.js';
+import { topLabel } from '../measures/topLabel.js';
+import { rowNormalizedEntropy } from '../measures/normalizedEntropy.js';
+
+/** Options of the general calibration error and its named members. */
+export interface CalibrationErrorOptions extends InputOptions, BinningOptions {
+  /** `'l1'` (expected), `'l2'` (root-mean-square) or `'max'` (maximum) over bins. Default `'l1'`. */
+  norm?: Norm;
+  /**
+   * `true` (default): only the top label of each row (its confidence and whether it is correct) — uncertainty_metrics'
+   * `max_prob=True`. `false`: every class probability of every row against its one-hot label.
+   */
+  topLabel?: boolean;
+  /** Bin each class separately and average the per-class errors (uncertainty_metrics' `class_conditional`). */
+  classConditional?: boolean;
+  /** Keep only entries with p > threshold; `null` keeps all (default: the preset's, `null` for `'default'`). */
+  threshold?: number | null;
+}
+
+/** The options a general calibration error resolved to. Plain JSON; recorded in results. */
+export type CalibrationConfig = BinningConfig & {
+  norm: Norm;
+  topLabel: boolean;
+  classConditional: boolean;
+  threshold: number | null;
+};
+
+/** Resolved options (internal). */
+export interface ResolvedCalibration {
+  readonly spec: BinningSpec;
+  readonly precision: Precision;
+  readonly norm: Norm;
+  readonly topLabel: boolean;
+  readonly classConditional: boolean;
+  readonly threshold: number | null;
+  readonly config: CalibrationConfig;
+}
+
+/** What a named member fixes; giving a different value for a fixed option is an error. */
+export interface FixedStructure {
+  readonly binning?: BinningScheme;
+  readonly norm?: Norm;
+  readonly topLabel?: boolean;
+  readonly classConditional?: boolean;
+}
+
+const NORMS: readonly Norm[] = ['l1', 'l2', 'max'];
+
+/** Checks that `options` does not contradict what the named member `fn` fixes. */
+export function checkFixed(fn: string, options: object, fixed: FixedStructure, generalFn = 'gce'): void {
+  for (const [key, value] of Object.entries(fixed)) {
+    const given = (options as Record<string, unknown>)[key];
+    if (given !== undefined && given !== value) {
+      fail('UM_OPTION', fn, `options.${key}`, `be ${JSON.stringify(value)} or omitted (${fn} fixes it; use ${generalFn} to change it)`, {
+        value: given,
+      });
+    }
+  }
+}
+
+function bool(fn: string, argument: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'boolean') fail('UM_OPTION', fn, argument, 'be true or false', { value });
+  return value;
+}
+
+/** Resolves general-calibration-error options (named members pass what they fix and their defaults). */
+export function resolveCalibration(
+  fn: string,
+  options: CalibrationErrorOptions,
+  fixed: FixedStructure = {},
+  defaults: { threshold?: number | null } = {},
+): ResolvedCalibration {
+  checkFixed(fn, options, fixed);
+  const merged = { ...options, ...fixed };
+  const { spec, config, preset, precision } = resolveBinning(fn, merged, merged.binning === undefined ? 'equal-width' : (merged.binning as BinningScheme));
+  const norm = merged.norm ?? 'l1';
+  if (!NORMS.includes(norm)) fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });
+  const top = bool(fn, 'options.topLabel', merged.topLabel, true);
+  const cc = bool(fn, 'options.classConditional', merged.classConditional, false);
+  let threshold: number | null;
+  if (options.threshold !== undefined) threshold = options.threshold;
+  else if (defaults.threshold !== undefined) threshold = defaults.threshold;
+  else threshold = preset.threshold;
+  if (threshold !== null && (typeof threshold !== 'number' || !Number.isFinite(threshold))) {
+    fail('UM_OPTION', fn, 'options.threshold', 'be a finite number or null', { value: threshold });
+  }
+  return {
+    spec,
+    precision,
+    norm,
+    topLabel: top,
+    classConditional: cc,
+    threshold,
+    config: { ...config, norm, topLabel: top, classConditional: cc, threshold },
+  };
+}
+
+/** Probabilities in the working precision: rounded to float32 when the preset computes in float32. */
+export function atPrecision(p: ProbMatrix, precision: Precision): ProbMatrix {
+  if (precision === 'float64' || p.data instanceof Float32Array) return p;
+  return { ...p, data: Float32Array.from(p.data) };
+}
+
+/** Bins one slice of (score, outcome) pairs and returns its bins. */
+export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec): Bin[] {
+  return binStatistics(assignBinsFor(fn, scores, spec), scores, outcomes);
+}
+
+/** Slices of (score, outcome) pairs grouped by class `group[i]`. */
+function groupSlices(
+  numGroups: number,
+  n: number,
+  group: (i: number) => number,
+  score: (i: number) => number,
+  outcome: (i: number) => number,
+  keep: (s: number) => boolean,
+): { scores: number[]; outcomes: number[] }[] {
+  const slices = Array.from({ length: numGroups }, () => ({ scores: [] as number[], outcomes: [] as number[] }));
+  for (let i = 0; i < n; i++) {
+    const s = score(i);
+    if (!keep(s)) continue;
+    const slice = slices[group(i)] as { scores: number[]; outcomes: number[] };
+    slice.scores.push(s);
+    slice.outcomes.push(outcome(i));
+  }
+  return slices;
+}
+
+/** Averages raw per-class errors (mean over all classes, empty ones counting 0) or takes their maximum. */
+function combineClasses(fn: string, arg: string, raws: (number | null)[], norm: Norm, what: string): number {
+  let acc = 0;
+  let any = false;
+  for (const raw of raws) {
+    if (raw === null) continue;
+    any = true;
+    if (norm === 'max') acc = Math.max(acc, raw);
+    else acc += raw / raws.length;
+  }
+  if (!any) fail('UM_EMPTY', fn, arg, `leave at least one entry to bin (${what})`);
+  return finishNorm(acc, norm);
+}
+
+/**
+ * The general calibration error on validated probabilities (uncertainty_metrics' GeneralCalibrationError):
+ * choose the entries (top label or all classes, above the threshold), bin them per class or together, and take the
+ * norm of the bin gaps.
+ */
+export function gceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ResolvedCalibration): number {
+  const p = atPrecision(p0, cfg.precision);
+  const { n, numClasses: c, data } = p;
+  const thr = cfg.threshold;
+  const keep = thr === null ? () => true : (s: number) => s > thr;
+  const what = thr === null ? 'no entries' : `entries with p > ${thr}`;
+  if (cfg.topLabel) {
+    const { predicted, confidence } = topLabel(p);
+    const outcome = (i: number) => (predicted[i] === labels[i] ? 1 : 0);
+    const score = (i: number) => confidence[i] as number;
+    if (!cfg.classConditional) {
+      const [slice] = groupSlices(1, n, () => 0, score, outcome, keep);
+      if (slice === undefined || slice.scores.length === 0) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
+      return finishNorm(binnedErrorRaw(sliceBins(fn, slice.scores, slice.outcomes, cfg.spec), cfg.norm), cfg.norm);
+    }
+    const slices = groupSlices(c, n, (i) => predicted[i] as number, score, outcome, keep);
+    const raws = slices.map((s) => (s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec), cfg.norm)));
+    return combineClasses(fn, 'probs', raws, cfg.norm, what);
+  }
+  // every class of every row, in row-major order
+  const m = n * c;
+  const score = (e: number) => data[e] as number;
+  const outcome = (e: number) => (labels[Math.floor(e / c)] === e % c ? 1 : 0);
+  if (!cfg.classConditional) {
+    const [slice] = groupSlices(1, m, () => 0, score, outcome, keep);
+    if (slice === undefined || slice.scores.length === 0) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
+    return finishNorm(binnedErrorRaw(sliceBins(fn, slice.scores, slice.outcomes, cfg.spec), cfg.norm), cfg.norm);
+  }
+  const slices = groupSlices(c, m, (e) => e % c, score, outcome, keep);
+  const raws = slices.map((s) => (s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec), cfg.norm)));
+  return combineClasses(fn, 'probs', raws, cfg.norm, what);
+}
+
+/** Options of the uncertainty calibration error. */
+export interface UceOptions extends InputOptions, BinningOptions {
+  /** Norm over bins (default `'l1'`, the UCE; `'max'` gives the maximum uncertainty calibration error). */
+  norm?: Norm;
+  /** Class-wise UCE: the mean over predicted classes of the UCE of that class's rows (default false). */
+  classwise?: boolean;
+}
+
+/** The options a UCE resolved to. */
+export type UceConfig = BinningConfig & { norm: Norm; classwise: boolean };
+
+/** Resolves UCE options. */
+export function resolveUce(fn: string, options: UceOptions): { spec: BinningSpec; precision: Precision; norm: Norm; classwise: boolean; config: UceConfig } {
+  const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
+  const norm = options.norm ?? 'l1';
+  if (!NORMS.includes(norm)) fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });
+  const classwise = bool(fn, 'options.classwise', options.classwise, false);
+  return { spec, precision, norm, classwise, config: { ...config, norm, classwise } };
+}
+
+/** Normalized entropy and top-1 error of every row, the pairs the UCE bins. */
+export function uncertaintyPairs(p: ProbMatrix, labels: Int32Array): { uncertainty: Float64Array; error: Float64Array; predicted: Int32Array } {
+  const uncertainty = rowNormalizedEntropy(p);
+  const { predicted } = topLabel(p);
+  const error = new Float64Array(p.n);
+  for (let i = 0; i < p.n; i++) error[i] = predicted[i] === labels[i] ? 0 : 1;
+  return { uncertainty, error, predicted };
+}
+
+/** The UCE on validated probabilities. */
+export function uceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ReturnType<typeof resolveUce>): number {
+  const p = atPrecision(p0, cfg.precision);
+  const { uncertainty, error, predicted } = uncertaintyPairs(p, labels);
+  if (!cfg.classwise) return finishNorm(binnedErrorRaw(sliceBins(fn, uncertainty, error, cfg.spec), cfg.norm), cfg.norm);
+  const slices = groupSlices(p.numClasses, p.n, (i) => predicted[i] as number, (i) => uncertainty[i] as number, (i) => error[i] as number, () => true);
+  const raws = slices.map((s) => (s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec), cfg.norm)));
+  return combineClasses(fn, 'probs', raws, cfg.norm, 'no rows');
+}

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs, renderUsage, type ArgsDef, type CommandDef } from 'citty';
+import { UMError } from '../errors/UMError.js';
+import { metricsCommand, runMetrics } from './commands/metrics.js';
+import type { Io } from './io.js';
+
+const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+interface Command {
+  def: CommandDef<ArgsDef>;
+  run(args: Record<string, unknown>, io: Io): Promise<number>;
+}
+
+/** Every `um` subcommand. Each only wires I/O to the library's pure functions. */
+const COMMANDS: Record<string, Command> = {
+  metrics: { def: metricsCommand as unknown as CommandDef<ArgsDef>, run: runMetrics },
+};
+
+const root = {
+  meta: { name: 'um', version, description: 'uncertainty-metrics: measure, see and fix classifier calibration' },
+  subCommands: Object.fromEntries(Object.entries(COMMANDS).map(([k, c]) => [k, c.def])),
+} satisfies CommandDef<ArgsDef>;
+
+const processIo: Io = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+};
+
+function usageError(message: string): UMError {
+  return new UMError('UM_OPTION', message, { fn: 'um' });
+}
+
+/** Rejects flags the command does not define (citty accepts anything). */
+function checkFlags(command: string, rawArgs: readonly string[], args: ArgsDef): void {
+  const known = new Set<string>();
+  for (const [name, def] of Object.entries(args)) {
+    if (def.type === 'positional') continue;
+    known.add(name);
+    if (def.type === 'boolean') known.add(`no-${name}`);
+    const alias = (def as { alias?: string | string[] }).alias;
+    for (const a of alias === undefined ? [] : Array.isArray(alias) ? alias : [alias]) known.add(a);
+  }
+  for (const raw of rawArgs) {
+    if (raw === '--') break;
+    const m = /^--?([^=]+)/.exec(raw);
+    if (m === null || /^-\d/.test(raw)) continue;
+    if (!known.has(m[1] as string)) throw usageError(`${command}: unknown option ${raw.split('=')[0]} (see ${command} --help)`);
+  }
+}
+
+/**
+ * Runs the `um` command line with the given arguments and returns the exit code: 0 success, 2 bad usage or bad
+ * input (a message on stderr), 1 an internal error.
+ *
+ * **Formula.** Not applicable (command-line wiring).
+ *
+ * **Conventions.**
+ * - Every error in the user's input (file, values, options) exits with 2 and one line naming the file, line and
+ *   column or the flag; nothing partial is printed to stdout.
+ * - Commands only read files, call library functions and print.
+ *
+ * **References.** None.
+ *
+ * @param argv arguments after the program name, e.g. `['metrics', 'preds.csv', '--json']`.
+ * @param io where to write (default: the process's stdout and stderr).
+ * @returns the exit code.
+ * @throws never for user errors (they become exit code 2); rethrows internal errors.
+ * @example
+ * ```js
+ * import { main } from 'uncertainty-metrics/cli';
+ * let out = '';
+ * const code = await main(['metrics', 'examples/data/logreg_test.csv', '--json'], { stdout: (t) => { out += t; }, stderr: () => {} });
+ * [code, JSON.parse(out).n]; // => [0, 2000]
+ * ```
+ */
+export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h') {
+      io.stdout(`${await renderUsage(root)}\n`);
+      return name === undefined ? 2 : 0;
+    }
+    if (name === '--version' || name === '-v') {
+      io.stdout(`${version}\n`);
+      return 0;
+    }
+    const command = COMMANDS[name];
+    if (command === undefined) throw usageError(`um: unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(`${await renderUsage(command.def, root)}\n`);
+      return 0;
+    }
+    const argsDef = (command.def.args ?? {}) as ArgsDef;
+    checkFlags(`um ${name}`, rest, argsDef);
+    let args: Record<string, unknown>;
+    try {
+      args = parseArgs(rest as string[], argsDef) as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'CLIError') {
+        // eslint-disable-next-line no-control-regex
+        throw usageError(`um ${name}: ${error.message.replace(/\u001b\[[0-9;]*m/g, '')} (see um ${name} --help)`);
+      }
+      throw error;
+    }
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof UMError) {
+      io.stderr(`${error.message}\n`);
+      return 2;
+    }
+    io.stderr(`um: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    return 1;
+  }
+}

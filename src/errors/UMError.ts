@@ -1,0 +1,85 @@
+/**
+ * Stable error codes. A code never changes meaning once released; messages may be reworded.
+ *
+ * | code | thrown when |
+ * |---|---|
+ * | `UM_SHAPE` | an array has the wrong length or shape (ragged rows, labels and scores of different lengths, a flat array whose length is not a multiple of `numClasses`) |
+ * | `UM_NOT_FINITE` | a score is NaN or ±Infinity where a finite number is required |
+ * | `UM_PROB_RANGE` | a probability lies outside [0, 1] |
+ * | `UM_ROW_SUM` | a row of probabilities does not sum to 1 within the tolerance |
+ * | `UM_LABEL` | a label is not an integer in [0, numClasses) |
+ * | `UM_EMPTY` | there is nothing to compute on (no rows, or every row filtered out) |
+ * | `UM_OPTION` | an option has an invalid value (bins < 1, unknown norm or preset, conflicting options) |
+ * | `UM_OUT_OF_BINS` | a score lies outside user-given bin edges |
+ * | `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` | file input (`uncertainty-metrics/io`) cannot be found, read or parsed |
+ */
+export type UMErrorCode =
+  | 'UM_SHAPE'
+  | 'UM_NOT_FINITE'
+  | 'UM_PROB_RANGE'
+  | 'UM_ROW_SUM'
+  | 'UM_LABEL'
+  | 'UM_EMPTY'
+  | 'UM_OPTION'
+  | 'UM_OUT_OF_BINS'
+  | 'UM_FILE_NOT_FOUND'
+  | 'UM_FILE_READ'
+  | 'UM_FILE_FORMAT';
+
+/** Where an error happened: the public function, the argument, the index into it and the offending value. */
+export interface UMErrorDetails {
+  /** Name of the public function that was called, e.g. `"ece"`. */
+  readonly fn: string;
+  /** Name of the argument or option, e.g. `"probs"`, `"labels"`, `"options.bins"`. */
+  readonly argument?: string;
+  /** Index into the argument: `[row]` or `[row, column]`. */
+  readonly index?: readonly number[];
+  /** The offending value, as given. */
+  readonly value?: unknown;
+  /** File the data came from (file input only). */
+  readonly file?: string;
+  /** 1-based line in that file, where it has lines. */
+  readonly line?: number;
+  /** 1-based column (CSV field) in that file. */
+  readonly column?: number;
+}
+
+/**
+ * The one error type thrown by the library. `code` is stable and machine-readable; `message` names the
+ * function, the argument, the index and the value, e.g. `ece: probs[17][3] must be in [0, 1]; got 1.2`.
+ *
+ * **Formula.** Not applicable (an error type).
+ *
+ * **Conventions.**
+ * - Every failure of validated input raises a `UMError`; no public function returns a silent `0` or `NaN`
+ *   for bad input.
+ * - `details.index` is zero-based: `[row]` for labels and vectors, `[row, column]` for matrices.
+ *
+ * **References.** None.
+ *
+ * @example
+ * ```js
+ * import { ece, UMError } from 'uncertainty-metrics';
+ * let code;
+ * try { ece([0], [[1.2, -0.2]]); } catch (e) { code = e instanceof UMError ? e.code : 'other'; }
+ * code; // => 'UM_PROB_RANGE'
+ * ```
+ */
+export class UMError extends Error {
+  /** Stable error code. */
+  readonly code: UMErrorCode;
+  /** Structured location of the error. */
+  readonly details: UMErrorDetails;
+
+  /**
+   * @param code stable error code
+   * @param message full human-readable message (already prefixed with the function name)
+   * @param details structured location
+   */
+  constructor(code: UMErrorCode, message: string, details: UMErrorDetails) {
+    super(message);
+    this.name = 'UMError';
+    this.code = code;
+    this.details = details;
+  }
+}

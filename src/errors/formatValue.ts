@@ -1,0 +1,12 @@
+/** Renders a user-supplied value for an error message: numbers as JavaScript prints them, strings quoted. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  return `a value of type ${typeof value}`;
+}

@@ -1,0 +1,129 @@
+import type { DingOptions, EqualMassMethod, EqualWidthRule, Precision } from '../binning/types.js';
+import { gceCore, resolveCalibration, resolveUce, uceCore, type CalibrationConfig } from '../calibration/core.js';
+import { fail } from '../errors/fail.js';
+import { labelArray } from '../input/labelArray.js';
+import { probMatrix } from '../input/probMatrix.js';
+import type { InputOptions, Labels, ScoreKind, Scores } from '../input/types.js';
+import { topLabel } from '../measures/topLabel.js';
+import type { PresetName } from '../presets/presets.js';
+
+/** Options of {@link evaluate}. */
+export interface EvaluateOptions extends InputOptions {
+  /** Bins of the binned metrics (default: the preset's, 15). */
+  bins?: number;
+  /** Compatibility preset for every binned metric (default `'default'`). */
+  preset?: PresetName;
+}
+
+/** Every option that changes a number of {@link evaluate}, as plain JSON. */
+export interface EvaluationConfig {
+  input: ScoreKind;
+  binary: boolean;
+  preset: PresetName;
+  bins: number;
+  precision: Precision;
+  equalWidth: EqualWidthRule;
+  equalMass: EqualMassMethod;
+  /** Threshold of ece, mce, rmsce, sce and ace (`null`: every entry kept). */
+  threshold: number | null;
+  /** Threshold of tace. */
+  taceThreshold: number;
+  ding: DingOptions;
+  uce: { classwise: boolean; norm: 'l1' };
+}
+
+/** The calibration summary of one model, as `um metrics --json` prints it. */
+export interface Evaluation {
+  n: number;
+  numClasses: number;
+  accuracy: number;
+  ece: number;
+  mce: number;
+  rmsce: number;
+  sce: number;
+  ace: number;
+  tace: number;
+  uce: number;
+  aece: number;
+  amce: number;
+  config: EvaluationConfig;
+}
+
+/**
+ * Every calibration metric of the library on one set of predictions, validating the input once — what
+ * `um metrics` reports.
+ *
+ * **Formula.** accuracy = (1/N)·Σ_i 1[ŷ_i = y_i]; the others as in {@link ece}, {@link mce}, {@link rmsce},
+ * {@link sce}, {@link ace}, {@link tace}, {@link uce}, {@link aece}, {@link amce}.
+ *
+ * **Conventions.**
+ * - Every metric uses the same `bins` and `preset`; TACE keeps its 0.01 threshold; AECE/AMCE size their own bins.
+ * - `config` records every option that changes a number, resolved (no implicit defaults left).
+ *
+ * **References.** See each metric.
+ *
+ * @param labels N integer labels in [0, C).
+ * @param scores [N, C] scores of the declared kind.
+ * @param options `bins`, `preset` and input options.
+ * @returns an {@link Evaluation}.
+ * @throws {UMError} on invalid input or options.
+ * @example
+ * ```js
+ * import { evaluate } from 'uncertainty-metrics';
+ * const r = evaluate([0, 1, 1], [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]], { bins: 10 });
+ * [r.n, r.numClasses, r.ece, r.config.bins]; // => [3, 2, 0.3, 10]
+ * ```
+ */
+export function evaluate(labels: Labels, scores: Scores, options: EvaluateOptions = {}): Evaluation {
+  const fn = 'evaluate';
+  const base = { preset: options.preset, bins: options.bins };
+  const cfg = {
+    ece: resolveCalibration(fn, { ...base }, { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false }),
+    mce: resolveCalibration(fn, { ...base }, { binning: 'equal-width', norm: 'max', topLabel: true, classConditional: false }),
+    rmsce: resolveCalibration(fn, { ...base }, { binning: 'equal-mass', norm: 'l2', topLabel: true, classConditional: false }),
+    sce: resolveCalibration(fn, { ...base }, { binning: 'equal-width', norm: 'l1', topLabel: false, classConditional: true }),
+    ace: resolveCalibration(fn, { ...base }, { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true }),
+    tace: resolveCalibration(fn, { ...base }, { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true }, { threshold: 0.01 }),
+    aece: resolveCalibration(fn, { preset: options.preset }, { binning: 'ding', norm: 'l1', topLabel: true, classConditional: false }),
+    amce: resolveCalibration(fn, { preset: options.preset }, { binning: 'ding', norm: 'max', topLabel: true, classConditional: false }),
+  };
+  const uceCfg = resolveUce(fn, { ...base });
+  const p = probMatrix(fn, scores, options);
+  const y = labelArray(fn, labels, p.n, p.numClasses);
+  const { predicted } = topLabel(p);
+  let correct = 0;
+  for (let i = 0; i < p.n; i++) if (predicted[i] === y[i]) correct++;
+
+  const ew = cfg.ece.config as Extract<CalibrationConfig, { binning: 'equal-width' }>;
+  const em = cfg.ace.config as Extract<CalibrationConfig, { binning: 'equal-mass' }>;
+  const dg = cfg.aece.config as Extract<CalibrationConfig, { binning: 'ding' }>;
+  const taceThreshold = cfg.tace.threshold;
+  if (taceThreshold === null) fail('UM_OPTION', fn, 'options', 'resolve a TACE threshold');
+  return {
+    n: p.n,
+    numClasses: p.numClasses,
+    accuracy: correct / p.n,
+    ece: gceCore(fn, p, y, cfg.ece),
+    mce: gceCore(fn, p, y, cfg.mce),
+    rmsce: gceCore(fn, p, y, cfg.rmsce),
+    sce: gceCore(fn, p, y, cfg.sce),
+    ace: gceCore(fn, p, y, cfg.ace),
+    tace: gceCore(fn, p, y, cfg.tace),
+    uce: uceCore(fn, p, y, uceCfg),
+    aece: gceCore(fn, p, y, cfg.aece),
+    amce: gceCore(fn, p, y, cfg.amce),
+    config: {
+      input: p.input,
+      binary: p.binary,
+      preset: ew.preset,
+      bins: ew.bins,
+      precision: ew.precision,
+      equalWidth: ew.equalWidth,
+      equalMass: em.equalMass,
+      threshold: cfg.ece.threshold,
+      taceThreshold,
+      ding: dg.ding,
+      uce: { classwise: uceCfg.classwise, norm: 'l1' },
+    },
+  };
+}

@@ -1,0 +1,222 @@
+import { fail } from '../errors/fail.js';
+import type { InputOptions, ProbMatrix, Scores, ScoreKind } from './types.js';
+import { isValidatedProbMatrix, markValidated } from './validated.js';
+
+const KINDS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
+/** Default largest accepted |Σ_k p_k − 1|. */
+export const DEFAULT_SUM_TOLERANCE = 1e-3;
+
+function isFloatArray(value: unknown): value is Float32Array | Float64Array {
+  return value instanceof Float64Array || value instanceof Float32Array;
+}
+
+function isArrayLike(value: unknown): value is ArrayLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { length?: unknown }).length === 'number'
+  );
+}
+
+function checkFinite(fn: string, arg: string, v: unknown, index: number[], allowMinusInfinity: boolean): number {
+  if (typeof v !== 'number' || Number.isNaN(v) || v === Infinity || (v === -Infinity && !allowMinusInfinity)) {
+    fail('UM_NOT_FINITE', fn, arg, allowMinusInfinity ? 'be a finite number or -Infinity' : 'be a finite number', {
+      index,
+      value: v,
+    });
+  }
+  return v;
+}
+
+/**
+ * Validates and converts scores of a declared kind into probabilities. Internal form of
+ * {@link toProbabilities}; `fn` is the public function named in error messages.
+ */
+export function probMatrix(fn: string, scores: Scores, options: InputOptions = {}): ProbMatrix {
+  const input = options.input ?? 'probs';
+  if (!KINDS.includes(input)) {
+    fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
+  }
+  if (isValidatedProbMatrix(scores)) {
+    if (options.input !== undefined && options.input !== 'probs') {
+      fail('UM_OPTION', fn, 'options.input', `be 'probs' or omitted when scores are validated probabilities`, {
+        value: options.input,
+      });
+    }
+    if (options.numClasses !== undefined && options.numClasses !== scores.numClasses) {
+      fail('UM_OPTION', fn, 'options.numClasses', `equal the validated matrix's ${scores.numClasses} classes`, {
+        value: options.numClasses,
+      });
+    }
+    return scores;
+  }
+  const tolerance = options.sumTolerance ?? DEFAULT_SUM_TOLERANCE;
+  if (typeof tolerance !== 'number' || Number.isNaN(tolerance) || tolerance < 0) {
+    fail('UM_OPTION', fn, 'options.sumTolerance', 'be a number ≥ 0', { value: tolerance });
+  }
+  if (options.binary === true) return markValidated(binaryMatrix(fn, scores, input, options.numClasses));
+  if (options.binary !== undefined && options.binary !== false) {
+    fail('UM_OPTION', fn, 'options.binary', 'be true or false', { value: options.binary });
+  }
+
+  const arg = input;
+  let n: number;
+  let numClasses: number;
+  let get: (i: number, k: number) => unknown;
+  let flat: Float32Array | Float64Array | undefined;
+  if (isFloatArray(scores)) {
+    const c = options.numClasses;
+    if (c === undefined) {
+      fail('UM_OPTION', fn, 'options.numClasses', `be given when ${arg} is a flat ${scores.constructor.name}`);
+    }
+    checkNumClasses(fn, c);
+    if (scores.length % c !== 0) {
+      fail('UM_SHAPE', fn, arg, `have a length that is a multiple of numClasses (${c})`, { value: scores.length });
+    }
+    numClasses = c;
+    n = scores.length / c;
+    flat = scores;
+    get = (i, k) => scores[i * c + k];
+  } else if (Array.isArray(scores)) {
+    n = scores.length;
+    if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: scores });
+    const first: unknown = scores[0];
+    if (!isArrayLike(first)) {
+      fail('UM_SHAPE', fn, arg, 'be a matrix with one row per example', {
+        index: [0],
+        value: first,
+        hint: 'pass binary: true for a vector of P(y = 1)',
+      });
+    }
+    numClasses = first.length;
+    if (options.numClasses !== undefined && options.numClasses !== numClasses) {
+      fail('UM_SHAPE', fn, arg, `have rows of length numClasses (${options.numClasses})`, {
+        index: [0],
+        value: first,
+      });
+    }
+    checkNumClasses(fn, numClasses, `${arg}[0].length`);
+    const rows = scores as ReadonlyArray<unknown>;
+    for (let i = 1; i < n; i++) {
+      const row = rows[i];
+      if (!isArrayLike(row) || row.length !== numClasses) {
+        fail('UM_SHAPE', fn, arg, `be a row of ${numClasses} numbers like row 0`, { index: [i], value: row });
+      }
+    }
+    get = (i, k) => (rows[i] as ArrayLike<unknown>)[k];
+  } else {
+    fail('UM_SHAPE', fn, arg, 'be a number[][] or a Float32Array/Float64Array with options.numClasses', {
+      value: scores,
+    });
+  }
+  if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
+
+  const c = numClasses;
+  if (input === 'probs') {
+    const data = flat ?? new Float64Array(n * c);
+    for (let i = 0; i < n; i++) {
+      let sum = 0;
+      for (let k = 0; k < c; k++) {
+        const v = checkFinite(fn, arg, get(i, k), [i, k], false);
+        if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, arg, 'be in [0, 1]', { index: [i, k], value: v });
+        if (flat === undefined) data[i * c + k] = v;
+        sum += v;
+      }
+      if (Math.abs(sum - 1) > tolerance) {
+        fail('UM_ROW_SUM', fn, arg, `sum to 1 (tolerance ${tolerance})`, {
+          index: [i],
+          value: sum,
+          hint: `declare input: 'logits' or 'logprobs' if these are not probabilities, or raise sumTolerance`,
+        });
+      }
+    }
+    return markValidated({ kind: 'probabilities', data, n, numClasses: c, input, binary: false });
+  }
+
+  const data = new Float64Array(n * c);
+  const row = new Float64Array(c);
+  for (let i = 0; i < n; i++) {
+    let max = -Infinity;
+    for (let k = 0; k < c; k++) {
+      const v = checkFinite(fn, arg, get(i, k), [i, k], true);
+      if (input === 'logprobs' && v > 0) {
+        fail('UM_PROB_RANGE', fn, arg, 'be ≤ 0 (a log-probability)', { index: [i, k], value: v });
+      }
+      row[k] = v;
+      if (v > max) max = v;
+    }
+    if (max === -Infinity) {
+      fail('UM_NOT_FINITE', fn, arg, 'contain at least one finite value', { index: [i] });
+    }
+    let sum = 0;
+    for (let k = 0; k < c; k++) sum += Math.exp((row[k] as number) - max);
+    if (input === 'logprobs') {
+      // Σ_k exp(v_k) = exp(max) · sum
+      const total = Math.exp(max) * sum;
+      if (Math.abs(total - 1) > tolerance) {
+        fail('UM_ROW_SUM', fn, arg, `log-sum-exp to 0 (probabilities summing to 1, tolerance ${tolerance})`, {
+          index: [i],
+          value: total,
+        });
+      }
+      for (let k = 0; k < c; k++) data[i * c + k] = Math.exp(row[k] as number);
+    } else {
+      const lse = max + Math.log(sum);
+      for (let k = 0; k < c; k++) data[i * c + k] = Math.exp((row[k] as number) - lse);
+    }
+  }
+  return markValidated({ kind: 'probabilities', data, n, numClasses: c, input, binary: false });
+}
+
+function checkNumClasses(fn: string, c: number, argument = 'options.numClasses'): void {
+  if (!Number.isInteger(c) || c < 2) {
+    fail('UM_OPTION', fn, argument, 'be an integer ≥ 2 (use binary: true for a vector of P(y = 1))', { value: c });
+  }
+}
+
+function binaryMatrix(fn: string, scores: Scores, input: ScoreKind, numClasses: number | undefined): ProbMatrix {
+  if (numClasses !== undefined && numClasses !== 2) {
+    fail('UM_OPTION', fn, 'options.numClasses', 'be 2 (or omitted) with binary: true', { value: numClasses });
+  }
+  if (!isArrayLike(scores) || (scores as { kind?: unknown }).kind === 'probabilities') {
+    fail('UM_SHAPE', fn, input, 'be a vector of one score per example with binary: true', { value: scores });
+  }
+  const n = scores.length;
+  if (n === 0) fail('UM_EMPTY', fn, input, 'hold at least one score', { value: 0 });
+  const data = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const raw = scores[i];
+    if (isArrayLike(raw)) {
+      fail('UM_SHAPE', fn, input, 'be a number (binary: true takes a vector, not a matrix)', {
+        index: [i],
+        value: raw,
+      });
+    }
+    const v = checkFinite(fn, input, raw, [i], input !== 'probs');
+    let p1: number;
+    let p0: number;
+    if (input === 'probs') {
+      if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, input, 'be in [0, 1]', { index: [i], value: v });
+      p1 = v;
+      p0 = 1 - v;
+    } else if (input === 'logprobs') {
+      if (v > 0) fail('UM_PROB_RANGE', fn, input, 'be ≤ 0 (a log-probability)', { index: [i], value: v });
+      p1 = Math.exp(v);
+      p0 = -Math.expm1(v);
+    } else {
+      // Logistic sigmoid of a logit, evaluated without overflow on either side.
+      if (v >= 0) {
+        const e = Math.exp(-v);
+        p1 = 1 / (1 + e);
+        p0 = e / (1 + e);
+      } else {
+        const e = Math.exp(v);
+        p0 = 1 / (1 + e);
+        p1 = e / (1 + e);
+      }
+    }
+    data[2 * i] = p0;
+    data[2 * i + 1] = p1;
+  }
+  return { kind: 'probabilities', data, n, numClasses: 2, input, binary: true };
+}

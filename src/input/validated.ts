@@ -1,0 +1,18 @@
+import type { ProbMatrix } from './types.js';
+
+/**
+ * Matrices built by `toProbabilities`. Only objects in this set skip validation: an object that merely looks
+ * like a `ProbMatrix` is validated like any other input.
+ */
+const validated = new WeakSet<object>();
+
+/** Marks a matrix as validated. */
+export function markValidated<T extends ProbMatrix>(matrix: T): T {
+  validated.add(matrix);
+  return matrix;
+}
+
+/** True when `value` was built by `toProbabilities`. */
+export function isValidatedProbMatrix(value: unknown): value is ProbMatrix {
+  return typeof value === 'object' && value !== null && validated.has(value);
+}

@@ -1,0 +1,107 @@
+import { createReadStream } from 'node:fs';
+import { parse, type CsvError } from 'csv-parse';
+import type { ScoreKind } from '../input/types.js';
+import { describePlace, fileFail, readFail } from './fileError.js';
+import { parseNumber } from './parseNumber.js';
+import type { PredictionData } from './types.js';
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Reads a CSV of predictions: a header with a label column and score columns `<prefix>0 … <prefix>{C−1}`. */
+export async function readCsv(
+  fn: string,
+  path: string,
+  input: ScoreKind,
+  labelColumn: string,
+  scorePrefix: string,
+): Promise<PredictionData> {
+  const parser = createReadStream(path).pipe(parse({ info: true, skip_empty_lines: true, trim: true, bom: true }));
+  let header: string[] | undefined;
+  let labelIndex = -1;
+  const scoreIndex: number[] = [];
+  const labels: number[] = [];
+  const scores: number[] = [];
+  const lines: number[] = [];
+  try {
+    for await (const item of parser as AsyncIterable<{ info: { lines: number }; record: string[] }>) {
+      const { record, info } = item;
+      if (header === undefined) {
+        header = record;
+        labelIndex = record.indexOf(labelColumn);
+        if (labelIndex < 0) {
+          fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line: info.lines }, { value: record.join(',') });
+        }
+        const pattern = new RegExp(`^${escapeRegExp(scorePrefix)}(\\d+)$`);
+        const found = new Map<number, number>();
+        record.forEach((name, j) => {
+          const m = pattern.exec(name);
+          if (m !== null) {
+            const k = Number(m[1]);
+            if (found.has(k)) fileFail('UM_FILE_FORMAT', fn, path, `score column ${JSON.stringify(name)} appears twice`, { line: info.lines, column: j + 1 });
+            found.set(k, j);
+          }
+        });
+        if (found.size === 0) {
+          fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix)`, { line: info.lines }, { value: record.join(',') });
+        }
+        for (let k = 0; k < found.size; k++) {
+          const j = found.get(k);
+          if (j === undefined) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … ${scorePrefix}${found.size - 1} without gaps; ${scorePrefix}${k} is missing`, { line: info.lines });
+          scoreIndex.push(j);
+        }
+        continue;
+      }
+      const line = info.lines;
+      const cell = (j: number): number => {
+        const text = record[j] as string;
+        const v = parseNumber(text);
+        if (v === undefined) {
+          fileFail('UM_FILE_FORMAT', fn, path, text === '' ? 'empty cell' : 'expected a number', { line, column: j + 1, columnName: (header as string[])[j] }, { value: text });
+        }
+        return v;
+      };
+      labels.push(cell(labelIndex));
+      for (const j of scoreIndex) scores.push(cell(j));
+      lines.push(line);
+    }
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith('CSV_') === true) {
+      const e = error as CsvError & { lines?: number; record?: string[] };
+      const problem =
+        e.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH'
+          ? `expected ${header?.length ?? '?'} fields like the header, got ${e.record?.length ?? '?'}`
+          : e.message.replace(/ on line \d+.*$/, '');
+      const place = e.lines === undefined ? {} : { line: e.lines };
+      fileFail('UM_FILE_FORMAT', fn, path, problem, place);
+    }
+    if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);
+    throw error;
+  }
+  if (header === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'is empty (expected a header line)');
+  if (labels.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
+  const numClasses = scoreIndex.length;
+  const columns = scoreIndex.map((j) => (header as string[])[j] as string);
+  const used = new Set([labelIndex, ...scoreIndex]);
+  const ignoredColumns = header.filter((_, j) => !used.has(j));
+  const hdr = header;
+  return {
+    path,
+    format: 'csv',
+    input,
+    n: labels.length,
+    numClasses,
+    labels: Float64Array.from(labels),
+    scores: Float64Array.from(scores),
+    columns,
+    ignoredColumns,
+    locate(row, column, argument) {
+      const line = lines[row];
+      if (argument === 'labels') return describePlace(path, { line, column: labelIndex + 1, columnName: labelColumn });
+      if (column === undefined) return describePlace(path, { line });
+      const j = hdr.indexOf(columns[column] as string);
+      return describePlace(path, { line, column: j + 1, columnName: columns[column] });
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { readFile } from 'node:fs/promises';
+import type { ScoreKind } from '../input/types.js';
+import { fileFail, readFail } from './fileError.js';
+import type { PredictionData } from './types.js';
+
+const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
+
+/** 1-based line and column of a character offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      start = i + 1;
+    }
+  }
+  return { line, column: offset - start + 1 };
+}
+
+/**
+ * Reads `{ labels: int[N], probs | logits | logprobs: number[N][C] }` from a JSON file. The key declares the kind:
+ * `input` selects it; without `input` the file must hold exactly one of the keys, or `probs`.
+ */
+export async function readJson(fn: string, path: string, input: ScoreKind | undefined): Promise<PredictionData> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    readFail(fn, path, error);
+  }
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const pos = /position (\d+)/.exec(message);
+    const lc = /line (\d+) column (\d+)/.exec(message);
+    const place = lc !== null ? { line: Number(lc[1]), column: Number(lc[2]) } : pos !== null ? lineColumn(text, Number(pos[1])) : {};
+    fileFail('UM_FILE_FORMAT', fn, path, `is not valid JSON (${message.replace(/ in JSON at position \d+.*$/, '').replace(/\s*\(line \d+ column \d+\)$/, '')})`, place);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    fileFail('UM_FILE_FORMAT', fn, path, 'must hold an object { labels, probs | logits | logprobs }');
+  }
+  const obj = doc as Record<string, unknown>;
+  const present = KEYS.filter((k) => k in obj);
+  let key: ScoreKind;
+  if (input !== undefined) {
+    if (!(input in obj)) fileFail('UM_FILE_FORMAT', fn, path, `has no "${input}" key (declared input ${input}; present: ${present.join(', ') || 'none'})`);
+    key = input;
+  } else if (present.length === 1) key = present[0] as ScoreKind;
+  else if (present.includes('probs')) key = 'probs';
+  else fileFail('UM_FILE_FORMAT', fn, path, present.length === 0 ? 'must have a "probs", "logits" or "logprobs" key' : `has ${present.join(' and ')}; choose one with --input`);
+  const labels = obj.labels;
+  if (!Array.isArray(labels)) fileFail('UM_FILE_FORMAT', fn, path, 'must have a "labels" array');
+  const rows = obj[key];
+  if (!Array.isArray(rows)) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be an array of rows`);
+  const n = rows.length;
+  if (n === 0) fileFail('UM_EMPTY', fn, path, `"${key}" has no rows`);
+  const first: unknown = rows[0];
+  if (!Array.isArray(first)) fileFail('UM_FILE_FORMAT', fn, path, `"${key}[0]" must be an array of ${key}`);
+  const c = first.length;
+  const scores = new Float64Array(n * c);
+  for (let i = 0; i < n; i++) {
+    const row: unknown = rows[i];
+    if (!Array.isArray(row) || row.length !== c) {
+      fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${i}]" must be an array of ${c} numbers like row 0`, {}, { value: row });
+    }
+    for (let k = 0; k < c; k++) {
+      const v: unknown = row[k];
+      if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${i}][${k}]" must be a number`, {}, { value: v });
+      scores[i * c + k] = v;
+    }
+  }
+  const lab = new Float64Array(labels.length);
+  for (let i = 0; i < labels.length; i++) {
+    const v: unknown = labels[i];
+    if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"labels[${i}]" must be a number`, {}, { value: v });
+    lab[i] = v;
+  }
+  return {
+    path,
+    format: 'json',
+    input: key,
+    n,
+    numClasses: c,
+    labels: lab,
+    scores,
+    locate(row, column, argument) {
+      if (argument === 'labels') return `${path}: "labels[${row}]"`;
+      return column === undefined ? `${path}: "${key}[${row}]"` : `${path}: "${key}[${row}][${column}]"`;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { extname } from 'node:path';
+import { fail } from '../errors/fail.js';
+import { fileFail } from './fileError.js';
+import { readCsv } from './readCsv.js';
+import { readJson } from './readJson.js';
+import { readNpy } from './readNpy.js';
+import type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
+
+const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'json', '.npy': 'npy' };
+
+/**
+ * Reads predictions and labels from a CSV, JSON or NumPy file into flat row-major arrays.
+ *
+ * **Formula.** Not applicable (input/output). The result holds scores s[i·C + k] for row i and class k.
+ *
+ * **Conventions.**
+ * - CSV: a header line; the label column (default `label`) and score columns `<prefix>0 … <prefix>{C−1}` (default
+ *   prefix `p_`) in any order; other columns are ignored and listed in `ignoredColumns`. Cells are strict decimal
+ *   numbers (`NaN` and `inf` are read so that validation can report them). Empty lines are skipped.
+ * - JSON: `{ labels, probs | logits | logprobs }` with nested rows; the key declares the kind of the scores.
+ * - NumPy: scores `.npy` of shape [N, C] (float32 kept as `Float32Array`, Fortran order transposed), labels in a
+ *   second `.npy` given by `options.labels`.
+ * - Values are read as they are; the metrics validate them and `locate` turns a row (and column) index into the
+ *   file position for error messages.
+ *
+ * **References.** NumPy `.npy` format v1.0/2.0, numpy.org/doc/stable/reference/generated/numpy.lib.format.html;
+ * RFC 4180 (CSV).
+ *
+ * @param path file to read.
+ * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`.
+ * @returns a {@link PredictionData}.
+ * @throws {UMError} `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` (with file, line and column where the
+ *   format has them), `UM_EMPTY` (no data rows), `UM_OPTION`.
+ * @example
+ * ```js
+ * import { readPredictions } from 'uncertainty-metrics/io';
+ * const d = await readPredictions('examples/data/logreg_test.csv');
+ * [d.n, d.numClasses, d.columns[9]]; // => [2000, 10, 'p_9']
+ * ```
+ */
+export async function readPredictions(path: string, options: ReadOptions = {}): Promise<PredictionData> {
+  const fn = 'readPredictions';
+  if (typeof path !== 'string' || path === '') fail('UM_OPTION', fn, 'path', 'be a non-empty string', { value: path });
+  const format = options.format ?? FORMATS[extname(path).toLowerCase()];
+  if (format === undefined) {
+    fileFail('UM_FILE_FORMAT', fn, path, 'has an unknown extension; expected .csv, .json or .npy (or give the format)');
+  }
+  const input = options.input;
+  if (input !== undefined && input !== 'probs' && input !== 'logits' && input !== 'logprobs') {
+    fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
+  }
+  switch (format) {
+    case 'csv':
+      return readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_');
+    case 'json':
+      return readJson(fn, path, input);
+    case 'npy':
+      return readNpy(fn, path, options.labels, input ?? 'probs');
+    default:
+      return fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json' or 'npy'`, { value: format });
+  }
+}

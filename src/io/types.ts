@@ -1,0 +1,42 @@
+import type { ScoreKind } from '../input/types.js';
+
+/** File formats `readPredictions` understands. */
+export type PredictionFormat = 'csv' | 'json' | 'npy';
+
+/** Options of `readPredictions`. */
+export interface ReadOptions {
+  /**
+   * Declared kind of the scores. JSON: selects the key (`probs`, `logits` or `logprobs`; without it the file must
+   * hold exactly one of them, or `probs`). CSV and NumPy: recorded with the data.
+   */
+  input?: ScoreKind;
+  /** Format; by default from the extension (.csv, .json, .npy). */
+  format?: PredictionFormat;
+  /** NumPy: path of the labels `.npy` (1-D integers). Required for `.npy` scores. */
+  labels?: string;
+  /** CSV: name of the label column (default `"label"`). */
+  labelColumn?: string;
+  /** CSV: prefix of the score columns, numbered from 0 (default `"p_"`: p_0 … p_{C−1}). */
+  scorePrefix?: string;
+}
+
+/** Predictions read from a file: flat row-major scores with an explicit number of classes, and raw labels. */
+export interface PredictionData {
+  /** The file read. */
+  readonly path: string;
+  readonly format: PredictionFormat;
+  /** Declared kind of `scores`. */
+  readonly input: ScoreKind;
+  readonly n: number;
+  readonly numClasses: number;
+  /** Labels as read (validated as integers in [0, C) by the metrics, which report their position). */
+  readonly labels: Float64Array;
+  /** Scores, row-major, n × numClasses (`Float32Array` for float32 NumPy files). */
+  readonly scores: Float64Array | Float32Array;
+  /** CSV: the score columns, in class order. */
+  readonly columns?: readonly string[];
+  /** CSV: columns present but not used. */
+  readonly ignoredColumns?: readonly string[];
+  /** Describes where row `row` (0-based; and score column `column`, 0-based class index) is in the file. */
+  locate(row: number, column?: number, argument?: 'labels' | 'scores'): string;
+}
