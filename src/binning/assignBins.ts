@@ -2,7 +2,56 @@ import { dingBins } from './dingBins.js';
 import { edgeBins } from './edgeBins.js';
 import { equalMassBins } from './equalMass.js';
 import { equalWidthBins } from './equalWidth.js';
+import { fail } from '../errors/fail.js';
 import type { BinAssignment, BinningSpec } from './types.js';
+
+function oneOf(fn: string, argument: string, value: unknown, allowed: readonly string[]): void {
+  if (typeof value !== 'string' || !allowed.includes(value)) {
+    fail('UM_OPTION', fn, argument, `be one of ${allowed.map((a) => `'${a}'`).join(', ')}`, { value });
+  }
+}
+
+/** Validates a binning spec given directly by a caller (resolved specs from options are valid by construction). */
+function checkSpec(fn: string, spec: BinningSpec): void {
+  if (spec === null || typeof spec !== 'object') fail('UM_OPTION', fn, 'spec', 'be a binning spec object', { value: spec });
+  oneOf(fn, 'spec.scheme', spec.scheme, ['equal-width', 'equal-mass', 'ding', 'edges']);
+  if (spec.scheme === 'equal-width' || spec.scheme === 'equal-mass') {
+    if (!Number.isInteger(spec.bins) || spec.bins < 1) fail('UM_OPTION', fn, 'spec.bins', 'be an integer ≥ 1', { value: spec.bins });
+  }
+  if (spec.scheme === 'equal-width') {
+    const r = spec.rule;
+    if (r === null || typeof r !== 'object') fail('UM_OPTION', fn, 'spec.rule', 'be an equal-width rule object', { value: r });
+    oneOf(fn, 'spec.rule.index', r.index, ['floor', 'divide', 'edges']);
+    oneOf(fn, 'spec.rule.edges', r.edges, ['exact', 'numpy', 'torch']);
+    oneOf(fn, 'spec.rule.closed', r.closed, ['left', 'right']);
+    oneOf(fn, 'spec.rule.one', r.one, ['last-bin', 'own-bin']);
+    oneOf(fn, 'spec.precision', spec.precision, ['float64', 'float32']);
+    if (r.index === 'edges' && r.closed === 'right' && r.one === 'own-bin') {
+      fail('UM_OPTION', fn, 'spec.rule.one', `be 'last-bin' with right-closed bins`, { value: r.one });
+    }
+  } else if (spec.scheme === 'equal-mass') {
+    oneOf(fn, 'spec.method', spec.method, ['quantile', 'uncertainty-metrics', 'verified-calibration', 'netcal', 'sklearn']);
+  } else if (spec.scheme === 'ding') {
+    const d = spec.ding;
+    if (d === null || typeof d !== 'object') fail('UM_OPTION', fn, 'spec.ding', 'be an object { z, minRemaining, minGap }', { value: d });
+    for (const key of ['z', 'minRemaining', 'minGap'] as const) {
+      const v = d[key];
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (key === 'z' && v === 0)) {
+        fail('UM_OPTION', fn, `spec.ding.${key}`, key === 'z' ? 'be a finite number > 0' : 'be a finite number ≥ 0', { value: v });
+      }
+    }
+  } else {
+    const e = spec.edges;
+    if (!Array.isArray(e) || e.length < 2) fail('UM_OPTION', fn, 'spec.edges', 'be an array of at least 2 increasing numbers', { value: e });
+    for (let i = 0; i < e.length; i++) {
+      const v: unknown = e[i];
+      if (typeof v !== 'number' || !Number.isFinite(v) || (i > 0 && v <= (e[i - 1] as number))) {
+        fail('UM_OPTION', fn, 'spec.edges', 'be finite and strictly increasing', { index: [i], value: v });
+      }
+    }
+    oneOf(fn, 'spec.closed', spec.closed, ['left', 'right']);
+  }
+}
 
 /** {@link assignBins} naming the public function `fn` in error messages (internal). */
 export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: BinningSpec): BinAssignment {
@@ -45,7 +94,8 @@ export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: Binni
  * @param scores the scores to bin (confidences, uncertainties, or any probabilities), length N ≥ 1.
  * @param spec a resolved binning scheme.
  * @returns `{ numBins, lower, upper, index }`.
- * @throws {UMError} `UM_OUT_OF_BINS` when a score lies outside user-given edges.
+ * @throws {UMError} `UM_OPTION` for an invalid spec, `UM_EMPTY` for no scores, `UM_NOT_FINITE` for a NaN or
+ *   infinite score, `UM_OUT_OF_BINS` for an equal-width score outside [0, 1] or a score outside user-given edges.
  * @example
  * ```js
  * import { assignBins } from 'uncertainty-metrics';
@@ -55,5 +105,18 @@ export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: Binni
  * ```
  */
 export function assignBins(scores: ArrayLike<number>, spec: BinningSpec): BinAssignment {
-  return assignBinsFor('assignBins', scores, spec);
+  const fn = 'assignBins';
+  checkSpec(fn, spec);
+  if (scores === null || typeof scores !== 'object' || typeof scores.length !== 'number') {
+    fail('UM_SHAPE', fn, 'scores', 'be an array of numbers', { value: scores });
+  }
+  if (scores.length === 0) fail('UM_EMPTY', fn, 'scores', 'hold at least one score', { value: 0 });
+  for (let i = 0; i < scores.length; i++) {
+    const v: unknown = scores[i];
+    if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'scores', 'be a finite number', { index: [i], value: v });
+    if (spec.scheme === 'equal-width' && (v < 0 || v > 1)) {
+      fail('UM_OUT_OF_BINS', fn, 'scores', 'be in [0, 1] for equal-width bins', { index: [i], value: v });
+    }
+  }
+  return assignBinsFor(fn, scores, spec);
 }

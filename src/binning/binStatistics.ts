@@ -1,4 +1,35 @@
+import { fail } from '../errors/fail.js';
 import type { Bin, BinAssignment } from './types.js';
+
+function checkVector(fn: string, argument: string, v: ArrayLike<number>, n: number, nonNegative: boolean): void {
+  if (v === null || typeof v !== 'object' || typeof v.length !== 'number') fail('UM_SHAPE', fn, argument, 'be an array of numbers', { value: v });
+  if (v.length !== n) fail('UM_SHAPE', fn, argument, `have one entry per sample (${n})`, { value: v.length });
+  for (let i = 0; i < n; i++) {
+    const x: unknown = v[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x });
+    if (nonNegative && x < 0) fail('UM_OPTION', fn, argument, 'be ≥ 0', { index: [i], value: x });
+  }
+}
+
+/** Validates the inputs of the public {@link binStatistics}. */
+function checkInputs(assignment: BinAssignment, scores: ArrayLike<number>, outcomes: ArrayLike<number>, weights?: ArrayLike<number>): void {
+  const fn = 'binStatistics';
+  if (assignment === null || typeof assignment !== 'object' || !(assignment.index instanceof Int32Array)) {
+    fail('UM_SHAPE', fn, 'assignment', 'be a BinAssignment from assignBins', { value: assignment });
+  }
+  const { numBins, lower, upper, index } = assignment;
+  if (!Number.isInteger(numBins) || numBins < 1 || lower?.length !== numBins || upper?.length !== numBins) {
+    fail('UM_SHAPE', fn, 'assignment', 'have lower and upper edges for each of its numBins bins', { value: numBins });
+  }
+  for (let i = 0; i < index.length; i++) {
+    const b = index[i] as number;
+    if (b < 0 || b >= numBins) fail('UM_SHAPE', fn, 'assignment.index', `be in [0, ${numBins})`, { index: [i], value: b });
+  }
+  const n = index.length;
+  checkVector(fn, 'scores', scores, n, false);
+  checkVector(fn, 'outcomes', outcomes, n, false);
+  if (weights !== undefined) checkVector(fn, 'weights', weights, n, true);
+}
 
 /**
  * Per-bin statistics of (score, outcome) pairs: count, weight, mean score, mean outcome and their gap — the plain
@@ -21,7 +52,8 @@ import type { Bin, BinAssignment } from './types.js';
  * @param outcomes outcome of each sample in [0, 1] (1 = correct for confidence, 1 = error for uncertainty).
  * @param weights optional non-negative sample weights.
  * @returns one {@link Bin} per bin, lowest scores first.
- * @throws {UMError} never for consistent inputs (lengths are the caller's contract).
+ * @throws {UMError} `UM_SHAPE` for an invalid assignment or mismatched lengths, `UM_NOT_FINITE` for NaN or infinite
+ *   values, `UM_OPTION` for a negative weight.
  * @example
  * ```js
  * import { assignBins, binStatistics } from 'uncertainty-metrics';
@@ -31,6 +63,17 @@ import type { Bin, BinAssignment } from './types.js';
  * ```
  */
 export function binStatistics(
+  assignment: BinAssignment,
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<number>,
+  weights?: ArrayLike<number>,
+): Bin[] {
+  checkInputs(assignment, scores, outcomes, weights);
+  return binStatisticsUnchecked(assignment, scores, outcomes, weights);
+}
+
+/** {@link binStatistics} without input validation, for internal callers whose inputs are valid by construction. */
+export function binStatisticsUnchecked(
   assignment: BinAssignment,
   scores: ArrayLike<number>,
   outcomes: ArrayLike<number>,

@@ -1,5 +1,5 @@
 import { assignBinsFor } from '../binning/assignBins.js';
-import { binStatistics } from '../binning/binStatistics.js';
+import { binStatisticsUnchecked } from '../binning/binStatistics.js';
 import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
 import { resolveBinning, type BinningConfig, type BinningOptions, type BinningScheme } from '../binning/options.js';
 import type { Bin, BinningSpec, Precision } from '../binning/types.js';
@@ -110,7 +110,7 @@ export function atPrecision(p: ProbMatrix, precision: Precision): ProbMatrix {
 
 /** Bins one slice of (score, outcome) pairs and returns its bins. */
 export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec): Bin[] {
-  return binStatistics(assignBinsFor(fn, scores, spec), scores, outcomes);
+  return binStatisticsUnchecked(assignBinsFor(fn, scores, spec), scores, outcomes);
 }
 
 /** Slices of (score, outcome) pairs grouped by class `group[i]`. */

@@ -43,6 +43,11 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
         value: options.input,
       });
     }
+    if (options.binary !== undefined && options.binary !== scores.binary) {
+      fail('UM_OPTION', fn, 'options.binary', `be omitted (or ${String(scores.binary)}) when scores are validated probabilities`, {
+        value: options.binary,
+      });
+    }
     if (options.numClasses !== undefined && options.numClasses !== scores.numClasses) {
       fail('UM_OPTION', fn, 'options.numClasses', `equal the validated matrix's ${scores.numClasses} classes`, {
         value: options.numClasses,
@@ -135,6 +140,7 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
 
   const data = new Float64Array(n * c);
   const row = new Float64Array(c);
+  const ex = new Float64Array(c);
   for (let i = 0; i < n; i++) {
     let max = -Infinity;
     for (let k = 0; k < c; k++) {
@@ -148,11 +154,18 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
     if (max === -Infinity) {
       fail('UM_NOT_FINITE', fn, arg, 'contain at least one finite value', { index: [i] });
     }
+    // exp(z − m) is exact in its argument when z and m are close; dividing by the sum (rather than subtracting a
+    // rounded log-sum-exp) keeps every probability within a few ulps whatever the size of m.
     let sum = 0;
-    for (let k = 0; k < c; k++) sum += Math.exp((row[k] as number) - max);
+    for (let k = 0; k < c; k++) {
+      const e = Math.exp((row[k] as number) - max);
+      ex[k] = e;
+      sum += e;
+    }
     if (input === 'logprobs') {
       // Σ_k exp(v_k) = exp(max) · sum
-      const total = Math.exp(max) * sum;
+      const scale = Math.exp(max);
+      const total = scale * sum;
       if (Math.abs(total - 1) > tolerance) {
         fail('UM_ROW_SUM', fn, arg, `log-sum-exp to 0 (probabilities summing to 1, tolerance ${tolerance})`, {
           index: [i],
@@ -161,8 +174,7 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
       }
       for (let k = 0; k < c; k++) data[i * c + k] = Math.exp(row[k] as number);
     } else {
-      const lse = max + Math.log(sum);
-      for (let k = 0; k < c; k++) data[i * c + k] = Math.exp((row[k] as number) - lse);
+      for (let k = 0; k < c; k++) data[i * c + k] = (ex[k] as number) / sum;
     }
   }
   return markValidated({ kind: 'probabilities', data, n, numClasses: c, input, binary: false });

@@ -5,8 +5,8 @@ import type { InputOptions, ProbMatrix, Scores } from './types.js';
  * Validates scores of a declared kind once and returns probabilities that every metric accepts without
  * validating again.
  *
- * **Formula.** probabilities: p_ik as given; logits: p_ik = exp(z_ik − LSE_i) with
- * LSE_i = m_i + ln Σ_j exp(z_ij − m_i), m_i = max_j z_ij (float64); log-probabilities: p_ik = exp(ℓ_ik);
+ * **Formula.** probabilities: p_ik as given; logits: p_ik = exp(z_ik − m_i) / Σ_j exp(z_ij − m_i) with
+ * m_i = max_j z_ij (the max-shifted softmax of log-sum-exp, in float64); log-probabilities: p_ik = exp(ℓ_ik);
  * binary: [1 − p_i, p_i], or [σ(−z_i), σ(z_i)] for a logit.
  *
  * **Conventions.**
@@ -19,8 +19,8 @@ import type { InputOptions, ProbMatrix, Scores } from './types.js';
  * - `binary: true` takes a vector of P(y = 1) and builds the two-column matrix [1 − p, p].
  *
  * **References.**
- * - Softmax by log-sum-exp: Blanchard, Higham & Higham, "Accurately computing the log-sum-exp and softmax
- *   functions", IMA J. Numer. Anal. 2021, doi:10.1093/imanum/draa038.
+ * - Blanchard, Higham & Higham, "Accurately computing the log-sum-exp and softmax functions", IMA J. Numer. Anal.
+ *   2021, doi:10.1093/imanum/draa038 (the shifted softmax: exp(z − m) / Σ exp(z − m)).
  *
  * @param scores `number[][]` of shape [N, C], a flat `Float32Array | Float64Array` of length N·C with
  *   `options.numClasses`, or (with `binary: true`) a vector of length N.
