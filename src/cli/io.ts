@@ -4,6 +4,14 @@ import { UMError } from '../errors/UMError.js';
 export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Whether stdout is a colour terminal (default false: plain text). */
+  color?: boolean;
+}
+
+/** Removes ANSI colour escapes. */
+export function stripAnsi(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\u001b\[[0-9;]*m/g, '');
 }
 
 /** Parses an optional integer flag strictly (`--bins 15`), or throws a `UM_OPTION` error naming the flag. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs, renderUsage, type ArgsDef, type CommandDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
 import { metricsCommand, runMetrics } from './commands/metrics.js';
-import type { Io } from './io.js';
+import { stripAnsi, type Io } from './io.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -24,7 +24,13 @@ const root = {
 const processIo: Io = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
+  color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
 };
+
+async function usage(io: Io, cmd: CommandDef<ArgsDef>, parent?: CommandDef<ArgsDef>): Promise<void> {
+  const text = await renderUsage(cmd, parent);
+  io.stdout(`${io.color === true ? text : stripAnsi(text)}\n`);
+}
 
 function usageError(message: string): UMError {
   return new UMError('UM_OPTION', message, { fn: 'um' });
@@ -77,7 +83,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   const [name, ...rest] = argv;
   try {
     if (name === undefined || name === '--help' || name === '-h') {
-      io.stdout(`${await renderUsage(root)}\n`);
+      await usage(io, root);
       return name === undefined ? 2 : 0;
     }
     if (name === '--version' || name === '-v') {
@@ -87,7 +93,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     const command = COMMANDS[name];
     if (command === undefined) throw usageError(`um: unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
     if (rest.includes('--help') || rest.includes('-h')) {
-      io.stdout(`${await renderUsage(command.def, root)}\n`);
+      await usage(io, command.def, root);
       return 0;
     }
     const argsDef = (command.def.args ?? {}) as ArgsDef;
@@ -97,8 +103,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       args = parseArgs(rest as string[], argsDef) as Record<string, unknown>;
     } catch (error) {
       if (error instanceof Error && error.name === 'CLIError') {
-        // eslint-disable-next-line no-control-regex
-        throw usageError(`um ${name}: ${error.message.replace(/\u001b\[[0-9;]*m/g, '')} (see um ${name} --help)`);
+        throw usageError(`um ${name}: ${stripAnsi(error.message)} (see um ${name} --help)`);
       }
       throw error;
     }

@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { parse, type CsvError } from 'csv-parse';
 import type { ScoreKind } from '../input/types.js';
 import { describePlace, fileFail, readFail } from './fileError.js';
@@ -17,7 +17,17 @@ export async function readCsv(
   labelColumn: string,
   scorePrefix: string,
 ): Promise<PredictionData> {
-  const parser = createReadStream(path).pipe(parse({ info: true, skip_empty_lines: true, trim: true, bom: true }));
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch (error) {
+    readFail(fn, path, error);
+  }
+  const source = handle.createReadStream();
+  const parser = parse({ info: true, skip_empty_lines: true, trim: true, bom: true });
+  // pipe() does not forward read errors; without this a failing read would leave the parser waiting forever
+  source.on('error', (error) => parser.destroy(error));
+  source.pipe(parser);
   let header: string[] | undefined;
   let labelIndex = -1;
   const scoreIndex: number[] = [];
@@ -78,6 +88,9 @@ export async function readCsv(
     }
     if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);
     throw error;
+  } finally {
+    source.destroy();
+    await handle.close().catch(() => undefined);
   }
   if (header === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'is empty (expected a header line)');
   if (labels.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');

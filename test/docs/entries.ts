@@ -1,4 +1,6 @@
 /** Public entry points whose exports must be documented and whose examples are run. */
 export const ENTRIES: Record<string, string> = {
   'uncertainty-metrics': 'src/index.ts',
+  'uncertainty-metrics/io': 'src/io/index.ts',
+  'uncertainty-metrics/cli': 'src/cli/index.ts',
 };

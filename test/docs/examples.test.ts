@@ -8,6 +8,8 @@ import { ENTRIES } from './entries.js';
 
 const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'uncertainty-metrics': () => import('../../src/index.js'),
+  'uncertainty-metrics/io': () => import('../../src/io/index.js'),
+  'uncertainty-metrics/cli': () => import('../../src/cli/index.js'),
 };
 
 const api = publicExports(ENTRIES).filter((e) => e.tags.has('example'));

@@ -27,7 +27,7 @@ export const metricsArgs = {
   file: { type: 'positional', description: 'predictions: .csv (label,p_0,…), .json ({labels, probs|logits}) or .npy scores', required: true },
   bins: { type: 'string', description: 'number of bins of the binned metrics (default 15)', valueHint: 'N' },
   input: { type: 'enum', options: ['probs', 'logits', 'logprobs'], description: 'what the scores are (default probs; JSON: the key present)' },
-  preset: { type: 'enum', options: Object.keys(presets), description: 'binning conventions of a peer library (default: ours)' },
+  preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')} (default: default)`, valueHint: 'NAME' },
   labels: { type: 'string', description: 'labels .npy (with .npy scores)', valueHint: 'FILE' },
   'label-column': { type: 'string', description: 'CSV label column (default label)', valueHint: 'NAME' },
   'score-prefix': { type: 'string', description: 'CSV score column prefix, numbered from 0 (default p_)', valueHint: 'PREFIX' },

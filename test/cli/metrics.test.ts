@@ -1,0 +1,106 @@
+/** `um metrics` end to end: the built binary run as a real process. */
+import { describe, expect, it } from 'vitest';
+import { ece, evaluate } from '../../src/index.js';
+import { exampleCsv } from '../helpers/data.js';
+import { repoRoot, um } from '../helpers/cli.js';
+
+const F = (name: string) => `test/fixtures/files/${name}`;
+const KEYS = ['n', 'numClasses', 'accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'config'];
+
+describe('um metrics on the bundled example', () => {
+  it('prints a readable table (the README main job), through the installed bin link', () => {
+    const r = um(['metrics', 'examples/data/mlp_overfit_test.csv'], { bin: `${repoRoot}node_modules/.bin/um` });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^examples\/data\/mlp_overfit_test.csv: 2000 examples, 10 classes, probs/);
+    for (const k of KEYS.slice(2, -1)) expect(r.stdout).toMatch(new RegExp(`^${k}\\s+\\d\\.\\d{6}\\s`, 'm'));
+  });
+  it('--json prints one object with every key, and the numbers of the library', () => {
+    const r = um(['metrics', 'examples/data/logreg_test.csv', '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as Record<string, unknown> & { config: Record<string, unknown> };
+    expect(Object.keys(j)).toEqual(KEYS);
+    const { labels, probs } = exampleCsv('logreg_test');
+    const lib = evaluate(labels, probs);
+    for (const k of KEYS.slice(0, -1)) expect(j[k]).toBe((lib as unknown as Record<string, unknown>)[k]);
+    expect(j.config).toMatchObject({ input: 'probs', bins: 15, preset: 'default', file: 'examples/data/logreg_test.csv', format: 'csv' });
+  });
+  it('--bins and --preset change the numbers and are recorded in config', () => {
+    const r = um(['metrics', 'examples/data/logreg_test.csv', '--json', '--bins', '10', '--preset', 'uncertainty-metrics']);
+    const j = JSON.parse(r.stdout) as { ece: number; config: { bins: number; preset: string; threshold: number } };
+    const { labels, probs } = exampleCsv('logreg_test');
+    expect(j.ece).toBe(ece(labels, probs, { bins: 10, preset: 'uncertainty-metrics' }));
+    expect(j.config).toMatchObject({ bins: 10, preset: 'uncertainty-metrics', threshold: 0 });
+  });
+});
+
+describe('other formats', () => {
+  it('JSON logits', () => {
+    const r = um(['metrics', F('logits.json'), '--json']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout) as { n: number; config: { input: string } };
+    expect(j.n).toBe(2);
+    expect(j.config.input).toBe('logits');
+  });
+  it('--input logits selects the key of a file holding both', () => {
+    const a = JSON.parse(um(['metrics', F('both.json'), '--json']).stdout) as { config: { input: string }; ece: number };
+    const b = JSON.parse(um(['metrics', F('both.json'), '--json', '--input', 'logits']).stdout) as { config: { input: string }; ece: number };
+    expect([a.config.input, b.config.input]).toEqual(['probs', 'logits']);
+    expect(a.ece).not.toBe(b.ece);
+  });
+  it('NumPy scores with --labels', () => {
+    const r = um(['metrics', F('scores_f32.npy'), '--labels', F('labels_i64.npy'), '--json', '--bins', '5']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { n: number }).n).toBe(6);
+  });
+  it('CSV with renamed columns', () => {
+    const r = um(['metrics', F('renamed.csv'), '--label-column', 'y', '--score-prefix', 'prob_a', '--json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { accuracy: number }).accuracy).toBe(1);
+  });
+});
+
+describe('bad input: exit code 2, one message naming the file, line and column, nothing on stdout', () => {
+  const CASES: [string[], RegExp][] = [
+    [['metrics', F('missing.csv')], /^um metrics: test\/fixtures\/files\/missing.csv: no such file\n$/],
+    [['metrics', F('ragged.csv')], /^um metrics: test\/fixtures\/files\/ragged.csv: line 3: expected 3 fields like the header, got 2\n$/],
+    [['metrics', F('nonnumeric.csv')], /^um metrics: test\/fixtures\/files\/nonnumeric.csv: line 4, column 2 \("p_0"\): expected a number; got "abc"\n$/],
+    [['metrics', F('nolabel.csv')], /^um metrics: test\/fixtures\/files\/nolabel.csv: line 1: the header must have a "label" column/],
+    [['metrics', F('range.csv')], /^um metrics: test\/fixtures\/files\/range.csv: line 4, column 2 \("p_0"\): probs\[2\]\[0\] must be in \[0, 1\]; got 1.2\n$/],
+    [['metrics', F('badlabel.csv')], /^um metrics: test\/fixtures\/files\/badlabel.csv: line 3, column 1 \("label"\): labels\[1\] must be an integer in \[0, 2\); got 2\n$/],
+    [['metrics', F('nan.csv')], /^um metrics: test\/fixtures\/files\/nan.csv: line 3, column 2 \("p_0"\): probs\[1\]\[0\] must be a finite number; got NaN\n$/],
+    [['metrics', F('truncated.json')], /^um metrics: test\/fixtures\/files\/truncated.json: line \d+, column \d+: is not valid JSON/],
+    [['metrics', F('scores_f32.npy')], /^um metrics: test\/fixtures\/files\/scores_f32.npy: holds only scores; give the labels .npy with --labels/],
+    [['metrics', 'examples/data/logreg_test.csv', '--bins', '0'], /^um metrics: --bins must be an integer ≥ 1; got 0\n$/],
+    [['metrics', 'examples/data/logreg_test.csv', '--bins', 'ten'], /^um metrics: --bins must be an integer; got "ten"\n$/],
+    [['metrics', 'examples/data/logreg_test.csv', '--input', 'logit'], /^um metrics: Invalid value for argument: --input \(logit\)\. Expected one of: probs, logits, logprobs\./],
+    [['metrics', 'examples/data/logreg_test.csv', '--bin', '10'], /^um metrics: unknown option --bin \(see um metrics --help\)\n$/],
+    [['metrics'], /^um metrics: Missing required positional argument: FILE/],
+    [['metric', 'x.csv'], /^um: unknown command "metric"; commands: metrics\n$/],
+  ];
+  for (const [args, message] of CASES) {
+    it(args.join(' '), () => {
+      const r = um(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+    });
+  }
+});
+
+describe('help and version', () => {
+  it('um --help lists the commands; um metrics --help the flags', () => {
+    expect(um(['--help']).stdout).toMatch(/metrics/);
+    const h = um(['metrics', '--help']);
+    expect(h.code).toBe(0);
+    for (const flag of ['--bins', '--input', '--preset', '--labels', '--json', '--label-column', '--score-prefix']) expect(h.stdout).toContain(flag);
+  });
+  it('um --version prints the package version', () => {
+    expect(um(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+  it('um without arguments prints usage and exits 2', () => {
+    const r = um([]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/USAGE/);
+  });
+});

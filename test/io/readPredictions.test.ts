@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { readPredictions } from '../../src/io/index.js';
+import { UMError } from '../../src/index.js';
+
+const F = (name: string) => `test/fixtures/files/${name}`;
+
+async function failure(path: string, options?: Parameters<typeof readPredictions>[1]): Promise<UMError> {
+  try {
+    await readPredictions(path, options);
+  } catch (e) {
+    if (e instanceof UMError) return e;
+    throw e;
+  }
+  throw new Error(`${path} was read without error`);
+}
+
+describe('CSV', () => {
+  it('finds the label and p_k columns in any order, skips empty lines, lists ignored columns', async () => {
+    const d = await readPredictions(F('good.csv'));
+    expect([d.n, d.numClasses, d.format, d.input]).toEqual([4, 3, 'csv', 'probs']);
+    expect(Array.from(d.labels)).toEqual([0, 1, 2, 0]);
+    expect(Array.from(d.scores)).toEqual([0.8, 0.1, 0.1, 0.2, 0.7, 0.1, 0.3, 0.3, 0.4, 0.5, 0.25, 0.25]);
+    expect(d.columns).toEqual(['p_0', 'p_1', 'p_2']);
+    expect(d.ignoredColumns).toEqual(['id']);
+    // row 2 is on line 5 (the blank line 4 is skipped); p_1 is the 2nd field
+    expect(d.locate(2, 1)).toBe('test/fixtures/files/good.csv: line 5, column 2 ("p_1")');
+    expect(d.locate(2, undefined, 'labels')).toBe('test/fixtures/files/good.csv: line 5, column 3 ("label")');
+  });
+  it('other column names are selectable', async () => {
+    const d = await readPredictions(F('renamed.csv'), { labelColumn: 'y', scorePrefix: 'prob_a' });
+    expect(Array.from(d.labels)).toEqual([0, 1]);
+    expect(d.ignoredColumns).toEqual(['label']);
+  });
+  it('reads the bundled MNIST example', async () => {
+    const d = await readPredictions('examples/data/mlp_overfit_test.csv');
+    expect([d.n, d.numClasses]).toEqual([2000, 10]);
+  });
+  const BAD: [string, string, RegExp][] = [
+    ['ragged.csv', 'UM_FILE_FORMAT', /^readPredictions: test\/fixtures\/files\/ragged.csv: line 3: expected 3 fields like the header, got 2$/],
+    ['nonnumeric.csv', 'UM_FILE_FORMAT', /^readPredictions: test\/fixtures\/files\/nonnumeric.csv: line 4, column 2 \("p_0"\): expected a number; got "abc"$/],
+    ['emptycell.csv', 'UM_FILE_FORMAT', /line 3, column 2 \("p_0"\): empty cell; got ""$/],
+    ['nolabel.csv', 'UM_FILE_FORMAT', /line 1: the header must have a "label" column \(choose another with --label-column\); got "y,p_0,p_1"$/],
+    ['gap.csv', 'UM_FILE_FORMAT', /line 1: score columns must be numbered p_0 … p_1 without gaps; p_1 is missing$/],
+    ['headeronly.csv', 'UM_EMPTY', /headeronly.csv: has a header but no data rows$/],
+    ['empty.csv', 'UM_FILE_FORMAT', /empty.csv: is empty \(expected a header line\)$/],
+    ['unclosed.csv', 'UM_FILE_FORMAT', /unclosed.csv: line \d+: .*quote/i],
+    ['missing.csv', 'UM_FILE_NOT_FOUND', /^readPredictions: test\/fixtures\/files\/missing.csv: no such file$/],
+  ];
+  for (const [file, code, message] of BAD) {
+    it(`rejects ${file}`, async () => {
+      const e = await failure(F(file));
+      expect(e.code).toBe(code);
+      expect(e.message).toMatch(message);
+      expect(e.details.file).toBe(F(file));
+    });
+  }
+});
+
+describe('JSON', () => {
+  it('reads {labels, probs}', async () => {
+    const d = await readPredictions(F('good.json'));
+    expect([d.n, d.numClasses, d.input]).toEqual([4, 3, 'probs']);
+    expect(d.locate(1, 2)).toBe('test/fixtures/files/good.json: "probs[1][2]"');
+  });
+  it('the key declares the kind: {labels, logits}', async () => {
+    const d = await readPredictions(F('logits.json'));
+    expect(d.input).toBe('logits');
+    expect(Array.from(d.scores)).toEqual([2, -1, 0.5, 0.1, 1.5, -3]);
+  });
+  it('with both keys, probs unless --input says otherwise', async () => {
+    expect((await readPredictions(F('both.json'))).input).toBe('probs');
+    expect((await readPredictions(F('both.json'), { input: 'logits' })).scores[0]).toBe(2);
+  });
+  it('rejects a truncated file with line and column', async () => {
+    const e = await failure(F('truncated.json'));
+    expect(e.code).toBe('UM_FILE_FORMAT');
+    expect(e.message).toMatch(/^readPredictions: test\/fixtures\/files\/truncated.json: line \d+, column \d+: is not valid JSON/);
+  });
+  it('rejects a declared key that is absent', async () => {
+    const e = await failure(F('good.json'), { input: 'logits' });
+    expect(e.message).toMatch(/has no "logits" key \(declared input logits; present: probs\)/);
+  });
+  it('rejects rows of different lengths', async () => {
+    const e = await failure(F('nokey.json'), { input: 'probs' });
+    expect(e.message).toMatch(/has no "probs" key/);
+  });
+});
+
+describe('NumPy', () => {
+  it('keeps float32 scores as a Float32Array and reads int64 labels', async () => {
+    const d = await readPredictions(F('scores_f32.npy'), { labels: F('labels_i64.npy') });
+    expect(d.scores).toBeInstanceOf(Float32Array);
+    expect([d.n, d.numClasses]).toEqual([6, 4]);
+    expect(Array.from(d.labels)).toEqual([0, 1, 2, 3, 0, 1]);
+  });
+  it('transposes Fortran-ordered arrays into row-major order', async () => {
+    const c = await readPredictions(F('scores_f64.npy'), { labels: F('labels_i32.npy') });
+    const f = await readPredictions(F('scores_fortran.npy'), { labels: F('labels_i32.npy') });
+    expect(Array.from(f.scores)).toEqual(Array.from(c.scores));
+    expect(Array.from(c.scores.slice(0, 4))).toEqual(Array.from((await readPredictions(F('scores_f32.npy'), { labels: F('labels_i32.npy') })).scores.slice(0, 4)));
+  });
+  const BAD: [string, Parameters<typeof readPredictions>[1], RegExp][] = [
+    ['scores_f32.npy', {}, /holds only scores; give the labels .npy with --labels/],
+    ['scores_int.npy', { labels: F('labels_i32.npy') }, /must hold float32 or float64 scores; got "i4"/],
+    ['scores_3d.npy', { labels: F('labels_i32.npy') }, /must have shape \[N, C\]; got "\[2, 2, 2\]"/],
+    ['notnpy.npy', { labels: F('labels_i32.npy') }, /is not a NumPy .npy array/],
+    ['scores_f32.npy', { labels: F('labels_short.npy') }, /labels_short.npy: must hold one label per row of .*scores_f32.npy \(6\); got 3/],
+  ];
+  for (const [file, options, message] of BAD) {
+    it(`rejects ${file} ${JSON.stringify(options)}`, async () => {
+      const e = await failure(F(file), options);
+      expect(e.code).toBe('UM_FILE_FORMAT');
+      expect(e.message).toMatch(message);
+    });
+  }
+});
+
+describe('formats and options', () => {
+  it('rejects an unknown extension', async () => {
+    expect((await failure('README.md')).message).toMatch(/README.md: has an unknown extension; expected .csv, .json or .npy/);
+  });
+  it('rejects an unknown input kind', async () => {
+    expect((await failure(F('good.csv'), { input: 'probabilities' as never })).code).toBe('UM_OPTION');
+  });
+  it('reports a directory', async () => {
+    const e = await failure('test/fixtures', { format: 'json' });
+    expect(e.code).toBe('UM_FILE_READ');
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The published entry points: what `import 'uncertainty-metrics'` resolves to after `npm ci` (the package links
+ * itself, so this is the built dist/), and the core's purity — no Node built-ins, no dependencies.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as src from '../../src/index.js';
+import * as srcIo from '../../src/io/index.js';
+import * as srcCli from '../../src/cli/index.js';
+import { repoRoot } from '../helpers/cli.js';
+
+describe('package entry points', () => {
+  it('uncertainty-metrics exports what src/index.ts exports', async () => {
+    const pkg = await import('uncertainty-metrics');
+    expect(Object.keys(pkg).sort()).toEqual(Object.keys(src).sort());
+    expect(pkg.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]])).toBe(src.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]));
+  });
+  it('uncertainty-metrics/io and /cli', async () => {
+    expect(Object.keys(await import('uncertainty-metrics/io')).sort()).toEqual(Object.keys(srcIo).sort());
+    expect(Object.keys(await import('uncertainty-metrics/cli')).sort()).toEqual(Object.keys(srcCli).sort());
+  });
+  it('package.json declares ESM, Node ≥ 20, the um bin and typed subpath exports', () => {
+    const pkg = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')) as Record<string, unknown>;
+    expect(pkg.type).toBe('module');
+    expect(pkg.engines).toEqual({ node: '>=20' });
+    expect(pkg.bin).toEqual({ um: './dist/cli/bin.js' });
+    const exports = pkg.exports as Record<string, { types: string; import: string }>;
+    for (const sub of ['.', './io', './cli']) expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'import']);
+  });
+});
+
+/** Every module reachable from a built file through static imports. */
+function importGraph(entry: string): { files: string[]; external: string[] } {
+  const seen = new Set<string>();
+  const external = new Set<string>();
+  const stack = [entry];
+  while (stack.length > 0) {
+    const file = stack.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:^|;|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      const spec = (m[1] ?? m[2]) as string;
+      if (spec.startsWith('.')) stack.push(resolve(dirname(file), spec));
+      else external.add(spec);
+    }
+  }
+  return { files: [...seen], external: [...external] };
+}
+
+describe('the core runs in browsers', () => {
+  it('dist/index.js reaches no Node built-in and no dependency', () => {
+    const { files, external } = importGraph(`${repoRoot}dist/index.js`);
+    expect(files.length).toBeGreaterThan(20);
+    expect(external).toEqual([]);
+    for (const f of files) {
+      const text = readFileSync(f, 'utf8');
+      expect(text, f).not.toMatch(/\b(process|Buffer|require|__dirname)\b\s*[.(]/);
+      expect(text, f).not.toMatch(/\bconsole\./);
+    }
+  });
+  it('the io and cli entry points are the only ones that use Node', () => {
+    expect(importGraph(`${repoRoot}dist/io/index.js`).external.sort()).toEqual(['csv-parse', 'node:fs/promises', 'node:path', 'npyjs']);
+  });
+});
