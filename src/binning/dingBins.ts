@@ -1,4 +1,4 @@
-import { snapCut } from './equalMass.js';
+import { binsFromCuts, snapCut } from './cuts.js';
 import type { BinAssignment, DingOptions } from './types.js';
 
 /**
@@ -69,18 +69,6 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions): BinAs
   }
   ascCuts.sort((a, b) => a - b);
   const cuts = ascCuts.filter((c, j) => j === 0 || c !== ascCuts[j - 1]);
-  const bounds = [0, ...cuts, n];
-  const numBins = bounds.length - 1;
-  const lower = new Float64Array(numBins);
-  const upper = new Float64Array(numBins);
-  const index = new Int32Array(n);
-  for (let b = 0; b < numBins; b++) {
-    const start = bounds[b] as number;
-    const end = bounds[b + 1] as number;
-    lower[b] = asc[start] as number;
-    upper[b] = asc[end - 1] as number;
-    // ascending position j corresponds to descending position n − 1 − j
-    for (let j = start; j < end; j++) index[order[n - 1 - j] as number] = b;
-  }
-  return { numBins, lower, upper, index };
+  // ascending position j holds the sample at descending position n − 1 − j
+  return binsFromCuts(asc, Uint32Array.from(order).reverse(), cuts, 'data');
 }

@@ -1,38 +1,6 @@
+import { binsFromCuts, snapCut } from './cuts.js';
 import { argsortAscending, numpyLinspaceUnit, numpyQuantileSorted, roundHalfEven } from './numpy.js';
 import type { BinAssignment, EqualMassMethod } from './types.js';
-
-/**
- * Moves a cut at sorted position `r` (between r − 1 and r) off a block of equal values: to the nearer end of the
- * block, the upper end when equally near. `v` is ascending.
- */
-export function snapCut(v: ArrayLike<number>, r: number): number {
-  const n = v.length;
-  if (r <= 0 || r >= n || v[r - 1] !== v[r]) return r;
-  const x = v[r] as number;
-  let s = r - 1;
-  while (s > 0 && v[s - 1] === x) s--;
-  let e = r + 1;
-  while (e < n && v[e] === x) e++;
-  return r - s < e - r ? s : e;
-}
-
-/** Bins from ascending cut positions over sorted values; `order[j]` is the sample at sorted position j. */
-function binsFromCuts(v: Float64Array, order: Uint32Array, cuts: number[]): BinAssignment {
-  const n = v.length;
-  const bounds = [0, ...cuts, n];
-  const numBins = bounds.length - 1;
-  const lower = new Float64Array(numBins);
-  const upper = new Float64Array(numBins);
-  const index = new Int32Array(n);
-  for (let b = 0; b < numBins; b++) {
-    const start = bounds[b] as number;
-    const end = bounds[b + 1] as number;
-    lower[b] = b === 0 ? (v[0] as number) : ((v[start - 1] as number) + (v[start] as number)) / 2;
-    upper[b] = b === numBins - 1 ? (v[n - 1] as number) : ((v[end - 1] as number) + (v[end] as number)) / 2;
-    for (let j = start; j < end; j++) index[order[j] as number] = b;
-  }
-  return { numBins, lower, upper, index };
-}
 
 /** Our equal-mass bins: cuts at round(k·N/B), snapped off blocks of ties, merged when they coincide. */
 function quantileBins(scores: ArrayLike<number>, bins: number): BinAssignment {
@@ -45,7 +13,7 @@ function quantileBins(scores: ArrayLike<number>, bins: number): BinAssignment {
     const r = snapCut(v, Math.floor((2 * k * n + bins) / (2 * bins)));
     if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);
   }
-  return binsFromCuts(v, order, cuts);
+  return binsFromCuts(v, order, cuts, 'midpoints');
 }
 
 /** Bins from sorted edge values with a membership function; lower/upper describe the intervals. */

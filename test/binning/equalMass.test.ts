@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { equalMassBins, snapCut } from '../../src/binning/equalMass.js';
+import { snapCut } from '../../src/binning/cuts.js';
+import { equalMassBins } from '../../src/binning/equalMass.js';
 import { assignBins, binaryReliability, type EqualMassMethod } from '../../src/index.js';
 import { uniforms } from '../helpers/minstd.js';
 
