@@ -1,6 +1,5 @@
 import type { DingOptions, EqualMassMethod, EqualWidthRule, Precision } from '../binning/types.js';
 import { gceCore, resolveCalibration, resolveUce, uceCore, type CalibrationConfig } from '../calibration/core.js';
-import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ScoreKind, Scores } from '../input/types.js';
@@ -26,8 +25,8 @@ export interface EvaluationConfig {
   equalMass: EqualMassMethod;
   /** Threshold of ece, mce, rmsce, sce and ace (`null`: every entry kept). */
   threshold: number | null;
-  /** Threshold of tace. */
-  taceThreshold: number;
+  /** Threshold of tace (0.01). */
+  taceThreshold: number | null;
   ding: DingOptions;
   uce: { classwise: boolean; norm: 'l1' };
 }
@@ -97,8 +96,6 @@ export function evaluate(labels: Labels, scores: Scores, options: EvaluateOption
   const ew = cfg.ece.config as Extract<CalibrationConfig, { binning: 'equal-width' }>;
   const em = cfg.ace.config as Extract<CalibrationConfig, { binning: 'equal-mass' }>;
   const dg = cfg.aece.config as Extract<CalibrationConfig, { binning: 'ding' }>;
-  const taceThreshold = cfg.tace.threshold;
-  if (taceThreshold === null) fail('UM_OPTION', fn, 'options', 'resolve a TACE threshold');
   return {
     n: p.n,
     numClasses: p.numClasses,
@@ -121,7 +118,7 @@ export function evaluate(labels: Labels, scores: Scores, options: EvaluateOption
       equalWidth: ew.equalWidth,
       equalMass: em.equalMass,
       threshold: cfg.ece.threshold,
-      taceThreshold,
+      taceThreshold: cfg.tace.threshold,
       ding: dg.ding,
       uce: { classwise: uceCfg.classwise, norm: 'l1' },
     },
