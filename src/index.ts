@@ -4,8 +4,21 @@
 export { UMError } from './errors/UMError.js';
 export type { UMErrorCode, UMErrorDetails } from './errors/UMError.js';
 
+export { setWarningHandler } from './warnings/warnings.js';
+export type { UMWarning, UMWarningCode, WarningHandler, WarningOptions } from './warnings/warnings.js';
+
 export { toProbabilities } from './input/toProbabilities.js';
-export type { InputOptions, Labels, ProbMatrix, ScoreKind, ScoreMatrix, Scores } from './input/types.js';
+export type {
+  EnsembleMatrix,
+  EnsembleOptions,
+  EnsembleScores,
+  InputOptions,
+  Labels,
+  ProbMatrix,
+  ScoreKind,
+  ScoreMatrix,
+  Scores,
+} from './input/types.js';
 
 export { confidence } from './measures/confidence.js';
 export { predictedClass } from './measures/predictedClass.js';
@@ -29,7 +42,7 @@ export type {
 } from './binning/types.js';
 
 export { presets } from './presets/presets.js';
-export type { Preset, PresetName } from './presets/presets.js';
+export type { BrierDecompositionConvention, BrierForm, NllConvention, Preset, PresetName } from './presets/presets.js';
 
 export { gce } from './calibration/gce.js';
 export type { CalibrationConfig, CalibrationErrorOptions, UceConfig, UceOptions } from './calibration/core.js';
@@ -49,6 +62,52 @@ export type { ReliabilityOptions, ReliabilityTable } from './calibration/reliabi
 export { binaryCalibrationError } from './calibration/binaryCalibrationError.js';
 export type { BinaryCalibrationOptions } from './calibration/binaryCalibrationError.js';
 export { binaryReliability } from './calibration/binaryReliability.js';
+
+export { mmce } from './calibration/mmce.js';
+export type { MmceOptions } from './calibration/mmce.js';
+export type { TargetOptions } from './calibration/pairs.js';
+export { debiasedEce } from './calibration/debiasedEce.js';
+export type { DebiasedEceOptions } from './calibration/debiasedEce.js';
+export { smoothEce } from './calibration/smoothEce.js';
+export type { SmoothEceOptions } from './calibration/smoothEce.js';
+export { bayesianEce } from './calibration/bayesianEce.js';
+export type { BayesianEceOptions, BayesianEceResult } from './calibration/bayesianEce.js';
+export { semiparametricCalibrationError } from './calibration/semiparametricCalibrationError.js';
+export type { SemiparametricOptions, SemiparametricResult } from './calibration/semiparametricCalibrationError.js';
+
+export { brier } from './scores/brier.js';
+export { brierPerExample } from './scores/brierPerExample.js';
+export type { BrierOptions } from './scores/brierPerExample.js';
+export { binaryBrier } from './scores/binaryBrier.js';
+export { brierDecomposition } from './scores/brierDecomposition.js';
+export type { BrierDecomposition, BrierDecompositionOptions } from './scores/brierDecomposition.js';
+export { nll } from './scores/nll.js';
+export { nllPerExample } from './scores/nllPerExample.js';
+export type { NllOptions } from './scores/nllPerExample.js';
+export { crps } from './scores/crps.js';
+export { crpsPerExample } from './scores/crpsPerExample.js';
+export type { CrpsForecast, CrpsOptions } from './scores/crpsPerExample.js';
+
+export { toEnsemble } from './ensemble/toEnsemble.js';
+export { mcIntegrate } from './ensemble/mcIntegrate.js';
+export { modelUncertainty } from './ensemble/modelUncertainty.js';
+export type { UncertaintyDecomposition } from './ensemble/modelUncertainty.js';
+export { knowledgeUncertainty } from './ensemble/knowledgeUncertainty.js';
+export { disagreement } from './ensemble/disagreement.js';
+export { doubleFault } from './ensemble/doubleFault.js';
+export { pairwiseKl } from './ensemble/pairwiseKl.js';
+export type { PairwiseKlOptions } from './ensemble/pairwiseKl.js';
+export { cosineDistance } from './ensemble/cosineDistance.js';
+export { lpDistance } from './ensemble/lpDistance.js';
+export { averagePairwiseDiversity } from './ensemble/averagePairwiseDiversity.js';
+export { varianceBound } from './ensemble/varianceBound.js';
+export { ensembleVariance } from './ensemble/ensembleVariance.js';
+export { ensembleNll } from './ensemble/ensembleNll.js';
+export { gibbsNll } from './ensemble/gibbsNll.js';
+
+export { negativeWaic } from './information/negativeWaic.js';
+export { iscv } from './information/iscv.js';
+export type { EstimateWithError, InformationCriterionOptions } from './information/logLikelihoodMatrix.js';
 
 export { evaluate } from './evaluate/evaluate.js';
 export type { EvaluateOptions, Evaluation, EvaluationConfig } from './evaluate/evaluate.js';

@@ -1,4 +1,5 @@
 import { dingBins } from './dingBins.js';
+import { distinctBins } from './distinctBins.js';
 import { edgeBins } from './edgeBins.js';
 import { equalMassBins } from './equalMass.js';
 import { equalWidthBins } from './equalWidth.js';
@@ -14,7 +15,7 @@ function oneOf(fn: string, argument: string, value: unknown, allowed: readonly s
 /** Validates a binning spec given directly by a caller (resolved specs from options are valid by construction). */
 function checkSpec(fn: string, spec: BinningSpec): void {
   if (spec === null || typeof spec !== 'object') fail('UM_OPTION', fn, 'spec', 'be a binning spec object', { value: spec });
-  oneOf(fn, 'spec.scheme', spec.scheme, ['equal-width', 'equal-mass', 'ding', 'edges']);
+  oneOf(fn, 'spec.scheme', spec.scheme, ['equal-width', 'equal-mass', 'ding', 'distinct', 'edges']);
   if (spec.scheme === 'equal-width' || spec.scheme === 'equal-mass') {
     if (!Number.isInteger(spec.bins) || spec.bins < 1) fail('UM_OPTION', fn, 'spec.bins', 'be an integer ≥ 1', { value: spec.bins });
   }
@@ -31,6 +32,8 @@ function checkSpec(fn: string, spec: BinningSpec): void {
     }
   } else if (spec.scheme === 'equal-mass') {
     oneOf(fn, 'spec.method', spec.method, ['quantile', 'uncertainty-metrics', 'verified-calibration', 'netcal', 'sklearn']);
+  } else if (spec.scheme === 'distinct') {
+    // nothing to check
   } else if (spec.scheme === 'ding') {
     const d = spec.ding;
     if (d === null || typeof d !== 'object') fail('UM_OPTION', fn, 'spec.ding', 'be an object { z, minRemaining, minGap }', { value: d });
@@ -62,6 +65,8 @@ export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: Binni
       return equalMassBins(scores, spec.bins, spec.method);
     case 'ding':
       return dingBins(scores, spec.ding);
+    case 'distinct':
+      return distinctBins(scores);
     case 'edges':
       return edgeBins(fn, scores, spec.edges, spec.closed);
   }
@@ -73,7 +78,8 @@ export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: Binni
  *
  * **Formula.** equal-width `'floor'`: b = min(⌊B·p⌋, B − 1) (or B for an own bin); `'divide'`: trunc(p/(1/B));
  * `'edges'`: b = #{k ≥ 1 : e_k ≤ p} (left-closed) or #{1 ≤ k < B : e_k < p} (right-closed); equal-mass and Ding
- * bins are cut from the sorted scores (see `EqualMassMethod`, `DingOptions`).
+ * bins are cut from the sorted scores (see `EqualMassMethod`, `DingOptions`); `'distinct'` gives every distinct score
+ * its own bin (for discrete model outputs, e.g. after histogram binning).
  *
  * **Conventions.**
  * - Every sample lands in exactly one bin; `index[i]` is in [0, numBins).

@@ -3,7 +3,7 @@ import { presets, type Preset, type PresetName } from '../presets/presets.js';
 import type { BinningSpec, Closed, DingOptions, EqualMassMethod, EqualWidthRule, Precision } from './types.js';
 
 /** The binning schemes a metric can use. */
-export type BinningScheme = 'equal-width' | 'equal-mass' | 'ding';
+export type BinningScheme = 'equal-width' | 'equal-mass' | 'ding' | 'distinct';
 
 /** User-given bin edges e_0 < e_1 < … < e_B. */
 export interface EdgeBinning {
@@ -18,7 +18,10 @@ export interface BinningOptions {
   preset?: PresetName;
   /** Number of bins B (default: the preset's, 15 for `'default'`). Ignored by `'ding'` and explicit edges. */
   bins?: number;
-  /** Binning scheme, or explicit edges. Default depends on the metric (equal-width for ECE). */
+  /**
+   * Binning scheme, or explicit edges. Default depends on the metric (equal-width for ECE). `'distinct'` gives each
+   * distinct score its own bin (discrete outputs).
+   */
   binning?: BinningScheme | EdgeBinning;
   /** Equal-width rule; fields given here override the preset's rule. */
   equalWidth?: Partial<EqualWidthRule>;
@@ -35,6 +38,7 @@ export type BinningConfig =
   | { preset: PresetName; binning: 'equal-width'; bins: number; equalWidth: EqualWidthRule; precision: Precision }
   | { preset: PresetName; binning: 'equal-mass'; bins: number; equalMass: EqualMassMethod; precision: Precision }
   | { preset: PresetName; binning: 'ding'; ding: DingOptions; precision: Precision }
+  | { preset: PresetName; binning: 'distinct'; precision: Precision }
   | { preset: PresetName; binning: 'edges'; edges: number[]; closed: Closed; precision: Precision };
 
 export const DEFAULT_DING: DingOptions = Object.freeze({ z: 1.645, minRemaining: 40, minGap: 0.05 });
@@ -118,8 +122,11 @@ export function resolveBinning(
       precision,
     };
   }
-  const scheme = oneOf(fn, 'options.binning', binning, ['equal-width', 'equal-mass', 'ding']);
+  const scheme = oneOf(fn, 'options.binning', binning, ['equal-width', 'equal-mass', 'ding', 'distinct']);
   rejectInapplicable(fn, options, scheme);
+  if (scheme === 'distinct') {
+    return { spec: { scheme: 'distinct' }, config: { preset: preset.name, binning: 'distinct', precision }, preset, precision };
+  }
   if (scheme === 'ding') {
     const d = options.ding ?? {};
     const ding: DingOptions = {

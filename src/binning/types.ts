@@ -66,6 +66,7 @@ export type BinningSpec =
   | { readonly scheme: 'equal-width'; readonly bins: number; readonly rule: EqualWidthRule; readonly precision: Precision }
   | { readonly scheme: 'equal-mass'; readonly bins: number; readonly method: EqualMassMethod }
   | { readonly scheme: 'ding'; readonly ding: DingOptions }
+  | { readonly scheme: 'distinct' }
   | { readonly scheme: 'edges'; readonly edges: readonly number[]; readonly closed: Closed };
 
 /** The bin of every sample, and each bin's interval. Plain data; produced by {@link assignBins}. */

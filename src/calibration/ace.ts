@@ -3,6 +3,7 @@ import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Adaptive calibration error: the class-wise calibration error over equal-mass bins of each class's probabilities.
@@ -32,6 +33,7 @@ import type { NamedCalibrationOptions } from './ece.js';
  * ```
  */
 export function ace(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
+  checkOptions('ace', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('ace', options, { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true });
   const p = probMatrix('ace', scores, options);
   return gceCore('ace', p, labelArray('ace', labels, p.n, p.numClasses), cfg);

@@ -2,6 +2,7 @@ import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './core.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link aece} and {@link amce}. */
 export type AdaptiveCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'topLabel' | 'classConditional' | 'binning' | 'bins' | 'equalMass' | 'equalWidth'>;
@@ -38,6 +39,7 @@ export type AdaptiveCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 
  * ```
  */
 export function aece(labels: Labels, scores: Scores, options: AdaptiveCalibrationOptions = {}): number {
+  checkOptions('aece', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('aece', options, { binning: 'ding', norm: 'l1', topLabel: true, classConditional: false });
   const p = probMatrix('aece', scores, options);
   return gceCore('aece', p, labelArray('aece', labels, p.n, p.numClasses), cfg);

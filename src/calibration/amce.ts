@@ -3,6 +3,7 @@ import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import type { AdaptiveCalibrationOptions } from './aece.js';
 import { gceCore, resolveCalibration } from './core.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Adaptive-binning maximum calibration error (Ding et al.): the largest accuracy–confidence gap over the adaptive
@@ -31,6 +32,7 @@ import { gceCore, resolveCalibration } from './core.js';
  * ```
  */
 export function amce(labels: Labels, scores: Scores, options: AdaptiveCalibrationOptions = {}): number {
+  checkOptions('amce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('amce', options, { binning: 'ding', norm: 'max', topLabel: true, classConditional: false });
   const p = probMatrix('amce', scores, options);
   return gceCore('amce', p, labelArray('amce', labels, p.n, p.numClasses), cfg);

@@ -3,6 +3,7 @@ import { resolveBinning, type BinningOptions } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import { binaryPairs } from './binaryPairs.js';
 import { sliceBins } from './core.js';
+import { BINNING_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link binaryCalibrationError}. */
 export interface BinaryCalibrationOptions extends BinningOptions {
@@ -42,6 +43,7 @@ export interface BinaryCalibrationOptions extends BinningOptions {
  * ```
  */
 export function binaryCalibrationError(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinaryCalibrationOptions = {}): number {
+  checkOptions('binaryCalibrationError', options, BINNING_KEYS, ['norm']);
   const fn = 'binaryCalibrationError';
   const norm = options.norm ?? 'l1';
   if (norm !== 'l1' && norm !== 'l2' && norm !== 'max') fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });

@@ -2,6 +2,7 @@ import { resolveBinning, type BinningOptions } from '../binning/options.js';
 import { binaryPairs } from './binaryPairs.js';
 import { sliceBins } from './core.js';
 import { table, type ReliabilityTable } from './reliability.js';
+import { BINNING_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Reliability table of probabilities of a binary event against its 0/1 outcomes (scikit-learn's
@@ -33,6 +34,7 @@ import { table, type ReliabilityTable } from './reliability.js';
  * ```
  */
 export function binaryReliability(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinningOptions = {}): ReliabilityTable {
+  checkOptions('binaryReliability', options, BINNING_KEYS);
   const fn = 'binaryReliability';
   const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
   const { o, p } = binaryPairs(fn, outcomes, probs, precision === 'float32');

@@ -104,8 +104,10 @@ export function resolveCalibration(
 
 /** Probabilities in the working precision: rounded to float32 when the preset computes in float32. */
 export function atPrecision(p: ProbMatrix, precision: Precision): ProbMatrix {
-  if (precision === 'float64' || p.data instanceof Float32Array) return p;
-  return { ...p, data: Float32Array.from(p.data) };
+  if (precision === 'float64' || (p.data instanceof Float32Array && p.logData === undefined)) return p;
+  // float32 peers compute from float32 probabilities: log-probabilities are recomputed from them
+  const { logData: _dropped, ...rest } = p;
+  return { ...rest, data: Float32Array.from(p.data) };
 }
 
 /** Bins one slice of (score, outcome) pairs and returns its bins. */

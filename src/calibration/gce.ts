@@ -2,6 +2,7 @@ import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './core.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * General calibration error: the whole parameter space of binned calibration errors (uncertainty_metrics'
@@ -46,6 +47,7 @@ import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './cor
  * ```
  */
 export function gce(labels: Labels, scores: Scores, options: CalibrationErrorOptions = {}): number {
+  checkOptions('gce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('gce', options);
   const p = probMatrix('gce', scores, options);
   return gceCore('gce', p, labelArray('gce', labels, p.n, p.numClasses), cfg);

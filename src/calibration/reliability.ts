@@ -7,6 +7,7 @@ import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { atPrecision, sliceBins, uncertaintyPairs } from './core.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link reliability}. */
 export interface ReliabilityOptions extends InputOptions, BinningOptions {
@@ -68,6 +69,7 @@ export interface ReliabilityTable {
  * ```
  */
 export function reliability(labels: Labels, scores: Scores, options: ReliabilityOptions = {}): ReliabilityTable {
+  checkOptions('reliability', options, INPUT_KEYS, BINNING_KEYS, ['measure']);
   const fn = 'reliability';
   const measure = options.measure ?? 'confidence';
   if (measure !== 'confidence' && measure !== 'uncertainty') {

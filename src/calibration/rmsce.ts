@@ -3,6 +3,7 @@ import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Root-mean-square calibration error over equal-mass bins of the confidence (uncertainty_metrics' `rmsce`).
@@ -34,6 +35,7 @@ import type { NamedCalibrationOptions } from './ece.js';
  * ```
  */
 export function rmsce(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
+  checkOptions('rmsce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('rmsce', options, { binning: 'equal-mass', norm: 'l2', topLabel: true, classConditional: false });
   const p = probMatrix('rmsce', scores, options);
   return gceCore('rmsce', p, labelArray('rmsce', labels, p.n, p.numClasses), cfg);

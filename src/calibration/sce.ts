@@ -3,6 +3,7 @@ import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Static calibration error: the class-wise ECE — every class probability binned per class against its one-hot
@@ -33,6 +34,7 @@ import type { NamedCalibrationOptions } from './ece.js';
  * ```
  */
 export function sce(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
+  checkOptions('sce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('sce', options, { binning: 'equal-width', norm: 'l1', topLabel: false, classConditional: true });
   const p = probMatrix('sce', scores, options);
   return gceCore('sce', p, labelArray('sce', labels, p.n, p.numClasses), cfg);

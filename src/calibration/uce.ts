@@ -2,6 +2,7 @@ import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import { resolveUce, uceCore, type UceOptions } from './core.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Expected uncertainty calibration error: the share-weighted mean gap between top-1 error and normalized entropy
@@ -41,6 +42,7 @@ import { resolveUce, uceCore, type UceOptions } from './core.js';
  * ```
  */
 export function uce(labels: Labels, scores: Scores, options: UceOptions = {}): number {
+  checkOptions('uce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'classwise']);
   const cfg = resolveUce('uce', options);
   const p = probMatrix('uce', scores, options);
   return uceCore('uce', p, labelArray('uce', labels, p.n, p.numClasses), cfg);

@@ -5,6 +5,7 @@ import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ScoreKind, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import type { PresetName } from '../presets/presets.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link evaluate}. */
 export interface EvaluateOptions extends InputOptions {
@@ -74,6 +75,7 @@ export interface Evaluation {
  * ```
  */
 export function evaluate(labels: Labels, scores: Scores, options: EvaluateOptions = {}): Evaluation {
+  checkOptions('evaluate', options, INPUT_KEYS, ['bins', 'preset']);
   const fn = 'evaluate';
   const base = { preset: options.preset, bins: options.bins };
   const cfg = {

@@ -116,43 +116,67 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
   }
   if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
 
-  const c = numClasses;
+  const { data, logData } = convertRows(fn, arg, get, n, numClasses, input, tolerance, [], flat);
+  const matrix: ProbMatrix =
+    logData === undefined
+      ? { kind: 'probabilities', data, n, numClasses, input, binary: false }
+      : { kind: 'probabilities', data, logData, n, numClasses, input, binary: false };
+  return markValidated(matrix);
+}
+
+/**
+ * Validates the n × c values `get(i, k)` of the declared kind and converts them to probabilities (and, for logits
+ * and log-probabilities, natural-log probabilities). `prefix` is prepended to every error index (the member of an
+ * ensemble). A typed array of probabilities (`flat`) is returned as is. Internal.
+ */
+export function convertRows(
+  fn: string,
+  arg: string,
+  get: (i: number, k: number) => unknown,
+  n: number,
+  c: number,
+  input: ScoreKind,
+  tolerance: number,
+  prefix: readonly number[],
+  flat?: Float32Array | Float64Array,
+): { data: Float32Array | Float64Array; logData?: Float64Array } {
   if (input === 'probs') {
     const data = flat ?? new Float64Array(n * c);
     for (let i = 0; i < n; i++) {
       let sum = 0;
       for (let k = 0; k < c; k++) {
-        const v = checkFinite(fn, arg, get(i, k), [i, k], false);
-        if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, arg, 'be in [0, 1]', { index: [i, k], value: v });
+        const v = checkFinite(fn, arg, get(i, k), [...prefix, i, k], false);
+        if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, arg, 'be in [0, 1]', { index: [...prefix, i, k], value: v });
         if (flat === undefined) data[i * c + k] = v;
         sum += v;
       }
       if (Math.abs(sum - 1) > tolerance) {
         fail('UM_ROW_SUM', fn, arg, `sum to 1 (tolerance ${tolerance})`, {
-          index: [i],
+          index: [...prefix, i],
           value: sum,
           hint: `declare input: 'logits' or 'logprobs' if these are not probabilities, or raise sumTolerance`,
         });
       }
     }
-    return markValidated({ kind: 'probabilities', data, n, numClasses: c, input, binary: false });
+    return { data };
   }
 
   const data = new Float64Array(n * c);
+  const logData = new Float64Array(n * c);
   const row = new Float64Array(c);
   const ex = new Float64Array(c);
   for (let i = 0; i < n; i++) {
     let max = -Infinity;
     for (let k = 0; k < c; k++) {
-      const v = checkFinite(fn, arg, get(i, k), [i, k], true);
+      const v = checkFinite(fn, arg, get(i, k), [...prefix, i, k], true);
       if (input === 'logprobs' && v > 0) {
-        fail('UM_PROB_RANGE', fn, arg, 'be ≤ 0 (a log-probability)', { index: [i, k], value: v });
+        fail('UM_PROB_RANGE', fn, arg, 'be ≤ 0 (a log-probability)', { index: [...prefix, i, k], value: v });
       }
       row[k] = v;
       if (v > max) max = v;
     }
     if (max === -Infinity) {
-      fail('UM_NOT_FINITE', fn, arg, 'contain at least one finite value', { index: [i] });
+      fail('UM_NOT_FINITE', fn, arg, 'contain at least one finite value', { index: [...prefix, i] });
     }
     // exp(z − m) is exact in its argument when z and m are close; dividing by the sum (rather than subtracting a
     // rounded log-sum-exp) keeps every probability within a few ulps whatever the size of m.
@@ -164,20 +188,27 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
     }
     if (input === 'logprobs') {
       // Σ_k exp(v_k) = exp(max) · sum
-      const scale = Math.exp(max);
-      const total = scale * sum;
+      const total = Math.exp(max) * sum;
       if (Math.abs(total - 1) > tolerance) {
         fail('UM_ROW_SUM', fn, arg, `log-sum-exp to 0 (probabilities summing to 1, tolerance ${tolerance})`, {
-          index: [i],
+          index: [...prefix, i],
           value: total,
         });
       }
-      for (let k = 0; k < c; k++) data[i * c + k] = Math.exp(row[k] as number);
+      for (let k = 0; k < c; k++) {
+        data[i * c + k] = Math.exp(row[k] as number);
+        logData[i * c + k] = row[k] as number;
+      }
     } else {
-      for (let k = 0; k < c; k++) data[i * c + k] = (ex[k] as number) / sum;
+      // log-softmax: (z − m) − ln Σ exp(z − m); the first difference is exact for the largest entries
+      const logSum = Math.log(sum);
+      for (let k = 0; k < c; k++) {
+        data[i * c + k] = (ex[k] as number) / sum;
+        logData[i * c + k] = (row[k] as number) - max - logSum;
+      }
     }
   }
-  return markValidated({ kind: 'probabilities', data, n, numClasses: c, input, binary: false });
+  return { data, logData };
 }
 
 function checkNumClasses(fn: string, c: number, argument = 'options.numClasses'): void {
@@ -196,6 +227,7 @@ function binaryMatrix(fn: string, scores: Scores, input: ScoreKind, numClasses: 
   const n = scores.length;
   if (n === 0) fail('UM_EMPTY', fn, input, 'hold at least one score', { value: 0 });
   const data = new Float64Array(2 * n);
+  const logData = input === 'probs' ? undefined : new Float64Array(2 * n);
   for (let i = 0; i < n; i++) {
     const raw = scores[i];
     if (isArrayLike(raw)) {
@@ -215,20 +247,34 @@ function binaryMatrix(fn: string, scores: Scores, input: ScoreKind, numClasses: 
       if (v > 0) fail('UM_PROB_RANGE', fn, input, 'be ≤ 0 (a log-probability)', { index: [i], value: v });
       p1 = Math.exp(v);
       p0 = -Math.expm1(v);
+      if (logData !== undefined) {
+        logData[2 * i] = Math.log(p0);
+        logData[2 * i + 1] = v;
+      }
     } else {
-      // Logistic sigmoid of a logit, evaluated without overflow on either side.
+      // Logistic sigmoid of a logit, evaluated without overflow on either side; log σ(±z) via log1p.
       if (v >= 0) {
         const e = Math.exp(-v);
         p1 = 1 / (1 + e);
         p0 = e / (1 + e);
+        if (logData !== undefined) {
+          logData[2 * i] = -v - Math.log1p(e);
+          logData[2 * i + 1] = -Math.log1p(e);
+        }
       } else {
         const e = Math.exp(v);
         p0 = 1 / (1 + e);
         p1 = e / (1 + e);
+        if (logData !== undefined) {
+          logData[2 * i] = -Math.log1p(e);
+          logData[2 * i + 1] = v - Math.log1p(e);
+        }
       }
     }
     data[2 * i] = p0;
     data[2 * i + 1] = p1;
   }
-  return { kind: 'probabilities', data, n, numClasses: 2, input, binary: true };
+  return logData === undefined
+    ? { kind: 'probabilities', data, n, numClasses: 2, input, binary: true }
+    : { kind: 'probabilities', data, logData, n, numClasses: 2, input, binary: true };
 }

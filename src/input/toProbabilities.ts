@@ -1,5 +1,6 @@
 import { probMatrix } from './probMatrix.js';
 import type { InputOptions, ProbMatrix, Scores } from './types.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Validates scores of a declared kind once and returns probabilities that every metric accepts without
@@ -37,5 +38,6 @@ import type { InputOptions, ProbMatrix, Scores } from './types.js';
  * ```
  */
 export function toProbabilities(scores: Scores, options: InputOptions = {}): ProbMatrix {
+  checkOptions('toProbabilities', options, INPUT_KEYS);
   return probMatrix('toProbabilities', scores, options);
 }

@@ -38,6 +38,11 @@ export interface ProbMatrix {
   readonly kind: 'probabilities';
   /** Row-major probabilities, `data[i * numClasses + k]` = P(y = k | x_i). */
   readonly data: Float64Array | Float32Array;
+  /**
+   * Natural-log probabilities in the same layout, kept when the input was logits or log-probabilities so that
+   * log-scores (NLL) do not lose the precision that exponentiation discards (ln p_ik = z_ik − LSE_i).
+   */
+  readonly logData?: Float64Array;
   /** Number of rows (examples). */
   readonly n: number;
   /** Number of classes C ≥ 2. */
@@ -50,3 +55,38 @@ export interface ProbMatrix {
 
 /** Scores as accepted by every metric: a raw matrix (or binary vector) of the declared kind, or validated probabilities. */
 export type Scores = ScoreMatrix | ArrayLike<number> | ProbMatrix;
+
+/**
+ * Stacked member (or MC-dropout pass) outputs of an ensemble, layout [S, N, C]: an array of S member matrices (each
+ * nested [N][C] or a flat row-major typed array with `numClasses`), or one flat typed array of S·N·C values with
+ * `numMembers` and `numClasses` (member-major: value (s, i, k) at (s·N + i)·C + k).
+ */
+export type EnsembleScores = ReadonlyArray<ScoreMatrix> | Float32Array | Float64Array | EnsembleMatrix;
+
+/** Options that declare what ensemble scores are. */
+export interface EnsembleOptions {
+  /** `'probs'` (default), `'logits'` or `'logprobs'`, as for single predictions. */
+  input?: ScoreKind;
+  /** Number of members S; required for one flat typed array. */
+  numMembers?: number;
+  /** Number of classes C; required for flat typed arrays. */
+  numClasses?: number;
+  /** Largest accepted |Σ_k p_k − 1| per member row (default 1e-3). */
+  sumTolerance?: number;
+}
+
+/**
+ * Validated ensemble probabilities, member-major [S, N, C] (built by `toEnsemble`); every ensemble function accepts
+ * it without validating again.
+ */
+export interface EnsembleMatrix {
+  readonly kind: 'ensemble';
+  /** Probabilities, value (s, i, k) at `(s * n + i) * numClasses + k`. */
+  readonly data: Float64Array | Float32Array;
+  /** Natural-log probabilities in the same layout when the input was logits or log-probabilities. */
+  readonly logData?: Float64Array;
+  readonly numMembers: number;
+  readonly n: number;
+  readonly numClasses: number;
+  readonly input: ScoreKind;
+}

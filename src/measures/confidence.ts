@@ -1,6 +1,7 @@
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Scores } from '../input/types.js';
 import { topLabel } from './topLabel.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Confidence of each prediction: the largest predicted probability of its row.
@@ -25,5 +26,6 @@ import { topLabel } from './topLabel.js';
  * ```
  */
 export function confidence(scores: Scores, options: InputOptions = {}): Float64Array {
+  checkOptions('confidence', options, INPUT_KEYS);
   return topLabel(probMatrix('confidence', scores, options)).confidence;
 }

@@ -2,6 +2,7 @@ import { fail } from '../errors/fail.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Scores } from '../input/types.js';
 import { rowEntropy } from './rowEntropy.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link entropy}. */
 export interface EntropyOptions extends InputOptions {
@@ -33,6 +34,7 @@ export interface EntropyOptions extends InputOptions {
  * ```
  */
 export function entropy(scores: Scores, options: EntropyOptions = {}): Float64Array {
+  checkOptions('entropy', options, INPUT_KEYS, ['base']);
   const base = options.base ?? Math.E;
   if (typeof base !== 'number' || !(base > 0) || base === 1 || !Number.isFinite(base)) {
     fail('UM_OPTION', 'entropy', 'options.base', 'be a finite number > 0 and ≠ 1', { value: base });

@@ -1,6 +1,7 @@
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, ProbMatrix, Scores } from '../input/types.js';
 import { rowEntropy } from './rowEntropy.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Normalized entropy of validated probabilities (internal kernel). */
 export function rowNormalizedEntropy(p: ProbMatrix): Float64Array {
@@ -37,5 +38,6 @@ export function rowNormalizedEntropy(p: ProbMatrix): Float64Array {
  * ```
  */
 export function normalizedEntropy(scores: Scores, options: InputOptions = {}): Float64Array {
+  checkOptions('normalizedEntropy', options, INPUT_KEYS);
   return rowNormalizedEntropy(probMatrix('normalizedEntropy', scores, options));
 }

@@ -1,6 +1,7 @@
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Scores } from '../input/types.js';
 import { topLabel } from './topLabel.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Predicted class of each row: the index of its largest probability.
@@ -24,5 +25,6 @@ import { topLabel } from './topLabel.js';
  * ```
  */
 export function predictedClass(scores: Scores, options: InputOptions = {}): Int32Array {
+  checkOptions('predictedClass', options, INPUT_KEYS);
   return topLabel(probMatrix('predictedClass', scores, options)).predicted;
 }

@@ -12,8 +12,38 @@ export type PresetName =
   | 'relplot';
 
 /**
- * A compatibility preset: the binning conventions and defaults of one peer library, as a plain object a user can
- * read. Options given in a call override the preset's values.
+ * Scale of the Brier score: `'standard'` Σ_k (p_k − y_k)² ∈ [0, 2]; `'half'` its half (scikit-learn's binary
+ * score, verified_calibration's marginal mean); `'minus-one'` standard − 1 = Σ p_k² − 2 p_y ∈ [−1, 1]
+ * (uncertainty_metrics); `'half-if-binary'` half when C = 2, else standard (scikit-learn ≥ 1.7 `scale_by_half='auto'`).
+ */
+export type BrierForm = 'standard' | 'half' | 'minus-one' | 'half-if-binary';
+
+/** Conventions of the Brier decomposition. */
+export interface BrierDecompositionConvention {
+  /** `'standard'` (uncertainty = Σ p̄(1 − p̄), terms add up to the Brier score) or `'minus-one'` (uncertainty = −Σ p̄², terms add up to Brier − 1). */
+  readonly form: 'standard' | 'minus-one';
+  /**
+   * `'exact'` (ours): reliability = BS − BS(recalibrated), so the three terms add up exactly; `'distance'`:
+   * reliability = (1/N)·Σ_i ‖p_i − d_k(i)‖² (Bröcker's term; exact only when forecasts are constant within cells).
+   */
+  readonly reliability: 'exact' | 'distance';
+  /** `'correct'`: Σ_k w_k ‖d_k − p̄‖²; `'transposed'`: uncertainty_metrics' Σ_k w_k Σ_j (p̄_k − d_kj)² (its broadcasting error). */
+  readonly resolution: 'correct' | 'transposed';
+  /** Added to each cell's count when dividing (uncertainty_metrics: 1e-7). */
+  readonly epsilon: number;
+}
+
+/** Clipping of probabilities before their logarithm is taken. */
+export interface NllConvention {
+  /** Clip probabilities to [clip, 1 − clip]; `'machine-epsilon'` uses the input precision's epsilon; `null` (ours) never clips. */
+  readonly clip: number | 'machine-epsilon' | null;
+  /** Divide each clipped row by its sum (scikit-learn ≤ 1.4 did). */
+  readonly renormalize: boolean;
+}
+
+/**
+ * A compatibility preset: the conventions and defaults of one peer library, as a plain object a user can read.
+ * Options given in a call override the preset's values. Where the peer has no such metric, the preset holds ours.
  */
 export interface Preset {
   readonly name: PresetName;
@@ -29,7 +59,37 @@ export interface Preset {
   readonly equalMass: EqualMassMethod;
   /** Entries with p ≤ threshold are dropped by the general calibration error; `null` keeps every entry. */
   readonly threshold: number | null;
+  /** Scale of `brier`. */
+  readonly brier: BrierForm;
+  /** Conventions of `brierDecomposition`. */
+  readonly brierDecomposition: BrierDecompositionConvention;
+  /** Clipping in `nll`. */
+  readonly nll: NllConvention;
+  /** Sample estimator of `crps`: `'fair'` (unbiased, ours), `'nrg'` (V-statistic, torchmetrics), `'cyclic'` (uncertainty_metrics' neighbour pairs). */
+  readonly crps: 'fair' | 'nrg' | 'cyclic';
+  /** WAIC and ISCV: ddof of the variance over members (WAIC1), and what the standard error divides by. */
+  readonly informationCriteria: { readonly varianceDdof: 0 | 1; readonly sem: 'instances' | 'members' };
+  /** Debiased ECE: bins with one sample are dropped (verified_calibration) or keep their plug-in error (torchmetrics). */
+  readonly debiasedEce: { readonly smallBins: 'drop' | 'plugin' };
 }
+
+const ours = {
+  brier: 'standard',
+  brierDecomposition: { form: 'standard', reliability: 'exact', resolution: 'correct', epsilon: 0 },
+  nll: { clip: null, renormalize: false },
+  crps: 'fair',
+  informationCriteria: { varianceDdof: 1, sem: 'instances' },
+  debiasedEce: { smallBins: 'drop' },
+} as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce'>;
+
+const googleScores = {
+  brier: 'minus-one',
+  brierDecomposition: { form: 'minus-one', reliability: 'distance', resolution: 'transposed', epsilon: 1e-7 },
+  nll: { clip: null, renormalize: false },
+  crps: 'cyclic',
+  informationCriteria: { varianceDdof: 0, sem: 'members' },
+  debiasedEce: { smallBins: 'drop' },
+} as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce'>;
 
 const floorLast: EqualWidthRule = { index: 'floor', edges: 'exact', closed: 'left', one: 'last-bin' };
 
@@ -47,36 +107,42 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
     equalWidth: floorLast,
     equalMass: 'quantile',
     threshold: null,
+    ...ours,
   },
   'uncertainty-metrics': {
     name: 'uncertainty-metrics',
     description:
-      'google/uncertainty-metrics 0.0.82, NumPy backend (gce, ece, rmsce, sce, ace, tace): 30 bins, numpy.linspace edges, [a, b), p = 1 in its own bin, get_adaptive_bins, entries with p ≤ 0 dropped',
+      'google/uncertainty-metrics 0.0.82, NumPy backend (gce, ece, rmsce, sce, ace, tace): 30 bins, numpy.linspace edges, [a, b), p = 1 in its own bin, get_adaptive_bins, entries with p ≤ 0 dropped; scores as its TF functions (Brier − 1, transposed resolution, cyclic CRPS, standard errors over members)',
     bins: 30,
     precision: 'float64',
     equalWidth: { index: 'edges', edges: 'numpy', closed: 'left', one: 'own-bin' },
     equalMass: 'uncertainty-metrics',
     threshold: 0,
+    ...googleScores,
   },
   'uncertainty-metrics-tf': {
     name: 'uncertainty-metrics-tf',
     description:
-      'google/uncertainty-metrics 0.0.82, TensorFlow backend (ExpectedCalibrationError, Keras float32 default): 15 bins, ⌊B·p⌋ in float32, p = 1 in the last bin',
+      'google/uncertainty-metrics 0.0.82, TensorFlow backend (ExpectedCalibrationError, brier_score, brier_decomposition, crps_score, negative_waic; Keras float32 default): 15 bins, ⌊B·p⌋ in float32, p = 1 in the last bin',
     bins: 15,
     precision: 'float32',
     equalWidth: floorLast,
     equalMass: 'uncertainty-metrics',
     threshold: null,
+    ...googleScores,
   },
   torchmetrics: {
     name: 'torchmetrics',
     description:
-      'torchmetrics 1.9 multiclass_calibration_error (float32): 15 bins, float32 ATen linspace edges, torch.bucketize(right=True) − 1, p = 1 in its own bin',
+      'torchmetrics 1.9 multiclass_calibration_error (float32): 15 bins, float32 ATen linspace edges, torch.bucketize(right=True) − 1, p = 1 in its own bin; CRPS as the NRG V-statistic; debiased ECE keeps single-sample bins',
     bins: 15,
     precision: 'float32',
     equalWidth: { index: 'edges', edges: 'torch', closed: 'left', one: 'own-bin' },
     equalMass: 'quantile',
     threshold: null,
+    ...ours,
+    crps: 'nrg',
+    debiasedEce: { smallBins: 'plugin' },
   },
   netcal: {
     name: 'netcal',
@@ -87,26 +153,32 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
     equalWidth: { index: 'edges', edges: 'numpy', closed: 'left', one: 'last-bin' },
     equalMass: 'netcal',
     threshold: null,
+    ...ours,
   },
   sklearn: {
     name: 'sklearn',
     description:
-      'scikit-learn 1.2–1.9 calibration_curve: 5 bins, numpy.linspace edges, (a, b] (searchsorted on the inner edges), quantile bins from numpy.percentile',
+      'scikit-learn 1.2–1.9 calibration_curve: 5 bins, numpy.linspace edges, (a, b] (searchsorted on the inner edges), quantile bins from numpy.percentile; log_loss clips to machine epsilon (1.9: no renormalisation); brier_score_loss halves for two classes',
     bins: 5,
     precision: 'float64',
     equalWidth: { index: 'edges', edges: 'numpy', closed: 'right', one: 'last-bin' },
     equalMass: 'sklearn',
     threshold: null,
+    ...ours,
+    brier: 'half-if-binary',
+    nll: { clip: 'machine-epsilon', renormalize: false },
   },
   'verified-calibration': {
     name: 'verified-calibration',
     description:
-      'verified_calibration 0.1.4 (p-lambda): 15 bins, edges i/B, (a, b] (bisect_left), get_equal_bins for equal mass',
+      'verified_calibration 0.1.4 (p-lambda): 15 bins, edges i/B, (a, b] (bisect_left), get_equal_bins for equal mass; marginal Brier = Brier/2; debiased ECE drops single-sample bins',
     bins: 15,
     precision: 'float64',
     equalWidth: { index: 'edges', edges: 'exact', closed: 'right', one: 'last-bin' },
     equalMass: 'verified-calibration',
     threshold: null,
+    ...ours,
+    brier: 'half',
   },
   relplot: {
     name: 'relplot',
@@ -116,5 +188,6 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
     equalWidth: { index: 'divide', edges: 'exact', closed: 'left', one: 'own-bin' },
     equalMass: 'quantile',
     threshold: null,
+    ...ours,
   },
 });

@@ -14,16 +14,25 @@ const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
 
 const api = publicExports(ENTRIES).filter((e) => e.tags.has('example'));
 
-function decimals(text: string): number {
-  let min = Infinity;
-  for (const m of text.matchAll(/-?\d+(?:\.(\d+))?(?:e[-+]?\d+)?/gi)) {
-    if (/e/i.test(m[0])) continue;
-    min = Math.min(min, m[1]?.length ?? 0);
-  }
-  return min === Infinity ? 12 : min;
+/** Decimal places a numeric literal is written with (1.25 → 2, 3 → 0, 1.5e-7 → 8). */
+function decimals(literal: string): number {
+  const m = /^-?\d+(?:\.(\d+))?(?:e([-+]?\d+))?$/i.exec(literal);
+  if (m === null) return 12;
+  return (m[1]?.length ?? 0) - Number(m[2] ?? 0);
+}
+
+/** A number written in an `≈` example, compared to the precision it is written with. */
+class Approx {
+  constructor(
+    readonly value: number,
+    readonly decimals: number,
+  ) {}
 }
 
 function close(actual: unknown, expected: unknown, tol: (e: number) => number): boolean {
+  if (expected instanceof Approx) {
+    return typeof actual === 'number' && Math.abs(actual - expected.value) <= 0.5 * 10 ** -expected.decimals + 1e-15;
+  }
   if (typeof expected === 'number') {
     if (typeof actual !== 'number') return false;
     if (Number.isNaN(expected)) return Number.isNaN(actual);
@@ -93,9 +102,10 @@ describe('documentation examples', () => {
       const failures: string[] = [];
       const check = async (actualOrPromise: unknown, expectedText: string, op: string) => {
         const actual = await actualOrPromise;
-        const expected: unknown = new Function(`return (${expectedText});`)();
-        const d = decimals(expectedText);
-        const tol = op === '≈' ? () => 0.5 * 10 ** -d + 1e-15 : (x: number) => 1e-12 * Math.max(1, Math.abs(x));
+        // in `≈` mode every numeric literal carries its own precision (its number of decimals)
+        const text = op === '≈' ? expectedText.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, (m) => `__approx(${m}, ${decimals(m)})`) : expectedText;
+        const expected: unknown = new Function('__approx', `return (${text});`)((v: number, dec: number) => new Approx(v, dec));
+        const tol = (x: number) => 1e-12 * Math.max(1, Math.abs(x));
         if (!close(actual, expected, tol)) failures.push(`expected ${expectedText}, got ${JSON.stringify(ArrayBuffer.isView(actual) ? Array.from(actual as unknown as ArrayLike<number>) : actual)}`);
       };
       const fn = new AsyncFunction('__scope', '__check', `const { ${Object.keys(scope).join(', ')} } = __scope;\n${body}`);

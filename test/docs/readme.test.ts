@@ -33,7 +33,7 @@ describe('README', () => {
   it('the metrics table lists every public metric function', () => {
     const table = readme.slice(readme.indexOf('## Metrics'), readme.indexOf('Presets ('));
     const functions = publicExports({ 'uncertainty-metrics': 'src/index.ts' }).filter((e) => e.kind === 'function').map((e) => e.name);
-    const infrastructure = new Set(['toProbabilities', 'assignBins', 'binStatistics']);
+    const infrastructure = new Set(['toProbabilities', 'toEnsemble', 'assignBins', 'binStatistics', 'setWarningHandler']);
     const missing = functions.filter((f) => !infrastructure.has(f) && !table.includes(`\`${f}\``));
     expect(missing).toEqual([]);
   });

@@ -21,9 +21,11 @@ const P2 = [
 const Y2 = [0, 1];
 
 /** Rows shared by every (labels, scores, options) function; `f` is the function, `fn` its name. */
-function labeledRows(fn: string, f: (labels: unknown, scores: unknown, options?: unknown) => unknown): Row[] {
+function labeledRows(fn: string, f: (labels: unknown, scores: unknown, options?: unknown) => unknown, hasPreset = true): Row[] {
   const call = (labels: unknown, scores: unknown, options?: unknown) => () => f(labels, scores, options);
   return [
+    { what: 'a misspelt option', call: call(Y2, P2, { bin: 10 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.bin must not be given: ${fn} has no such option \\(its options: input, `) },
+    { what: 'options not an object', call: call(Y2, P2, 5), code: 'UM_OPTION', message: new RegExp(`^${fn}: options must be an object; got 5`) },
     { what: 'scores not an array', call: call(Y2, 'abc'), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs must be a number\\[\\]\\[\\]`) },
     { what: 'no rows', call: call([], []), code: 'UM_EMPTY', message: new RegExp(`^${fn}: probs must hold at least one row`) },
     { what: 'ragged rows', call: call(Y2, [[0.5, 0.5], [1]]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs\\[1\\] must be a row of 2 numbers`) },
@@ -54,7 +56,9 @@ function labeledRows(fn: string, f: (labels: unknown, scores: unknown, options?:
     { what: 'binary probability out of range', call: call(Y2, [0.2, 1.5], { binary: true }), code: 'UM_PROB_RANGE', message: new RegExp(`^${fn}: probs\\[1\\] must be in \\[0, 1\\]; got 1.5`) },
     { what: 'binary label 2', call: call([0, 2], [0.2, 0.5], { binary: true }), code: 'UM_LABEL', message: new RegExp(`^${fn}: labels\\[1\\] must be an integer in \\[0, 2\\); got 2`) },
     { what: 'binary with numClasses 3', call: call(Y2, [0.2, 0.5], { binary: true, numClasses: 3 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.numClasses must be 2 \\(or omitted\\) with binary: true; got 3`) },
-    { what: 'unknown preset', call: call(Y2, P2, { preset: 'sklearn-2' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.preset must be one of 'default', .*; got "sklearn-2"`) },
+    hasPreset
+      ? { what: 'unknown preset', call: call(Y2, P2, { preset: 'sklearn-2' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.preset must be one of 'default', .*; got "sklearn-2"`) }
+      : { what: 'a preset it does not take', call: call(Y2, P2, { preset: 'sklearn' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.preset must not be given`) },
   ];
 }
 
@@ -71,15 +75,16 @@ function binsRows(fn: string, f: (labels: unknown, scores: unknown, options?: un
 const ROWS: Record<string, Row[]> = {};
 const add = (fn: string, rows: Row[]) => (ROWS[fn] = [...(ROWS[fn] ?? []), ...rows]);
 
-for (const fn of ['gce', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'reliability', 'evaluate']) {
-  const f = (um as unknown as Record<string, (l: unknown, s: unknown, o?: unknown) => unknown>)[fn] as (l: unknown, s: unknown, o?: unknown) => unknown;
-  add(fn, labeledRows(fn, f));
-  if (fn !== 'aece' && fn !== 'amce') add(fn, binsRows(fn, f));
+const fnOf = (fn: string) => (um as unknown as Record<string, (a: unknown, b?: unknown, c?: unknown) => unknown>)[fn] as (a: unknown, b?: unknown, c?: unknown) => unknown;
+for (const fn of ['gce', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'reliability', 'evaluate', 'debiasedEce', 'bayesianEce', 'brier', 'brierPerExample', 'brierDecomposition', 'nll', 'nllPerExample']) {
+  add(fn, labeledRows(fn, fnOf(fn)));
+  if (!['aece', 'amce', 'brier', 'brierPerExample', 'brierDecomposition', 'nll', 'nllPerExample'].includes(fn)) add(fn, binsRows(fn, fnOf(fn)));
 }
+for (const fn of ['mmce', 'smoothEce']) add(fn, labeledRows(fn, fnOf(fn), false));
 const g = um.gce as (l: unknown, s: unknown, o?: unknown) => unknown;
 add('gce', [
   { what: 'unknown norm', call: () => g(Y2, P2, { norm: 'l3' }), code: 'UM_OPTION', message: /^gce: options.norm must be one of 'l1', 'l2', 'max'; got "l3"/ },
-  { what: 'unknown binning', call: () => g(Y2, P2, { binning: 'even' }), code: 'UM_OPTION', message: /^gce: options.binning must be one of 'equal-width', 'equal-mass', 'ding'; got "even"/ },
+  { what: 'unknown binning', call: () => g(Y2, P2, { binning: 'even' }), code: 'UM_OPTION', message: /^gce: options.binning must be one of 'equal-width', 'equal-mass', 'ding', 'distinct'; got "even"/ },
   { what: 'NaN threshold', call: () => g(Y2, P2, { threshold: NaN }), code: 'UM_OPTION', message: /^gce: options.threshold must be a finite number or null; got NaN/ },
   { what: 'threshold leaving nothing', call: () => g(Y2, P2, { threshold: 1 }), code: 'UM_EMPTY', message: /^gce: probs must leave at least one entry to bin \(entries with p > 1\)/ },
   { what: 'threshold leaving nothing (class-conditional)', call: () => g(Y2, P2, { threshold: 1, classConditional: true }), code: 'UM_EMPTY', message: /^gce: probs must leave at least one entry to bin/ },
@@ -154,6 +159,136 @@ add('binStatistics', [
   { what: 'negative weight', call: () => bs(a3, [0.1, 0.5, 0.9], [1, 0, 1], [1, -1, 1]), code: 'UM_OPTION', message: /^binStatistics: weights\[1\] must be ≥ 0; got -1/ },
   { what: 'index out of range', call: () => bs({ ...a3, index: Int32Array.from([0, 5, 1]) }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_SHAPE', message: /^binStatistics: assignment.index\[1\] must be in \[0, 2\); got 5/ },
 ]);
+
+// ---- proper scores and bin-free estimators
+const T2 = { target: 'positive-class' };
+add('mmce', [
+  { what: 'kernel width 0', call: () => fnOf('mmce')(Y2, P2, { kernelWidth: 0 }), code: 'UM_OPTION', message: /^mmce: options.kernelWidth must be a finite number > 0; got 0/ },
+  { what: 'weighted not boolean', call: () => fnOf('mmce')(Y2, P2, { weighted: 'yes' }), code: 'UM_OPTION', message: /^mmce: options.weighted must be true or false; got "yes"/ },
+  { what: 'positive class with 3 classes', call: () => fnOf('mmce')([0], [[0.5, 0.3, 0.2]], T2), code: 'UM_OPTION', message: /^mmce: options.target must be 'top-label' with 3 classes/ },
+]);
+add('smoothEce', [
+  { what: 'bandwidth 0', call: () => fnOf('smoothEce')(Y2, P2, { bandwidth: 0 }), code: 'UM_OPTION', message: /^smoothEce: options.bandwidth must be a number in \(0, 1\]; got 0/ },
+  { what: 'unknown target', call: () => fnOf('smoothEce')(Y2, P2, { target: 'class-1' }), code: 'UM_OPTION', message: /^smoothEce: options.target must be 'top-label' or 'positive-class'; got "class-1"/ },
+]);
+add('debiasedEce', [
+  { what: 'unknown mode', call: () => fnOf('debiasedEce')(Y2, P2, { mode: 'classwise' }), code: 'UM_OPTION', message: /^debiasedEce: options.mode must be 'top-label' or 'marginal'; got "classwise"/ },
+  { what: 'unknown smallBins', call: () => fnOf('debiasedEce')(Y2, P2, { smallBins: 'keep' }), code: 'UM_OPTION', message: /^debiasedEce: options.smallBins must be 'drop' or 'plugin'; got "keep"/ },
+]);
+add('bayesianEce', [
+  { what: 'samples 0', call: () => fnOf('bayesianEce')(Y2, P2, { samples: 0 }), code: 'UM_OPTION', message: /^bayesianEce: options.samples must be an integer ≥ 1; got 0/ },
+  { what: 'negative seed', call: () => fnOf('bayesianEce')(Y2, P2, { seed: -1 }), code: 'UM_OPTION', message: /^bayesianEce: options.seed must be an integer in \[0, 2³² − 1\]; got -1/ },
+  { what: 'quantile above 1', call: () => fnOf('bayesianEce')(Y2, P2, { quantiles: [0.5, 2] }), code: 'UM_OPTION', message: /^bayesianEce: options.quantiles\[1\] must be numbers in \[0, 1\]; got 2/ },
+]);
+add('brier', [{ what: 'unknown form', call: () => fnOf('brier')(Y2, P2, { form: 'double' }), code: 'UM_OPTION', message: /^brier: options.form must be one of 'standard', 'half', 'minus-one', 'half-if-binary'; got "double"/ }]);
+add('brierPerExample', [{ what: 'unknown form', call: () => fnOf('brierPerExample')(Y2, P2, { form: 'x' }), code: 'UM_OPTION', message: /^brierPerExample: options.form must be one of/ }]);
+add('brierDecomposition', [
+  { what: 'unknown reliability', call: () => fnOf('brierDecomposition')(Y2, P2, { reliability: 'bröcker' }), code: 'UM_OPTION', message: /^brierDecomposition: options.reliability must be 'exact' or 'distance'; got "bröcker"/ },
+  { what: 'negative epsilon', call: () => fnOf('brierDecomposition')(Y2, P2, { epsilon: -1 }), code: 'UM_OPTION', message: /^brierDecomposition: options.epsilon must be a finite number ≥ 0; got -1/ },
+]);
+for (const fn of ['nll', 'nllPerExample']) {
+  add(fn, [
+    { what: 'clip 0.5', call: () => fnOf(fn)(Y2, P2, { clip: 0.5 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.clip must be a number in \\[0, 0.5\\), 'machine-epsilon' or null; got 0.5`) },
+    { what: 'renormalize not boolean', call: () => fnOf(fn)(Y2, P2, { renormalize: 1 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.renormalize must be true or false; got 1`) },
+  ]);
+}
+add('binaryBrier', [
+  { what: 'lengths differ', call: () => fnOf('binaryBrier')([0, 1], [0.5]), code: 'UM_SHAPE', message: /^binaryBrier: outcomes must have one entry per probability \(1\); got 2/ },
+  { what: 'outcome 2', call: () => fnOf('binaryBrier')([2], [0.5]), code: 'UM_LABEL', message: /^binaryBrier: outcomes\[0\] must be 0 or 1; got 2/ },
+  { what: 'unknown scale', call: () => fnOf('binaryBrier')([1], [0.5], { scale: 'half' }), code: 'UM_OPTION', message: /^binaryBrier: options.scale must be 'single' or 'double'; got "half"/ },
+  { what: 'unknown option', call: () => fnOf('binaryBrier')([1], [0.5], { form: 'half' }), code: 'UM_OPTION', message: /^binaryBrier: options.form must not be given/ },
+]);
+add('semiparametricCalibrationError', [
+  { what: 'too few of a class', call: () => fnOf('semiparametricCalibrationError')([0, 1, 1], [0.2, 0.6, 0.9]), code: 'UM_SHAPE', message: /^semiparametricCalibrationError: outcomes must hold at least 5 of each outcome for 5-fold cross-fitting; got 2/ },
+  { what: 'folds 1', call: () => fnOf('semiparametricCalibrationError')([0, 1], [0.2, 0.6], { folds: 1 }), code: 'UM_OPTION', message: /^semiparametricCalibrationError: options.folds must be an integer ≥ 2; got 1/ },
+  { what: 'alpha 1', call: () => fnOf('semiparametricCalibrationError')([0, 1], [0.2, 0.6], { alpha: 1 }), code: 'UM_OPTION', message: /^semiparametricCalibrationError: options.alpha must be in \(0, 1\); got 1/ },
+  { what: 'probability 2', call: () => fnOf('semiparametricCalibrationError')([0, 1], [0.2, 2]), code: 'UM_PROB_RANGE', message: /^semiparametricCalibrationError: probs\[1\] must be in \[0, 1\]; got 2/ },
+]);
+for (const fn of ['crps', 'crpsPerExample']) {
+  const f = fnOf(fn);
+  add(fn, [
+    { what: 'no observations', call: () => f([], { mean: [], std: [] }), code: 'UM_EMPTY', message: new RegExp(`^${fn}: observations must hold at least one observation`) },
+    { what: 'NaN observation', call: () => f([NaN], { mean: [0], std: [1] }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: observations\\[0\\] must be a finite number; got NaN`) },
+    { what: 'negative std', call: () => f([0, 1], { mean: [0, 0], std: [1, -1] }), code: 'UM_OPTION', message: new RegExp(`^${fn}: forecast.std\\[1\\] must be ≥ 0; got -1`) },
+    { what: 'mean of the wrong length', call: () => f([0, 1], { mean: [0], std: [1, 1] }), code: 'UM_SHAPE', message: new RegExp(`^${fn}: forecast.mean must have one entry per observation \\(2\\); got 1`) },
+    { what: 'no forecast', call: () => f([0], {}), code: 'UM_SHAPE', message: new RegExp(`^${fn}: forecast must be \\{ mean, std \\} or \\{ samples \\}`) },
+    { what: 'one draw with the fair estimator', call: () => f([0], { samples: [[1]] }), code: 'UM_SHAPE', message: new RegExp(`^${fn}: forecast.samples\\[0\\] must hold at least 2 draws per observation for the fair estimator; got 1`) },
+    { what: 'NaN draw', call: () => f([0], { samples: [[1, NaN]] }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: forecast.samples\\[0\\]\\[1\\] must be a finite number; got NaN`) },
+    { what: 'flat draws without numSamples', call: () => f([0], { samples: new Float64Array(2) }), code: 'UM_OPTION', message: new RegExp(`^${fn}: forecast.numSamples must be an integer ≥ 1 with a flat samples array`) },
+    { what: 'unknown estimator', call: () => f([0], { samples: [[1, 2]] }, { estimator: 'pwm' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.estimator must be 'fair', 'nrg' or 'cyclic'; got "pwm"`) },
+  ]);
+}
+
+// ---- ensembles: [S, N, C]
+const E = [
+  [
+    [0.9, 0.1],
+    [0.3, 0.7],
+  ],
+  [
+    [0.6, 0.4],
+    [0.2, 0.8],
+  ],
+];
+function ensembleRows(fn: string, call: (members: unknown, options?: unknown) => unknown): Row[] {
+  return [
+    { what: 'not stacked members', call: () => call('abc'), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs must be stacked member outputs \\[S, N, C\\]`) },
+    { what: 'one model instead of members', call: () => call(P2), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs\\[0\\] must be stacked member outputs \\[S, N, C\\]: an array of member matrices`) },
+    { what: 'no members', call: () => call([]), code: 'UM_EMPTY', message: new RegExp(`^${fn}: probs must hold at least one member`) },
+    { what: 'members with different N', call: () => call([P2, [[0.5, 0.5]]]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs\\[1\\] must have members of 2 rows like member 0`) },
+    { what: 'ragged row in a member', call: () => call([P2, [[0.5, 0.5], [1]]]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs\\[1\\]\\[1\\] must be a row of 2 numbers like row 0 of member 0`) },
+    { what: 'probability above 1 in member 1', call: () => call([P2, [[0.5, 0.5], [1.5, -0.5]]]), code: 'UM_PROB_RANGE', message: new RegExp(`^${fn}: probs\\[1\\]\\[1\\]\\[0\\] must be in \\[0, 1\\]; got 1.5`) },
+    { what: 'row not summing to 1', call: () => call([P2, [[0.5, 0.5], [0.5, 0.4]]]), code: 'UM_ROW_SUM', message: new RegExp(`^${fn}: probs\\[1\\]\\[1\\] must sum to 1`) },
+    { what: 'NaN logit', call: () => call([[[0, NaN]]], { input: 'logits' }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: logits\\[0\\]\\[0\\]\\[1\\] must be a finite number or -Infinity; got NaN`) },
+    { what: 'flat array without numMembers', call: () => call(new Float64Array(8), { numClasses: 2 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.numMembers must be an integer ≥ 1`) },
+    { what: 'flat array of the wrong length', call: () => call(new Float64Array(7), { numClasses: 2, numMembers: 2 }), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs must have a length that is a multiple of numMembers × numClasses \\(4\\); got 7`) },
+    { what: 'a misspelt option', call: () => call(E, { member: 2 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.member must not be given: ${fn} has no such option`) },
+  ];
+}
+for (const fn of ['toEnsemble', 'mcIntegrate', 'modelUncertainty', 'disagreement', 'pairwiseKl', 'cosineDistance', 'lpDistance', 'averagePairwiseDiversity', 'ensembleVariance']) {
+  add(fn, ensembleRows(fn, (m, o) => fnOf(fn)(m, o)));
+}
+for (const fn of ['doubleFault', 'varianceBound', 'ensembleNll', 'gibbsNll']) {
+  add(fn, ensembleRows(fn, (m, o) => fnOf(fn)(Y2, m, o)));
+  add(fn, [
+    { what: 'labels of the wrong length', call: () => fnOf(fn)([0], E), code: 'UM_SHAPE', message: new RegExp(`^${fn}: labels must have one entry per row of scores \\(2\\); got 1`) },
+    { what: 'label out of range', call: () => fnOf(fn)([0, 5], E), code: 'UM_LABEL', message: new RegExp(`^${fn}: labels\\[1\\] must be an integer in \\[0, 2\\); got 5`) },
+  ]);
+}
+for (const fn of ['disagreement', 'pairwiseKl', 'cosineDistance', 'lpDistance', 'averagePairwiseDiversity']) {
+  add(fn, [{ what: 'a single member', call: () => fnOf(fn)([P2]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: members must hold at least 2 members to compare; got 1`) }]);
+}
+add('doubleFault', [{ what: 'a single member', call: () => fnOf('doubleFault')(Y2, [P2]), code: 'UM_SHAPE', message: /^doubleFault: members must hold at least 2 members to compare; got 1/ }]);
+add('pairwiseKl', [{ what: 'clip 1', call: () => fnOf('pairwiseKl')(E, { clip: 1 }), code: 'UM_OPTION', message: /^pairwiseKl: options.clip must be a number in \[0, 1\); got 1/ }]);
+add('lpDistance', [{ what: 'p 0.5', call: () => fnOf('lpDistance')(E, { p: 0.5 }), code: 'UM_OPTION', message: /^lpDistance: options.p must be a finite number ≥ 1; got 0.5/ }]);
+add('averagePairwiseDiversity', [{ what: 'error rate 2', call: () => fnOf('averagePairwiseDiversity')(E, { error: 2 }), code: 'UM_OPTION', message: /^averagePairwiseDiversity: options.error must be an error rate in \[0, 1\]; got 2/ }]);
+add('ensembleVariance', [
+  { what: 'ddof 2', call: () => fnOf('ensembleVariance')(E, { ddof: 2 }), code: 'UM_OPTION', message: /^ensembleVariance: options.ddof must be 0 or 1; got 2/ },
+  { what: 'one member with ddof 1', call: () => fnOf('ensembleVariance')([P2]), code: 'UM_SHAPE', message: /^ensembleVariance: members must hold at least 2 members for ddof = 1; got 1/ },
+]);
+add('knowledgeUncertainty', [
+  { what: 'alpha 0', call: () => fnOf('knowledgeUncertainty')([[1, 0]]), code: 'UM_OPTION', message: /^knowledgeUncertainty: alphas\[0\]\[1\] must be > 0 \(Dirichlet concentration\); got 0/ },
+  { what: 'NaN alpha', call: () => fnOf('knowledgeUncertainty')([[1, NaN]]), code: 'UM_NOT_FINITE', message: /^knowledgeUncertainty: alphas\[0\]\[1\] must be a finite number; got NaN/ },
+  { what: 'ragged', call: () => fnOf('knowledgeUncertainty')([[1, 2], [1]]), code: 'UM_SHAPE', message: /^knowledgeUncertainty: alphas\[1\] must be a row of 2 numbers/ },
+  { what: 'no rows', call: () => fnOf('knowledgeUncertainty')([]), code: 'UM_EMPTY', message: /^knowledgeUncertainty: alphas must hold at least one row/ },
+  { what: 'flat without numClasses', call: () => fnOf('knowledgeUncertainty')(new Float64Array(4)), code: 'UM_OPTION', message: /^knowledgeUncertainty: options.numClasses must be an integer ≥ 2 for a flat array/ },
+]);
+for (const fn of ['negativeWaic', 'iscv']) {
+  const f = fnOf(fn);
+  add(fn, [
+    { what: 'no instances', call: () => f([]), code: 'UM_EMPTY', message: new RegExp(`^${fn}: logLikelihood must hold at least one instance and one member`) },
+    { what: 'positive log-likelihood', call: () => f([[-1, 0.5]]), code: 'UM_PROB_RANGE', message: new RegExp(`^${fn}: logLikelihood\\[0\\]\\[1\\] must be ≤ 0 \\(the log of a probability\\); got 0.5`) },
+    { what: '-Infinity', call: () => f([[-1, -Infinity]]), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: logLikelihood\\[0\\]\\[1\\] must be a finite log-likelihood; got -Infinity`) },
+    { what: 'ragged', call: () => f([[-1, -2], [-1]]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: logLikelihood\\[1\\] must be a row of 2 log-likelihoods like row 0`) },
+    { what: 'unknown sem', call: () => f([[-1, -2]], { sem: 'n' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.sem must be 'instances' or 'members'; got "n"`) },
+    { what: 'unknown preset', call: () => f([[-1, -2]], { preset: 'loo' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.preset must be one of`) },
+  ]);
+}
+add('negativeWaic', [
+  { what: 'unknown type', call: () => fnOf('negativeWaic')([[-1, -2]], { type: 'waic3' }), code: 'UM_OPTION', message: /^negativeWaic: options.type must be 'waic1' or 'waic2'; got "waic3"/ },
+  { what: 'one member with the sample variance', call: () => fnOf('negativeWaic')([[-1], [-2]]), code: 'UM_SHAPE', message: /^negativeWaic: logLikelihood must have at least 2 members for the variance; got 1/ },
+]);
+add('setWarningHandler', [{ what: 'not a function', call: () => fnOf('setWarningHandler')(5), code: 'UM_OPTION', message: /^setWarningHandler: handler must be a function or undefined; got 5/ }]);
 
 describe('bad input throws typed, located errors', () => {
   for (const [fn, rows] of Object.entries(ROWS)) {

@@ -1,0 +1,51 @@
+import { fail } from '../errors/fail.js';
+import { ensembleMatrix } from '../input/ensembleMatrix.js';
+import type { EnsembleOptions, EnsembleScores } from '../input/types.js';
+import { cosineSimilarityBetween } from './cosineDistance.js';
+import { disagreementOf } from './disagreement.js';
+import { klBetween } from './pairwiseKl.js';
+import { averageOverPairs } from './pairs.js';
+import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+
+/**
+ * The three pairwise diversity summaries of uncertainty_metrics' `average_pairwise_diversity`, in one call:
+ * disagreement, average KL divergence and average cosine similarity.
+ *
+ * **Formula.** Means over member pairs a < b of: the disagreement rate; (1/N)·Σ_i KL(p_a ‖ p_b); (1/N)·Σ_i cos(p_a, p_b).
+ * With `error`, the disagreement is divided by (error + 1e-7), as uncertainty_metrics does.
+ *
+ * **Conventions.**
+ * - `cosineSimilarity` is a similarity (1 for identical members), named as uncertainty_metrics reports it.
+ * - 0·ln 0 = 0 in the KL term. Needs S ≥ 2.
+ *
+ * **References.**
+ * - google/uncertainty-metrics `average_pairwise_diversity`.
+ * - Fort, Hu & Lakshminarayanan, arXiv:1912.02757.
+ *
+ * @param members [S, N, C] scores (see {@link toEnsemble}).
+ * @param options `error` (an error rate to normalise the disagreement) and ensemble input options.
+ * @returns `{ disagreement, averageKl, cosineSimilarity }`.
+ * @throws {UMError} on invalid input or `error`, or `UM_SHAPE` with fewer than 2 members.
+ * @example
+ * ```js
+ * import { averagePairwiseDiversity } from 'uncertainty-metrics';
+ * averagePairwiseDiversity([[[0.6, 0.4]], [[0.6, 0.4]]]); // => { disagreement: 0, averageKl: 0, cosineSimilarity: 1 }
+ * ```
+ */
+export function averagePairwiseDiversity(
+  members: EnsembleScores,
+  options: EnsembleOptions & { error?: number } = {},
+): { disagreement: number; averageKl: number; cosineSimilarity: number } {
+  checkOptions('averagePairwiseDiversity', options, ENSEMBLE_KEYS, ['error']);
+  const fn = 'averagePairwiseDiversity';
+  if (options.error !== undefined && (typeof options.error !== 'number' || !(options.error >= 0 && options.error <= 1))) {
+    fail('UM_OPTION', fn, 'options.error', 'be an error rate in [0, 1]', { value: options.error });
+  }
+  const e = ensembleMatrix(fn, members, options);
+  const d = disagreementOf(fn, e);
+  return {
+    disagreement: options.error === undefined ? d : d / (options.error + 1e-7),
+    averageKl: averageOverPairs(fn, e, (a, b) => klBetween(e, a, b, 0)),
+    cosineSimilarity: averageOverPairs(fn, e, (a, b) => cosineSimilarityBetween(e, a, b)),
+  };
+}

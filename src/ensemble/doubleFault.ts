@@ -1,0 +1,66 @@
+import { ensembleMatrix } from '../input/ensembleMatrix.js';
+import { labelArray } from '../input/labelArray.js';
+import type { EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
+import { averageOverPairs, memberPredictions } from './pairs.js';
+import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+
+/**
+ * Double fault: among the examples member a gets wrong, the share member b also gets wrong, averaged over ordered
+ * member pairs as Kuncheva & Whitaker's pairwise measure is in uncertainty_metrics.
+ *
+ * **Formula.** DF(a, b) = #{i : ŷ_a(i) ≠ y_i ∧ ŷ_b(i) ≠ y_i} / #{i : ŷ_a(i) ≠ y_i}; reported as the mean of
+ * DF(a, b) and DF(b, a) over pairs a < b.
+ *
+ * **Conventions.**
+ * - A member without errors has no "first faults": its DF(a, ·) term is skipped; if no member errs the result is 0.
+ * - Argmax ties → lowest class index. Needs S ≥ 2.
+ *
+ * **References.**
+ * - Kuncheva & Whitaker, "Measures of Diversity in Classifier Ensembles", Machine Learning 2003,
+ *   doi:10.1023/A:1022859003006.
+ * - google/uncertainty-metrics `double_fault`.
+ *
+ * @param labels N integer labels.
+ * @param members [S, N, C] scores (see {@link toEnsemble}).
+ * @param options ensemble input options.
+ * @returns the mean double-fault rate in [0, 1].
+ * @throws {UMError} on invalid input, or `UM_SHAPE` with fewer than 2 members.
+ * @example
+ * ```js
+ * import { doubleFault } from 'uncertainty-metrics';
+ * // member 0 errs on rows 0 and 1, member 1 only on row 0: DF(0, 1) = 1/2, DF(1, 0) = 1
+ * doubleFault([1, 1], [[[0.9, 0.1], [0.8, 0.2]], [[0.9, 0.1], [0.1, 0.9]]]); // => 0.75
+ * ```
+ */
+export function doubleFault(labels: Labels, members: EnsembleScores, options: EnsembleOptions = {}): number {
+  checkOptions('doubleFault', options, ENSEMBLE_KEYS);
+  const fn = 'doubleFault';
+  const e = ensembleMatrix(fn, members, options);
+  const y = labelArray(fn, labels, e.n, e.numClasses);
+  const preds = Array.from({ length: e.numMembers }, (_, m) => memberPredictions(e, m));
+  const df = (a: number, b: number): number | null => {
+    const pa = preds[a] as Int32Array;
+    const pb = preds[b] as Int32Array;
+    let faults = 0;
+    let both = 0;
+    for (let i = 0; i < e.n; i++) {
+      if (pa[i] !== y[i]) {
+        faults++;
+        if (pb[i] !== y[i]) both++;
+      }
+    }
+    return faults === 0 ? null : both / faults;
+  };
+  let sum = 0;
+  let count = 0;
+  averageOverPairs(fn, e, (a, b) => {
+    for (const v of [df(a, b), df(b, a)]) {
+      if (v !== null) {
+        sum += v;
+        count++;
+      }
+    }
+    return 0;
+  });
+  return count === 0 ? 0 : sum / count;
+}

@@ -1,0 +1,46 @@
+import { ensembleMatrix } from '../input/ensembleMatrix.js';
+import { labelArray } from '../input/labelArray.js';
+import type { EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
+import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
+import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+
+/**
+ * Gibbs negative log-likelihood: the members' average NLL (the expected loss of one randomly drawn member).
+ *
+ * **Formula.** (1/S)·Σ_s (1/N)·Σ_i −ln p_s(y_i | x_i).
+ *
+ * **Conventions.**
+ * - Natural log; from logits the exact log-softmax is used; an exact 0 gives Infinity and a `UM_W_INFINITE` warning.
+ * - Never smaller than {@link ensembleNll}.
+ *
+ * **References.**
+ * - google/uncertainty-metrics `gibbs_cross_entropy`.
+ *
+ * @param labels N integer labels.
+ * @param members [S, N, C] scores (see {@link toEnsemble}).
+ * @param options ensemble input options and `onWarning`.
+ * @returns the Gibbs NLL in nats.
+ * @throws {UMError} on invalid input.
+ * @example
+ * ```js
+ * import { gibbsNll } from 'uncertainty-metrics';
+ * gibbsNll([0], [[[0.9, 0.1]], [[0.5, 0.5]]]); // ≈ 0.3992538481
+ * ```
+ */
+export function gibbsNll(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions = {}): number {
+  checkOptions('gibbsNll', options, ENSEMBLE_KEYS, ['onWarning']);
+  const fn = 'gibbsNll';
+  const e = ensembleMatrix(fn, members, options);
+  const y = labelArray(fn, labels, e.n, e.numClasses);
+  const { data, logData, numMembers: s, n, numClasses: c } = e;
+  let sum = 0;
+  for (let m = 0; m < s; m++) {
+    for (let i = 0; i < n; i++) {
+      const at = (m * n + i) * c + (y[i] as number);
+      sum -= logData === undefined ? Math.log(data[at] as number) : (logData[at] as number);
+    }
+  }
+  const v = sum / (s * n);
+  if (v === Infinity) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability exactly 0 to a label; the NLL is Infinity` });
+  return v;
+}

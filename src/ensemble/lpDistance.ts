@@ -1,0 +1,47 @@
+import { fail } from '../errors/fail.js';
+import { ensembleMatrix } from '../input/ensembleMatrix.js';
+import type { EnsembleOptions, EnsembleScores } from '../input/types.js';
+import { averageOverPairs } from './pairs.js';
+import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+
+/**
+ * L^p distance between ensemble members' predicted distributions, averaged over examples and member pairs.
+ *
+ * **Formula.** (2/(S(S − 1)))·Σ_{a<b} (1/N)·Σ_i (Σ_k |p_a,k(x_i) − p_b,k(x_i)|^p)^{1/p}.
+ *
+ * **Conventions.**
+ * - p ≥ 1, default 1 (as uncertainty_metrics' `lp_distance`). Needs S ≥ 2.
+ *
+ * **References.**
+ * - google/uncertainty-metrics `lp_distance`.
+ *
+ * @param members [S, N, C] scores (see {@link toEnsemble}).
+ * @param options `p` (default 1) and ensemble input options.
+ * @returns the mean pairwise distance.
+ * @throws {UMError} on invalid input or `p`, or `UM_SHAPE` with fewer than 2 members.
+ * @example
+ * ```js
+ * import { lpDistance } from 'uncertainty-metrics';
+ * lpDistance([[[1, 0]], [[0, 1]]]); // => 2
+ * lpDistance([[[1, 0]], [[0, 1]]], { p: 2 }); // ≈ 1.4142135624
+ * ```
+ */
+export function lpDistance(members: EnsembleScores, options: EnsembleOptions & { p?: number } = {}): number {
+  checkOptions('lpDistance', options, ENSEMBLE_KEYS, ['p']);
+  const fn = 'lpDistance';
+  const p = options.p ?? 1;
+  if (typeof p !== 'number' || !Number.isFinite(p) || p < 1) fail('UM_OPTION', fn, 'options.p', 'be a finite number ≥ 1', { value: p });
+  const e = ensembleMatrix(fn, members, options);
+  const { data, n, numClasses: c } = e;
+  return averageOverPairs(fn, e, (a, b) => {
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      const oa = (a * n + i) * c;
+      const ob = (b * n + i) * c;
+      let s = 0;
+      for (let k = 0; k < c; k++) s += Math.abs((data[oa + k] as number) - (data[ob + k] as number)) ** p;
+      sum += s ** (1 / p);
+    }
+    return sum / n;
+  });
+}

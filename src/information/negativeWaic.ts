@@ -1,0 +1,62 @@
+import { fail } from '../errors/fail.js';
+import { logLikelihoodMatrix, meanWithError, resolveIc, rowLogSumExp, type EstimateWithError, type InformationCriterionOptions } from './logLikelihoodMatrix.js';
+import { checkOptions } from '../errors/checkOptions.js';
+
+/**
+ * Negative widely applicable information criterion: an estimate of the expected log predictive density on new data
+ * from the log-likelihoods of M posterior samples (or ensemble members) on N training instances.
+ *
+ * **Formula.** lpd_i = ln((1/M)·Σ_j p(y_i | x_i, θ_j)) = LSE_j(ℓ_ij) − ln M. WAIC1: a_i = lpd_i − V_j(ℓ_ij) (V the
+ * variance over members); WAIC2: a_i = 2·(1/M)·Σ_j ℓ_ij − lpd_i. nWAIC = (1/N)·Σ_i a_i (higher is better).
+ *
+ * **Conventions.**
+ * - Layout [N instances, M members] (as uncertainty_metrics; the ensemble functions use [S, N, C]).
+ * - V uses the sample variance (ddof 1), as the seed README and Vehtari et al.; `varianceDdof: 0` or the
+ *   `'uncertainty-metrics'` preset use uncertainty_metrics' population variance.
+ * - Standard error √(s²/N) over instances (sample variance); `null` with one instance. The preset reproduces
+ *   uncertainty_metrics' √(σ²/M), which divides by the number of members.
+ * - Natural log; log-likelihoods must be finite and ≤ 0.
+ *
+ * **References.**
+ * - Watanabe, "Asymptotic Equivalence of Bayes Cross Validation and Widely Applicable Information Criterion",
+ *   JMLR 2010, jmlr.org/papers/v11/watanabe10a.html.
+ * - Vehtari, Gelman & Gabry, "Practical Bayesian model evaluation using leave-one-out cross-validation and WAIC",
+ *   Statistics and Computing 2017, doi:10.1007/s11222-016-9696-4.
+ *
+ * @param logLikelihood [N, M] log-likelihoods ln p(y_i | x_i, θ_j) (nested, or flat with `numMembers`).
+ * @param options `type` ('waic1' default, or 'waic2'), `varianceDdof`, `sem`, `preset`, `numMembers`.
+ * @returns `{ value, sem }`.
+ * @throws {UMError} `UM_SHAPE`, `UM_EMPTY`, `UM_NOT_FINITE`, `UM_PROB_RANGE` (positive log-likelihood), `UM_OPTION`.
+ * @example
+ * ```js
+ * import { negativeWaic } from 'uncertainty-metrics';
+ * const logp = [[-0.1, -0.3, -0.2], [-1.2, -0.9, -1.5], [-0.05, -0.02, -0.4], [-2.0, -1.0, -3.0]];
+ * negativeWaic(logp, { preset: 'uncertainty-metrics' }).value; // ≈ -0.9908538697
+ * negativeWaic(logp, { type: 'waic2', preset: 'uncertainty-metrics' }).sem; // ≈ 0.5071531406
+ * ```
+ */
+export function negativeWaic(logLikelihood: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array, options: InformationCriterionOptions & { type?: 'waic1' | 'waic2' } = {}): EstimateWithError {
+  checkOptions('negativeWaic', options, ['numMembers', 'varianceDdof', 'sem', 'preset', 'type']);
+  const fn = 'negativeWaic';
+  const type = options.type ?? 'waic1';
+  if (type !== 'waic1' && type !== 'waic2') fail('UM_OPTION', fn, 'options.type', `be 'waic1' or 'waic2'`, { value: type });
+  const { varianceDdof, sem } = resolveIc(fn, options);
+  const { data, n, m } = logLikelihoodMatrix(fn, logLikelihood, options);
+  if (type === 'waic1' && m - varianceDdof < 1) fail('UM_SHAPE', fn, 'logLikelihood', `have at least ${varianceDdof + 1} members for the variance`, { value: m });
+  const terms = new Float64Array(n);
+  const logM = Math.log(m);
+  for (let i = 0; i < n; i++) {
+    const lpd = rowLogSumExp(data, i, m, 1) - logM;
+    let mean = 0;
+    for (let j = 0; j < m; j++) mean += data[i * m + j] as number;
+    mean /= m;
+    if (type === 'waic2') {
+      terms[i] = 2 * mean - lpd;
+    } else {
+      let ss = 0;
+      for (let j = 0; j < m; j++) ss += ((data[i * m + j] as number) - mean) ** 2;
+      terms[i] = lpd - ss / (m - varianceDdof);
+    }
+  }
+  return meanWithError(terms, m, sem);
+}

@@ -1,0 +1,48 @@
+import { labelArray } from '../input/labelArray.js';
+import { probMatrix } from '../input/probMatrix.js';
+import type { Labels, Scores } from '../input/types.js';
+import { brierRows, resolveBrierForm, type BrierOptions } from './brierPerExample.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+
+/** Mean of a Float64Array (internal). */
+export function mean(values: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < values.length; i++) s += values[i] as number;
+  return s / values.length;
+}
+
+/**
+ * Brier score: the mean squared distance between predicted distributions and one-hot labels.
+ *
+ * **Formula.** BS = (1/N)·Σ_i Σ_k (p_ik − 1[y_i = k])², range [0, 2] (form `'standard'`); `'half'`: BS/2 (scikit-learn's
+ * binary score, verified_calibration's marginal mean); `'minus-one'`: BS − 1 (uncertainty_metrics); `'half-if-binary'`:
+ * BS/2 when C = 2 (scikit-learn ≥ 1.7 default).
+ *
+ * **Conventions.**
+ * - Multiclass: every class counts. A strictly proper scoring rule; lower is better.
+ * - Accumulated in float64. Presets: `'uncertainty-metrics'` → minus-one, `'sklearn'` → half-if-binary,
+ *   `'verified-calibration'` → half.
+ *
+ * **References.**
+ * - Brier, Monthly Weather Review 1950, doi:10.1175/1520-0493(1950)078<0001:VOFEIT>2.0.CO;2.
+ * - Gneiting & Raftery, JASA 2007, doi:10.1198/016214506000001437.
+ *
+ * @param labels N integer labels in [0, C).
+ * @param scores [N, C] scores of the declared kind.
+ * @param options `form`, `preset` and input options.
+ * @returns the mean Brier score.
+ * @throws {UMError} on invalid input or options.
+ * @example
+ * ```js
+ * import { brier } from 'uncertainty-metrics';
+ * brier([0, 1], [[0.9, 0.1], [0.6, 0.4]]); // => 0.37
+ * brier([0, 1], [[0.9, 0.1], [0.6, 0.4]], { preset: 'uncertainty-metrics' }); // => -0.63
+ * ```
+ */
+export function brier(labels: Labels, scores: Scores, options: BrierOptions = {}): number {
+  checkOptions('brier', options, INPUT_KEYS, ['form', 'preset']);
+  const fn = 'brier';
+  const form = resolveBrierForm(fn, options);
+  const p = probMatrix(fn, scores, options);
+  return mean(brierRows(p, labelArray(fn, labels, p.n, p.numClasses), form));
+}

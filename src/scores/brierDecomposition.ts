@@ -1,0 +1,154 @@
+import { fail } from '../errors/fail.js';
+import { labelArray } from '../input/labelArray.js';
+import { probMatrix } from '../input/probMatrix.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
+import { topLabel } from '../measures/topLabel.js';
+import { presetOf } from '../binning/options.js';
+import type { BrierDecompositionConvention, PresetName } from '../presets/presets.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+
+/** Options of {@link brierDecomposition}. */
+export interface BrierDecompositionOptions extends InputOptions, Partial<BrierDecompositionConvention> {
+  /** Compatibility preset: `'uncertainty-metrics'` reproduces Google's `brier_decomposition` exactly. */
+  preset?: PresetName;
+}
+
+/** The three terms, the score they decompose, and the conventions used. */
+export interface BrierDecomposition {
+  /** Brier score of the climatological forecast p̄ (class frequencies). */
+  readonly uncertainty: number;
+  /** How far the observed class frequencies of the partition cells lie from p̄ (higher is better). */
+  readonly resolution: number;
+  /** How far the forecasts lie from their cells' observed frequencies (lower is better). */
+  readonly reliability: number;
+  /** The Brier score in the same form: uncertainty − resolution + reliability (exactly, with the default conventions). */
+  readonly score: number;
+  readonly config: BrierDecompositionConvention;
+}
+
+/**
+ * Decomposition of the Brier score into uncertainty, resolution and reliability over the partition of the examples
+ * by predicted class.
+ *
+ * **Formula.** Partition: cell k holds the rows predicted as class k (argmax), N_k rows, weight w_k = N_k/N;
+ * d_kj = #{i ∈ k : y_i = j}/(N_k + ε) is the observed class distribution of cell k; p̄_j = #{i : y_i = j}/N.
+ * UNC = Σ_j p̄_j(1 − p̄_j) (form `'minus-one'`: −Σ_j p̄_j²); RES = Σ_k w_k Σ_j (d_kj − p̄_j)²;
+ * REL (`'exact'`) = (1/N)·Σ_i [‖p_i − e_{y_i}‖² − ‖d_{k(i)} − e_{y_i}‖²] = BS − BS(d): the Brier score that replacing
+ * each forecast by its cell's observed distribution would save. Then BS = UNC − RES + REL exactly (with ε = 0).
+ * REL (`'distance'`) = (1/N)·Σ_i ‖p_i − d_{k(i)}‖², which equals the exact term only when forecasts are constant
+ * within cells; otherwise BS = UNC − RES + REL_distance + (2/N)·Σ_i ⟨p_i − d_{k(i)}, d_{k(i)} − e_{y_i}⟩.
+ *
+ * **Conventions.**
+ * - Argmax ties → lowest class index. Empty cells have weight 0.
+ * - Defaults: form `'standard'`, reliability `'exact'`, resolution `'correct'`, ε = 0 — the terms add up to
+ *   `brier(...)` exactly. The exact reliability is the recalibration gain for this partition; it is negative only
+ *   when the forecasts within a cell are better than the cell's frequencies (the partition is coarser than the
+ *   forecasts' information).
+ * - `preset: 'uncertainty-metrics'` reproduces Google's function exactly: form `'minus-one'`, reliability
+ *   `'distance'`, ε = 1e-7 and its transposed resolution Σ_k w_k Σ_j (p̄_k − d_kj)² (a broadcasting error,
+ *   CONVENTIONS.md §4.9), which does not add up.
+ *
+ * **References.**
+ * - Murphy, "A New Vector Partition of the Probability Score", J. Appl. Meteorology 1973,
+ *   doi:10.1175/1520-0450(1973)012<0595:ANVPOT>2.0.CO;2.
+ * - Bröcker, "Reliability, sufficiency, and the decomposition of proper scores", Q. J. R. Meteorol. Soc. 2009,
+ *   doi:10.1002/qj.456.
+ * - Dimitriadis, Gneiting & Jordan, "Stable reliability diagrams for probabilistic classifiers", PNAS 2021,
+ *   doi:10.1073/pnas.2016191118 (score = miscalibration − discrimination + uncertainty via recalibration).
+ *
+ * @param labels N integer labels in [0, C).
+ * @param scores [N, C] scores of the declared kind.
+ * @param options `form`, `reliability`, `resolution`, `epsilon`, `preset` and input options.
+ * @returns `{ uncertainty, resolution, reliability, score, config }`.
+ * @throws {UMError} on invalid input or options.
+ * @example
+ * ```js
+ * import { brierDecomposition } from 'uncertainty-metrics';
+ * // cell "predicted 0" = rows 0, 1, 3 (labels 0, 0, 1): d = (2/3, 1/3); cell "predicted 1" = row 2 (label 1): d = (0, 1)
+ * const d = brierDecomposition([0, 0, 1, 1], [[0.8, 0.2], [0.8, 0.2], [0.3, 0.7], [0.8, 0.2]]);
+ * [d.uncertainty, d.resolution, d.reliability, d.score]; // ≈ [0.5, 0.1666666667, 0.0716666667, 0.405]
+ * Math.abs(d.uncertainty - d.resolution + d.reliability - d.score) < 1e-15; // => true
+ * ```
+ */
+export function brierDecomposition(labels: Labels, scores: Scores, options: BrierDecompositionOptions = {}): BrierDecomposition {
+  checkOptions('brierDecomposition', options, INPUT_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
+  const fn = 'brierDecomposition';
+  const base = presetOf(fn, options.preset).brierDecomposition;
+  const config: BrierDecompositionConvention = {
+    form: options.form ?? base.form,
+    reliability: options.reliability ?? base.reliability,
+    resolution: options.resolution ?? base.resolution,
+    epsilon: options.epsilon ?? base.epsilon,
+  };
+  if (config.form !== 'standard' && config.form !== 'minus-one') fail('UM_OPTION', fn, 'options.form', `be 'standard' or 'minus-one'`, { value: config.form });
+  if (config.reliability !== 'exact' && config.reliability !== 'distance') fail('UM_OPTION', fn, 'options.reliability', `be 'exact' or 'distance'`, { value: config.reliability });
+  if (config.resolution !== 'correct' && config.resolution !== 'transposed') fail('UM_OPTION', fn, 'options.resolution', `be 'correct' or 'transposed'`, { value: config.resolution });
+  if (typeof config.epsilon !== 'number' || !Number.isFinite(config.epsilon) || config.epsilon < 0) {
+    fail('UM_OPTION', fn, 'options.epsilon', 'be a finite number ≥ 0', { value: config.epsilon });
+  }
+  const p = probMatrix(fn, scores, options);
+  const y = labelArray(fn, labels, p.n, p.numClasses);
+  const { n, numClasses: c, data } = p;
+  const { predicted } = topLabel(p);
+
+  // confusion counts C[k][j]: rows predicted k with label j
+  const counts = new Float64Array(c * c);
+  for (let i = 0; i < n; i++) {
+    const at = (predicted[i] as number) * c + (y[i] as number);
+    counts[at] = (counts[at] as number) + 1;
+  }
+  const cell = new Float64Array(c); // N_k
+  const pbar = new Float64Array(c); // class frequencies
+  for (let k = 0; k < c; k++) {
+    for (let j = 0; j < c; j++) {
+      const v = counts[k * c + j] as number;
+      cell[k] = (cell[k] as number) + v;
+      pbar[j] = (pbar[j] as number) + v;
+    }
+  }
+  for (let j = 0; j < c; j++) pbar[j] = (pbar[j] as number) / n;
+  const d = new Float64Array(c * c); // observed distribution of each cell
+  for (let k = 0; k < c; k++) {
+    const denom = (cell[k] as number) + config.epsilon;
+    for (let j = 0; j < c; j++) d[k * c + j] = denom === 0 ? 0 : (counts[k * c + j] as number) / denom;
+  }
+
+  let sumSq = 0;
+  for (let j = 0; j < c; j++) sumSq += (pbar[j] as number) ** 2;
+  const uncertainty = config.form === 'standard' ? 1 - sumSq : -sumSq;
+
+  let resolution = 0;
+  for (let k = 0; k < c; k++) {
+    const w = (cell[k] as number) / n;
+    if (w === 0) continue;
+    let s = 0;
+    for (let j = 0; j < c; j++) {
+      const ref = config.resolution === 'correct' ? (pbar[j] as number) : (pbar[k] as number);
+      s += (ref - (d[k * c + j] as number)) ** 2;
+    }
+    resolution += w * s;
+  }
+
+  let reliability = 0;
+  let bs = 0;
+  for (let i = 0, o = 0; i < n; i++, o += c) {
+    const k = predicted[i] as number;
+    const yi = y[i] as number;
+    let dist = 0;
+    let score = 0;
+    let recal = 0;
+    for (let j = 0; j < c; j++) {
+      const pij = data[o + j] as number;
+      const dkj = d[k * c + j] as number;
+      const e = j === yi ? 1 : 0;
+      dist += (pij - dkj) ** 2;
+      score += (pij - e) ** 2;
+      recal += (dkj - e) ** 2;
+    }
+    reliability += config.reliability === 'distance' ? dist : score - recal;
+    bs += score;
+  }
+  reliability /= n;
+  bs /= n;
+  return { uncertainty, resolution, reliability, score: config.form === 'standard' ? bs : bs - 1, config };
+}

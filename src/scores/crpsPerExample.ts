@@ -1,0 +1,157 @@
+import { presetOf } from '../binning/options.js';
+import { fail } from '../errors/fail.js';
+import { erf, normalPdf } from '../math/special.js';
+import type { PresetName } from '../presets/presets.js';
+import { checkOptions } from '../errors/checkOptions.js';
+
+/** A predictive distribution per observation: Normal (mean, std), or samples (N rows of M draws). */
+export type CrpsForecast =
+  | { readonly mean: ArrayLike<number>; readonly std: ArrayLike<number> }
+  | { readonly samples: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array; readonly numSamples?: number };
+
+/** Options of {@link crps} and {@link crpsPerExample}. */
+export interface CrpsOptions {
+  /**
+   * Estimator for samples: `'fair'` (default, unbiased: pair term divided by 2M(M − 1)), `'nrg'` (the V-statistic,
+   * 2M², torchmetrics), `'cyclic'` (uncertainty_metrics: ½·mean |x_j − x_{j−1}| over cyclic neighbours, which depends
+   * on sample order).
+   */
+  estimator?: 'fair' | 'nrg' | 'cyclic';
+  /** Compatibility preset (`'uncertainty-metrics'` → cyclic, `'torchmetrics'` → nrg). */
+  preset?: PresetName;
+}
+
+function finiteVector(fn: string, argument: string, v: unknown, n?: number): ArrayLike<number> {
+  if (v === null || typeof v !== 'object' || typeof (v as ArrayLike<unknown>).length !== 'number') {
+    fail('UM_SHAPE', fn, argument, 'be an array of numbers', { value: v });
+  }
+  const a = v as ArrayLike<unknown>;
+  if (n !== undefined && a.length !== n) fail('UM_SHAPE', fn, argument, `have one entry per observation (${n})`, { value: a.length });
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x });
+  }
+  return a as ArrayLike<number>;
+}
+
+/** CRPS of one Normal forecast N(μ, σ²) at y: σ·[z(2Φ(z) − 1) + 2φ(z) − 1/√π], z = (y − μ)/σ; |y − μ| when σ = 0. */
+export function crpsNormalOne(y: number, mu: number, sigma: number): number {
+  if (sigma === 0) return Math.abs(y - mu);
+  const z = (y - mu) / sigma;
+  // 2Φ(z) − 1 = erf(z/√2), evaluated without cancellation
+  return sigma * (z * erf(z / Math.SQRT2) + 2 * normalPdf(z) - 1 / Math.sqrt(Math.PI));
+}
+
+/** CRPS of one ensemble/sample forecast (internal kernel). */
+export function crpsSamplesOne(y: number, x: Float64Array, estimator: 'fair' | 'nrg' | 'cyclic'): number {
+  const m = x.length;
+  let e1 = 0;
+  for (let j = 0; j < m; j++) e1 += Math.abs((x[j] as number) - y);
+  e1 /= m;
+  if (estimator === 'cyclic') {
+    let d = 0;
+    for (let j = 0; j < m; j++) d += Math.abs((x[j] as number) - (x[(j - 1 + m) % m] as number));
+    return e1 - (0.5 * d) / m;
+  }
+  // Σ_{j,k} |x_j − x_k| = 2·Σ_k x_(k)·(2k − M + 1) over the sorted sample, shifted by its minimum
+  const s = Float64Array.from(x).sort();
+  const lo = s[0] as number;
+  let pairs = 0;
+  for (let k = 0; k < m; k++) pairs += ((s[k] as number) - lo) * (2 * k - m + 1);
+  pairs *= 2;
+  return e1 - pairs / (estimator === 'fair' ? 2 * m * (m - 1) : 2 * m * m);
+}
+
+/** Validates y and the forecast, and returns per-observation CRPS (internal; `fn` names the caller). */
+export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: CrpsForecast, options: CrpsOptions): Float64Array {
+  const y = finiteVector(fn, 'observations', observations);
+  const n = y.length;
+  if (n === 0) fail('UM_EMPTY', fn, 'observations', 'hold at least one observation', { value: 0 });
+  if (forecast === null || typeof forecast !== 'object') fail('UM_SHAPE', fn, 'forecast', 'be { mean, std } or { samples }', { value: forecast });
+  const out = new Float64Array(n);
+  if ('mean' in forecast || 'std' in forecast) {
+    const f = forecast as { mean: unknown; std: unknown };
+    const mu = finiteVector(fn, 'forecast.mean', f.mean, n);
+    const sd = finiteVector(fn, 'forecast.std', f.std, n);
+    for (let i = 0; i < n; i++) {
+      const s = sd[i] as number;
+      if (s < 0) fail('UM_OPTION', fn, 'forecast.std', 'be ≥ 0', { index: [i], value: s });
+      out[i] = crpsNormalOne(y[i] as number, mu[i] as number, s);
+    }
+    return out;
+  }
+  if (!('samples' in forecast)) fail('UM_SHAPE', fn, 'forecast', 'be { mean, std } or { samples }', { value: forecast });
+  const estimator = options.estimator ?? presetOf(fn, options.preset).crps;
+  if (estimator !== 'fair' && estimator !== 'nrg' && estimator !== 'cyclic') {
+    fail('UM_OPTION', fn, 'options.estimator', `be 'fair', 'nrg' or 'cyclic'`, { value: estimator });
+  }
+  const samples = forecast.samples;
+  let row: (i: number) => Float64Array;
+  if (samples instanceof Float64Array || samples instanceof Float32Array) {
+    const m = forecast.numSamples;
+    if (typeof m !== 'number' || !Number.isInteger(m) || m < 1) fail('UM_OPTION', fn, 'forecast.numSamples', 'be an integer ≥ 1 with a flat samples array', { value: m });
+    if (samples.length !== n * m) fail('UM_SHAPE', fn, 'forecast.samples', `have observations × numSamples = ${n * m} values`, { value: samples.length });
+    row = (i) => Float64Array.from(samples.subarray(i * m, (i + 1) * m));
+  } else if (Array.isArray(samples)) {
+    if (samples.length !== n) fail('UM_SHAPE', fn, 'forecast.samples', `have one row of draws per observation (${n})`, { value: samples.length });
+    row = (i) => {
+      const r: unknown = samples[i];
+      if (r === null || typeof r !== 'object' || typeof (r as ArrayLike<unknown>).length !== 'number' || (r as ArrayLike<unknown>).length === 0) {
+        fail('UM_SHAPE', fn, 'forecast.samples', 'be a non-empty row of draws', { index: [i], value: r });
+      }
+      return Float64Array.from(r as ArrayLike<number>);
+    };
+  } else {
+    fail('UM_SHAPE', fn, 'forecast.samples', 'be an array of rows of draws, or a flat typed array with numSamples', { value: samples });
+  }
+  for (let i = 0; i < n; i++) {
+    const x = row(i);
+    for (let j = 0; j < x.length; j++) {
+      if (!Number.isFinite(x[j] as number)) fail('UM_NOT_FINITE', fn, 'forecast.samples', 'be a finite number', { index: [i, j], value: x[j] });
+    }
+    if (estimator === 'fair' && x.length < 2) {
+      fail('UM_SHAPE', fn, 'forecast.samples', 'hold at least 2 draws per observation for the fair estimator', { index: [i], value: x.length, hint: "use estimator: 'nrg' for single draws" });
+    }
+    out[i] = crpsSamplesOne(y[i] as number, x, estimator);
+  }
+  return out;
+}
+
+/**
+ * Continuous ranked probability score of each observation under its predictive distribution.
+ *
+ * **Formula.** CRPS(F, y) = E|X − y| − ½·E|X − X′|. Normal: σ·[z(2Φ(z) − 1) + 2φ(z) − 1/√π], z = (y − μ)/σ.
+ * Samples x_1 … x_M: (1/M)Σ_j |x_j − y| − Σ_{j,k} |x_j − x_k| / (2M(M − 1)) (`'fair'`), / (2M²) (`'nrg'`), or
+ * − ½·(1/M)·Σ_j |x_j − x_{(j−1) mod M}| (`'cyclic'`).
+ *
+ * **Conventions.**
+ * - Same units as y; lower is better. A point mass (σ = 0, or identical samples) gives the absolute error |y − μ|.
+ * - The fair estimator is unbiased for the CRPS of the distribution the samples come from and needs M ≥ 2;
+ *   the cyclic one depends on sample order (reproduced for uncertainty_metrics only).
+ * - 2Φ(z) − 1 is evaluated as erf(z/√2) (no cancellation in the tails).
+ *
+ * **References.**
+ * - Gneiting & Raftery, JASA 2007, doi:10.1198/016214506000001437 (CRPS, energy form, Normal closed form).
+ * - Ferro, "Fair scores for ensemble forecasts", Q. J. R. Meteorol. Soc. 2014, doi:10.1002/qj.2270.
+ * - Zamo & Naveau, "Estimation of the CRPS for ensemble forecasts", Math. Geosci. 2018, doi:10.1007/s11004-017-9709-7.
+ *
+ * @param observations N observed values.
+ * @param forecast `{ mean, std }` (N each, std ≥ 0) or `{ samples }` (N rows of draws, or a flat typed array with
+ *   `numSamples`).
+ * @param options `estimator`, `preset`.
+ * @returns `Float64Array` of N scores.
+ * @throws {UMError} on invalid input or options.
+ * @example
+ * ```js
+ * import { crpsPerExample } from 'uncertainty-metrics';
+ * Array.from(crpsPerExample([0, 3], { mean: [0, 0], std: [1, 0] })); // ≈ [0.2336949773, 3]
+ * // draws 0, 1, 2, 3 at y = 1.5: E|X − y| = 1, Σ_{j≠k} |x_j − x_k| = 20
+ * Array.from(crpsPerExample([1.5], { samples: [[0, 1, 2, 3]] })); // ≈ [0.1666666667]
+ * Array.from(crpsPerExample([1.5], { samples: [[0, 1, 2, 3]] }, { estimator: 'nrg' })); // => [0.375]
+ * Array.from(crpsPerExample([1.5], { samples: [[0, 1, 2, 3]] }, { estimator: 'cyclic' })); // => [0.25]
+ * ```
+ */
+export function crpsPerExample(observations: ArrayLike<number>, forecast: CrpsForecast, options: CrpsOptions = {}): Float64Array {
+  checkOptions('crpsPerExample', options, ['estimator', 'preset']);
+  return crpsRows('crpsPerExample', observations, forecast, options);
+}
