@@ -12,8 +12,11 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
 
 /** Options of {@link debiasedEce}. */
 export interface DebiasedEceOptions extends InputOptions, BinningOptions {
-  /** `'top-label'` (default) or `'marginal'`: the class-wise form, √(mean_k CE_k²) over one-vs-rest columns. */
-  mode?: 'top-label' | 'marginal';
+  /**
+   * `'top-label'` (default); `'marginal'`: the class-wise form, √(mean_k CE_k²) over one-vs-rest columns;
+   * `'positive-class'`: P(y = 1) of two-class predictions against 1[y = 1].
+   */
+  mode?: 'top-label' | 'marginal' | 'positive-class';
   /**
    * Bins with a single sample: `'drop'` (verified_calibration: they contribute 0) or `'plugin'` (torchmetrics: they
    * keep their plug-in error, the 0/0 correction taken as 0). Default: the preset's, `'drop'`.
@@ -72,7 +75,9 @@ export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEce
   checkOptions('debiasedEce', options, INPUT_KEYS, BINNING_KEYS, ['mode', 'smallBins']);
   const fn = 'debiasedEce';
   const mode = options.mode ?? 'top-label';
-  if (mode !== 'top-label' && mode !== 'marginal') fail('UM_OPTION', fn, 'options.mode', `be 'top-label' or 'marginal'`, { value: mode });
+  if (mode !== 'top-label' && mode !== 'marginal' && mode !== 'positive-class') {
+    fail('UM_OPTION', fn, 'options.mode', `be 'top-label', 'marginal' or 'positive-class'`, { value: mode });
+  }
   const { spec, preset, precision } = resolveBinning(fn, options, 'equal-mass');
   const smallBins = options.smallBins ?? preset.debiasedEce.smallBins;
   if (smallBins !== 'drop' && smallBins !== 'plugin') fail('UM_OPTION', fn, 'options.smallBins', `be 'drop' or 'plugin'`, { value: smallBins });
@@ -80,6 +85,12 @@ export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEce
   const y = labelArray(fn, labels, p0.n, p0.numClasses);
   const p = atPrecision(p0, precision);
   const { n, numClasses: c, data } = p;
+  if (mode === 'positive-class') {
+    if (c !== 2) fail('UM_OPTION', fn, 'options.mode', `be 'top-label' or 'marginal' with ${c} classes ('positive-class' needs 2)`, { value: mode });
+    const s1 = Float64Array.from({ length: n }, (_, i) => data[2 * i + 1] as number);
+    const o = Float64Array.from(y, (v) => (v === 1 ? 1 : 0));
+    return Math.sqrt(Math.max(0, debiasedSquare(fn, s1, o, spec, smallBins)));
+  }
   if (mode === 'top-label') {
     const t = topLabel(p);
     const o = Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0));

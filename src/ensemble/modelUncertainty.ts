@@ -30,15 +30,24 @@ export function decomposeUncertainty(e: EnsembleMatrix): UncertaintyDecompositio
   const total = new Float64Array(n);
   const expectedData = new Float64Array(n);
   const mutualInformation = new Float64Array(n);
+  const lp = (arr: ArrayLike<number>, logs: ArrayLike<number> | undefined, j: number) => (logs === undefined ? Math.log(arr[j] as number) : (logs[j] as number));
   for (let i = 0; i < n; i++) {
     const t = rowEntropy(mean.data, mean.logData, i * c, c);
     let d = 0;
-    for (let m = 0; m < s; m++) d += rowEntropy(data, logData, (m * n + i) * c, c);
-    d /= s;
+    // I = (1/S)·Σ_s KL(p_s ‖ p̄): no cancellation between two large entropies, exactly 0 for identical members
+    let mi = 0;
+    for (let m = 0; m < s; m++) {
+      const o = (m * n + i) * c;
+      d += rowEntropy(data, logData, o, c);
+      for (let k = 0; k < c; k++) {
+        const v = data[o + k] as number;
+        if (v > 0) mi += v * (lp(data, logData, o + k) - lp(mean.data, mean.logData, i * c + k));
+      }
+    }
     total[i] = t;
-    expectedData[i] = d;
-    // H(p̄) ≥ mean H(p_s) by concavity; a negative difference is rounding of order 1e-16
-    mutualInformation[i] = Math.max(0, t - d);
+    expectedData[i] = d / s;
+    // KL ≥ 0; a negative sum is rounding of order 1e-16
+    mutualInformation[i] = Math.max(0, mi / s);
   }
   return { total, expectedData, mutualInformation };
 }
@@ -48,11 +57,12 @@ export function decomposeUncertainty(e: EnsembleMatrix): UncertaintyDecompositio
  * mutual information (epistemic, "knowledge" uncertainty), per example.
  *
  * **Formula.** total = H(p̄), p̄ = (1/S)·Σ_s p_s; expectedData = (1/S)·Σ_s H(p_s); mutualInformation = total −
- * expectedData = I(y; θ | x) = (1/S)·Σ_s KL(p_s ‖ p̄). H(p) = −Σ_k p_k ln p_k.
+ * expectedData = I(y; θ | x) = (1/S)·Σ_s KL(p_s ‖ p̄), evaluated in the KL form. H(p) = −Σ_k p_k ln p_k.
  *
  * **Conventions.**
  * - Natural log (nats); 0·ln 0 = 0. From logits, entropies use the exact log-softmax.
- * - Mutual information is 0 for identical members and clamped at 0 (negative differences are rounding, ~1e-16).
+ * - Mutual information is computed as the mean KL divergence from p̄ (no cancellation of large entropies): exactly
+ *   0 for identical members, clamped at 0 against rounding; total = expectedData + mutualInformation to ~1e-15.
  *   uncertainty_metrics computes it in float32 and can return small negatives (−5.9e-9 on identical members).
  *
  * **References.**
