@@ -110,4 +110,6 @@ export { iscv } from './information/iscv.js';
 export type { EstimateWithError, InformationCriterionOptions } from './information/logLikelihoodMatrix.js';
 
 export { evaluate } from './evaluate/evaluate.js';
+export { evaluateEnsemble } from './evaluate/evaluateEnsemble.js';
+export type { EnsembleEvaluation } from './evaluate/evaluateEnsemble.js';
 export type { EvaluateOptions, Evaluation, EvaluationConfig } from './evaluate/evaluate.js';

@@ -1,6 +1,6 @@
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
-import type { EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
+import type { EnsembleMatrix, EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
 import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
 
@@ -32,6 +32,11 @@ export function gibbsNll(labels: Labels, members: EnsembleScores, options: Ensem
   const fn = 'gibbsNll';
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
+  return gibbsNllOf(fn, e, y, options);
+}
+
+/** Gibbs NLL of a validated ensemble and labels; warns on Infinity as `fn` (internal, shared with evaluateEnsemble). */
+export function gibbsNllOf(fn: string, e: EnsembleMatrix, y: Int32Array, options: WarningOptions): number {
   const { data, logData, numMembers: s, n, numClasses: c } = e;
   let sum = 0;
   for (let m = 0; m < s; m++) {
@@ -41,6 +46,6 @@ export function gibbsNll(labels: Labels, members: EnsembleScores, options: Ensem
     }
   }
   const v = sum / (s * n);
-  if (v === Infinity) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability exactly 0 to a label; the NLL is Infinity` });
+  if (v === Infinity) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability exactly 0 to a label; the Gibbs NLL is Infinity` });
   return v;
 }

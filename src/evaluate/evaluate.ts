@@ -2,13 +2,17 @@ import type { DingOptions, EqualMassMethod, EqualWidthRule, Precision } from '..
 import { gceCore, resolveCalibration, resolveUce, uceCore, type CalibrationConfig } from '../calibration/core.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
-import type { InputOptions, Labels, ScoreKind, Scores } from '../input/types.js';
+import type { InputOptions, Labels, ProbMatrix, ScoreKind, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
-import type { PresetName } from '../presets/presets.js';
+import type { BrierForm, PresetName } from '../presets/presets.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { brierRows, resolveBrierForm } from '../scores/brierPerExample.js';
+import { mean } from '../scores/brier.js';
+import { nllRows } from '../scores/nllPerExample.js';
+import type { WarningOptions } from '../warnings/warnings.js';
 
 /** Options of {@link evaluate}. */
-export interface EvaluateOptions extends InputOptions {
+export interface EvaluateOptions extends InputOptions, WarningOptions {
   /** Bins of the binned metrics (default: the preset's, 15). */
   bins?: number;
   /** Compatibility preset for every binned metric (default `'default'`). */
@@ -30,6 +34,10 @@ export interface EvaluationConfig {
   taceThreshold: number | null;
   ding: DingOptions;
   uce: { classwise: boolean; norm: 'l1' };
+  /** Form of the Brier score (the preset's). */
+  brierForm: BrierForm;
+  /** NLL clipping: never (an exact 0 gives Infinity and a warning). */
+  nllClip: null;
 }
 
 /** The calibration summary of one model, as `um metrics --json` prints it. */
@@ -46,6 +54,8 @@ export interface Evaluation {
   uce: number;
   aece: number;
   amce: number;
+  brier: number;
+  nll: number;
   config: EvaluationConfig;
 }
 
@@ -54,17 +64,18 @@ export interface Evaluation {
  * `um metrics` reports.
  *
  * **Formula.** accuracy = (1/N)·Σ_i 1[ŷ_i = y_i]; the others as in {@link ece}, {@link mce}, {@link rmsce},
- * {@link sce}, {@link ace}, {@link tace}, {@link uce}, {@link aece}, {@link amce}.
+ * {@link sce}, {@link ace}, {@link tace}, {@link uce}, {@link aece}, {@link amce}, {@link brier} and {@link nll}.
  *
  * **Conventions.**
  * - Every metric uses the same `bins` and `preset`; TACE keeps its 0.01 threshold; AECE/AMCE size their own bins.
+ * - The NLL is never clipped: an exact 0 for a label gives Infinity and a `UM_W_INFINITE` warning.
  * - `config` records every option that changes a number, resolved (no implicit defaults left).
  *
  * **References.** See each metric.
  *
  * @param labels N integer labels in [0, C).
  * @param scores [N, C] scores of the declared kind.
- * @param options `bins`, `preset` and input options.
+ * @param options `bins`, `preset`, `onWarning` and input options.
  * @returns an {@link Evaluation}.
  * @throws {UMError} on invalid input or options.
  * @example
@@ -75,8 +86,14 @@ export interface Evaluation {
  * ```
  */
 export function evaluate(labels: Labels, scores: Scores, options: EvaluateOptions = {}): Evaluation {
-  checkOptions('evaluate', options, INPUT_KEYS, ['bins', 'preset']);
+  checkOptions('evaluate', options, INPUT_KEYS, ['bins', 'preset', 'onWarning']);
   const fn = 'evaluate';
+  const p = probMatrix(fn, scores, options);
+  return evaluateCore(fn, p, labelArray(fn, labels, p.n, p.numClasses), options);
+}
+
+/** The `um metrics` set on validated probabilities (internal; shared with `evaluateEnsemble`). */
+export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: { bins?: number; preset?: PresetName } & WarningOptions): Evaluation {
   const base = { preset: options.preset, bins: options.bins };
   const cfg = {
     ece: resolveCalibration(fn, { ...base }, { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false }),
@@ -89,8 +106,7 @@ export function evaluate(labels: Labels, scores: Scores, options: EvaluateOption
     amce: resolveCalibration(fn, { preset: options.preset }, { binning: 'ding', norm: 'max', topLabel: true, classConditional: false }),
   };
   const uceCfg = resolveUce(fn, { ...base });
-  const p = probMatrix(fn, scores, options);
-  const y = labelArray(fn, labels, p.n, p.numClasses);
+  const brierForm = resolveBrierForm(fn, { preset: options.preset });
   const { predicted } = topLabel(p);
   let correct = 0;
   for (let i = 0; i < p.n; i++) if (predicted[i] === y[i]) correct++;
@@ -111,6 +127,8 @@ export function evaluate(labels: Labels, scores: Scores, options: EvaluateOption
     uce: uceCore(fn, p, y, uceCfg),
     aece: gceCore(fn, p, y, cfg.aece),
     amce: gceCore(fn, p, y, cfg.amce),
+    brier: mean(brierRows(p, y, brierForm)),
+    nll: mean(nllRows(fn, p, y, { clip: null, renormalize: false, precision: 'float64' }, options)),
     config: {
       input: p.input,
       binary: p.binary,
@@ -123,6 +141,8 @@ export function evaluate(labels: Labels, scores: Scores, options: EvaluateOption
       taceThreshold: cfg.tace.threshold,
       ding: dg.ding,
       uce: { classwise: uceCfg.classwise, norm: 'l1' },
+      brierForm,
+      nllClip: null,
     },
   };
 }

@@ -119,8 +119,11 @@ describe('a metric and its reliability table never disagree', () => {
 describe('evaluate equals the individual functions', () => {
   for (const [dataName, { labels, probs }] of Object.entries(DATA)) {
     it(dataName, () => {
-      const r = evaluate(labels, probs, { bins: 12 });
+      const warnings: string[] = [];
+      const r = evaluate(labels, probs, { bins: 12, onWarning: (w) => warnings.push(w.code) });
       const o = { bins: 12 };
+      // Exact zeros at a label make the NLL infinite: then, and only then, evaluate warns.
+      expect(warnings).toEqual(r.nll === Infinity ? ['UM_W_INFINITE'] : []);
       expect(r.ece).toBe(ece(labels, probs, o));
       expect(r.mce).toBe(mce(labels, probs, o));
       expect(r.rmsce).toBe(rmsce(labels, probs, o));

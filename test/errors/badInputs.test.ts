@@ -172,7 +172,7 @@ add('smoothEce', [
   { what: 'unknown target', call: () => fnOf('smoothEce')(Y2, P2, { target: 'class-1' }), code: 'UM_OPTION', message: /^smoothEce: options.target must be 'top-label' or 'positive-class'; got "class-1"/ },
 ]);
 add('debiasedEce', [
-  { what: 'unknown mode', call: () => fnOf('debiasedEce')(Y2, P2, { mode: 'classwise' }), code: 'UM_OPTION', message: /^debiasedEce: options.mode must be 'top-label' or 'marginal'; got "classwise"/ },
+  { what: 'unknown mode', call: () => fnOf('debiasedEce')(Y2, P2, { mode: 'classwise' }), code: 'UM_OPTION', message: /^debiasedEce: options.mode must be 'top-label', 'marginal' or 'positive-class'; got "classwise"/ },
   { what: 'unknown smallBins', call: () => fnOf('debiasedEce')(Y2, P2, { smallBins: 'keep' }), code: 'UM_OPTION', message: /^debiasedEce: options.smallBins must be 'drop' or 'plugin'; got "keep"/ },
 ]);
 add('bayesianEce', [
@@ -248,7 +248,7 @@ function ensembleRows(fn: string, call: (members: unknown, options?: unknown) =>
 for (const fn of ['toEnsemble', 'mcIntegrate', 'modelUncertainty', 'disagreement', 'pairwiseKl', 'cosineDistance', 'lpDistance', 'averagePairwiseDiversity', 'ensembleVariance']) {
   add(fn, ensembleRows(fn, (m, o) => fnOf(fn)(m, o)));
 }
-for (const fn of ['doubleFault', 'varianceBound', 'ensembleNll', 'gibbsNll']) {
+for (const fn of ['doubleFault', 'varianceBound', 'ensembleNll', 'gibbsNll', 'evaluateEnsemble']) {
   add(fn, ensembleRows(fn, (m, o) => fnOf(fn)(Y2, m, o)));
   add(fn, [
     { what: 'labels of the wrong length', call: () => fnOf(fn)([0], E), code: 'UM_SHAPE', message: new RegExp(`^${fn}: labels must have one entry per row of scores \\(2\\); got 1`) },
@@ -258,6 +258,10 @@ for (const fn of ['doubleFault', 'varianceBound', 'ensembleNll', 'gibbsNll']) {
 for (const fn of ['disagreement', 'pairwiseKl', 'cosineDistance', 'lpDistance', 'averagePairwiseDiversity']) {
   add(fn, [{ what: 'a single member', call: () => fnOf(fn)([P2]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: members must hold at least 2 members to compare; got 1`) }]);
 }
+add('evaluateEnsemble', [
+  { what: 'bins 0', call: () => fnOf('evaluateEnsemble')(Y2, E, { bins: 0 }), code: 'UM_OPTION', message: /^evaluateEnsemble: options.bins must be an integer ≥ 1; got 0/ },
+  { what: 'unknown preset', call: () => fnOf('evaluateEnsemble')(Y2, E, { preset: 'sklearn2' }), code: 'UM_OPTION', message: /^evaluateEnsemble: options.preset must be one of/ },
+]);
 add('doubleFault', [{ what: 'a single member', call: () => fnOf('doubleFault')(Y2, [P2]), code: 'UM_SHAPE', message: /^doubleFault: members must hold at least 2 members to compare; got 1/ }]);
 add('pairwiseKl', [{ what: 'clip 1', call: () => fnOf('pairwiseKl')(E, { clip: 1 }), code: 'UM_OPTION', message: /^pairwiseKl: options.clip must be a number in \[0, 1\); got 1/ }]);
 add('lpDistance', [{ what: 'p 0.5', call: () => fnOf('lpDistance')(E, { p: 0.5 }), code: 'UM_OPTION', message: /^lpDistance: options.p must be a finite number ≥ 1; got 0.5/ }]);

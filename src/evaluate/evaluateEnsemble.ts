@@ -1,0 +1,74 @@
+import { disagreementOf } from '../ensemble/disagreement.js';
+import { gibbsNllOf } from '../ensemble/gibbsNll.js';
+import { meanPrediction } from '../ensemble/mcIntegrate.js';
+import { decomposeUncertainty } from '../ensemble/modelUncertainty.js';
+import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { ensembleMatrix } from '../input/ensembleMatrix.js';
+import { labelArray } from '../input/labelArray.js';
+import type { EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
+import type { PresetName } from '../presets/presets.js';
+import { mean } from '../scores/brier.js';
+import type { WarningOptions } from '../warnings/warnings.js';
+import { evaluateCore, type Evaluation } from './evaluate.js';
+
+/** The calibration summary of an ensemble's predictive distribution plus its model-uncertainty summaries. */
+export interface EnsembleEvaluation extends Evaluation {
+  /** Number of members S. */
+  numMembers: number;
+  /** Mean over examples of H(p̄), nats. */
+  totalUncertainty: number;
+  /** Mean over examples of (1/S)·Σ_s H(p_s), nats. */
+  expectedDataUncertainty: number;
+  /** Mean over examples of the mutual information between label and member, nats. */
+  mutualInformation: number;
+  /** Mean pairwise disagreement of the members' predicted classes (0 with one member). */
+  disagreement: number;
+  /** Mean NLL of the members (Gibbs); `nll` is the NLL of the averaged prediction. */
+  gibbsNll: number;
+}
+
+/**
+ * Every metric of {@link evaluate} on an ensemble's (or MC-dropout passes') averaged prediction, plus the
+ * model-uncertainty summaries — what `um metrics` reports for a file of stacked member outputs.
+ *
+ * **Formula.** Calibration metrics, Brier and NLL of p̄ = (1/S)·Σ_s p_s (see {@link mcIntegrate}); means over examples
+ * of H(p̄), (1/S)·Σ_s H(p_s) and their difference (see {@link modelUncertainty}); pairwise disagreement; the members'
+ * mean NLL.
+ *
+ * **Conventions.**
+ * - Members are stacked [S, N, C] (see {@link toEnsemble}); probabilities are averaged, not logits.
+ * - Natural logs; the NLL of p̄ is exact from logits (log-sum-exp over members).
+ *
+ * **References.**
+ * - Lakshminarayanan, Pritzel & Blundell, NeurIPS 2017, arXiv:1612.01474.
+ * - Depeweg et al., ICML 2018, arXiv:1710.07283.
+ *
+ * @param labels N integer labels.
+ * @param members [S, N, C] scores of the declared kind.
+ * @param options `bins`, `preset`, `onWarning` and ensemble input options.
+ * @returns an {@link EnsembleEvaluation}.
+ * @throws {UMError} on invalid input or options.
+ * @example
+ * ```js
+ * import { evaluateEnsemble } from 'uncertainty-metrics';
+ * const r = evaluateEnsemble([0, 1], [[[0.9, 0.1], [0.2, 0.8]], [[0.7, 0.3], [0.6, 0.4]]]);
+ * [r.numMembers, r.accuracy, r.disagreement]; // => [2, 1, 0.5]
+ * ```
+ */
+export function evaluateEnsemble(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions & { bins?: number; preset?: PresetName } = {}): EnsembleEvaluation {
+  const fn = 'evaluateEnsemble';
+  checkOptions(fn, options, ENSEMBLE_KEYS, ['bins', 'preset', 'onWarning']);
+  const e = ensembleMatrix(fn, members, options);
+  const y = labelArray(fn, labels, e.n, e.numClasses);
+  const base = evaluateCore(fn, meanPrediction(e), y, options);
+  const u = decomposeUncertainty(e);
+  return {
+    ...base,
+    numMembers: e.numMembers,
+    totalUncertainty: mean(u.total),
+    expectedDataUncertainty: mean(u.expectedData),
+    mutualInformation: mean(u.mutualInformation),
+    disagreement: e.numMembers < 2 ? 0 : disagreementOf(fn, e),
+    gibbsNll: gibbsNllOf(fn, e, y, options),
+  };
+}

@@ -1,0 +1,71 @@
+/** evaluate and evaluateEnsemble: each key equals the library function it summarizes; ensemble keys match numpy. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  ace, aece, amce, brier, disagreement, ece, evaluate, evaluateEnsemble, gibbsNll, mce, mcIntegrate, modelUncertainty, nll, rmsce, sce, tace, uce,
+  type UMWarning,
+} from '../../src/index.js';
+import { exampleCsv } from '../helpers/data.js';
+
+const M = JSON.parse(readFileSync('test/fixtures/files/members.json', 'utf8')) as { labels: number[]; member_probs: number[][][] };
+const mean = (v: Float64Array) => v.reduce((a, b) => a + b, 0) / v.length;
+
+describe('evaluate', () => {
+  it('every key is the value of the function of the same name, with the same bins and preset', () => {
+    const { labels, probs } = exampleCsv('logreg_test');
+    for (const preset of ['default', 'uncertainty-metrics', 'torchmetrics'] as const) {
+      const o = { bins: 10, preset };
+      const r = evaluate(labels, probs, o);
+      expect([r.ece, r.mce, r.rmsce, r.sce, r.ace, r.tace, r.uce, r.aece, r.amce]).toEqual([
+        ece(labels, probs, o), mce(labels, probs, o), rmsce(labels, probs, o), sce(labels, probs, o), ace(labels, probs, o), tace(labels, probs, o),
+        uce(labels, probs, o), aece(labels, probs, { preset }), amce(labels, probs, { preset }),
+      ]);
+      expect([r.brier, r.nll]).toEqual([brier(labels, probs, { preset }), nll(labels, probs)]);
+    }
+  });
+  it('an exact zero at a label: nll is Infinity and one UM_W_INFINITE warning goes to onWarning', () => {
+    const seen: UMWarning[] = [];
+    const r = evaluate([0, 1], [[0, 1], [0.2, 0.8]], { onWarning: (w) => seen.push(w) });
+    expect(r.nll).toBe(Infinity);
+    expect(seen.map((w) => [w.code, w.fn])).toEqual([['UM_W_INFINITE', 'evaluate']]);
+  });
+});
+
+describe('evaluateEnsemble', () => {
+  it('matches numpy on test/fixtures/files/members.json (S = 3, N = 6, C = 3)', () => {
+    const r = evaluateEnsemble(M.labels, M.member_probs);
+    // numpy 2.4: p̄ = p.mean(0); H with 0·log 0 = 0; pairwise disagreement over the 3 pairs; −log p_s(y) averaged.
+    expect(r.numMembers).toBe(3);
+    expect(r.accuracy).toBeCloseTo(0.6666666666666666, 15);
+    expect(r.totalUncertainty).toBeCloseTo(1.0043710582896639, 14);
+    expect(r.expectedDataUncertainty).toBeCloseTo(0.5812890276024949, 14);
+    expect(r.mutualInformation).toBeCloseTo(0.423082030687169, 14);
+    expect(r.disagreement).toBeCloseTo(0.7777777777777778, 15);
+    expect(r.gibbsNll).toBeCloseTo(1.5388242701992116, 14);
+    expect(r.nll).toBeCloseTo(0.9003224398836007, 14);
+    expect(r.brier).toBeCloseTo(0.5362989172771851, 14);
+  });
+  it('its calibration keys are evaluate on the mean prediction, its ensemble keys the ensemble functions', () => {
+    const r = evaluateEnsemble(M.labels, M.member_probs, { bins: 5 });
+    const { config: _a, ...single } = evaluate(M.labels, mcIntegrate(M.member_probs), { bins: 5 });
+    const { config: _b, numMembers: _s, totalUncertainty, expectedDataUncertainty, mutualInformation, disagreement: d, gibbsNll: g, ...calibration } = r;
+    expect(calibration).toEqual(single);
+    const u = modelUncertainty(M.member_probs);
+    expect([totalUncertainty, expectedDataUncertainty, mutualInformation]).toEqual([mean(u.total), mean(u.expectedData), mean(u.mutualInformation)]);
+    expect([d, g]).toEqual([disagreement(M.member_probs), gibbsNll(M.labels, M.member_probs)]);
+  });
+  it('one member: mutual information and disagreement are 0, Gibbs NLL equals the NLL', () => {
+    const one = [M.member_probs[0] as number[][]];
+    const r = evaluateEnsemble(M.labels, one);
+    expect([r.numMembers, r.mutualInformation, r.disagreement]).toEqual([1, 0, 0]);
+    expect(r.gibbsNll).toBe(r.nll);
+  });
+  it('a member with probability 0 at a label makes gibbsNll Infinity with a warning, while the mean stays finite', () => {
+    const z = JSON.parse(readFileSync('test/fixtures/files/members_zero.json', 'utf8')) as { labels: number[]; member_probs: number[][][] };
+    const seen: string[] = [];
+    const r = evaluateEnsemble(z.labels, z.member_probs, { onWarning: (w) => seen.push(`${w.fn} ${w.code}`) });
+    expect(r.gibbsNll).toBe(Infinity);
+    expect(Number.isFinite(r.nll)).toBe(true);
+    expect(seen).toEqual(['evaluateEnsemble UM_W_INFINITE']);
+  });
+});
