@@ -21,8 +21,10 @@ export function cliMessage(command: string, error: UMError, data?: PredictionDat
   if (data !== undefined && index !== undefined && index.length > 0 && argument !== undefined && error.details.file === undefined) {
     const row = index[0] as number;
     if (argument === 'labels') message = `${data.locate(row, undefined, 'labels')}: ${message}`;
-    else if (argument === 'probs' || argument === 'logits' || argument === 'logprobs') {
-      message = `${data.locate(row, index[1], 'scores')}: ${message}`;
+    else if ((argument === 'probs' || argument === 'logits' || argument === 'logprobs') && (data.numMembers === undefined || index.length >= 2)) {
+      // Ensemble errors index [member, row, class]; single-model errors [row, class].
+      const place = data.numMembers === undefined ? data.locate(row, index[1], 'scores') : data.locate(index[1] ?? 0, index[2], 'scores', row);
+      message = `${place}: ${message}`;
     }
   }
   return `${command}: ${message}`;

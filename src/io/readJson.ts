@@ -4,6 +4,7 @@ import { fileFail, readFail } from './fileError.js';
 import type { PredictionData } from './types.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
+const MEMBER_KEYS: Record<ScoreKind, string> = { probs: 'member_probs', logits: 'member_logits', logprobs: 'member_logprobs' };
 
 /** 1-based line and column of a character offset. */
 function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -19,10 +20,11 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 }
 
 /**
- * Reads `{ labels: int[N], probs | logits | logprobs: number[N][C] }` from a JSON file. The key declares the kind:
- * `input` selects it; without `input` the file must hold exactly one of the keys, or `probs`.
+ * Reads `{ labels: int[N], probs | logits | logprobs: number[N][C] }`, or ensemble members
+ * `{ labels, member_probs | member_logits | member_logprobs: number[S][N][C] }`, from a JSON file. The key declares
+ * the kind: `input` selects it; without `input` the file must hold exactly one kind, or `probs`.
  */
-export async function readJson(fn: string, path: string, input: ScoreKind | undefined): Promise<PredictionData> {
+export async function readJson(fn: string, path: string, input: ScoreKind | undefined, preferMembers: boolean): Promise<PredictionData> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -43,7 +45,11 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
     fileFail('UM_FILE_FORMAT', fn, path, 'must hold an object { labels, probs | logits | logprobs }');
   }
   const obj = doc as Record<string, unknown>;
-  const present = KEYS.filter((k) => k in obj);
+  const singles = KEYS.filter((k) => k in obj);
+  const memberKinds = KEYS.filter((k) => MEMBER_KEYS[k] in obj);
+  if (memberKinds.length > 0 && (singles.length === 0 || preferMembers)) return readMembers(fn, path, obj, input, memberKinds);
+  if (preferMembers) fileFail('UM_FILE_FORMAT', fn, path, 'has no member_probs, member_logits or member_logprobs key');
+  const present = singles;
   let key: ScoreKind;
   if (input !== undefined) {
     if (!(input in obj)) fileFail('UM_FILE_FORMAT', fn, path, `has no "${input}" key (declared input ${input}; present: ${present.join(', ') || 'none'})`);
@@ -89,6 +95,62 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
     locate(row, column, argument) {
       if (argument === 'labels') return `${path}: "labels[${row}]"`;
       return column === undefined ? `${path}: "${key}[${row}]"` : `${path}: "${key}[${row}][${column}]"`;
+    },
+  };
+}
+
+/** Reads stacked member outputs [S][N][C] (internal). */
+function readMembers(fn: string, path: string, obj: Record<string, unknown>, input: ScoreKind | undefined, kinds: ScoreKind[]): PredictionData {
+  let kind: ScoreKind;
+  if (input !== undefined) {
+    if (!kinds.includes(input)) fileFail('UM_FILE_FORMAT', fn, path, `has no "${MEMBER_KEYS[input]}" key (declared input ${input})`);
+    kind = input;
+  } else if (kinds.length === 1) kind = kinds[0] as ScoreKind;
+  else if (kinds.includes('probs')) kind = 'probs';
+  else fileFail('UM_FILE_FORMAT', fn, path, `has ${kinds.map((k) => MEMBER_KEYS[k]).join(' and ')}; choose one with --input`);
+  const key = MEMBER_KEYS[kind];
+  const labels = obj.labels;
+  if (!Array.isArray(labels)) fileFail('UM_FILE_FORMAT', fn, path, 'must have a "labels" array');
+  const stack = obj[key];
+  if (!Array.isArray(stack) || stack.length === 0) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be a non-empty array of members [S][N][C]`);
+  const s = stack.length;
+  const first: unknown = stack[0];
+  if (!Array.isArray(first) || first.length === 0 || !Array.isArray(first[0])) fileFail('UM_FILE_FORMAT', fn, path, `"${key}[0]" must be a member matrix [N][C]`);
+  const n = first.length;
+  const c = (first[0] as unknown[]).length;
+  const members = new Float64Array(s * n * c);
+  for (let m = 0; m < s; m++) {
+    const mem: unknown = stack[m];
+    if (!Array.isArray(mem) || mem.length !== n) fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${m}]" must have ${n} rows like member 0`);
+    for (let i = 0; i < n; i++) {
+      const row: unknown = mem[i];
+      if (!Array.isArray(row) || row.length !== c) fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${m}][${i}]" must be an array of ${c} numbers`, {}, { value: row });
+      for (let k = 0; k < c; k++) {
+        const v: unknown = row[k];
+        if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${m}][${i}][${k}]" must be a number`, {}, { value: v });
+        members[(m * n + i) * c + k] = v;
+      }
+    }
+  }
+  const lab = new Float64Array(labels.length);
+  for (let i = 0; i < labels.length; i++) {
+    const v: unknown = labels[i];
+    if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"labels[${i}]" must be a number`, {}, { value: v });
+    lab[i] = v;
+  }
+  return {
+    path,
+    format: 'json',
+    input: kind,
+    n,
+    numClasses: c,
+    labels: lab,
+    members,
+    numMembers: s,
+    locate(row, column, argument, member) {
+      if (argument === 'labels') return `${path}: "labels[${row}]"`;
+      const at = `${key}[${member ?? 0}][${row}]`;
+      return column === undefined ? `${path}: "${at}"` : `${path}: "${at}[${column}]"`;
     },
   };
 }

@@ -25,17 +25,23 @@ function toRowMajor(data: ArrayLike<number>, rows: number, cols: number): Float6
   return out;
 }
 
-/** Reads NumPy scores [N, C] (float32 or float64) and labels [N] (any integer or float dtype). */
+/** Reads NumPy scores [N, C] or ensemble members [S, N, C] (float32 or float64) and labels [N] (any integer or float dtype). */
 export async function readNpy(fn: string, path: string, labelsPath: string | undefined, input: ScoreKind): Promise<PredictionData> {
   if (labelsPath === undefined) {
     fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
   }
   const s = await loadNpy(fn, path);
   if (s.dtype !== 'f4' && s.dtype !== 'f8') fileFail('UM_FILE_FORMAT', fn, path, 'must hold float32 or float64 scores', {}, { value: s.dtype });
-  if (s.shape.length !== 2) fileFail('UM_FILE_FORMAT', fn, path, 'must have shape [N, C]', {}, { value: `[${s.shape.join(', ')}]` });
-  const [n, c] = s.shape as [number, number];
+  if (s.shape.length !== 2 && s.shape.length !== 3) {
+    fileFail('UM_FILE_FORMAT', fn, path, 'must have shape [N, C] (one model) or [S, N, C] (ensemble members)', {}, { value: `[${s.shape.join(', ')}]` });
+  }
+  const ensemble = s.shape.length === 3;
+  const [sm, n, c] = (ensemble ? s.shape : [1, ...s.shape]) as [number, number, number];
   let scores: Float32Array | Float64Array = s.data as Float32Array | Float64Array;
-  if (s.fortranOrder) scores = toRowMajor(scores, n, c);
+  if (s.fortranOrder) {
+    if (ensemble) fileFail('UM_FILE_FORMAT', fn, path, 'is a Fortran-ordered 3-D array; save it in C order (numpy.ascontiguousarray)');
+    scores = toRowMajor(scores, n, c);
+  }
   const l = await loadNpy(fn, labelsPath);
   if (l.shape.length !== 1) fileFail('UM_FILE_FORMAT', fn, labelsPath, 'must have shape [N]', {}, { value: `[${l.shape.join(', ')}]` });
   const raw = l.data as unknown as ArrayLike<number | bigint>;
@@ -46,6 +52,7 @@ export async function readNpy(fn: string, path: string, labelsPath: string | und
     fileFail('UM_FILE_FORMAT', fn, labelsPath, `must hold one label per row of ${path} (${n})`, {}, { value: raw.length });
   }
   const labels = Float64Array.from({ length: raw.length }, (_, i) => Number(raw[i]));
+  const body = ensemble ? { members: scores, numMembers: sm } : { scores };
   return {
     path,
     format: 'npy',
@@ -53,10 +60,11 @@ export async function readNpy(fn: string, path: string, labelsPath: string | und
     n,
     numClasses: c,
     labels,
-    scores,
-    locate(row, column, argument) {
+    ...body,
+    locate(row, column, argument, member) {
       if (argument === 'labels') return `${labelsPath}: element ${row}`;
-      return column === undefined ? `${path}: row ${row}` : `${path}: row ${row}, column ${column}`;
+      const at = ensemble ? `${path}: member ${member ?? 0}, row ${row}` : `${path}: row ${row}`;
+      return column === undefined ? at : `${at}, column ${column}`;
     },
   };
 }

@@ -17,9 +17,10 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  * - CSV: a header line; the label column (default `label`) and score columns `<prefix>0 … <prefix>{C−1}` (default
  *   prefix `p_`) in any order; other columns are ignored and listed in `ignoredColumns`. Cells are strict decimal
  *   numbers (`NaN` and `inf` are read so that validation can report them). Empty lines are skipped.
- * - JSON: `{ labels, probs | logits | logprobs }` with nested rows; the key declares the kind of the scores.
- * - NumPy: scores `.npy` of shape [N, C] (float32 kept as `Float32Array`, Fortran order transposed), labels in a
- *   second `.npy` given by `options.labels`.
+ * - JSON: `{ labels, probs | logits | logprobs }` with nested rows; the key declares the kind of the scores. Ensemble
+ *   members `{ labels, member_probs | member_logits | member_logprobs }` ([S][N][C]) fill `members` instead.
+ * - NumPy: scores `.npy` of shape [N, C], or [S, N, C] for ensemble members (float32 kept as `Float32Array`,
+ *   Fortran order transposed), labels in a second `.npy` given by `options.labels`.
  * - Values are read as they are; the metrics validate them and `locate` turns a row (and column) index into the
  *   file position for error messages.
  *
@@ -27,7 +28,7 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  * RFC 4180 (CSV).
  *
  * @param path file to read.
- * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`.
+ * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`, `members`.
  * @returns a {@link PredictionData}.
  * @throws {UMError} `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` (with file, line and column where the
  *   format has them), `UM_EMPTY` (no data rows), `UM_OPTION`.
@@ -53,7 +54,7 @@ export async function readPredictions(path: string, options: ReadOptions = {}): 
     case 'csv':
       return readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_');
     case 'json':
-      return readJson(fn, path, input);
+      return readJson(fn, path, input, options.members === true);
     case 'npy':
       return readNpy(fn, path, options.labels, input ?? 'probs');
     default:

@@ -18,6 +18,8 @@ export interface ReadOptions {
   labelColumn?: string;
   /** CSV: prefix of the score columns, numbered from 0 (default `"p_"`: p_0 … p_{C−1}). */
   scorePrefix?: string;
+  /** JSON holding both a single prediction and member outputs: read the members (default: the single prediction). */
+  members?: boolean;
 }
 
 /** Predictions read from a file: flat row-major scores with an explicit number of classes, and raw labels. */
@@ -31,12 +33,19 @@ export interface PredictionData {
   readonly numClasses: number;
   /** Labels as read (validated as integers in [0, C) by the metrics, which report their position). */
   readonly labels: Float64Array;
-  /** Scores, row-major, n × numClasses (`Float32Array` for float32 NumPy files). */
-  readonly scores: Float64Array | Float32Array;
+  /** Scores of a single model, row-major n × numClasses (`Float32Array` for float32 NumPy files); absent for ensembles. */
+  readonly scores?: Float64Array | Float32Array;
+  /** Ensemble member outputs, member-major numMembers × n × numClasses; present instead of `scores`. */
+  readonly members?: Float64Array | Float32Array;
+  /** Number of members S of `members`. */
+  readonly numMembers?: number;
   /** CSV: the score columns, in class order. */
   readonly columns?: readonly string[];
   /** CSV: columns present but not used. */
   readonly ignoredColumns?: readonly string[];
-  /** Describes where row `row` (0-based; and score column `column`, 0-based class index) is in the file. */
-  locate(row: number, column?: number, argument?: 'labels' | 'scores'): string;
+  /**
+   * Describes where row `row` (0-based; and score column `column`, 0-based class index; of member `member` for
+   * ensembles) is in the file.
+   */
+  locate(row: number, column?: number, argument?: 'labels' | 'scores', member?: number): string;
 }

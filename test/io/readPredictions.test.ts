@@ -1,8 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readPredictions } from '../../src/io/index.js';
+import { readPredictions, type PredictionData } from '../../src/io/index.js';
 import { UMError } from '../../src/index.js';
 
 const F = (name: string) => `test/fixtures/files/${name}`;
+
+/** The single-model scores of a read file (fails the test when the file held members). */
+function scoresOf(d: PredictionData): Float64Array | Float32Array {
+  if (d.scores === undefined) throw new Error(`${d.path} has no single-model scores`);
+  return d.scores;
+}
 
 async function failure(path: string, options?: Parameters<typeof readPredictions>[1]): Promise<UMError> {
   try {
@@ -19,7 +26,7 @@ describe('CSV', () => {
     const d = await readPredictions(F('good.csv'));
     expect([d.n, d.numClasses, d.format, d.input]).toEqual([4, 3, 'csv', 'probs']);
     expect(Array.from(d.labels)).toEqual([0, 1, 2, 0]);
-    expect(Array.from(d.scores)).toEqual([0.8, 0.1, 0.1, 0.2, 0.7, 0.1, 0.3, 0.3, 0.4, 0.5, 0.25, 0.25]);
+    expect(Array.from(scoresOf(d))).toEqual([0.8, 0.1, 0.1, 0.2, 0.7, 0.1, 0.3, 0.3, 0.4, 0.5, 0.25, 0.25]);
     expect(d.columns).toEqual(['p_0', 'p_1', 'p_2']);
     expect(d.ignoredColumns).toEqual(['id']);
     // row 2 is on line 5 (the blank line 4 is skipped); p_1 is the 2nd field
@@ -65,11 +72,11 @@ describe('JSON', () => {
   it('the key declares the kind: {labels, logits}', async () => {
     const d = await readPredictions(F('logits.json'));
     expect(d.input).toBe('logits');
-    expect(Array.from(d.scores)).toEqual([2, -1, 0.5, 0.1, 1.5, -3]);
+    expect(Array.from(scoresOf(d))).toEqual([2, -1, 0.5, 0.1, 1.5, -3]);
   });
   it('with both keys, probs unless --input says otherwise', async () => {
     expect((await readPredictions(F('both.json'))).input).toBe('probs');
-    expect((await readPredictions(F('both.json'), { input: 'logits' })).scores[0]).toBe(2);
+    expect(scoresOf(await readPredictions(F('both.json'), { input: 'logits' }))[0]).toBe(2);
   });
   it('rejects a truncated file with line and column', async () => {
     const e = await failure(F('truncated.json'));
@@ -96,13 +103,14 @@ describe('NumPy', () => {
   it('transposes Fortran-ordered arrays into row-major order', async () => {
     const c = await readPredictions(F('scores_f64.npy'), { labels: F('labels_i32.npy') });
     const f = await readPredictions(F('scores_fortran.npy'), { labels: F('labels_i32.npy') });
-    expect(Array.from(f.scores)).toEqual(Array.from(c.scores));
-    expect(Array.from(c.scores.slice(0, 4))).toEqual(Array.from((await readPredictions(F('scores_f32.npy'), { labels: F('labels_i32.npy') })).scores.slice(0, 4)));
+    expect(Array.from(scoresOf(f))).toEqual(Array.from(scoresOf(c)));
+    expect(Array.from(scoresOf(c).slice(0, 4))).toEqual(Array.from(scoresOf(await readPredictions(F('scores_f32.npy'), { labels: F('labels_i32.npy') })).slice(0, 4)));
   });
   const BAD: [string, Parameters<typeof readPredictions>[1], RegExp][] = [
     ['scores_f32.npy', {}, /holds only scores; give the labels .npy with --labels/],
     ['scores_int.npy', { labels: F('labels_i32.npy') }, /must hold float32 or float64 scores; got "i4"/],
-    ['scores_3d.npy', { labels: F('labels_i32.npy') }, /must have shape \[N, C\]; got "\[2, 2, 2\]"/],
+    ['scores_4d.npy', { labels: F('labels_i32.npy') }, /must have shape \[N, C\] \(one model\) or \[S, N, C\] \(ensemble members\); got "\[2, 2, 2, 2\]"/],
+    ['scores_3d.npy', { labels: F('labels_i32.npy') }, /labels_i32.npy: must hold one label per row of .*scores_3d.npy \(2\); got 6/],
     ['notnpy.npy', { labels: F('labels_i32.npy') }, /is not a NumPy .npy array/],
     ['scores_f32.npy', { labels: F('labels_short.npy') }, /labels_short.npy: must hold one label per row of .*scores_f32.npy \(6\); got 3/],
   ];
@@ -113,6 +121,33 @@ describe('NumPy', () => {
       expect(e.message).toMatch(message);
     });
   }
+});
+
+describe('ensemble members', () => {
+  const M = JSON.parse(readFileSync(F('members.json'), 'utf8')) as { labels: number[]; member_probs: number[][][] };
+  it('reads JSON member_probs [S][N][C] member-major into members, with no single scores', async () => {
+    const d = await readPredictions(F('members.json'));
+    expect([d.n, d.numClasses, d.numMembers, d.input, d.scores]).toEqual([6, 3, 3, 'probs', undefined]);
+    expect(Array.from(d.members ?? [])).toEqual(M.member_probs.flat(2));
+    expect(d.locate(4, 2, 'scores', 1)).toBe(`${F('members.json')}: "member_probs[1][4][2]"`);
+  });
+  it('reads a 3-D NumPy array as members, identical to the JSON', async () => {
+    const d = await readPredictions(F('members_f64.npy'), { labels: F('members_labels.npy') });
+    expect([d.n, d.numClasses, d.numMembers]).toEqual([6, 3, 3]);
+    expect(Array.from(d.members ?? [])).toEqual(M.member_probs.flat(2));
+    expect(Array.from(d.labels)).toEqual(M.labels);
+    expect(d.locate(4, 2, 'scores', 1)).toBe(`${F('members_f64.npy')}: member 1, row 4, column 2`);
+  });
+  it('a JSON file with both reads the single prediction unless members is asked for', async () => {
+    const single = await readPredictions(F('members_both.json'));
+    expect([single.numMembers, single.scores?.length]).toEqual([undefined, 18]);
+    const members = await readPredictions(F('members_both.json'), { members: true });
+    expect([members.numMembers, members.members?.length, members.scores]).toEqual([3, 54, undefined]);
+  });
+  it('members: true on a file without member keys is an error', async () => {
+    const e = await failure(F('good.json'), { members: true });
+    expect([e.code, e.message]).toEqual(['UM_FILE_FORMAT', `readPredictions: ${F('good.json')}: has no member_probs, member_logits or member_logprobs key`]);
+  });
 });
 
 describe('formats and options', () => {
