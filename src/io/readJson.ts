@@ -19,6 +19,34 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - start + 1 };
 }
 
+/** The `labels` array as numbers (validated as labels later by the metrics, which report their position). */
+function readLabels(fn: string, path: string, obj: Record<string, unknown>): Float64Array {
+  const labels = obj.labels;
+  if (!Array.isArray(labels)) fileFail('UM_FILE_FORMAT', fn, path, 'must have a "labels" array');
+  const lab = new Float64Array(labels.length);
+  for (let i = 0; i < labels.length; i++) {
+    const v: unknown = labels[i];
+    if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"labels[${i}]" must be a number`, {}, { value: v });
+    lab[i] = v;
+  }
+  return lab;
+}
+
+/** Copies `rows` (n arrays of c numbers; `name` is its JSON path for messages) into `out` from `offset`. */
+function readRows(fn: string, path: string, name: string, rows: unknown[], c: number, out: Float64Array, offset: number): void {
+  for (let i = 0; i < rows.length; i++) {
+    const row: unknown = rows[i];
+    if (!Array.isArray(row) || row.length !== c) {
+      fileFail('UM_FILE_FORMAT', fn, path, `"${name}[${i}]" must be an array of ${c} numbers like row 0`, {}, { value: row });
+    }
+    for (let k = 0; k < c; k++) {
+      const v: unknown = row[k];
+      if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"${name}[${i}][${k}]" must be a number`, {}, { value: v });
+      out[offset + i * c + k] = v;
+    }
+  }
+}
+
 /**
  * Reads `{ labels: int[N], probs | logits | logprobs: number[N][C] }`, or ensemble members
  * `{ labels, member_probs | member_logits | member_logprobs: number[S][N][C] }`, from a JSON file. The key declares
@@ -57,8 +85,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
   } else if (present.length === 1) key = present[0] as ScoreKind;
   else if (present.includes('probs')) key = 'probs';
   else fileFail('UM_FILE_FORMAT', fn, path, present.length === 0 ? 'must have a "probs", "logits" or "logprobs" key' : `has ${present.join(' and ')}; choose one with --input`);
-  const labels = obj.labels;
-  if (!Array.isArray(labels)) fileFail('UM_FILE_FORMAT', fn, path, 'must have a "labels" array');
+  const lab = readLabels(fn, path, obj);
   const rows = obj[key];
   if (!Array.isArray(rows)) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be an array of rows`);
   const n = rows.length;
@@ -67,23 +94,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
   if (!Array.isArray(first)) fileFail('UM_FILE_FORMAT', fn, path, `"${key}[0]" must be an array of ${key}`);
   const c = first.length;
   const scores = new Float64Array(n * c);
-  for (let i = 0; i < n; i++) {
-    const row: unknown = rows[i];
-    if (!Array.isArray(row) || row.length !== c) {
-      fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${i}]" must be an array of ${c} numbers like row 0`, {}, { value: row });
-    }
-    for (let k = 0; k < c; k++) {
-      const v: unknown = row[k];
-      if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${i}][${k}]" must be a number`, {}, { value: v });
-      scores[i * c + k] = v;
-    }
-  }
-  const lab = new Float64Array(labels.length);
-  for (let i = 0; i < labels.length; i++) {
-    const v: unknown = labels[i];
-    if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"labels[${i}]" must be a number`, {}, { value: v });
-    lab[i] = v;
-  }
+  readRows(fn, path, key, rows, c, scores, 0);
   return {
     path,
     format: 'json',
@@ -109,8 +120,7 @@ function readMembers(fn: string, path: string, obj: Record<string, unknown>, inp
   else if (kinds.includes('probs')) kind = 'probs';
   else fileFail('UM_FILE_FORMAT', fn, path, `has ${kinds.map((k) => MEMBER_KEYS[k]).join(' and ')}; choose one with --input`);
   const key = MEMBER_KEYS[kind];
-  const labels = obj.labels;
-  if (!Array.isArray(labels)) fileFail('UM_FILE_FORMAT', fn, path, 'must have a "labels" array');
+  const lab = readLabels(fn, path, obj);
   const stack = obj[key];
   if (!Array.isArray(stack) || stack.length === 0) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be a non-empty array of members [S][N][C]`);
   const s = stack.length;
@@ -122,21 +132,7 @@ function readMembers(fn: string, path: string, obj: Record<string, unknown>, inp
   for (let m = 0; m < s; m++) {
     const mem: unknown = stack[m];
     if (!Array.isArray(mem) || mem.length !== n) fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${m}]" must have ${n} rows like member 0`);
-    for (let i = 0; i < n; i++) {
-      const row: unknown = mem[i];
-      if (!Array.isArray(row) || row.length !== c) fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${m}][${i}]" must be an array of ${c} numbers`, {}, { value: row });
-      for (let k = 0; k < c; k++) {
-        const v: unknown = row[k];
-        if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${m}][${i}][${k}]" must be a number`, {}, { value: v });
-        members[(m * n + i) * c + k] = v;
-      }
-    }
-  }
-  const lab = new Float64Array(labels.length);
-  for (let i = 0; i < labels.length; i++) {
-    const v: unknown = labels[i];
-    if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"labels[${i}]" must be a number`, {}, { value: v });
-    lab[i] = v;
+    readRows(fn, path, `${key}[${m}]`, mem, c, members, m * n * c);
   }
   return {
     path,

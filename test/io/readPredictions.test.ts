@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPredictions, type PredictionData } from '../../src/io/index.js';
 import { UMError } from '../../src/index.js';
@@ -143,6 +145,16 @@ describe('ensemble members', () => {
     expect([single.numMembers, single.scores?.length]).toEqual([undefined, 18]);
     const members = await readPredictions(F('members_both.json'), { members: true });
     expect([members.numMembers, members.members?.length, members.scores]).toEqual([3, 54, undefined]);
+  });
+  it('a ragged member row or a non-number names its JSON path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-io-'));
+    const ragged = join(dir, 'ragged.json');
+    writeFileSync(ragged, JSON.stringify({ labels: [0, 1], member_probs: [[[0.5, 0.5], [0.5, 0.5]], [[0.5, 0.5], [1]]] }));
+    expect((await failure(ragged)).message).toBe(`readPredictions: ${ragged}: "member_probs[1][1]" must be an array of 2 numbers like row 0; got an array of length 1`);
+    const text = join(dir, 'text.json');
+    writeFileSync(text, JSON.stringify({ labels: [0], member_logits: [[[0, 1]], [[0, 'x']]] }));
+    expect((await failure(text)).message).toBe(`readPredictions: ${text}: "member_logits[1][0][1]" must be a number; got "x"`);
+    rmSync(dir, { recursive: true });
   });
   it('members: true on a file without member keys is an error', async () => {
     const e = await failure(F('good.json'), { members: true });
