@@ -25,6 +25,7 @@ export { predictedClass } from './measures/predictedClass.js';
 export { entropy } from './measures/entropy.js';
 export type { EntropyOptions } from './measures/entropy.js';
 export { normalizedEntropy } from './measures/normalizedEntropy.js';
+export { margin } from './measures/margin.js';
 
 export { assignBins } from './binning/assignBins.js';
 export { binStatistics } from './binning/binStatistics.js';
@@ -108,6 +109,32 @@ export { gibbsNll } from './ensemble/gibbsNll.js';
 export { negativeWaic } from './information/negativeWaic.js';
 export { iscv } from './information/iscv.js';
 export type { EstimateWithError, InformationCriterionOptions } from './information/logLikelihoodMatrix.js';
+
+export { auroc } from './selective/auroc.js';
+export { aupr } from './selective/aupr.js';
+export type { AuprOptions } from './selective/aupr.js';
+export { riskCoverageCurve } from './selective/riskCoverageCurve.js';
+export type { RiskCoverageCurve } from './selective/riskCoverageCurve.js';
+export { aurc } from './selective/aurc.js';
+export type { AurcOptions } from './selective/aurc.js';
+export type { AurcEstimator } from './selective/riskCore.js';
+export { eAurc } from './selective/eAurc.js';
+export { accuracyAtCoverage } from './selective/accuracyAtCoverage.js';
+export type { AccuracyAtCoverageOptions } from './selective/accuracyAtCoverage.js';
+export { coverageAtRisk } from './selective/coverageAtRisk.js';
+export type { CoverageAtRiskOptions } from './selective/coverageAtRisk.js';
+export { rejectionCurve } from './selective/rejectionCurve.js';
+export type { RejectionCurve, RejectionCurveOptions, RejectionPoint } from './selective/rejectionCurve.js';
+export { oracleCollaborativeAccuracy } from './selective/oracleCollaborativeAccuracy.js';
+export type { OracleCollaborativeOptions } from './selective/oracleCollaborativeAccuracy.js';
+export type { GivenMeasure, NamedMeasure, RankBy, RiskCoveragePoint, SelectiveOptions } from './selective/types.js';
+
+export { oodAuroc } from './ood/oodAuroc.js';
+export { fprAtTpr } from './ood/fprAtTpr.js';
+export type { FprAtTprOptions } from './ood/fprAtTpr.js';
+export { oodCurve } from './ood/oodCurve.js';
+export type { OodCurve, OodCurveOptions, OodCurvePoint } from './ood/oodCurve.js';
+export type { OodInput, OodOptions } from './ood/oodInput.js';
 
 export { evaluate } from './evaluate/evaluate.js';
 export { evaluateEnsemble } from './evaluate/evaluateEnsemble.js';

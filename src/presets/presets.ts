@@ -71,6 +71,11 @@ export interface Preset {
   readonly informationCriteria: { readonly varianceDdof: 0 | 1; readonly sem: 'instances' | 'members' };
   /** Debiased ECE: bins with one sample are dropped (verified_calibration) or keep their plug-in error (torchmetrics). */
   readonly debiasedEce: { readonly smallBins: 'drop' | 'plugin' };
+  /**
+   * AUROC/AUPR: `thresholds: null` is exact (one point per distinct value); a number T approximates with T evenly
+   * spaced thresholds and Keras' interpolation (uncertainty_metrics' `AUC`, 200).
+   */
+  readonly auc: { readonly thresholds: number | null };
 }
 
 const ours = {
@@ -80,7 +85,8 @@ const ours = {
   crps: 'fair',
   informationCriteria: { varianceDdof: 1, sem: 'instances' },
   debiasedEce: { smallBins: 'drop' },
-} as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce'>;
+  auc: { thresholds: null },
+} as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce' | 'auc'>;
 
 const googleScores = {
   brier: 'minus-one',
@@ -89,7 +95,8 @@ const googleScores = {
   crps: 'cyclic',
   informationCriteria: { varianceDdof: 0, sem: 'members' },
   debiasedEce: { smallBins: 'drop' },
-} as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce'>;
+  auc: { thresholds: 200 },
+} as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce' | 'auc'>;
 
 const floorLast: EqualWidthRule = { index: 'floor', edges: 'exact', closed: 'left', one: 'last-bin' };
 

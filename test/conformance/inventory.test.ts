@@ -6,32 +6,21 @@ import { describe, expect, it } from 'vitest';
 import { loadGolden } from '../helpers/conformance.js';
 import { CALIBRATION_MAPPINGS } from './mappings/calibration.js';
 import { SCORE_MAPPINGS } from './mappings/scores.js';
+import { SELECTIVE_MAPPINGS } from './mappings/selective.js';
 
 const NOT_COMPARED: Record<string, string> = {
-  'google_um_tf auroc_correct': 'selective prediction (AUROC), issue 4; Keras approximates with 200 thresholds',
-  'google_um_tf aupr_correct': 'selective prediction, issue 4; approximate',
-  'google_um_tf aupr_error': 'selective prediction, issue 4; approximate',
   'netcal netcal_ace_avg_bins@10': "another quantity: netcal's ACE is the unweighted mean of |acc − conf| over non-empty bins (Neumann et al.), not Nixon's adaptive calibration error",
   'netcal netcal_ace_avg_bins@15': "another quantity: netcal's unweighted mean over non-empty bins",
   'netcal uce_regression@10': "another quantity: netcal's UCE is Laves 2020's regression UCE (binned variance vs MSE), outside the specification",
   'netcal uce_regression@15': 'regression UCE, outside the specification',
   'netcal ence@10': 'regression calibration (ENCE), outside the specification',
   'netcal nll_gaussian': 'Gaussian regression NLL, outside the specification',
-  'torchmetrics auroc_correct': 'selective prediction, issue 4',
-  'torchmetrics aupr_correct': 'selective prediction, issue 4',
-  'torchmetrics aupr_error': 'selective prediction, issue 4',
   'verified_calibration debiased_ece_l1_equalmass@15[seed0]': 'Monte-Carlo estimator with numpy\'s global RNG: not an exact target (conformance README §4.5)',
-  'sklearn auroc_correct': 'selective prediction, issue 4',
-  'sklearn aupr_correct': 'selective prediction, issue 4',
-  'sklearn aupr_error': 'selective prediction, issue 4',
-  'sklearn_1_9 auroc_correct': 'selective prediction, issue 4',
-  'sklearn_1_9 aupr_correct': 'selective prediction, issue 4',
-  'sklearn_1_9 aupr_error': 'selective prediction, issue 4',
 };
 
 describe('conformance inventory', () => {
   it('every golden metric is compared here or listed with a reason', () => {
-    const mapped = new Set([...CALIBRATION_MAPPINGS, ...SCORE_MAPPINGS].map((m) => `${m.peer} ${m.metric}`));
+    const mapped = new Set([...CALIBRATION_MAPPINGS, ...SCORE_MAPPINGS, ...SELECTIVE_MAPPINGS].map((m) => `${m.peer} ${m.metric}`));
     const unaccounted: string[] = [];
     for (const peer of ['google_um_numpy', 'google_um_tf', 'netcal', 'torchmetrics', 'torch', 'verified_calibration', 'relplot', 'sklearn', 'sklearn_1_9', 'reference_numpy']) {
       const names = new Set(Object.values(loadGolden(peer).results).flatMap((m) => Object.keys(m)));

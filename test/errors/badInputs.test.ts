@@ -136,6 +136,89 @@ for (const fn of ['binaryCalibrationError', 'binaryReliability']) {
 }
 add('binaryCalibrationError', [{ what: 'unknown norm', call: () => (um.binaryCalibrationError as (o: unknown, p: unknown, x?: unknown) => unknown)([0], [0.5], { norm: 'L1' }), code: 'UM_OPTION', message: /^binaryCalibrationError: options.norm must be one of 'l1', 'l2', 'max'; got "L1"/ }]);
 
+
+// ---- selective prediction
+for (const fn of ['auroc', 'aupr', 'oracleCollaborativeAccuracy']) add(fn, labeledRows(fn, fnOf(fn)));
+for (const fn of ['aurc', 'eAurc', 'riskCoverageCurve', 'rejectionCurve']) add(fn, labeledRows(fn, fnOf(fn), false));
+const withOption = (fn: string, extra: Record<string, unknown>) => (l: unknown, s: unknown, o?: unknown) =>
+  fnOf(fn)(l, s, o === undefined || (typeof o === 'object' && o !== null) ? { ...extra, ...(o as object) } : o);
+add('accuracyAtCoverage', labeledRows('accuracyAtCoverage', withOption('accuracyAtCoverage', { coverage: 0.5 }), false));
+add('coverageAtRisk', labeledRows('coverageAtRisk', withOption('coverageAtRisk', { risk: 0.5 }), false));
+const Y4 = [0, 0, 1, 0];
+const P4 = [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]];
+for (const fn of ['auroc', 'aupr', 'aurc', 'eAurc', 'riskCoverageCurve', 'rejectionCurve', 'oracleCollaborativeAccuracy', 'accuracyAtCoverage', 'coverageAtRisk']) {
+  const extra: Record<string, unknown> = fn === 'accuracyAtCoverage' ? { coverage: 0.5 } : fn === 'coverageAtRisk' ? { risk: 0.5 } : {};
+  const f = (o: Record<string, unknown>, labels: unknown = Y4, scores: unknown = P4) => () => fnOf(fn)(labels, scores, { ...extra, ...o });
+  add(fn, [
+    { what: 'unknown measure', call: f({ by: 'variance' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.by must be one of 'max-prob', 'margin', 'entropy', 'normalized-entropy', 'threshold-distance' or \\{ confidence \\} / \\{ uncertainty \\}; got "variance"`) },
+    { what: 'by with both directions', call: f({ by: { confidence: [1, 2, 3, 4], uncertainty: [1, 2, 3, 4] } }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.by must have exactly one key, confidence or uncertainty \\(it states the direction\\); got "confidence, uncertainty"`) },
+    { what: 'by values of the wrong length', call: f({ by: { uncertainty: [0.1, 0.2] } }), code: 'UM_SHAPE', message: new RegExp(`^${fn}: options.by.uncertainty must have one value per row \\(4\\); got 2`) },
+    { what: 'NaN in by values', call: f({ by: { confidence: [0.1, NaN, 0.3, 0.4] } }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: options.by.confidence\\[1\\] must be a finite number; got NaN`) },
+    { what: "input 'predicted' without values", call: f({ input: 'predicted' }, Y4, [0, 1, 1, 1]), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.by must give per-sample values \\(\\{ confidence \\} or \\{ uncertainty \\}\\) with input 'predicted'`) },
+    { what: 'a predicted class that is not an index', call: f({ input: 'predicted', by: { confidence: [1, 2, 3, 4] } }, Y4, [0, 1.5, 1, 1]), code: 'UM_LABEL', message: new RegExp(`^${fn}: predicted\\[1\\] must be a class index \\(an integer ≥ 0\\); got 1.5`) },
+    { what: "labels of the wrong length with input 'predicted'", call: f({ input: 'predicted', by: { confidence: [1, 2, 3, 4] } }, [0, 1], [0, 1, 1, 1]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: labels must have one entry per predicted class \\(4\\); got 2`) },
+    { what: "numClasses with input 'predicted'", call: f({ input: 'predicted', numClasses: 2, by: { confidence: [1, 2, 3, 4] } }, Y4, [0, 1, 1, 1]), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.numClasses must not be given with input 'predicted'; got 2`) },
+    { what: 'decision threshold with three classes', call: f({ decisionThreshold: 0.3 }, [0], [[0.2, 0.3, 0.5]]), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.decisionThreshold must be given for two classes only; got 0.3`) },
+    { what: 'decision threshold 1', call: f({ decisionThreshold: 1 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.decisionThreshold must be a number in \\[0, 1\\); got 1`) },
+    { what: 'threshold distance with three classes', call: f({ by: 'threshold-distance' }, [0], [[0.2, 0.3, 0.5]]), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.by must be 'threshold-distance' for two classes only; got "threshold-distance"`) },
+  ]);
+}
+for (const fn of ['auroc', 'aupr']) {
+  add(fn, [
+    { what: 'every prediction correct', call: () => fnOf(fn)(Y2, P2), code: 'UM_SINGLE_CLASS', message: new RegExp(`^${fn}: labels must hold both .* predictions; got "no (correct|wrong) predictions"`) },
+    { what: 'every prediction wrong (thresholded)', call: () => fnOf(fn)([1, 0], P2, { thresholds: 200 }), code: 'UM_SINGLE_CLASS', message: new RegExp(`^${fn}: labels must hold both`) },
+    { what: 'thresholds 2', call: () => fnOf(fn)(Y4, P4, { thresholds: 2 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.thresholds must be null \\(exact\\) or an integer ≥ 3; got 2`) },
+    { what: 'entropy beyond 1 for the approximation', call: () => fnOf(fn)([2, 0], [[0.3, 0.3, 0.4], [0.1, 0.1, 0.8]], { by: 'entropy', thresholds: 10 }), code: 'UM_OUT_OF_BINS', message: new RegExp(`^${fn}: entropy\\[0\\] must lie in \\[0, 1\\] for the thresholded approximation`) },
+  ]);
+}
+add('aupr', [{ what: 'unknown positive class', call: () => fnOf('aupr')(Y4, P4, { positive: 'wrong' }), code: 'UM_OPTION', message: /^aupr: options.positive must be 'error' or 'correct'; got "wrong"/ }]);
+for (const fn of ['aurc', 'eAurc', 'riskCoverageCurve']) {
+  add(fn, [
+    { what: 'unknown estimator', call: () => fnOf(fn)(Y4, P4, { estimator: 'trapezoid' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.estimator must be one of 'mean-risk', 'geifman', 'fd-shifts', 'torch-uncertainty'; got "trapezoid"`) },
+    { what: 'one prediction with the torch-uncertainty trapezoid', call: () => fnOf(fn)([0], [[0.9, 0.1]], { estimator: 'torch-uncertainty' }), code: 'UM_EMPTY', message: new RegExp(`^${fn}: labels must hold at least 2 predictions for estimator 'torch-uncertainty'; got 1`) },
+  ]);
+}
+add('accuracyAtCoverage', [undefined, 0, 1.5, '0.5'].map((coverage) => ({ what: `coverage ${String(coverage)}`, call: () => fnOf('accuracyAtCoverage')(Y4, P4, { coverage }), code: 'UM_OPTION' as const, message: /^accuracyAtCoverage: options.coverage must be a number in \(0, 1\]/ })));
+add('coverageAtRisk', [undefined, -0.1, 2, NaN].map((risk) => ({ what: `risk ${String(risk)}`, call: () => fnOf('coverageAtRisk')(Y4, P4, { risk }), code: 'UM_OPTION' as const, message: /^coverageAtRisk: options.risk must be a number in \[0, 1\]/ })));
+add('rejectionCurve', [
+  { what: 'thresholds not an array', call: () => fnOf('rejectionCurve')(Y4, P4, { thresholds: 0.5 }), code: 'UM_OPTION', message: /^rejectionCurve: options.thresholds must be an array of numbers; got 0.5/ },
+  { what: 'a NaN threshold', call: () => fnOf('rejectionCurve')(Y4, P4, { thresholds: [0.5, NaN] }), code: 'UM_OPTION', message: /^rejectionCurve: options.thresholds\[1\] must be finite numbers; got NaN/ },
+]);
+add('oracleCollaborativeAccuracy', [
+  { what: 'fraction 2', call: () => fnOf('oracleCollaborativeAccuracy')(Y4, P4, { fraction: 2 }), code: 'UM_OPTION', message: /^oracleCollaborativeAccuracy: options.fraction must be a number in \[0, 1\]; got 2/ },
+  { what: 'bins 0', call: () => fnOf('oracleCollaborativeAccuracy')(Y4, P4, { bins: 0 }), code: 'UM_OPTION', message: /^oracleCollaborativeAccuracy: options.bins must be an integer ≥ 1; got 0/ },
+  { what: 'a preset without bins', call: () => fnOf('oracleCollaborativeAccuracy')(Y4, P4, { preset: 'sklearn' }), code: 'UM_OPTION', message: /^oracleCollaborativeAccuracy: options.preset must be given only with bins/ },
+  { what: 'binning an entropy beyond 1', call: () => fnOf('oracleCollaborativeAccuracy')([2], [[0.3, 0.3, 0.4]], { bins: 10, by: 'entropy' }), code: 'UM_OUT_OF_BINS', message: /^oracleCollaborativeAccuracy: entropy\[0\] must lie in \[0, 1\] for equal-width bins \(options.bins\); got 1.08/ },
+]);
+add('margin', [
+  { what: 'no rows', call: () => fnOf('margin')([]), code: 'UM_EMPTY', message: /^margin: probs must hold at least one row/ },
+  { what: 'probability above 1', call: () => fnOf('margin')([[1.2, -0.2]]), code: 'UM_PROB_RANGE', message: /^margin: probs\[0\]\[0\] must be in \[0, 1\]; got 1.2/ },
+  { what: 'a misspelt option', call: () => fnOf('margin')(P2, { by: 'x' }), code: 'UM_OPTION', message: /^margin: options.by must not be given/ },
+]);
+
+// ---- out-of-distribution detection
+for (const fn of ['oodAuroc', 'fprAtTpr', 'oodCurve']) {
+  const f = fnOf(fn);
+  add(fn, [
+    { what: 'an out-of-range probability on the OoD side', call: () => f(P2, [[0.5, 0.5], [1.2, -0.2]]), code: 'UM_PROB_RANGE', message: new RegExp(`^${fn}: outOfDistribution.probs\\[1\\]\\[0\\] must be in \\[0, 1\\]; got 1.2`) },
+    { what: 'a ragged in-distribution side', call: () => f([[0.5, 0.5], [1]], P2), code: 'UM_SHAPE', message: new RegExp(`^${fn}: inDistribution.probs\\[1\\] must be a row of 2 numbers`) },
+    { what: 'mixed forms', call: () => f({ uncertainty: [0.1] }, P2), code: 'UM_OPTION', message: new RegExp(`^${fn}: outOfDistribution must be of the same form as inDistribution \\(\\{ uncertainty \\}\\); got "scores"`) },
+    { what: 'different classes', call: () => f(P2, [[0.2, 0.3, 0.5]]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: outOfDistribution must have the classes of inDistribution \\(2\\): both come from one model; got 3`) },
+    { what: 'an empty side', call: () => f({ uncertainty: [0.1] }, { uncertainty: [] }), code: 'UM_EMPTY', message: new RegExp(`^${fn}: outOfDistribution.uncertainty must hold at least one value; got 0`) },
+    { what: 'an infinite value', call: () => f({ confidence: [0.1, Infinity] }, { confidence: [0.5] }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: inDistribution.confidence\\[1\\] must be a finite number; got Infinity`) },
+    { what: 'input options with given values', call: () => f({ uncertainty: [0.1] }, { uncertainty: [0.5] }, { input: 'logits' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.input must not be given with per-sample values \\(it applies to scores\\); got "logits"`) },
+    { what: 'per-sample values as by', call: () => f(P2, P2, { by: { uncertainty: [0.1, 0.2] } }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.by must be a measure name; give per-sample values as the arguments instead`) },
+    { what: 'threshold distance', call: () => f(P2, P2, { by: 'threshold-distance' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.by must not be 'threshold-distance'`) },
+    { what: 'a misspelt option', call: () => f(P2, P2, { measure: 'entropy' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.measure must not be given: ${fn} has no such option`) },
+  ]);
+}
+add('fprAtTpr', [{ what: 'tpr 1.5', call: () => fnOf('fprAtTpr')(P2, P2, { tpr: 1.5 }), code: 'UM_OPTION', message: /^fprAtTpr: options.tpr must be a number in \(0, 1\]; got 1.5/ }]);
+add('oodCurve', [
+  { what: 'batch larger than a side', call: () => fnOf('oodCurve')(P2, P2, { batchSize: 3 }), code: 'UM_OPTION', message: /^oodCurve: options.batchSize must be an integer in \[1, 2\]/ },
+  { what: 'repeats 0', call: () => fnOf('oodCurve')(P2, P2, { batchSize: 2, repeats: 0 }), code: 'UM_OPTION', message: /^oodCurve: options.repeats must be an integer ≥ 1; got 0/ },
+  { what: 'negative seed', call: () => fnOf('oodCurve')(P2, P2, { batchSize: 2, seed: -1 }), code: 'UM_OPTION', message: /^oodCurve: options.seed must be an integer in \[0, 2³² − 1\]; got -1/ },
+]);
+
 const rule = { index: 'floor', edges: 'exact', closed: 'left', one: 'last-bin' };
 const ab = um.assignBins as (s: unknown, spec: unknown) => unknown;
 add('assignBins', [

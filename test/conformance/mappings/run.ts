@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { decode, loadCase, loadGolden, rel, tolerance } from '../../helpers/conformance.js';
 import type { Mapping } from './types.js';
+import { UMError } from '../../../src/index.js';
 
 export function compare(actual: unknown, expected: unknown, tol: number, path: string): string[] {
   if (typeof expected === 'number') {
@@ -37,6 +38,18 @@ describe(title, () => {
           continue;
         }
         const exception = m.exceptions?.(c);
+        if (exception?.throws !== undefined) {
+          let code: string | undefined;
+          try {
+            m.compute(c);
+          } catch (error) {
+            if (!(error instanceof UMError)) throw error;
+            code = error.code;
+          }
+          if (code !== exception.throws) failures.push(`${caseId}: expected ${exception.throws} (${exception.reason}), got ${code ?? 'a value'}`);
+          compared++;
+          continue;
+        }
         let actual = (exception?.compute ?? m.compute)(c);
         if (m.keys !== undefined && actual !== null && typeof actual === 'object') {
           const renamed: Record<string, unknown> = {};

@@ -1,0 +1,80 @@
+/**
+ * The sufficient statistics of every ranking metric: predictions sorted from most to least confident, with equal
+ * confidences merged into one block. Every curve and area of `selective/` and `ood/` is computed from these
+ * blocks, so ties are always one point and no result depends on row order. Plain numbers, internal.
+ */
+export interface Sweep {
+  /** Number of predictions N. */
+  readonly n: number;
+  /** Number of blocks B (distinct confidence values). */
+  readonly blocks: number;
+  /** Confidence of each block, strictly decreasing. */
+  readonly level: Float64Array;
+  /** Predictions in each block. */
+  readonly count: Float64Array;
+  /** Positives (correct predictions, or in-distribution samples) in each block. */
+  readonly positive: Float64Array;
+  /** Σ positive. */
+  readonly totalPositive: number;
+}
+
+/** Sorts by confidence (descending) and merges ties into blocks. `positive[i]` is 0 or 1. */
+export function sweep(confidence: Float64Array, positive: Uint8Array): Sweep {
+  const n = confidence.length;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  order.sort((a, b) => (confidence[b] as number) - (confidence[a] as number));
+  const level = new Float64Array(n);
+  const count = new Float64Array(n);
+  const pos = new Float64Array(n);
+  let blocks = 0;
+  let total = 0;
+  for (let r = 0; r < n; r++) {
+    const i = order[r] as number;
+    const v = confidence[i] as number;
+    if (blocks === 0 || v !== level[blocks - 1]) {
+      level[blocks] = v;
+      blocks++;
+    }
+    count[blocks - 1] = (count[blocks - 1] as number) + 1;
+    const p = positive[i] as number;
+    pos[blocks - 1] = (pos[blocks - 1] as number) + p;
+    total += p;
+  }
+  return { n, blocks, level: level.slice(0, blocks), count: count.slice(0, blocks), positive: pos.slice(0, blocks), totalPositive: total };
+}
+
+/**
+ * Expected number of positives among the k most confident predictions when ties are ordered at random:
+ * whole blocks above, plus the same share of the block that k cuts. `cumCount`/`cumPositive` are running sums
+ * over blocks (internal).
+ */
+export function expectedPositivesAt(s: Sweep, cumCount: Float64Array, cumPositive: Float64Array, k: number): number {
+  if (k <= 0) return 0;
+  // first block whose running count reaches k
+  let lo = 0;
+  let hi = s.blocks - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((cumCount[mid] as number) >= k) hi = mid;
+    else lo = mid + 1;
+  }
+  const beforeCount = lo === 0 ? 0 : (cumCount[lo - 1] as number);
+  const beforePositive = lo === 0 ? 0 : (cumPositive[lo - 1] as number);
+  return beforePositive + ((k - beforeCount) * (s.positive[lo] as number)) / (s.count[lo] as number);
+}
+
+/** Running sums of counts and positives over blocks (internal). */
+export function cumulative(s: Sweep): { cumCount: Float64Array; cumPositive: Float64Array } {
+  const cumCount = new Float64Array(s.blocks);
+  const cumPositive = new Float64Array(s.blocks);
+  let c = 0;
+  let p = 0;
+  for (let b = 0; b < s.blocks; b++) {
+    c += s.count[b] as number;
+    p += s.positive[b] as number;
+    cumCount[b] = c;
+    cumPositive[b] = p;
+  }
+  return { cumCount, cumPositive };
+}
