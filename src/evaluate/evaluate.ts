@@ -9,7 +9,12 @@ import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { brierRows, resolveBrierForm } from '../scores/brierPerExample.js';
 import { mean } from '../scores/brier.js';
 import { nllRows } from '../scores/nllPerExample.js';
-import type { WarningOptions } from '../warnings/warnings.js';
+import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
+import { resolveAuc, thresholdedSelectiveAuc } from '../selective/aucOptions.js';
+import { averagePrecision, countOnes, rocArea } from '../selective/ranking.js';
+import { aurcOf, excessAurcOf } from '../selective/riskCore.js';
+import { correctness, type SelectiveData } from '../selective/selectiveInput.js';
+import { sweep } from '../selective/sweep.js';
 
 /** Options of {@link evaluate}. */
 export interface EvaluateOptions extends InputOptions, WarningOptions {
@@ -38,6 +43,8 @@ export interface EvaluationConfig {
   brierForm: BrierForm;
   /** NLL clipping: never (an exact 0 gives Infinity and a warning). */
   nllClip: null;
+  /** Selective prediction: ranking by max probability; AUPR with errors as positives; AURC estimator. */
+  selective: { by: 'max-prob'; auprPositive: 'error'; aurcEstimator: 'mean-risk'; aucThresholds: number | null };
 }
 
 /** The calibration summary of one model, as `um metrics --json` prints it. */
@@ -56,6 +63,12 @@ export interface Evaluation {
   amce: number;
   brier: number;
   nll: number;
+  /** AUROC of correctness vs confidence; `null` (with a warning) when every prediction is correct or every one wrong. */
+  auroc: number | null;
+  /** AUPR of errors vs uncertainty; `null` like `auroc`. */
+  aupr: number | null;
+  aurc: number;
+  eaurc: number;
   config: EvaluationConfig;
 }
 
@@ -64,11 +77,15 @@ export interface Evaluation {
  * `um metrics` reports.
  *
  * **Formula.** accuracy = (1/N)·Σ_i 1[ŷ_i = y_i]; the others as in {@link ece}, {@link mce}, {@link rmsce},
- * {@link sce}, {@link ace}, {@link tace}, {@link uce}, {@link aece}, {@link amce}, {@link brier} and {@link nll}.
+ * {@link sce}, {@link ace}, {@link tace}, {@link uce}, {@link aece}, {@link amce}, {@link brier}, {@link nll},
+ * {@link auroc}, {@link aupr} (errors as positives), {@link aurc} and {@link eAurc} (key `eaurc`).
  *
  * **Conventions.**
  * - Every metric uses the same `bins` and `preset`; TACE keeps its 0.01 threshold; AECE/AMCE size their own bins.
  * - The NLL is never clipped: an exact 0 for a label gives Infinity and a `UM_W_INFINITE` warning.
+ * - Selective metrics rank by max probability; AUROC/AUPR are `null` with a `UM_W_DEGENERATE` warning when every
+ *   prediction is correct (or every one wrong) instead of throwing, so the other numbers are still reported. The
+ *   uncertainty_metrics presets use Keras' 200-threshold AUC.
  * - `config` records every option that changes a number, resolved (no implicit defaults left).
  *
  * **References.** See each metric.
@@ -107,9 +124,28 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
   };
   const uceCfg = resolveUce(fn, { ...base });
   const brierForm = resolveBrierForm(fn, { preset: options.preset });
-  const { predicted } = topLabel(p);
-  let correct = 0;
-  for (let i = 0; i < p.n; i++) if (predicted[i] === y[i]) correct++;
+  const top = topLabel(p);
+  const isCorrect = correctness(top.predicted, y);
+  const correct = countOnes(isCorrect);
+  const auc = resolveAuc(fn, { preset: options.preset });
+  const ranked = sweep(top.confidence, isCorrect);
+  const selective: SelectiveData = { n: p.n, correct: isCorrect, confidence: top.confidence, sign: 1, measure: 'max-prob', probs: p };
+  let auroc: number | null = null;
+  let aupr: number | null = null;
+  if (correct === 0 || correct === p.n) {
+    emitWarning(options, {
+      code: 'UM_W_DEGENERATE',
+      fn,
+      message: `${fn}: every prediction is ${correct === 0 ? 'wrong' : 'correct'}; AUROC and AUPR are undefined (null)`,
+    });
+  } else if (auc.thresholds === null) {
+    const names = { argument: 'labels', positives: 'correct predictions', negatives: 'wrong predictions' };
+    auroc = rocArea(fn, ranked, names);
+    aupr = averagePrecision(fn, ranked, false, names);
+  } else {
+    auroc = thresholdedSelectiveAuc(fn, selective, 'correct', 'roc', auc.thresholds, auc.precision);
+    aupr = thresholdedSelectiveAuc(fn, selective, 'error', 'pr', auc.thresholds, auc.precision);
+  }
 
   const ew = cfg.ece.config as Extract<CalibrationConfig, { binning: 'equal-width' }>;
   const em = cfg.ace.config as Extract<CalibrationConfig, { binning: 'equal-mass' }>;
@@ -129,6 +165,10 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
     amce: gceCore(fn, p, y, cfg.amce),
     brier: mean(brierRows(p, y, brierForm)),
     nll: mean(nllRows(fn, p, y, { clip: null, renormalize: false, precision: 'float64' }, options)),
+    auroc,
+    aupr,
+    aurc: aurcOf(fn, ranked, 'mean-risk'),
+    eaurc: excessAurcOf(fn, ranked, 'mean-risk'),
     config: {
       input: p.input,
       binary: p.binary,
@@ -143,6 +183,7 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
       uce: { classwise: uceCfg.classwise, norm: 'l1' },
       brierForm,
       nllClip: null,
+      selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds },
     },
   };
 }

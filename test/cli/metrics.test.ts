@@ -6,7 +6,7 @@ import { exampleCsv } from '../helpers/data.js';
 import { repoRoot, um } from '../helpers/cli.js';
 
 const F = (name: string) => `test/fixtures/files/${name}`;
-const KEYS = ['n', 'numClasses', 'accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'warnings', 'config'];
+const KEYS = ['n', 'numClasses', 'accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'auroc', 'aupr', 'aurc', 'eaurc', 'warnings', 'config'];
 const ENSEMBLE_KEYS = ['numMembers', 'totalUncertainty', 'expectedDataUncertainty', 'mutualInformation', 'disagreement', 'gibbsNll'];
 
 describe('um metrics on the bundled example', () => {

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  ace, aece, amce, brier, disagreement, ece, evaluate, evaluateEnsemble, gibbsNll, mce, mcIntegrate, modelUncertainty, nll, rmsce, sce, tace, uce,
+  ace, aece, amce, aupr, auroc, aurc, brier, eAurc, disagreement, ece, evaluate, evaluateEnsemble, gibbsNll, mce, mcIntegrate, modelUncertainty, nll, rmsce, sce, tace, uce,
   type UMWarning,
 } from '../../src/index.js';
 import { exampleCsv } from '../helpers/data.js';
@@ -21,6 +21,8 @@ describe('evaluate', () => {
         uce(labels, probs, o), aece(labels, probs, { preset }), amce(labels, probs, { preset }),
       ]);
       expect([r.brier, r.nll]).toEqual([brier(labels, probs, { preset }), nll(labels, probs)]);
+      expect([r.auroc, r.aupr, r.aurc, r.eaurc]).toEqual([auroc(labels, probs, { preset }), aupr(labels, probs, { preset }), aurc(labels, probs), eAurc(labels, probs)]);
+      expect(r.config.selective.aucThresholds).toBe(preset === 'default' || preset === 'torchmetrics' ? null : 200);
     }
   });
   it('an exact zero at a label: nll is Infinity and one UM_W_INFINITE warning goes to onWarning', () => {
@@ -28,6 +30,15 @@ describe('evaluate', () => {
     const r = evaluate([0, 1], [[0, 1], [0.2, 0.8]], { onWarning: (w) => seen.push(w) });
     expect(r.nll).toBe(Infinity);
     expect(seen.map((w) => [w.code, w.fn])).toEqual([['UM_W_INFINITE', 'evaluate']]);
+  });
+});
+
+describe('evaluate on degenerate data', () => {
+  it('every prediction correct: AUROC and AUPR are null with one UM_W_DEGENERATE warning; AURC is 0', () => {
+    const seen: string[] = [];
+    const r = evaluate([0, 1], [[0.9, 0.1], [0.2, 0.8]], { onWarning: (w) => seen.push(w.message) });
+    expect([r.auroc, r.aupr, r.aurc, r.eaurc]).toEqual([null, null, 0, 0]);
+    expect(seen).toEqual(['evaluate: every prediction is correct; AUROC and AUPR are undefined (null)']);
   });
 });
 

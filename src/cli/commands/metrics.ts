@@ -25,6 +25,10 @@ const DESCRIPTIONS: Record<string, string> = {
   amce: 'adaptive-binning MCE (Ding et al.)',
   brier: 'Brier score (the preset\'s form)',
   nll: 'negative log-likelihood, nats (never clipped)',
+  auroc: 'AUROC of correct vs confidence (max prob)',
+  aupr: 'AUPR of errors vs uncertainty (1 − max prob)',
+  aurc: 'area under the risk–coverage curve (lower is better)',
+  eaurc: 'AURC minus that of a perfect ranking',
   numMembers: 'ensemble members (metrics above: of their mean prediction)',
   totalUncertainty: 'mean entropy of the mean prediction, nats',
   expectedDataUncertainty: 'mean of the members\' entropies, nats',
@@ -110,7 +114,7 @@ export function renderEvaluation(r: Evaluation, data: PredictionData): string {
   const values = r as unknown as Record<string, number | undefined>;
   const rows = Object.keys(DESCRIPTIONS)
     .filter((k) => values[k] !== undefined)
-    .map((k) => [k, k === 'numMembers' ? String(values[k]) : formatNumber(values[k] as number), DESCRIPTIONS[k] as string]);
+    .map((k) => [k, k === 'numMembers' ? String(values[k]) : values[k] === null ? 'n/a' : formatNumber(values[k] as number), DESCRIPTIONS[k] as string]);
   const c = r.config;
   const members = data.numMembers === undefined ? '' : `, ${data.numMembers} members`;
   const head = `${data.path}: ${r.n} examples, ${r.numClasses} classes${members}, ${c.input}`;
