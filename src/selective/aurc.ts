@@ -2,8 +2,8 @@ import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import { AURC_ESTIMATORS, aurcOf, type AurcEstimator } from './riskCore.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
+import { SELECTIVE_KEYS, selectiveInput, type SelectiveData } from './selectiveInput.js';
+import { sweep, type Sweep } from './sweep.js';
 import type { SelectiveOptions } from './types.js';
 
 /** Options of {@link aurc}, {@link eAurc} and {@link riskCoverageCurve}. */
@@ -12,13 +12,15 @@ export interface AurcOptions extends SelectiveOptions {
   estimator?: AurcEstimator;
 }
 
-/** Reads `options.estimator` (internal). */
-export function resolveEstimator(fn: string, estimator: unknown): AurcEstimator {
-  const e = estimator ?? 'mean-risk';
-  if (typeof e !== 'string' || !AURC_ESTIMATORS.includes(e as AurcEstimator)) {
+/** Validates the options and input of the AURC family; returns the data, its sweep and the estimator (internal). */
+export function aurcInput(fn: string, labels: Labels, scores: Scores, options: AurcOptions): { d: SelectiveData; s: Sweep; estimator: AurcEstimator } {
+  checkOptions(fn, options, SELECTIVE_KEYS, ['estimator']);
+  const { estimator = 'mean-risk', ...rest } = options;
+  if (typeof estimator !== 'string' || !AURC_ESTIMATORS.includes(estimator)) {
     fail('UM_OPTION', fn, 'options.estimator', `be one of ${AURC_ESTIMATORS.map((x) => `'${x}'`).join(', ')}`, { value: estimator });
   }
-  return e as AurcEstimator;
+  const d = selectiveInput(fn, labels, scores, rest);
+  return { d, s: sweep(d.confidence, d.correct), estimator };
 }
 
 /**
@@ -61,10 +63,6 @@ export function resolveEstimator(fn: string, estimator: unknown): AurcEstimator 
  * ```
  */
 export function aurc(labels: Labels, scores: Scores, options: AurcOptions = {}): number {
-  const fn = 'aurc';
-  checkOptions(fn, options, SELECTIVE_KEYS, ['estimator']);
-  const { estimator, ...rest } = options;
-  const e = resolveEstimator(fn, estimator);
-  const d = selectiveInput(fn, labels, scores, rest);
-  return aurcOf(fn, sweep(d.confidence, d.correct), e);
+  const { s, estimator } = aurcInput('aurc', labels, scores, options);
+  return aurcOf('aurc', s, estimator);
 }

@@ -1,9 +1,6 @@
-import { checkOptions } from '../errors/checkOptions.js';
 import type { Labels, Scores } from '../input/types.js';
-import { resolveEstimator, type AurcOptions } from './aurc.js';
+import { aurcInput, type AurcOptions } from './aurc.js';
 import { excessAurcOf } from './riskCore.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
 
 /**
  * Excess AURC: the AURC minus that of an oracle ranking of the same predictions (every correct one more confident
@@ -38,10 +35,6 @@ import { sweep } from './sweep.js';
  * ```
  */
 export function eAurc(labels: Labels, scores: Scores, options: AurcOptions = {}): number {
-  const fn = 'eAurc';
-  checkOptions(fn, options, SELECTIVE_KEYS, ['estimator']);
-  const { estimator, ...rest } = options;
-  const e = resolveEstimator(fn, estimator);
-  const d = selectiveInput(fn, labels, scores, rest);
-  return excessAurcOf(fn, sweep(d.confidence, d.correct), e);
+  const { s, estimator } = aurcInput('eAurc', labels, scores, options);
+  return excessAurcOf('eAurc', s, estimator);
 }

@@ -1,9 +1,6 @@
-import { checkOptions } from '../errors/checkOptions.js';
 import type { Labels, Scores } from '../input/types.js';
-import { resolveEstimator, type AurcOptions } from './aurc.js';
+import { aurcInput, type AurcOptions } from './aurc.js';
 import { aurcOf, excessAurcOf, riskCoveragePoints, type AurcEstimator } from './riskCore.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
 import type { NamedMeasure, RiskCoveragePoint } from './types.js';
 
 /** A risk–coverage curve with the areas computed from the same points. */
@@ -56,11 +53,7 @@ export interface RiskCoverageCurve {
  */
 export function riskCoverageCurve(labels: Labels, scores: Scores, options: AurcOptions = {}): RiskCoverageCurve {
   const fn = 'riskCoverageCurve';
-  checkOptions(fn, options, SELECTIVE_KEYS, ['estimator']);
-  const { estimator, ...rest } = options;
-  const e = resolveEstimator(fn, estimator);
-  const d = selectiveInput(fn, labels, scores, rest);
-  const s = sweep(d.confidence, d.correct);
+  const { d, s, estimator: e } = aurcInput(fn, labels, scores, options);
   return {
     measure: d.measure,
     direction: d.sign === 1 ? 'confidence' : 'uncertainty',
