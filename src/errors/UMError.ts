@@ -11,6 +11,7 @@
  * | `UM_EMPTY` | there is nothing to compute on (no rows, or every row filtered out) |
  * | `UM_OPTION` | an option has an invalid value (bins < 1, unknown norm or preset, conflicting options) |
  * | `UM_OUT_OF_BINS` | a score lies outside user-given bin edges |
+ * | `UM_CALIBRATOR` | a calibrator (fitted parameters or a calibrator file) is malformed, of another kind, or does not fit the data (number of classes, members) |
  * | `UM_SINGLE_CLASS` | a two-class ranking metric (AUROC, AUPR, FPR at TPR) sees only one class: every prediction correct, every one wrong, or no in- or out-of-distribution sample |
  * | `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` | file input (`uncertainty-metrics/io`) cannot be found, read or parsed |
  */
@@ -24,6 +25,7 @@ export type UMErrorCode =
   | 'UM_OPTION'
   | 'UM_OUT_OF_BINS'
   | 'UM_SINGLE_CLASS'
+  | 'UM_CALIBRATOR'
   | 'UM_FILE_NOT_FOUND'
   | 'UM_FILE_READ'
   | 'UM_FILE_FORMAT';

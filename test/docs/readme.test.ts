@@ -30,8 +30,8 @@ describe('README', () => {
     const comment = /\/\/ (UM_\w+ .*)$/m.exec(b?.code ?? '')?.[1];
     expect(printed).toEqual([comment]);
   });
-  it('the metrics table lists every public metric function', () => {
-    const table = readme.slice(readme.indexOf('## Metrics'), readme.indexOf('Presets ('));
+  it('the recalibration and metrics tables list every public function', () => {
+    const table = readme.slice(readme.indexOf('## Recalibration'), readme.indexOf('Presets ('));
     const functions = publicExports({ 'uncertainty-metrics': 'src/index.ts' }).filter((e) => e.kind === 'function').map((e) => e.name);
     const infrastructure = new Set(['toProbabilities', 'toEnsemble', 'assignBins', 'binStatistics', 'setWarningHandler']);
     const missing = functions.filter((f) => !infrastructure.has(f) && !table.includes(`\`${f}\``));

@@ -377,6 +377,110 @@ add('negativeWaic', [
 ]);
 add('setWarningHandler', [{ what: 'not a function', call: () => fnOf('setWarningHandler')(5), code: 'UM_OPTION', message: /^setWarningHandler: handler must be a function or undefined; got 5/ }]);
 
+// ---- recalibration
+for (const fn of ['fitTemperature', 'fitPlatt', 'fitIsotonic', 'fitTopBinning']) add(fn, labeledRows(fn, fnOf(fn), false));
+add('fitHistogramBinning', labeledRows('fitHistogramBinning', fnOf('fitHistogramBinning')));
+add('fitMcTemperature', ensembleRows('fitMcTemperature', (m, o) => fnOf('fitMcTemperature')(Y2, m, o)));
+add('fitMcTemperature', [
+  { what: 'labels of the wrong length', call: () => fnOf('fitMcTemperature')([0], E), code: 'UM_SHAPE', message: /^fitMcTemperature: labels must have one entry per row of scores \(2\); got 1/ },
+  { what: 'unknown objective', call: () => fnOf('fitMcTemperature')(Y2, E, { objective: 'nll' }), code: 'UM_OPTION', message: /^fitMcTemperature: options.objective must be 'predictive' or 'mean-nll'; got "nll"/ },
+]);
+for (const fn of ['fitTemperature', 'fitMcTemperature']) {
+  const data = fn === 'fitTemperature' ? P2 : E;
+  add(fn, [
+    { what: 'bounds not around 1', call: () => fnOf(fn)(Y2, data, { bounds: [2, 10] }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.bounds must be \\[T_min, T_max\\] with 0 < T_min < 1 < T_max < Infinity; got an array of length 2`) },
+    { what: 'infinite upper bound', call: () => fnOf(fn)(Y2, data, { bounds: [0.1, Infinity] }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.bounds must be`) },
+    { what: 'tolerance 0', call: () => fnOf(fn)(Y2, data, { tolerance: 0 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.tolerance must be a number in \\(0, 1\\); got 0`) },
+    { what: 'two evaluations', call: () => fnOf(fn)(Y2, data, { maxEvaluations: 2 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.maxEvaluations must be an integer ≥ 3; got 2`) },
+  ]);
+}
+add('fitPlatt', [
+  { what: 'three classes', call: () => fnOf('fitPlatt')([0], [[0.2, 0.3, 0.5]]), code: 'UM_OPTION', message: /^fitPlatt: scores must be binary \(a vector with binary: true, or two columns\); for more classes use fitTemperature; got "3 classes"/ },
+  { what: 'a probability of 1', call: () => fnOf('fitPlatt')([0, 1], [0.5, 1], { binary: true }), code: 'UM_NOT_FINITE', message: /^fitPlatt: probs\[1\] must give finite log-odds/ },
+]);
+add('fitHistogramBinning', [
+  { what: 'bins 0', call: () => fnOf('fitHistogramBinning')(Y2, P2, { bins: 0 }), code: 'UM_OPTION', message: /^fitHistogramBinning: options.bins must be an integer ≥ 1; got 0/ },
+  { what: 'ding binning', call: () => fnOf('fitHistogramBinning')(Y2, P2, { binning: 'ding' }), code: 'UM_OPTION', message: /^fitHistogramBinning: options.binning must be 'equal-width' or 'equal-mass'; got "ding"/ },
+]);
+add('fitTopBinning', [
+  { what: 'bins 1.5', call: () => fnOf('fitTopBinning')(Y2, P2, { bins: 1.5 }), code: 'UM_OPTION', message: /^fitTopBinning: options.bins must be an integer ≥ 1; got 1.5/ },
+  { what: 'delta 1', call: () => fnOf('fitTopBinning')(Y2, P2, { delta: 1 }), code: 'UM_OPTION', message: /^fitTopBinning: options.delta must be a number in \(0, 1\); got 1/ },
+  { what: 'regularize "yes"', call: () => fnOf('fitTopBinning')(Y2, P2, { regularize: 'yes' }), code: 'UM_OPTION', message: /^fitTopBinning: options.regularize must be true or false; got "yes"/ },
+  { what: 'unknown score', call: () => fnOf('fitTopBinning')(Y2, P2, { score: 'variance' }), code: 'UM_OPTION', message: /^fitTopBinning: options.score must be one of 'max-prob', .*; got "variance"/ },
+  { what: 'score values of the wrong length', call: () => fnOf('fitTopBinning')(Y2, P2, { score: { uncertainty: [1] } }), code: 'UM_SHAPE', message: /^fitTopBinning: options.score.uncertainty must have one value per row \(2\); got 1/ },
+  { what: 'a score with two directions', call: () => fnOf('fitTopBinning')(Y2, P2, { score: { confidence: [1, 2], uncertainty: [1, 2] } }), code: 'UM_OPTION', message: /^fitTopBinning: options.score must have exactly one key/ },
+  { what: 'top = C', call: () => fnOf('fitTopBinning')(Y2, P2, { top: 2 }), code: 'UM_OPTION', message: /^fitTopBinning: options.top must be an integer in \[1, 1\] \(the Top-2 event is certain\); got 2/ },
+]);
+
+const TEMPERATURE = um.fitTemperature(Y2, P2);
+const MC = um.fitMcTemperature(Y2, E);
+const PLATT = um.fitPlatt([0, 1, 1], [0.2, 0.6, 0.9], { binary: true });
+const HIST = um.fitHistogramBinning(Y2, P2);
+const ISO = um.fitIsotonic(Y2, P2);
+const TOP = um.fitTopBinning([0, 1, 1], [[0.9, 0.1], [0.3, 0.7], [0.6, 0.4]], { bins: 2 });
+const APPLY: [string, unknown, unknown, Record<string, unknown>][] = [
+  ['applyTemperature', TEMPERATURE, P2, {}],
+  ['applyMcTemperature', MC, E, {}],
+  ['applyPlatt', PLATT, [0.5], { binary: true }],
+  ['applyHistogramBinning', HIST, P2, {}],
+  ['applyIsotonic', ISO, P2, {}],
+  ['applyTopBinning', TOP, P2, {}],
+  ['applyCalibrator', TEMPERATURE, P2, {}],
+];
+for (const [fn, params, scores, options] of APPLY) {
+  const f = fnOf(fn);
+  const kind = (params as { kind: string }).kind;
+  const other = kind === 'temperature' ? ISO : TEMPERATURE;
+  add(fn, [
+    { what: 'params not an object', call: () => f(5, scores, options), code: 'UM_CALIBRATOR', message: new RegExp(`^${fn}: params must be a calibrator object`) },
+    { what: 'params of another format', call: () => f({ ...(params as object), format: 'x' }, scores, options), code: 'UM_CALIBRATOR', message: new RegExp(`^${fn}: params.format must be "uncertainty-metrics/calibrator"; got "x"`) },
+    { what: 'params without fittedOn', call: () => f({ ...(params as object), fittedOn: undefined }, scores, options), code: 'UM_CALIBRATOR', message: new RegExp(`^${fn}: params.fittedOn.n must be an integer ≥ 1; got undefined`) },
+    { what: 'a misspelt option', call: () => f(params, scores, { ...options, inputs: 'logits' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.inputs must not be given`) },
+    ...(fn === 'applyCalibrator'
+      ? [{ what: 'unknown kind', call: () => f({ ...(params as object), kind: 'x' }, scores, options), code: 'UM_CALIBRATOR' as const, message: /^applyCalibrator: params.kind must be one of "temperature", .*; got "x"/ }]
+      : [{ what: 'a calibrator of another kind', call: () => f(other, scores, options), code: 'UM_CALIBRATOR' as const, message: new RegExp(`^${fn}: params.kind must be "${kind}"; got "${(other as { kind: string }).kind}"`) }]),
+    fn === 'applyMcTemperature'
+      ? { what: 'members with another number of classes', call: () => f(params, [[[0.2, 0.3, 0.5]]], options), code: 'UM_CALIBRATOR', message: new RegExp(`^${fn}: scores must have the 2 classes the mc-temperature calibrator was fitted on; got "3 classes"`) }
+      : fn === 'applyPlatt'
+        ? { what: 'a matrix of three classes', call: () => f(params, [[0.2, 0.3, 0.5]], {}), code: 'UM_CALIBRATOR', message: /^applyPlatt: scores must have the 2 classes the platt calibrator was fitted on; got "3 classes"/ }
+        : { what: 'scores with another number of classes', call: () => f(params, [[0.2, 0.3, 0.5]], options), code: 'UM_CALIBRATOR', message: new RegExp(`^${fn}: scores must have the 2 classes the ${kind} calibrator was fitted on; got "3 classes"`) },
+    fn === 'applyMcTemperature'
+      ? { what: 'a probability above 1', call: () => f(params, [[[1.2, -0.2]]], options), code: 'UM_PROB_RANGE', message: new RegExp(`^${fn}: probs\\[0\\]\\[0\\]\\[0\\] must be in \\[0, 1\\]; got 1.2`) }
+      : fn === 'applyPlatt'
+        ? { what: 'a probability above 1', call: () => f(params, [1.2], options), code: 'UM_PROB_RANGE', message: /^applyPlatt: probs\[0\] must be in \[0, 1\]; got 1.2/ }
+        : { what: 'a probability above 1', call: () => f(params, [[1.2, -0.2]], options), code: 'UM_PROB_RANGE', message: new RegExp(`^${fn}: probs\\[0\\]\\[0\\] must be in \\[0, 1\\]; got 1.2`) },
+  ]);
+}
+add('applyHistogramBinning', [{ what: 'edges not reaching 1', call: () => fnOf('applyHistogramBinning')({ ...HIST, histograms: [{ edges: [0, 0.5], values: [0.5], counts: [2] }] }, P2), code: 'UM_CALIBRATOR', message: /^applyHistogramBinning: params.histograms\[0\].edges must increase strictly from 0 to 1/ }]);
+add('applyIsotonic', [{ what: 'decreasing map', call: () => fnOf('applyIsotonic')({ ...ISO, maps: [{ x: [0, 1], y: [1, 0] }] }, P2), code: 'UM_CALIBRATOR', message: /^applyIsotonic: params.maps\[0\].y\[1\] must be non-decreasing probabilities; got 0/ }]);
+add('applyTopBinning', [
+  { what: 'cuts and bins of different lengths', call: () => fnOf('applyTopBinning')({ ...TOP, cuts: [] }, P2), code: 'UM_CALIBRATOR', message: /^applyTopBinning: params.bins must be an array of 1 bins \(one more than cuts\)/ },
+  { what: 'another named score', call: () => fnOf('applyTopBinning')(TOP, P2, { score: 'entropy' }), code: 'UM_CALIBRATOR', message: /^applyTopBinning: options.score must be omitted or 'max-prob'/ },
+]);
+add('topBinningReport', [
+  { what: 'params of another kind', call: () => fnOf('topBinningReport')(TEMPERATURE, Y2, P2), code: 'UM_CALIBRATOR', message: /^topBinningReport: params.kind must be "top-binning"; got "temperature"/ },
+  { what: 'labels of the wrong length', call: () => fnOf('topBinningReport')(TOP, [0], P2), code: 'UM_SHAPE', message: /^topBinningReport: labels must have one entry per row of scores \(2\); got 1/ },
+  { what: 'label out of range', call: () => fnOf('topBinningReport')(TOP, [0, 3], P2), code: 'UM_LABEL', message: /^topBinningReport: labels\[1\] must be an integer in \[0, 2\); got 3/ },
+  { what: 'delta 0', call: () => (um.topBinningReport as (p: unknown, l: unknown, s: unknown, o: unknown) => unknown)(TOP, Y2, P2, { delta: 0 }), code: 'UM_OPTION', message: /^topBinningReport: options.delta must be a number in \(0, 1\); got 0/ },
+]);
+add('oddsRatio', [
+  { what: 'p = 1', call: () => fnOf('oddsRatio')(1, 0.5), code: 'UM_PROB_RANGE', message: /^oddsRatio: p must be in \(0, 1\) \(odds of 0 or 1 are not finite\); got 1/ },
+  { what: 'a = 0', call: () => fnOf('oddsRatio')(0.5, 0), code: 'UM_PROB_RANGE', message: /^oddsRatio: a must be in \(0, 1\)/ },
+  { what: 'NaN', call: () => fnOf('oddsRatio')(NaN, 0.5), code: 'UM_NOT_FINITE', message: /^oddsRatio: p must be a finite number; got NaN/ },
+]);
+add('expectedOddsRatio', [
+  { what: 'no bins', call: () => fnOf('expectedOddsRatio')([]), code: 'UM_EMPTY', message: /^expectedOddsRatio: probabilities must hold at least one bin; got 0/ },
+  { what: 'a bin of probability 0', call: () => fnOf('expectedOddsRatio')([0.5, 0]), code: 'UM_PROB_RANGE', message: /^expectedOddsRatio: probabilities\[1\] must be in \(0, 1\)/ },
+  { what: 'weights of the wrong length', call: () => fnOf('expectedOddsRatio')([0.5, 0.2], [1]), code: 'UM_SHAPE', message: /^expectedOddsRatio: weights must have one weight per probability \(2\)/ },
+  { what: 'a negative weight', call: () => fnOf('expectedOddsRatio')([0.5, 0.2], [1, -1]), code: 'UM_OPTION', message: /^expectedOddsRatio: weights\[1\] must be finite numbers ≥ 0; got -1/ },
+  { what: 'zero weights', call: () => fnOf('expectedOddsRatio')([0.5, 0.2], [0, 0]), code: 'UM_OPTION', message: /^expectedOddsRatio: weights must not all be 0/ },
+]);
+add('parseCalibrator', [
+  { what: 'invalid JSON', call: () => fnOf('parseCalibrator')('{'), code: 'UM_CALIBRATOR', message: /^parseCalibrator: json must be valid JSON/ },
+  { what: 'null', call: () => fnOf('parseCalibrator')(null), code: 'UM_CALIBRATOR', message: /^parseCalibrator: params must be a calibrator object; got null/ },
+  { what: 'unknown kind', call: () => fnOf('parseCalibrator')({ kind: 'beta' }), code: 'UM_CALIBRATOR', message: /^parseCalibrator: params.kind must be one of/ },
+]);
+
 describe('bad input throws typed, located errors', () => {
   for (const [fn, rows] of Object.entries(ROWS)) {
     describe(fn, () => {

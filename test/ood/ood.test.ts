@@ -1,18 +1,10 @@
 /** Out-of-distribution detection: AUROC, FPR at 95 % TPR and the mean-batch-uncertainty curve. */
 import { describe, expect, it } from 'vitest';
-import { fprAtTpr, normalizedEntropy, oodAuroc, oodCurve, UMError, confidence } from '../../src/index.js';
+import { failure } from '../helpers/failure.js';
+import { confidence, fprAtTpr, normalizedEntropy, oodAuroc, oodCurve } from '../../src/index.js';
 import { randomProbs } from '../helpers/data.js';
 import { uniforms } from '../helpers/minstd.js';
 
-function failure(call: () => unknown): UMError {
-  try {
-    call();
-  } catch (e) {
-    if (e instanceof UMError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 describe('oodAuroc', () => {
   it('equals a brute-force count with ties ½', () => {
