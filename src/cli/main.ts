@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, renderUsage, type ArgsDef, type CommandDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
+import { calibrateApplyCommand, calibrateCommand, calibrateFitCommand, runCalibrateApply, runCalibrateFit } from './commands/calibrate.js';
 import { metricsCommand, runMetrics } from './commands/metrics.js';
 import { stripAnsi, type Io } from './io.js';
 
@@ -16,9 +17,23 @@ const COMMANDS: Record<string, Command> = {
   metrics: { def: metricsCommand as unknown as CommandDef<ArgsDef>, run: runMetrics },
 };
 
+/** Commands with subcommands (`um calibrate fit`). */
+const GROUPS: Record<string, { def: CommandDef<ArgsDef>; commands: Record<string, Command> }> = {
+  calibrate: {
+    def: calibrateCommand as unknown as CommandDef<ArgsDef>,
+    commands: {
+      fit: { def: calibrateFitCommand as unknown as CommandDef<ArgsDef>, run: runCalibrateFit },
+      apply: { def: calibrateApplyCommand as unknown as CommandDef<ArgsDef>, run: runCalibrateApply },
+    },
+  },
+};
+
 const root = {
   meta: { name: 'um', version, description: 'uncertainty-metrics: measure, see and fix classifier calibration' },
-  subCommands: Object.fromEntries(Object.entries(COMMANDS).map(([k, c]) => [k, c.def])),
+  subCommands: {
+    ...Object.fromEntries(Object.entries(COMMANDS).map(([k, c]) => [k, c.def])),
+    ...Object.fromEntries(Object.entries(GROUPS).map(([k, g]) => [k, g.def])),
+  },
 } satisfies CommandDef<ArgsDef>;
 
 const processIo: Io = {
@@ -90,20 +105,38 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       io.stdout(`${version}\n`);
       return 0;
     }
-    const command = COMMANDS[name];
-    if (command === undefined) throw usageError(`um: unknown command ${JSON.stringify(name)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
-    if (rest.includes('--help') || rest.includes('-h')) {
-      await usage(io, command.def, root);
+    let command = COMMANDS[name];
+    let full = `um ${name}`;
+    let parent: CommandDef<ArgsDef> = root;
+    let args0 = rest;
+    const group = GROUPS[name];
+    if (group !== undefined) {
+      const [sub, ...more] = rest;
+      if (sub === undefined || sub === '--help' || sub === '-h') {
+        await usage(io, group.def, root);
+        return sub === undefined ? 2 : 0;
+      }
+      command = group.commands[sub];
+      if (command === undefined) throw usageError(`um ${name}: unknown command ${JSON.stringify(sub)}; commands: ${Object.keys(group.commands).join(', ')}`);
+      full = `um ${name} ${sub}`;
+      parent = group.def;
+      args0 = more;
+    }
+    if (command === undefined) {
+      throw usageError(`um: unknown command ${JSON.stringify(name)}; commands: ${[...Object.keys(COMMANDS), ...Object.keys(GROUPS)].join(', ')}`);
+    }
+    if (args0.includes('--help') || args0.includes('-h')) {
+      await usage(io, command.def, parent);
       return 0;
     }
     const argsDef = (command.def.args ?? {}) as ArgsDef;
-    checkFlags(`um ${name}`, rest, argsDef);
+    checkFlags(full, args0, argsDef);
     let args: Record<string, unknown>;
     try {
-      args = parseArgs(rest as string[], argsDef) as Record<string, unknown>;
+      args = parseArgs(args0 as string[], argsDef) as Record<string, unknown>;
     } catch (error) {
       if (error instanceof Error && error.name === 'CLIError') {
-        throw usageError(`um ${name}: ${stripAnsi(error.message)} (see um ${name} --help)`);
+        throw usageError(`${full}: ${stripAnsi(error.message)} (see ${full} --help)`);
       }
       throw error;
     }

@@ -1,3 +1,5 @@
-// uncertainty-metrics/io — reading prediction files in Node (CSV, JSON, NumPy). Re-exports only.
+// uncertainty-metrics/io — reading and writing prediction and calibrator files in Node. Re-exports only.
 export { readPredictions } from './readPredictions.js';
 export type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
+export { readCalibrator } from './readCalibrator.js';
+export { formatPredictions } from './formatPredictions.js';

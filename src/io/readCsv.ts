@@ -16,6 +16,7 @@ export async function readCsv(
   input: ScoreKind,
   labelColumn: string,
   scorePrefix: string,
+  requireLabels: boolean,
 ): Promise<PredictionData> {
   let handle;
   try {
@@ -40,7 +41,7 @@ export async function readCsv(
       if (header === undefined) {
         header = record;
         labelIndex = record.indexOf(labelColumn);
-        if (labelIndex < 0) {
+        if (labelIndex < 0 && requireLabels) {
           fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line: info.lines }, { value: record.join(',') });
         }
         const pattern = new RegExp(`^${escapeRegExp(scorePrefix)}(\\d+)$`);
@@ -72,7 +73,7 @@ export async function readCsv(
         }
         return v;
       };
-      labels.push(cell(labelIndex));
+      if (labelIndex >= 0) labels.push(cell(labelIndex));
       for (const j of scoreIndex) scores.push(cell(j));
       lines.push(line);
     }
@@ -93,7 +94,7 @@ export async function readCsv(
     await handle.close().catch(() => undefined);
   }
   if (header === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'is empty (expected a header line)');
-  if (labels.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
+  if (lines.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
   const numClasses = scoreIndex.length;
   const columns = scoreIndex.map((j) => (header as string[])[j] as string);
   const used = new Set([labelIndex, ...scoreIndex]);
@@ -103,9 +104,10 @@ export async function readCsv(
     path,
     format: 'csv',
     input,
-    n: labels.length,
+    n: lines.length,
     numClasses,
     labels: Float64Array.from(labels),
+    hasLabels: labelIndex >= 0,
     scores: Float64Array.from(scores),
     columns,
     ignoredColumns,

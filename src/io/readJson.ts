@@ -20,8 +20,9 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 }
 
 /** The `labels` array as numbers (validated as labels later by the metrics, which report their position). */
-function readLabels(fn: string, path: string, obj: Record<string, unknown>): Float64Array {
+function readLabels(fn: string, path: string, obj: Record<string, unknown>, requireLabels: boolean): Float64Array {
   const labels = obj.labels;
+  if (labels === undefined && !requireLabels) return new Float64Array(0);
   if (!Array.isArray(labels)) fileFail('UM_FILE_FORMAT', fn, path, 'must have a "labels" array');
   const lab = new Float64Array(labels.length);
   for (let i = 0; i < labels.length; i++) {
@@ -52,7 +53,7 @@ function readRows(fn: string, path: string, name: string, rows: unknown[], c: nu
  * `{ labels, member_probs | member_logits | member_logprobs: number[S][N][C] }`, from a JSON file. The key declares
  * the kind: `input` selects it; without `input` the file must hold exactly one kind, or `probs`.
  */
-export async function readJson(fn: string, path: string, input: ScoreKind | undefined, preferMembers: boolean): Promise<PredictionData> {
+export async function readJson(fn: string, path: string, input: ScoreKind | undefined, preferMembers: boolean, requireLabels: boolean): Promise<PredictionData> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -75,7 +76,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
   const obj = doc as Record<string, unknown>;
   const singles = KEYS.filter((k) => k in obj);
   const memberKinds = KEYS.filter((k) => MEMBER_KEYS[k] in obj);
-  if (memberKinds.length > 0 && (singles.length === 0 || preferMembers)) return readMembers(fn, path, obj, input, memberKinds);
+  if (memberKinds.length > 0 && (singles.length === 0 || preferMembers)) return readMembers(fn, path, obj, input, memberKinds, requireLabels);
   if (preferMembers) fileFail('UM_FILE_FORMAT', fn, path, 'has no member_probs, member_logits or member_logprobs key');
   const present = singles;
   let key: ScoreKind;
@@ -85,7 +86,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
   } else if (present.length === 1) key = present[0] as ScoreKind;
   else if (present.includes('probs')) key = 'probs';
   else fileFail('UM_FILE_FORMAT', fn, path, present.length === 0 ? 'must have a "probs", "logits" or "logprobs" key' : `has ${present.join(' and ')}; choose one with --input`);
-  const lab = readLabels(fn, path, obj);
+  const lab = readLabels(fn, path, obj, requireLabels);
   const rows = obj[key];
   if (!Array.isArray(rows)) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be an array of rows`);
   const n = rows.length;
@@ -102,6 +103,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
     n,
     numClasses: c,
     labels: lab,
+    hasLabels: 'labels' in obj,
     scores,
     locate(row, column, argument) {
       if (argument === 'labels') return `${path}: "labels[${row}]"`;
@@ -111,7 +113,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
 }
 
 /** Reads stacked member outputs [S][N][C] (internal). */
-function readMembers(fn: string, path: string, obj: Record<string, unknown>, input: ScoreKind | undefined, kinds: ScoreKind[]): PredictionData {
+function readMembers(fn: string, path: string, obj: Record<string, unknown>, input: ScoreKind | undefined, kinds: ScoreKind[], requireLabels: boolean): PredictionData {
   let kind: ScoreKind;
   if (input !== undefined) {
     if (!kinds.includes(input)) fileFail('UM_FILE_FORMAT', fn, path, `has no "${MEMBER_KEYS[input]}" key (declared input ${input})`);
@@ -120,7 +122,7 @@ function readMembers(fn: string, path: string, obj: Record<string, unknown>, inp
   else if (kinds.includes('probs')) kind = 'probs';
   else fileFail('UM_FILE_FORMAT', fn, path, `has ${kinds.map((k) => MEMBER_KEYS[k]).join(' and ')}; choose one with --input`);
   const key = MEMBER_KEYS[kind];
-  const lab = readLabels(fn, path, obj);
+  const lab = readLabels(fn, path, obj, requireLabels);
   const stack = obj[key];
   if (!Array.isArray(stack) || stack.length === 0) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be a non-empty array of members [S][N][C]`);
   const s = stack.length;
@@ -141,6 +143,7 @@ function readMembers(fn: string, path: string, obj: Record<string, unknown>, inp
     n,
     numClasses: c,
     labels: lab,
+    hasLabels: 'labels' in obj,
     members,
     numMembers: s,
     locate(row, column, argument, member) {

@@ -26,8 +26,8 @@ function toRowMajor(data: ArrayLike<number>, rows: number, cols: number): Float6
 }
 
 /** Reads NumPy scores [N, C] or ensemble members [S, N, C] (float32 or float64) and labels [N] (any integer or float dtype). */
-export async function readNpy(fn: string, path: string, labelsPath: string | undefined, input: ScoreKind): Promise<PredictionData> {
-  if (labelsPath === undefined) {
+export async function readNpy(fn: string, path: string, labelsPath: string | undefined, input: ScoreKind, requireLabels: boolean): Promise<PredictionData> {
+  if (labelsPath === undefined && requireLabels) {
     fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
   }
   const s = await loadNpy(fn, path);
@@ -42,6 +42,14 @@ export async function readNpy(fn: string, path: string, labelsPath: string | und
     if (ensemble) fileFail('UM_FILE_FORMAT', fn, path, 'is a Fortran-ordered 3-D array; save it in C order (numpy.ascontiguousarray)');
     scores = toRowMajor(scores, n, c);
   }
+  const base = { path, format: 'npy' as const, input, n, numClasses: c, ...(ensemble ? { members: scores, numMembers: sm } : { scores }) };
+  const locateScore = (row: number, column?: number, member?: number) => {
+    const at = ensemble ? `${path}: member ${member ?? 0}, row ${row}` : `${path}: row ${row}`;
+    return column === undefined ? at : `${at}, column ${column}`;
+  };
+  if (labelsPath === undefined) {
+    return { ...base, labels: new Float64Array(0), hasLabels: false, locate: (row, column, _argument, member) => locateScore(row, column, member) };
+  }
   const l = await loadNpy(fn, labelsPath);
   if (l.shape.length !== 1) fileFail('UM_FILE_FORMAT', fn, labelsPath, 'must have shape [N]', {}, { value: `[${l.shape.join(', ')}]` });
   const raw = l.data as unknown as ArrayLike<number | bigint>;
@@ -52,19 +60,10 @@ export async function readNpy(fn: string, path: string, labelsPath: string | und
     fileFail('UM_FILE_FORMAT', fn, labelsPath, `must hold one label per row of ${path} (${n})`, {}, { value: raw.length });
   }
   const labels = Float64Array.from({ length: raw.length }, (_, i) => Number(raw[i]));
-  const body = ensemble ? { members: scores, numMembers: sm } : { scores };
   return {
-    path,
-    format: 'npy',
-    input,
-    n,
-    numClasses: c,
+    ...base,
     labels,
-    ...body,
-    locate(row, column, argument, member) {
-      if (argument === 'labels') return `${labelsPath}: element ${row}`;
-      const at = ensemble ? `${path}: member ${member ?? 0}, row ${row}` : `${path}: row ${row}`;
-      return column === undefined ? at : `${at}, column ${column}`;
-    },
+    hasLabels: true,
+    locate: (row, column, argument, member) => (argument === 'labels' ? `${labelsPath}: element ${row}` : locateScore(row, column, member)),
   };
 }

@@ -28,7 +28,8 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  * RFC 4180 (CSV).
  *
  * @param path file to read.
- * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`, `members`.
+ * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`, `members`,
+ *   `requireLabels` (default true).
  * @returns a {@link PredictionData}.
  * @throws {UMError} `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` (with file, line and column where the
  *   format has them), `UM_EMPTY` (no data rows), `UM_OPTION`.
@@ -50,13 +51,14 @@ export async function readPredictions(path: string, options: ReadOptions = {}): 
   if (input !== undefined && input !== 'probs' && input !== 'logits' && input !== 'logprobs') {
     fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
   }
+  const requireLabels = options.requireLabels !== false;
   switch (format) {
     case 'csv':
-      return readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_');
+      return readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels);
     case 'json':
-      return readJson(fn, path, input, options.members === true);
+      return readJson(fn, path, input, options.members === true, requireLabels);
     case 'npy':
-      return readNpy(fn, path, options.labels, input ?? 'probs');
+      return readNpy(fn, path, options.labels, input ?? 'probs', requireLabels);
     default:
       return fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json' or 'npy'`, { value: format });
   }

@@ -20,6 +20,11 @@ export interface ReadOptions {
   scorePrefix?: string;
   /** JSON holding both a single prediction and member outputs: read the members (default: the single prediction). */
   members?: boolean;
+  /**
+   * Whether the file must hold labels (default true). With false, a CSV without the label column, a JSON without
+   * `labels` and a NumPy file without `labels` are read with `hasLabels: false` (applying a calibrator to new data).
+   */
+  requireLabels?: boolean;
 }
 
 /** Predictions read from a file: flat row-major scores with an explicit number of classes, and raw labels. */
@@ -31,8 +36,10 @@ export interface PredictionData {
   readonly input: ScoreKind;
   readonly n: number;
   readonly numClasses: number;
-  /** Labels as read (validated as integers in [0, C) by the metrics, which report their position). */
+  /** Labels as read (validated as integers in [0, C) by the metrics, which report their position); empty without labels. */
   readonly labels: Float64Array;
+  /** Whether the file held labels (always true unless `requireLabels: false`). */
+  readonly hasLabels: boolean;
   /** Scores of a single model, row-major n × numClasses (`Float32Array` for float32 NumPy files); absent for ensembles. */
   readonly scores?: Float64Array | Float32Array;
   /** Ensemble member outputs, member-major numMembers × n × numClasses; present instead of `scores`. */

@@ -1,5 +1,8 @@
 /** The README stays true: its library snippets run, its outputs are what the code prints, its tables are complete. */
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as um from '../../src/index.js';
 import { repoRoot, um as runUm } from '../helpers/cli.js';
@@ -40,12 +43,22 @@ describe('README', () => {
   it('the preset table lists every preset', () => {
     for (const name of Object.keys(um.presets)) expect(readme).toContain(`| \`${name}\` |`);
   });
-  it('the CLI examples on bundled data run', () => {
+  it('the CLI examples on bundled data run, in order, in a scratch directory', () => {
     const lines = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.code.split('\n')).filter((l) => l.startsWith('npx um ') && l.includes('examples/data/'));
-    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.length).toBeGreaterThanOrEqual(7);
+    const dir = mkdtempSync(join(tmpdir(), 'um-readme-'));
+    symlinkSync(`${repoRoot}examples`, join(dir, 'examples'));
     for (const line of lines) {
       const args = line.replace(/#.*$/, '').trim().split(/\s+/).slice(2);
-      expect(runUm(args).code, line).toBe(0);
+      expect(runUm(args, { cwd: dir }).code, line).toBe(0);
     }
+    expect(existsSync(join(dir, 'calibrated.csv'))).toBe(true);
+    rmSync(dir, { recursive: true });
+  });
+  it('the calibration table is what scripts/calibration-table.mjs prints', () => {
+    const r = spawnSync(process.execPath, [`${repoRoot}scripts/calibration-table.mjs`], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const block = /<!-- calibration-table:start -->\n([\s\S]*?)\n<!-- calibration-table:end -->/.exec(readme)?.[1];
+    expect(block).toBe(r.stdout.trimEnd());
   });
 });

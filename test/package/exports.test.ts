@@ -3,6 +3,7 @@
  * itself, so this is the built dist/), and the core's purity — no Node built-ins, no dependencies.
  */
 import { readFileSync } from 'node:fs';
+import { VERSION } from '../../src/version.js';
 import { dirname, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as src from '../../src/index.js';
@@ -25,6 +26,8 @@ describe('package entry points', () => {
     expect(pkg.type).toBe('module');
     expect(pkg.engines).toEqual({ node: '>=20' });
     expect(pkg.bin).toEqual({ um: './dist/cli/bin.js' });
+    // the core records its version in fitted calibrators without reading package.json (no Node APIs)
+    expect(VERSION).toBe(pkg.version);
     const exports = pkg.exports as Record<string, { types: string; import: string }>;
     for (const sub of ['.', './io', './cli']) expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'import']);
   });
@@ -61,6 +64,6 @@ describe('the core runs in browsers', () => {
     }
   });
   it('the io and cli entry points are the only ones that use Node', () => {
-    expect(importGraph(`${repoRoot}dist/io/index.js`).external.sort()).toEqual(['csv-parse', 'node:fs/promises', 'node:path', 'npyjs']);
+    expect(importGraph(`${repoRoot}dist/io/index.js`).external.sort()).toEqual(['csv-parse', 'csv-stringify/sync', 'node:fs/promises', 'node:path', 'npyjs']);
   });
 });

@@ -1,0 +1,204 @@
+import { writeFile } from 'node:fs/promises';
+import { defineCommand, type ArgsDef } from 'citty';
+import { applyCalibrator } from '../../calibrate/applyCalibrator.js';
+import { fitHistogramBinning } from '../../calibrate/fitHistogramBinning.js';
+import { fitIsotonic } from '../../calibrate/fitIsotonic.js';
+import { fitMcTemperature } from '../../calibrate/fitMcTemperature.js';
+import { fitPlatt } from '../../calibrate/fitPlatt.js';
+import { fitTemperature } from '../../calibrate/fitTemperature.js';
+import { fitTopBinning } from '../../calibrate/fitTopBinning.js';
+import type { CalibratorParams } from '../../calibrate/parseCalibrator.js';
+import type { TopScore } from '../../calibrate/topScore.js';
+import { UMError } from '../../errors/UMError.js';
+import { formatPredictions } from '../../io/formatPredictions.js';
+import { readCalibrator } from '../../io/readCalibrator.js';
+import { readPredictions } from '../../io/readPredictions.js';
+import type { PredictionData } from '../../io/types.js';
+import type { UMWarning } from '../../warnings/warnings.js';
+import { guard, printWarnings } from '../guard.js';
+import { formatNumber, renderTable } from '../format.js';
+import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
+import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
+
+/** `--method` names and the library function each wires to. */
+const METHODS = ['temperature', 'mc-temperature', 'platt', 'histogram', 'isotonic', 'top1'] as const;
+type Method = (typeof METHODS)[number];
+
+/** Flags each method accepts beyond the input flags (others are rejected, never ignored). */
+const METHOD_FLAGS: Record<Method, readonly string[]> = {
+  temperature: ['bounds'],
+  'mc-temperature': ['bounds', 'objective'],
+  platt: [],
+  histogram: ['bins', 'binning'],
+  isotonic: [],
+  top1: ['bins', 'score', 'top', 'delta', 'regularize'],
+};
+
+export const fitArgs = {
+  method: { type: 'enum', options: [...METHODS], description: 'calibrator to fit', required: true },
+  file: { type: 'positional', description: 'validation predictions (.csv, .json or .npy; members [S, N, C] for mc-temperature)', required: true },
+  output: { type: 'string', alias: 'o', description: 'calibrator file to write (JSON)', valueHint: 'FILE', required: true },
+  ...inputArgs,
+  bounds: { type: 'string', description: 'temperature search interval T_min,T_max (default 0.001,1000)', valueHint: 'MIN,MAX' },
+  objective: { type: 'enum', options: ['predictive', 'mean-nll'], description: 'mc-temperature objective (default predictive)' },
+  bins: { type: 'string', description: 'histogram / top1: number of bins (default 15)', valueHint: 'N' },
+  binning: { type: 'enum', options: ['equal-width', 'equal-mass'], description: 'histogram: bin construction (default equal-width)' },
+  score: { type: 'enum', options: ['max-prob', 'margin', 'entropy', 'normalized-entropy', 'neg-log-max-prob', 'neg-log-top-k'], description: 'top1: uncertainty score to bin (default max-prob)' },
+  top: { type: 'string', description: 'top1: k of the Top-k event (default 1)', valueHint: 'K' },
+  delta: { type: 'string', description: 'top1: δ of the per-bin Hoeffding interval (default 0.05)', valueHint: 'X' },
+  regularize: { type: 'boolean', description: 'top1: regularise bins towards the accuracy (default true; --no-regularize)', default: true },
+} satisfies ArgsDef;
+
+export const applyArgs = {
+  calibrator: { type: 'positional', description: 'calibrator file from um calibrate fit', required: true },
+  file: { type: 'positional', description: 'predictions to calibrate (labels optional)', required: true },
+  output: { type: 'string', alias: 'o', description: 'CSV to write (default: stdout)', valueHint: 'FILE' },
+  ...inputArgs,
+} satisfies ArgsDef;
+
+function given(args: Record<string, unknown>, flag: string): boolean {
+  if (flag === 'regularize') return args.regularize === false;
+  return args[flag] !== undefined;
+}
+
+/** Fits the calibrator `method` on the data (pure wiring; internal). */
+function fit(command: string, method: Method, data: PredictionData, args: Record<string, unknown>, onWarning: (w: UMWarning) => void): CalibratorParams {
+  for (const flag of ['bounds', 'objective', 'bins', 'binning', 'score', 'top', 'delta', 'regularize']) {
+    if (given(args, flag) && !METHOD_FLAGS[method].includes(flag)) {
+      throw new UMError('UM_OPTION', `${command}: --${flag === 'regularize' ? 'no-regularize' : flag} does not apply to --method ${method}`, { fn: command, argument: `--${flag}` });
+    }
+  }
+  const input = inputOptions(command, data, args);
+  const needsMembers = method === 'mc-temperature';
+  if (needsMembers !== (data.members !== undefined)) {
+    throw new UMError(
+      'UM_OPTION',
+      needsMembers
+        ? `${command}: --method mc-temperature needs stacked members [S, N, C] (a 3-D .npy or JSON member_logits); ${data.path} holds one model`
+        : `${command}: ${data.path} holds ensemble members; use --method mc-temperature (or give the averaged prediction)`,
+      { fn: command, argument: '--method' },
+    );
+  }
+  const { numMembers: _s, ...single } = input;
+  const scores = (data.scores ?? data.members) as Float64Array | Float32Array;
+  const bins = parseIntegerFlag(command, '--bins', args.bins);
+  switch (method) {
+    case 'temperature':
+      return fitTemperature(data.labels, scores, { ...single, ...boundsOf(command, args), onWarning });
+    case 'mc-temperature':
+      return fitMcTemperature(data.labels, scores, {
+        input: input.input,
+        numClasses: data.numClasses,
+        numMembers: data.numMembers as number,
+        ...(input.sumTolerance === undefined ? {} : { sumTolerance: input.sumTolerance }),
+        ...(args.objective === undefined ? {} : { objective: args.objective as 'predictive' | 'mean-nll' }),
+        ...boundsOf(command, args),
+        onWarning,
+      });
+    case 'platt':
+      return fitPlatt(data.labels, scores, single);
+    case 'histogram':
+      return fitHistogramBinning(data.labels, scores, {
+        ...single,
+        ...(bins === undefined ? {} : { bins }),
+        ...(args.binning === undefined ? {} : { binning: args.binning as 'equal-width' | 'equal-mass' }),
+      });
+    case 'isotonic':
+      return fitIsotonic(data.labels, scores, single);
+    case 'top1': {
+      const top = parseIntegerFlag(command, '--top', args.top);
+      const delta = parseNumberFlag(command, '--delta', args.delta);
+      return fitTopBinning(data.labels, scores, {
+        ...single,
+        ...(bins === undefined ? {} : { bins }),
+        ...(args.score === undefined ? {} : { score: args.score as Exclude<TopScore, object> }),
+        ...(top === undefined ? {} : { top }),
+        ...(delta === undefined ? {} : { delta }),
+        regularize: args.regularize !== false,
+      });
+    }
+  }
+}
+
+function boundsOf(command: string, args: Record<string, unknown>): { bounds?: [number, number] } {
+  if (args.bounds === undefined) return {};
+  const parts = String(args.bounds).split(',');
+  if (parts.length !== 2) throw new UMError('UM_OPTION', `${command}: --bounds must be MIN,MAX; got ${JSON.stringify(String(args.bounds))}`, { fn: command, argument: '--bounds' });
+  return { bounds: [parseNumberFlag(command, '--bounds', parts[0]) as number, parseNumberFlag(command, '--bounds', parts[1]) as number] };
+}
+
+/** The human summary printed after fitting. */
+export function describeCalibrator(p: CalibratorParams): string {
+  const head = `${p.kind} calibrator fitted on ${p.fittedOn.n} examples, ${p.fittedOn.numClasses} classes (${p.fittedOn.input}${p.fittedOn.numMembers === undefined ? '' : `, ${p.fittedOn.numMembers} members`})`;
+  switch (p.kind) {
+    case 'temperature':
+    case 'mc-temperature': {
+      const d = p.diagnostics;
+      const objective = p.kind === 'mc-temperature' ? `, objective ${p.objective}` : '';
+      return `${head}\nT = ${p.temperature}${objective}\nNLL ${formatNumber(d.nllBefore)} at T = 1 → ${formatNumber(d.nllAfter)}; ${d.evaluations} evaluations, ${d.converged ? 'converged' : 'NOT converged'}${d.atBound === null ? '' : `; at the ${d.atBound} bound of [${d.bounds.join(', ')}]`}`;
+    }
+    case 'platt':
+      return `${head}\nP(y = 1) = 1 / (1 + exp(${p.a}·f + ${p.b})), f = log-odds\n${p.diagnostics.iterations} Newton iterations, ${p.diagnostics.converged ? 'converged' : 'NOT converged'}, loss ${formatNumber(p.diagnostics.loss)}`;
+    case 'histogram-binning':
+      return `${head}\n${p.histograms.length} histogram(s), ${p.binning}, ${(p.histograms[0]?.values.length ?? 0).toString()} bins`;
+    case 'isotonic':
+      return `${head}\n${p.maps.length} map(s), ${p.maps.map((m) => m.x.length).join(', ')} breakpoints`;
+    case 'top-binning': {
+      const rows = p.bins.map((b, i) => [String(i), `${formatNumber(b.range[0])} … ${formatNumber(b.range[1])}`, String(b.count), formatNumber(b.probability), `${formatNumber(b.interval[0])} … ${formatNumber(b.interval[1])}`]);
+      return `${head}\nTop-${p.top} event, score ${p.score} (${p.direction}), accuracy ${formatNumber(p.accuracy)}, EOR ${p.eor === null ? 'n/a' : formatNumber(p.eor)}\n\n${renderTable(['bin', 'score range', 'count', 'P(top)', `Hoeffding ${1 - p.delta}`], rows)}`;
+    }
+  }
+}
+
+/** Runs `um calibrate fit`; returns the exit code. */
+export function runCalibrateFit(args: Record<string, unknown>, io: Io): Promise<number> {
+  const command = 'um calibrate fit';
+  return guard(command, io, async (context) => {
+    const data = await readPredictions(String(args.file), readOptionsOf(args));
+    context.data = data;
+    const warnings: UMWarning[] = [];
+    const params = fit(command, args.method as Method, data, args, (w) => warnings.push(w));
+    await writeFile(String(args.output), `${JSON.stringify(params, null, 2)}\n`);
+    printWarnings(io, command, warnings);
+    io.stdout(`${describeCalibrator(params)}\nwritten to ${String(args.output)}\n`);
+  });
+}
+
+/** Runs `um calibrate apply`; returns the exit code. */
+export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promise<number> {
+  const command = 'um calibrate apply';
+  return guard(command, io, async (context) => {
+    const params = await readCalibrator(String(args.calibrator));
+    const data = await readPredictions(String(args.file), { ...readOptionsOf(args), requireLabels: false });
+    context.data = data;
+    const text = formatPredictions(applyTo(command, params, data, args), data.hasLabels ? data.labels : undefined);
+    if (typeof args.output === 'string') {
+      await writeFile(args.output, text);
+      io.stdout(`${data.n} calibrated predictions written to ${args.output}\n`);
+    } else io.stdout(text);
+  });
+}
+
+/** Applies a calibrator to the data read (shared with `um metrics --calibration`). */
+export function applyTo(command: string, params: CalibratorParams, data: PredictionData, args: Record<string, unknown>): ReturnType<typeof applyCalibrator> {
+  const input = inputOptions(command, data, args);
+  if ((params.kind === 'mc-temperature') !== (data.members !== undefined)) {
+    throw new UMError(
+      'UM_CALIBRATOR',
+      params.kind === 'mc-temperature'
+        ? `${command}: the mc-temperature calibrator needs stacked members [S, N, C]; ${data.path} holds one model`
+        : `${command}: ${data.path} holds ensemble members; a ${params.kind} calibrator takes one model's scores`,
+      { fn: command, argument: 'file' },
+    );
+  }
+  if (params.kind === 'mc-temperature') return applyCalibrator(params, data.members as Float64Array, input);
+  const { numMembers: _s, ...single } = input;
+  return applyCalibrator(params, data.scores as Float64Array, single);
+}
+
+export const calibrateFitCommand = defineCommand({ meta: { name: 'fit', description: 'Fit a calibrator on validation predictions and write it as JSON' }, args: fitArgs });
+export const calibrateApplyCommand = defineCommand({ meta: { name: 'apply', description: 'Apply a calibrator file to predictions and write calibrated CSV' }, args: applyArgs });
+export const calibrateCommand = defineCommand({
+  meta: { name: 'calibrate', description: 'Fit and apply calibrators (temperature, mc-temperature, platt, histogram, isotonic, top1)' },
+  subCommands: { fit: calibrateFitCommand, apply: calibrateApplyCommand },
+});

@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import { parseCalibrator, type CalibratorParams } from '../calibrate/parseCalibrator.js';
+import { UMError } from '../errors/UMError.js';
+import { fileFail, readFail } from './fileError.js';
+
+/**
+ * Reads a calibrator file written by `um calibrate fit` (or `JSON.stringify` of a fitted calibrator) and validates it.
+ *
+ * **Formula.** Not applicable (input/output).
+ *
+ * **Conventions.**
+ * - The file is JSON; its content is checked by {@link parseCalibrator}. Every problem is a `UMError` that names the
+ *   file: `UM_FILE_NOT_FOUND`/`UM_FILE_READ`, `UM_FILE_FORMAT` for invalid JSON, `UM_CALIBRATOR` for a bad field.
+ *
+ * **References.** None.
+ *
+ * @param path the calibrator file.
+ * @returns the validated calibrator parameters.
+ * @throws {UMError} as above.
+ * @example
+ * ```js
+ * import { readCalibrator } from 'uncertainty-metrics/io';
+ * (await readCalibrator('test/fixtures/files/temperature.json')).kind; // => 'temperature'
+ * ```
+ */
+export async function readCalibrator(path: string): Promise<CalibratorParams> {
+  const fn = 'readCalibrator';
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    readFail(fn, path, error);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    fileFail('UM_FILE_FORMAT', fn, path, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  try {
+    return parseCalibrator(value as object);
+  } catch (error) {
+    if (!(error instanceof UMError)) throw error;
+    throw new UMError(error.code, `${fn}: ${path}: ${error.message.replace(/^parseCalibrator: /, '')}`, { ...error.details, fn, file: path });
+  }
+}
