@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPredictions, type PredictionData } from '../../src/io/index.js';
-import { UMError } from '../../src/index.js';
+import { formatPredictions, readPredictions, type PredictionData } from '../../src/io/index.js';
+import { applyTopBinning, fitTopBinning, toProbabilities, UMError } from '../../src/index.js';
 
 const F = (name: string) => `test/fixtures/files/${name}`;
 
@@ -159,6 +159,36 @@ describe('ensemble members', () => {
   it('members: true on a file without member keys is an error', async () => {
     const e = await failure(F('good.json'), { members: true });
     expect([e.code, e.message]).toEqual(['UM_FILE_FORMAT', `readPredictions: ${F('good.json')}: has no member_probs, member_logits or member_logprobs key`]);
+  });
+});
+
+describe('unlabeled files (requireLabels: false)', () => {
+  it('CSV without the label column, JSON without labels and NumPy without --labels are read with hasLabels false', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-io-'));
+    const csv = join(dir, 'u.csv');
+    writeFileSync(csv, 'p_0,p_1\n0.2,0.8\n0.6,0.4\n');
+    const json = join(dir, 'u.json');
+    writeFileSync(json, JSON.stringify({ logits: [[0, 1]] }));
+    const a = await readPredictions(csv, { requireLabels: false });
+    expect([a.hasLabels, a.n, a.labels.length, Array.from(scoresOf(a))]).toEqual([false, 2, 0, [0.2, 0.8, 0.6, 0.4]]);
+    const b = await readPredictions(json, { requireLabels: false });
+    expect([b.hasLabels, b.input, b.n]).toEqual([false, 'logits', 1]);
+    const c = await readPredictions(F('scores_f32.npy'), { requireLabels: false });
+    expect([c.hasLabels, c.n, c.locate(2, 1)]).toEqual([false, 6, `${F('scores_f32.npy')}: row 2, column 1`]);
+    // labelled files still report their labels
+    expect((await readPredictions(F('good.csv'), { requireLabels: false })).hasLabels).toBe(true);
+    // and by default labels are required
+    expect((await failure(csv)).message).toMatch(/the header must have a "label" column/);
+    rmSync(dir, { recursive: true });
+  });
+});
+
+describe('formatPredictions', () => {
+  it('writes probabilities with shortest round-trip numbers, and Top-k predictions', () => {
+    const p = toProbabilities([[0.1, 0.9], [1 / 3, 2 / 3]]);
+    expect(formatPredictions(p)).toBe('p_0,p_1\n0.1,0.9\n0.3333333333333333,0.6666666666666666\n');
+    const t = fitTopBinning([0, 1], [[0.9, 0.1], [0.2, 0.8]], { bins: 1, regularize: false });
+    expect(formatPredictions(applyTopBinning(t, [[0.9, 0.1]]), [0])).toBe('label,predicted,p_top,bin\n0,0,1,0\n');
   });
 });
 
