@@ -28,12 +28,19 @@ export default tseslint.config(
   {
     // The core must run in browsers: no Node built-ins and no runtime dependencies.
     files: ['src/**/*.ts'],
-    ignores: ['src/io/**', 'src/cli/**'],
+    ignores: ['src/io/**', 'src/cli/**', 'src/plot/**', 'src/report/**'],
     rules: {
       'no-restricted-imports': [
         'error',
         { patterns: [{ regex: '^(?!\\.{1,2}/)', message: 'The core has zero runtime dependencies and no Node APIs; import only relative modules.' }] },
       ],
+    },
+  },
+  {
+    // Plots and reports run in browsers too: Vega is allowed, Node built-ins are not.
+    files: ['src/plot/**/*.ts', 'src/report/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^node:', message: 'Plots and reports must run in browsers: no Node built-ins.' }] }],
     },
   },
 );

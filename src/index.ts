@@ -113,6 +113,10 @@ export type { EstimateWithError, InformationCriterionOptions } from './informati
 export { auroc } from './selective/auroc.js';
 export { aupr } from './selective/aupr.js';
 export type { AuprOptions } from './selective/aupr.js';
+export { rocCurve } from './selective/rocCurve.js';
+export type { RocCurve, RocPoint } from './selective/rocCurve.js';
+export { precisionRecallCurve } from './selective/precisionRecallCurve.js';
+export type { PrecisionRecallCurve, PrecisionRecallPoint } from './selective/precisionRecallCurve.js';
 export { riskCoverageCurve } from './selective/riskCoverageCurve.js';
 export type { RiskCoverageCurve } from './selective/riskCoverageCurve.js';
 export { aurc } from './selective/aurc.js';

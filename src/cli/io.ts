@@ -6,6 +6,8 @@ export interface Io {
   stderr(text: string): void;
   /** Whether stdout is a colour terminal (default false: plain text). */
   color?: boolean;
+  /** Whether stderr is a terminal, where long commands draw a progress bar (default false: quiet). */
+  progress?: boolean;
 }
 
 /** Removes ANSI colour escapes. */

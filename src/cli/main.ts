@@ -3,6 +3,7 @@ import { parseArgs, renderUsage, type ArgsDef, type CommandDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
 import { calibrateApplyCommand, calibrateCommand, calibrateFitCommand, runCalibrateApply, runCalibrateFit } from './commands/calibrate.js';
 import { metricsCommand, runMetrics } from './commands/metrics.js';
+import { reportCommand, runReport } from './commands/report.js';
 import { stripAnsi, type Io } from './io.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -15,6 +16,7 @@ interface Command {
 /** Every `um` subcommand. Each only wires I/O to the library's pure functions. */
 const COMMANDS: Record<string, Command> = {
   metrics: { def: metricsCommand as unknown as CommandDef<ArgsDef>, run: runMetrics },
+  report: { def: reportCommand as unknown as CommandDef<ArgsDef>, run: runReport },
 };
 
 /** Commands with subcommands (`um calibrate fit`). */
@@ -40,6 +42,7 @@ const processIo: Io = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
+  progress: process.stderr.isTTY === true,
 };
 
 async function usage(io: Io, cmd: CommandDef<ArgsDef>, parent?: CommandDef<ArgsDef>): Promise<void> {

@@ -1,7 +1,7 @@
 import type { ScoreKind } from '../input/types.js';
 
 /** File formats `readPredictions` understands. */
-export type PredictionFormat = 'csv' | 'json' | 'npy';
+export type PredictionFormat = 'csv' | 'json' | 'jsonl' | 'parquet' | 'npy';
 
 /** Options of `readPredictions`. */
 export interface ReadOptions {
@@ -10,13 +10,13 @@ export interface ReadOptions {
    * hold exactly one of them, or `probs`). CSV and NumPy: recorded with the data.
    */
   input?: ScoreKind;
-  /** Format; by default from the extension (.csv, .json, .npy). */
+  /** Format; by default from the extension (.csv, .json, .jsonl/.ndjson, .parquet, .npy). */
   format?: PredictionFormat;
   /** NumPy: path of the labels `.npy` (1-D integers). Required for `.npy` scores. */
   labels?: string;
-  /** CSV: name of the label column (default `"label"`). */
+  /** CSV and Parquet: name of the label column (default `"label"`). */
   labelColumn?: string;
-  /** CSV: prefix of the score columns, numbered from 0 (default `"p_"`: p_0 … p_{C−1}). */
+  /** CSV and Parquet: prefix of the score columns, numbered from 0 (default `"p_"`: p_0 … p_{C−1}). */
   scorePrefix?: string;
   /** JSON holding both a single prediction and member outputs: read the members (default: the single prediction). */
   members?: boolean;

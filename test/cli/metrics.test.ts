@@ -129,7 +129,7 @@ describe('bad input: exit code 2, one message naming the file, line and column, 
     [['metrics', 'examples/data/logreg_test.csv', '--input', 'logit'], /^um metrics: Invalid value for argument: --input \(logit\)\. Expected one of: probs, logits, logprobs\./],
     [['metrics', 'examples/data/logreg_test.csv', '--bin', '10'], /^um metrics: unknown option --bin \(see um metrics --help\)\n$/],
     [['metrics'], /^um metrics: Missing required positional argument: FILE/],
-    [['metric', 'x.csv'], /^um: unknown command "metric"; commands: metrics, calibrate\n$/],
+    [['metric', 'x.csv'], /^um: unknown command "metric"; commands: metrics, report, calibrate\n$/],
   ];
   for (const [args, message] of CASES) {
     it(args.join(' '), () => {

@@ -3,4 +3,6 @@ export const ENTRIES: Record<string, string> = {
   'uncertainty-metrics': 'src/index.ts',
   'uncertainty-metrics/io': 'src/io/index.ts',
   'uncertainty-metrics/cli': 'src/cli/index.ts',
+  'uncertainty-metrics/plot': 'src/plot/index.ts',
+  'uncertainty-metrics/report': 'src/report/index.ts',
 };

@@ -10,6 +10,8 @@ const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'uncertainty-metrics': () => import('../../src/index.js'),
   'uncertainty-metrics/io': () => import('../../src/io/index.js'),
   'uncertainty-metrics/cli': () => import('../../src/cli/index.js'),
+  'uncertainty-metrics/plot': () => import('../../src/plot/index.js'),
+  'uncertainty-metrics/report': () => import('../../src/report/index.js'),
 };
 
 const api = publicExports(ENTRIES).filter((e) => e.tags.has('example'));

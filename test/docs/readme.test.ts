@@ -5,31 +5,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as um from '../../src/index.js';
+import * as plot from '../../src/plot/index.js';
 import { repoRoot, um as runUm } from '../helpers/cli.js';
 import { publicExports } from '../helpers/publicApi.js';
 
 const readme = readFileSync(`${repoRoot}README.md`, 'utf8');
 const blocks = [...readme.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] as string, code: m[2] as string }));
 
-/** Runs a README TypeScript block (JavaScript syntax) with the core's exports in scope; returns console output. */
-function run(code: string): string[] {
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...values: unknown[]) => Promise<void>;
+
+/** Runs a README TypeScript block (JavaScript syntax) with the core's and /plot's exports in scope; returns console output. */
+async function run(code: string): Promise<string[]> {
   const out: string[] = [];
   const body = code.replace(/^import .*$/gm, '');
-  const names = Object.keys(um);
-  const fn = new Function('__um', 'console', `const { ${names.join(', ')} } = __um;\n${body}`);
-  fn(um, { log: (...a: unknown[]) => out.push(a.map(String).join(' ')) });
+  const scope = { ...um, ...plot };
+  const fn = new AsyncFunction('__um', 'console', `const { ${Object.keys(scope).join(', ')} } = __um;\n${body}`);
+  await fn(scope, { log: (...a: unknown[]) => out.push(a.map(String).join(' ')) });
   return out;
 }
 
 describe('README', () => {
-  it('every TypeScript block runs against the library', () => {
+  it('every TypeScript block runs against the library', async () => {
     const ts = blocks.filter((b) => b.lang === 'ts');
-    expect(ts.length).toBeGreaterThanOrEqual(2);
-    for (const b of ts) expect(() => run(b.code)).not.toThrow();
+    expect(ts.length).toBeGreaterThanOrEqual(4);
+    for (const b of ts) await run(b.code);
   });
-  it('the error example prints what the comment says', () => {
+  it('the error example prints what the comment says', async () => {
     const b = blocks.find((x) => x.lang === 'ts' && x.code.includes('UMError'));
-    const printed = run(b?.code ?? '');
+    const printed = await run(b?.code ?? '');
     const comment = /\/\/ (UM_\w+ .*)$/m.exec(b?.code ?? '')?.[1];
     expect(printed).toEqual([comment]);
   });

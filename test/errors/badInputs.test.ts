@@ -139,14 +139,14 @@ add('binaryCalibrationError', [{ what: 'unknown norm', call: () => (um.binaryCal
 
 // ---- selective prediction
 for (const fn of ['auroc', 'aupr', 'oracleCollaborativeAccuracy']) add(fn, labeledRows(fn, fnOf(fn)));
-for (const fn of ['aurc', 'eAurc', 'riskCoverageCurve', 'rejectionCurve']) add(fn, labeledRows(fn, fnOf(fn), false));
+for (const fn of ['aurc', 'eAurc', 'riskCoverageCurve', 'rejectionCurve', 'rocCurve', 'precisionRecallCurve']) add(fn, labeledRows(fn, fnOf(fn), false));
 const withOption = (fn: string, extra: Record<string, unknown>) => (l: unknown, s: unknown, o?: unknown) =>
   fnOf(fn)(l, s, o === undefined || (typeof o === 'object' && o !== null) ? { ...extra, ...(o as object) } : o);
 add('accuracyAtCoverage', labeledRows('accuracyAtCoverage', withOption('accuracyAtCoverage', { coverage: 0.5 }), false));
 add('coverageAtRisk', labeledRows('coverageAtRisk', withOption('coverageAtRisk', { risk: 0.5 }), false));
 const Y4 = [0, 0, 1, 0];
 const P4 = [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]];
-for (const fn of ['auroc', 'aupr', 'aurc', 'eAurc', 'riskCoverageCurve', 'rejectionCurve', 'oracleCollaborativeAccuracy', 'accuracyAtCoverage', 'coverageAtRisk']) {
+for (const fn of ['auroc', 'aupr', 'aurc', 'eAurc', 'riskCoverageCurve', 'rejectionCurve', 'oracleCollaborativeAccuracy', 'accuracyAtCoverage', 'coverageAtRisk', 'rocCurve', 'precisionRecallCurve']) {
   const extra: Record<string, unknown> = fn === 'accuracyAtCoverage' ? { coverage: 0.5 } : fn === 'coverageAtRisk' ? { risk: 0.5 } : {};
   const f = (o: Record<string, unknown>, labels: unknown = Y4, scores: unknown = P4) => () => fnOf(fn)(labels, scores, { ...extra, ...o });
   add(fn, [
@@ -171,6 +171,10 @@ for (const fn of ['auroc', 'aupr']) {
     { what: 'entropy beyond 1 for the approximation', call: () => fnOf(fn)([2, 0], [[0.3, 0.3, 0.4], [0.1, 0.1, 0.8]], { by: 'entropy', thresholds: 10 }), code: 'UM_OUT_OF_BINS', message: new RegExp(`^${fn}: entropy\\[0\\] must lie in \\[0, 1\\] for the thresholded approximation`) },
   ]);
 }
+for (const fn of ['rocCurve', 'precisionRecallCurve']) {
+  add(fn, [{ what: 'every prediction correct', call: () => fnOf(fn)(Y2, P2), code: 'UM_SINGLE_CLASS', message: new RegExp(`^${fn}: labels must hold both`) }]);
+}
+add('precisionRecallCurve', [{ what: 'unknown positive class', call: () => fnOf('precisionRecallCurve')(Y4, P4, { positive: 'wrong' }), code: 'UM_OPTION', message: /^precisionRecallCurve: options.positive must be 'error' or 'correct'; got "wrong"/ }]);
 add('aupr', [{ what: 'unknown positive class', call: () => fnOf('aupr')(Y4, P4, { positive: 'wrong' }), code: 'UM_OPTION', message: /^aupr: options.positive must be 'error' or 'correct'; got "wrong"/ }]);
 for (const fn of ['aurc', 'eAurc', 'riskCoverageCurve']) {
   add(fn, [

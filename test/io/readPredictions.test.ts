@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatPredictions, readPredictions, type PredictionData } from '../../src/io/index.js';
@@ -183,6 +184,44 @@ describe('unlabeled files (requireLabels: false)', () => {
   });
 });
 
+describe('JSON Lines and Parquet', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'um-io-'));
+  it('JSON Lines: one object per line, blank lines skipped, errors give the line', async () => {
+    const f = join(dir, 'a.jsonl');
+    writeFileSync(f, '{"label": 1, "logits": [0, 2]}\n\n{"label": 0, "logits": [1, -1]}\n');
+    const d = await readPredictions(f);
+    expect([d.format, d.input, d.n, d.numClasses, Array.from(d.labels), Array.from(scoresOf(d))]).toEqual(['jsonl', 'logits', 2, 2, [1, 0], [0, 2, 1, -1]]);
+    expect(d.locate(1, 1)).toBe(`${f}: line 3, "logits[1]"`);
+    const bad: [string, RegExp][] = [
+      ['{"label": 0, "probs": [0.5, 0.5]}\n{"label": 1, "probs": [1]}', /: line 2: "probs" must have 2 numbers like the first line; got 1$/],
+      ['{"label": 0, "probs": [0.5, 0.5], "logits": [0, 0]}', /: line 1: has probs and logits; choose one with --input$/],
+      ['{"probs": [0.5, 0.5]}', /: line 1: "label" must be a number; got undefined$/],
+      ['[0.5, 0.5]', /: line 1: must hold an object \{label, probs \| logits \| logprobs\}$/],
+      ['\n\n', /has no data lines$/],
+    ];
+    for (const [text, message] of bad) {
+      writeFileSync(f, text);
+      expect((await failure(f)).message).toMatch(message);
+    }
+  });
+  it('Parquet: a list column or numbered columns, INT64 labels, errors give the row', async () => {
+    const list = join(dir, 'list.parquet');
+    writeFileSync(list, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: [1, 0], type: 'INT32' }, { name: 'logits', data: [[0, 2], [1, -1]] }] })));
+    const d = await readPredictions(list);
+    expect([d.format, d.input, d.n, Array.from(d.labels), Array.from(scoresOf(d))]).toEqual(['parquet', 'logits', 2, [1, 0], [0, 2, 1, -1]]);
+    const cols = join(dir, 'cols.parquet');
+    writeFileSync(cols, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'y', data: [1n, 0n], type: 'INT64' }, { name: 'p_1', data: [0.8, 0.3], type: 'DOUBLE' }, { name: 'p_0', data: [0.2, 0.7], type: 'DOUBLE' }] })));
+    const e = await readPredictions(cols, { labelColumn: 'y' });
+    expect([e.columns, Array.from(e.labels), Array.from(scoresOf(e))]).toEqual([['p_0', 'p_1'], [1, 0], [0.2, 0.8, 0.7, 0.3]]);
+    expect(e.locate(1, 1)).toBe(`${cols}: row 1, column "p_1"`);
+    expect((await failure(cols)).message).toMatch(/must have a "label" column \(choose another with --label-column\)/);
+    const gap = join(dir, 'gap.parquet');
+    writeFileSync(gap, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: [0], type: 'INT32' }, { name: 'p_0', data: [0.5], type: 'DOUBLE' }, { name: 'p_2', data: [0.5], type: 'DOUBLE' }] })));
+    expect((await failure(gap)).message).toMatch(/score columns must be numbered p_0 … without gaps; p_1 is missing/);
+    expect((await failure(F('notparquet.parquet'))).message).toMatch(/is not a readable Parquet file/);
+  });
+});
+
 describe('formatPredictions', () => {
   it('writes probabilities with shortest round-trip numbers, and Top-k predictions', () => {
     const p = toProbabilities([[0.1, 0.9], [1 / 3, 2 / 3]]);
@@ -194,7 +233,7 @@ describe('formatPredictions', () => {
 
 describe('formats and options', () => {
   it('rejects an unknown extension', async () => {
-    expect((await failure('README.md')).message).toMatch(/README.md: has an unknown extension; expected .csv, .json or .npy/);
+    expect((await failure('README.md')).message).toMatch(/README.md: has an unknown extension; expected .csv, .json, .jsonl, .parquet or .npy/);
   });
   it('rejects an unknown input kind', async () => {
     expect((await failure(F('good.csv'), { input: 'probabilities' as never })).code).toBe('UM_OPTION');

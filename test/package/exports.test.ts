@@ -17,7 +17,9 @@ describe('package entry points', () => {
     expect(Object.keys(pkg).sort()).toEqual(Object.keys(src).sort());
     expect(pkg.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]])).toBe(src.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]));
   });
-  it('uncertainty-metrics/io and /cli', async () => {
+  it('uncertainty-metrics/io, /cli, /plot and /report', async () => {
+    expect(Object.keys(await import('uncertainty-metrics/plot')).sort()).toEqual(Object.keys(await import('../../src/plot/index.js')).sort());
+    expect(Object.keys(await import('uncertainty-metrics/report')).sort()).toEqual(Object.keys(await import('../../src/report/index.js')).sort());
     expect(Object.keys(await import('uncertainty-metrics/io')).sort()).toEqual(Object.keys(srcIo).sort());
     expect(Object.keys(await import('uncertainty-metrics/cli')).sort()).toEqual(Object.keys(srcCli).sort());
   });
@@ -29,7 +31,7 @@ describe('package entry points', () => {
     // the core records its version in fitted calibrators without reading package.json (no Node APIs)
     expect(VERSION).toBe(pkg.version);
     const exports = pkg.exports as Record<string, { types: string; import: string }>;
-    for (const sub of ['.', './io', './cli']) expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'import']);
+    for (const sub of ['.', './io', './cli', './plot', './report']) expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'import']);
   });
 });
 
@@ -64,6 +66,11 @@ describe('the core runs in browsers', () => {
     }
   });
   it('the io and cli entry points are the only ones that use Node', () => {
-    expect(importGraph(`${repoRoot}dist/io/index.js`).external.sort()).toEqual(['csv-parse', 'csv-stringify/sync', 'node:fs/promises', 'node:path', 'npyjs']);
+    expect(importGraph(`${repoRoot}dist/io/index.js`).external.sort()).toEqual([
+      'csv-parse', 'csv-stringify/sync', 'hyparquet', 'node:fs', 'node:fs/promises', 'node:path', 'node:readline', 'npyjs',
+    ]);
+  });
+  it('/plot and /report use Vega and Vega-Lite but no Node built-in, so they run in browsers too', () => {
+    for (const entry of ['plot', 'report']) expect(importGraph(`${repoRoot}dist/${entry}/index.js`).external.sort()).toEqual(['vega', 'vega-lite']);
   });
 });

@@ -1,6 +1,6 @@
 /** AUROC and AUPR: hand-checked cases, brute force, Keras' approximation, one-class errors and Ding et al.'s example. */
 import { describe, expect, it } from 'vitest';
-import { aupr, auroc, aurc, eAurc, riskCoverageCurve, UMError } from '../../src/index.js';
+import { aupr, auroc, aurc, eAurc, precisionRecallCurve, riskCoverageCurve, rocCurve, UMError } from '../../src/index.js';
 import { createRng } from '../../src/random/rng.js';
 import { uniforms } from '../helpers/minstd.js';
 
@@ -66,6 +66,33 @@ describe('exact AUROC and AUPR', () => {
     const u = [0.1, 0.2, 0.3, 0.4];
     expect(auroc(labels, probs, { by: { uncertainty: u } })).toBe(auroc(labels, probs, { by: { confidence: u.map((x) => -x) } }));
     expect(auroc(labels, probs, { by: { uncertainty: u } })).toBe(1 - auroc(labels, probs, { by: { confidence: u } }));
+  });
+});
+
+describe('rocCurve and precisionRecallCurve: the curves under auroc and aupr', () => {
+  it('their areas are auroc and aupr exactly, on data with many ties', () => {
+    const u = uniforms(31, 600);
+    const conf = u.slice(0, 300).map((x) => Math.round(x * 20) / 20);
+    const correct = u.slice(300).map((x, i) => (x < (conf[i] as number) ? 1 : 0));
+    const { labels, predicted, options } = pairs(correct, conf);
+    const roc = rocCurve(labels, predicted, options);
+    expect(roc.auroc).toBe(auroc(labels, predicted, options));
+    let area = 0;
+    for (let i = 1; i < roc.points.length; i++) {
+      const a = roc.points[i - 1] as { fpr: number; tpr: number };
+      const b = roc.points[i] as { fpr: number; tpr: number };
+      area += ((b.fpr - a.fpr) * (a.tpr + b.tpr)) / 2;
+    }
+    expect(area).toBeCloseTo(roc.auroc, 14);
+    expect(roc.points.length).toBe(new Set(conf).size + 1);
+    for (const positive of ['error', 'correct'] as const) {
+      const pr = precisionRecallCurve(labels, predicted, { ...options, positive });
+      expect(pr.aupr).toBe(aupr(labels, predicted, { ...options, positive }));
+      let ap = 0;
+      pr.points.forEach((p, i) => (ap += (p.recall - (i === 0 ? 0 : (pr.points[i - 1] as { recall: number }).recall)) * p.precision));
+      expect(ap).toBeCloseTo(pr.aupr, 14);
+      expect(pr.points.at(-1)?.recall).toBe(1);
+    }
   });
 });
 

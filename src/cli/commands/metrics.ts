@@ -1,6 +1,7 @@
 import { defineCommand, type ArgsDef } from 'citty';
 import { evaluate, type Evaluation } from '../../evaluate/evaluate.js';
 import { evaluateEnsemble } from '../../evaluate/evaluateEnsemble.js';
+import { METRICS } from '../../evaluate/metricInfo.js';
 import type { UMWarning } from '../../warnings/warnings.js';
 import { UMError } from '../../errors/UMError.js';
 import { presets, type PresetName } from '../../presets/presets.js';
@@ -14,32 +15,6 @@ import { applyTo } from './calibrate.js';
 import { readCalibrator } from '../../io/readCalibrator.js';
 import { topBinningReport, type TopBinningReport } from '../../calibrate/topBinningReport.js';
 import type { ProbMatrix } from '../../input/types.js';
-
-/** What each reported key means, for the readable table. */
-const DESCRIPTIONS: Record<string, string> = {
-  accuracy: 'share of rows whose top class is the label',
-  ece: 'expected calibration error (equal-width bins)',
-  mce: 'maximum calibration error (equal-width bins)',
-  rmsce: 'root-mean-square calibration error (equal-mass bins)',
-  sce: 'static (class-wise) calibration error',
-  ace: 'adaptive (class-wise, equal-mass) calibration error',
-  tace: 'thresholded ACE (p > 0.01)',
-  uce: 'uncertainty calibration error (normalized entropy vs error)',
-  aece: 'adaptive-binning ECE (Ding et al.)',
-  amce: 'adaptive-binning MCE (Ding et al.)',
-  brier: 'Brier score (the preset\'s form)',
-  nll: 'negative log-likelihood, nats (never clipped)',
-  auroc: 'AUROC of correct vs confidence (max prob)',
-  aupr: 'AUPR of errors vs uncertainty (1 − max prob)',
-  aurc: 'area under the risk–coverage curve (lower is better)',
-  eaurc: 'AURC minus that of a perfect ranking',
-  numMembers: 'ensemble members (metrics above: of their mean prediction)',
-  totalUncertainty: 'mean entropy of the mean prediction, nats',
-  expectedDataUncertainty: 'mean of the members\' entropies, nats',
-  mutualInformation: 'model uncertainty: total − expected data, nats',
-  disagreement: 'share of member pairs predicting different classes',
-  gibbsNll: 'mean NLL of the members, nats',
-};
 
 export const metricsArgs = {
   file: { type: 'positional', description: 'predictions: .csv (label,p_0,…), .json ({labels, probs|logits|member_probs…}) or .npy scores [N,C] / members [S,N,C]', required: true },
@@ -136,9 +111,9 @@ export function toJson(value: unknown): string {
 /** The readable table of `um metrics`. */
 export function renderEvaluation(r: Evaluation, data: PredictionData, calibration?: string): string {
   const values = r as unknown as Record<string, number | undefined>;
-  const rows = Object.keys(DESCRIPTIONS)
-    .filter((k) => values[k] !== undefined)
-    .map((k) => [k, k === 'numMembers' ? String(values[k]) : values[k] === null ? 'n/a' : formatNumber(values[k] as number), DESCRIPTIONS[k] as string]);
+  const rows = Object.entries(METRICS)
+    .filter(([k]) => values[k] !== undefined)
+    .map(([k, info]) => [k, k === 'numMembers' ? String(values[k]) : values[k] === null ? 'n/a' : formatNumber(values[k] as number), info.meaning]);
   const c = r.config;
   const members = data.numMembers === undefined ? '' : `, ${data.numMembers} members`;
   const head = `${data.path}: ${r.n} examples, ${r.numClasses} classes${members}, ${c.input}${calibration === undefined ? '' : `, calibrated by ${calibration}`}`;

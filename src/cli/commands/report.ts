@@ -1,0 +1,105 @@
+import { writeFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { SingleBar } from 'cli-progress';
+import { defineCommand, type ArgsDef } from 'citty';
+import { UMError } from '../../errors/UMError.js';
+import { toEnsemble } from '../../ensemble/toEnsemble.js';
+import { labelArray } from '../../input/labelArray.js';
+import { toProbabilities } from '../../input/toProbabilities.js';
+import { readPredictions } from '../../io/readPredictions.js';
+import type { PredictionData } from '../../io/types.js';
+import type { PresetName } from '../../presets/presets.js';
+import { createReport, type ReportModel } from '../../report/createReport.js';
+import { reportHtml } from '../../report/reportHtml.js';
+import { reportJson } from '../../report/reportJson.js';
+import { reportMarkdown } from '../../report/reportMarkdown.js';
+import { presets } from '../../presets/presets.js';
+import { guard } from '../guard.js';
+import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
+import { parseIntegerFlag, type Io } from '../io.js';
+
+export const reportArgs = {
+  files: { type: 'positional', description: 'one prediction file per model (.csv, .json, .jsonl, .parquet, .npy)', required: true },
+  output: { type: 'string', alias: 'o', description: 'file to write (default report.html, report.json or report.md; - for stdout)', valueHint: 'FILE' },
+  json: { type: 'boolean', description: 'write JSON (every number and each chart’s Vega-Lite spec) instead of HTML' },
+  md: { type: 'boolean', description: 'write Markdown (metrics table and configuration) instead of HTML' },
+  title: { type: 'string', description: 'title of the report', valueHint: 'TEXT' },
+  bins: { type: 'string', description: 'number of bins of the binned metrics and diagrams (default 15)', valueHint: 'N' },
+  preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')}`, valueHint: 'NAME' },
+  ood: { type: 'string', description: 'out-of-distribution predictions of a model, one --ood per FILE in order (adds the OoD chart)', valueHint: 'FILE' },
+  timestamp: { type: 'boolean', description: 'print the time of the run (off by default: same input, same report)' },
+  ...inputArgs,
+} satisfies ArgsDef;
+
+/** Model names from file names: the base name without extension, made unique with a number (internal). */
+export function modelNames(paths: readonly string[]): string[] {
+  const base = paths.map((p) => basename(p, extname(p)));
+  return base.map((b, i) => (base.indexOf(b) === base.lastIndexOf(b) ? b : `${b} (${base.slice(0, i + 1).filter((x) => x === b).length})`));
+}
+
+function asList(v: unknown): string[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? v.map(String) : [String(v)];
+}
+
+/** Runs `um report`; returns the exit code. */
+export function runReport(args: Record<string, unknown>, io: Io): Promise<number> {
+  const command = 'um report';
+  return guard(command, io, async (context) => {
+    const files = asList(args._ ?? args.files);
+    if (args.json === true && args.md === true) throw new UMError('UM_OPTION', `${command}: give --json or --md, not both`, { fn: command, argument: '--json' });
+    const oodFiles = asList(args.ood);
+    if (oodFiles.length > files.length) throw new UMError('UM_OPTION', `${command}: ${oodFiles.length} --ood files for ${files.length} model files; give at most one per model, in order`, { fn: command, argument: '--ood' });
+    const bins = parseIntegerFlag(command, '--bins', args.bins);
+    const names = modelNames(files);
+    const progress = io.progress === true ? new SingleBar({ format: 'um report [{bar}] {value}/{total} {step}', stream: process.stderr, hideCursor: true, clearOnComplete: true }) : undefined;
+    const models: ReportModel[] = [];
+    for (const [j, file] of files.entries()) {
+      const data: PredictionData = await readPredictions(file, readOptionsOf(args));
+      context.data = data;
+      const options = inputOptions(command, data, args);
+      const ood = oodFiles[j] === undefined ? undefined : await readPredictions(oodFiles[j] as string, { ...readOptionsOf(args), requireLabels: false });
+      if (ood !== undefined && ood.scores === undefined) throw new UMError('UM_OPTION', `${command}: ${ood.path}: OoD predictions must be one model's scores, not members`, { fn: command, argument: '--ood' });
+      const { numMembers: _s, ...single } = options;
+      // validate here, while errors can still point into this file
+      const members = data.members === undefined ? undefined : toEnsemble(data.members, { ...(single.sumTolerance === undefined ? {} : { sumTolerance: single.sumTolerance }), input: data.input, numClasses: data.numClasses, numMembers: data.numMembers as number });
+      const scores = members === undefined ? toProbabilities(data.scores as Float64Array, single) : undefined;
+      labelArray(command, data.labels, data.n, (members ?? scores)?.numClasses ?? data.numClasses);
+      const body = members === undefined ? { scores: scores as NonNullable<typeof scores> } : { members };
+      models.push({
+        name: names[j] as string,
+        source: file,
+        labels: data.labels,
+        ...body,
+        ...(ood === undefined ? {} : { ood: { scores: ood.scores as Float64Array, options: { ...single, numClasses: ood.numClasses } } }),
+      });
+    }
+    context.data = undefined;
+    progress?.start(1, 0, { step: '' });
+    const report = await createReport(models, {
+      ...(typeof args.title === 'string' ? { title: args.title } : {}),
+      ...(bins === undefined ? {} : { bins }),
+      ...(typeof args.preset === 'string' ? { preset: args.preset as PresetName } : {}),
+      ...(args.timestamp === true ? { timestamp: new Date().toISOString() } : {}),
+      onProgress: (done, total, step) => {
+        progress?.setTotal(total);
+        progress?.update(done, { step });
+      },
+    });
+    progress?.stop();
+    const format = args.json === true ? 'json' : args.md === true ? 'md' : 'html';
+    const text = format === 'json' ? reportJson(report) : format === 'md' ? reportMarkdown(report) : reportHtml(report);
+    const output = typeof args.output === 'string' ? args.output : `report.${format}`;
+    // written once, after everything succeeded: a failing run leaves no partial report
+    if (output === '-') io.stdout(text);
+    else {
+      await writeFile(output, text);
+      io.stdout(`${output}: ${report.models.length} model${report.models.length === 1 ? '' : 's'}, ${report.charts.length} charts${report.notes.length === 0 ? '' : `, ${report.notes.length} notes`}\n`);
+    }
+  });
+}
+
+export const reportCommand = defineCommand({
+  meta: { name: 'report', description: 'One self-contained HTML report (or --json, --md) of metrics and charts for one or more models' },
+  args: reportArgs,
+});

@@ -1,0 +1,87 @@
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import type { ScoreKind } from '../input/types.js';
+import { UMError } from '../errors/UMError.js';
+import { fileFail, readFail } from './fileError.js';
+import type { PredictionData } from './types.js';
+
+const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
+
+function toNumber(v: unknown): number | undefined {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  return undefined;
+}
+
+/**
+ * Reads Parquet with hyparquet: a `label` column and either one list column `probs`, `logits` or `logprobs` (the
+ * declared `input` selects it) or numbered score columns `<prefix>0 … <prefix>{C−1}`.
+ */
+export async function readParquet(fn: string, path: string, input: ScoreKind | undefined, labelColumn: string, scorePrefix: string, requireLabels: boolean): Promise<PredictionData> {
+  let rows: Record<string, unknown>[];
+  try {
+    const file = await asyncBufferFromFile(path);
+    try {
+      rows = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    } catch (error) {
+      fileFail('UM_FILE_FORMAT', fn, path, `is not a readable Parquet file (${error instanceof Error ? error.message : String(error)})`);
+    }
+  } catch (error) {
+    if (error instanceof UMError) throw error;
+    readFail(fn, path, error);
+  }
+  if (rows.length === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');
+  const names = Object.keys(rows[0] as object);
+  const lists = KEYS.filter((k) => names.includes(k));
+  const pattern = new RegExp(`^${scorePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\d+)$`);
+  const numbered = names.filter((n) => pattern.test(n)).sort((a, b) => Number(pattern.exec(a)?.[1]) - Number(pattern.exec(b)?.[1]));
+  let list: ScoreKind | undefined;
+  if (input !== undefined && lists.includes(input)) list = input;
+  else if (input === undefined && lists.length === 1) list = lists[0];
+  else if (lists.length > 1 && input === undefined) fileFail('UM_FILE_FORMAT', fn, path, `has columns ${lists.join(' and ')}; choose one with --input`);
+  if (list === undefined && numbered.length === 0) {
+    fileFail('UM_FILE_FORMAT', fn, path, `must have a list column probs, logits or logprobs, or score columns ${scorePrefix}0, ${scorePrefix}1, …`, {}, { value: names.join(',') });
+  }
+  numbered.forEach((name, k) => {
+    if (list === undefined && name !== `${scorePrefix}${k}`) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … without gaps; ${scorePrefix}${k} is missing`);
+  });
+  const hasLabels = names.includes(labelColumn);
+  if (!hasLabels && requireLabels) fileFail('UM_FILE_FORMAT', fn, path, `must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, {}, { value: names.join(',') });
+  const n = rows.length;
+  const first = list === undefined ? undefined : (rows[0] as Record<string, unknown>)[list];
+  const c = list === undefined ? numbered.length : Array.isArray(first) ? first.length : -1;
+  if (c < 1) fileFail('UM_FILE_FORMAT', fn, path, `column ${JSON.stringify(list)} must hold lists of numbers`, {}, { value: first });
+  const scores = new Float64Array(n * c);
+  const labels = new Float64Array(hasLabels ? n : 0);
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as Record<string, unknown>;
+    const values: unknown[] = list === undefined ? numbered.map((name) => row[name]) : (row[list] as unknown[]);
+    if (!Array.isArray(values) || values.length !== c) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}: must have ${c} scores like row 0`, {}, { value: values });
+    for (let k = 0; k < c; k++) {
+      const v = toNumber(values[k]);
+      if (v === undefined) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}, ${list === undefined ? `column ${JSON.stringify(numbered[k])}` : `"${list}[${k}]"`}: expected a number`, {}, { value: values[k] });
+      scores[i * c + k] = v;
+    }
+    if (hasLabels) {
+      const y = toNumber(row[labelColumn]);
+      if (y === undefined) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}, column ${JSON.stringify(labelColumn)}: expected a number`, {}, { value: row[labelColumn] });
+      labels[i] = y;
+    }
+  }
+  const kind = list ?? input ?? 'probs';
+  return {
+    path,
+    format: 'parquet',
+    input: kind,
+    n,
+    numClasses: c,
+    labels,
+    hasLabels,
+    scores,
+    ...(list === undefined ? { columns: numbered } : {}),
+    locate(row, column, argument) {
+      if (argument === 'labels') return `${path}: row ${row}, column ${JSON.stringify(labelColumn)}`;
+      if (column === undefined) return `${path}: row ${row}`;
+      return list === undefined ? `${path}: row ${row}, column ${JSON.stringify(numbered[column])}` : `${path}: row ${row}, "${list}[${column}]"`;
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { ace } from '../calibration/ace.js';
+import { ece } from '../calibration/ece.js';
+import { uce } from '../calibration/uce.js';
+import { fail } from '../errors/fail.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { toProbabilities } from '../input/toProbabilities.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
+import type { PresetName } from '../presets/presets.js';
+
+/** Calibration errors at several numbers of bins. */
+export interface BinSweep {
+  /** One row per (metric, number of bins). */
+  readonly rows: ReadonlyArray<{ readonly metric: 'ECE' | 'ACE' | 'UCE'; readonly bins: number; readonly value: number }>;
+}
+
+/** Options of {@link binSweep}. */
+export interface BinSweepOptions extends InputOptions {
+  /** Numbers of bins (default 2, 4, …, 40). */
+  bins?: readonly number[];
+  /** Binning conventions (default `'default'`). */
+  preset?: PresetName;
+}
+
+/**
+ * ECE, ACE and UCE at several numbers of bins — the data of seed 000's Fig. 1 (how sensitive each metric is to the
+ * binning), for {@link binSweepChart}.
+ *
+ * **Formula.** For each B: {@link ece}, {@link ace} and {@link uce} with `bins: B`.
+ *
+ * **Conventions.**
+ * - The input is validated once; each value equals the metric function called with the same options.
+ *
+ * **References.**
+ * - "Uncertainty Calibration Error: A New Metric for Multi-Class Classification", ICLR 2020 submission, Fig. 1.
+ *
+ * @param labels N integer labels.
+ * @param scores [N, C] scores of the declared kind.
+ * @param options `bins` (list), `preset`, input options.
+ * @returns a {@link BinSweep}.
+ * @throws {UMError} on invalid input or options.
+ * @example
+ * ```js
+ * import { binSweep } from 'uncertainty-metrics/plot';
+ * binSweep([0, 1, 1], [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]], { bins: [2, 5] }).rows.length; // => 6
+ * ```
+ */
+export function binSweep(labels: Labels, scores: Scores, options: BinSweepOptions = {}): BinSweep {
+  const fn = 'binSweep';
+  checkOptions(fn, options, INPUT_KEYS, ['bins', 'preset']);
+  const { bins = Array.from({ length: 20 }, (_, i) => 2 * (i + 1)), preset, ...input } = options;
+  if (!Array.isArray(bins) || bins.length === 0) fail('UM_OPTION', fn, 'options.bins', 'be a non-empty array of integers ≥ 1', { value: bins });
+  const p = toProbabilities(scores, input);
+  const rows: { metric: 'ECE' | 'ACE' | 'UCE'; bins: number; value: number }[] = [];
+  for (const b of bins) {
+    const o = { bins: b, ...(preset === undefined ? {} : { preset }) };
+    rows.push({ metric: 'ECE', bins: b, value: ece(labels, p, o) }, { metric: 'ACE', bins: b, value: ace(labels, p, o) }, { metric: 'UCE', bins: b, value: uce(labels, p, o) });
+  }
+  return { rows };
+}

@@ -1,0 +1,64 @@
+import { fail } from '../errors/fail.js';
+import type { ChartOptions, Named, Series, VegaLiteSpec } from './types.js';
+
+export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+
+/** Most points a curve is drawn with (curves are thinned for drawing only; metrics use every point). */
+export const MAX_POINTS = 500;
+
+/** The series as a list of named items (a single item is named `fallback`) (internal). */
+export function named<T>(fn: string, series: Series<T>, isItem: (x: unknown) => boolean, fallback = 'model'): Named<T>[] {
+  if (Array.isArray(series)) {
+    if (series.length === 0) fail('UM_EMPTY', fn, 'series', 'hold at least one { name, data }', { value: 0 });
+    return (series as ReadonlyArray<Named<T>>).map((s, i) => {
+      if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || !isItem(s.data)) {
+        fail('UM_OPTION', fn, 'series', 'be { name: string, data } items with the data of this chart', { index: [i], value: s });
+      }
+      return s;
+    });
+  }
+  if (!isItem(series)) fail('UM_OPTION', fn, 'series', 'be the result this chart draws, or an array of { name, data }', { value: series });
+  return [{ name: fallback, data: series as T }];
+}
+
+/** Checks chart options and returns the size (internal). */
+export function size(fn: string, options: ChartOptions): { width: number; height: number; title?: string } {
+  for (const key of Object.keys(options)) {
+    if (key !== 'title' && key !== 'width' && key !== 'height' && key !== 'intervals') fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
+  }
+  const width = options.width ?? 360;
+  const height = options.height ?? 260;
+  for (const [k, v] of [['width', width], ['height', height]] as const) {
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 40 || v > 4000) fail('UM_OPTION', fn, `options.${k}`, 'be an integer in [40, 4000] (pixels)', { value: v });
+  }
+  if (options.title !== undefined && typeof options.title !== 'string') fail('UM_OPTION', fn, 'options.title', 'be a string', { value: options.title });
+  return options.title === undefined ? { width, height } : { width, height, title: options.title };
+}
+
+/** Keeps at most `max` points, always the first and the last, evenly spaced in between (internal). */
+export function thin<T>(points: readonly T[], max = MAX_POINTS): T[] {
+  if (points.length <= max) return [...points];
+  const out: T[] = [];
+  for (let j = 0; j < max; j++) out.push(points[Math.round((j * (points.length - 1)) / (max - 1))] as T);
+  return out;
+}
+
+/** The outer spec: schema, title, deterministic appearance (internal). */
+export function frame(title: string | undefined, body: VegaLiteSpec): VegaLiteSpec {
+  return {
+    $schema: SCHEMA,
+    ...(title === undefined ? {} : { title }),
+    ...body,
+    config: { font: 'sans-serif', view: { stroke: '#ccc' }, axis: { labelFontSize: 11, titleFontSize: 12 }, legend: { labelLimit: 320 } },
+  };
+}
+
+/** A colour encoding by model, with a legend only when there are several (internal). */
+export function colorBy(models: readonly string[]): Record<string, unknown> {
+  return { field: 'model', type: 'nominal', sort: models, legend: models.length > 1 ? { title: null, orient: 'bottom', direction: 'vertical' } : null };
+}
+
+/** A number for a legend label: 4 significant decimals (internal). */
+export function short(v: number): string {
+  return Number.isFinite(v) ? (Math.abs(v) >= 1e-3 || v === 0 ? v.toFixed(4) : v.toExponential(2)) : String(v);
+}

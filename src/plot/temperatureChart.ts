@@ -1,0 +1,54 @@
+import { frame, named, size } from './common.js';
+import type { TemperatureSweep } from './temperatureSweep.js';
+import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
+
+const isSweep = (x: unknown) => typeof x === 'object' && x !== null && Array.isArray((x as TemperatureSweep).rows) && typeof (x as TemperatureSweep).optimum === 'object';
+
+/**
+ * NLL, ECE and UCE against the softmax temperature (log scale), one panel per metric, the NLL-optimal temperature
+ * marked — seed 000's Fig. 5: compare calibration at the optimal temperature.
+ *
+ * **Formula.** The rows of {@link temperatureSweep}; a point at (T*, metric(T*)).
+ *
+ * **Conventions.**
+ * - Independent y scales per panel; colour = model.
+ *
+ * **References.**
+ * - "Uncertainty Calibration Error…", ICLR 2020 submission, Fig. 5.
+ *
+ * @param series a {@link TemperatureSweep}, or `[{ name, data }]` for several models.
+ * @param options `title`, `width`, `height` (of each panel).
+ * @returns a Vega-Lite specification.
+ * @throws {UMError} `UM_OPTION` for bad options or data.
+ * @example
+ * ```js
+ * import { temperatureChart, temperatureSweep } from 'uncertainty-metrics/plot';
+ * const s = temperatureSweep([0, 1, 1], [[3, 0], [0, 3], [3, 0]], { input: 'logits', temperatures: [1, 2] });
+ * temperatureChart(s).facet.row.field; // => 'metric'
+ * ```
+ */
+export function temperatureChart(series: Series<TemperatureSweep>, options: ChartOptions = {}): VegaLiteSpec {
+  const fn = 'temperatureChart';
+  const items = named(fn, series, isSweep);
+  const { title, width, height } = size(fn, options);
+  const models = items.map((s) => `${s.name} (T* ${s.data.optimum.temperature.toPrecision(4)})`);
+  const values = items.flatMap((s, j) => [
+    ...s.data.rows.map((r) => ({ model: models[j], metric: r.metric, temperature: r.temperature, value: r.value, optimum: false })),
+    ...(['NLL', 'ECE', 'UCE'] as const).map((metric) => ({ model: models[j], metric, temperature: s.data.optimum.temperature, value: s.data.optimum[metric], optimum: true })),
+  ]);
+  const x = { field: 'temperature', type: 'quantitative', title: 'temperature T', scale: { type: 'log' } };
+  const color = { field: 'model', type: 'nominal', sort: models, legend: { title: null, orient: 'bottom', direction: 'vertical' } };
+  return frame(title, {
+    data: { values },
+    facet: { row: { field: 'metric', type: 'nominal', sort: ['NLL', 'ECE', 'UCE'], title: null } },
+    spec: {
+      width,
+      height: Math.round(height / 2),
+      layer: [
+        { transform: [{ filter: 'datum.optimum === false' }], mark: { type: 'line' }, encoding: { x, y: { field: 'value', type: 'quantitative', title: null, scale: { zero: false } }, color } },
+        { transform: [{ filter: 'datum.optimum === true' }], mark: { type: 'point', filled: true, size: 60, shape: 'diamond' }, encoding: { x, y: { field: 'value', type: 'quantitative' }, color } },
+      ],
+    },
+    resolve: { scale: { y: 'independent' } },
+  });
+}

@@ -1,0 +1,68 @@
+import { applyTemperature } from '../calibrate/applyTemperature.js';
+import { fitTemperature } from '../calibrate/fitTemperature.js';
+import { ece } from '../calibration/ece.js';
+import { uce } from '../calibration/uce.js';
+import { fail } from '../errors/fail.js';
+import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
+import { nll } from '../scores/nll.js';
+
+/** Metrics of temperature-scaled predictions over a range of temperatures, and the NLL-optimal temperature. */
+export interface TemperatureSweep {
+  readonly rows: ReadonlyArray<{ readonly metric: 'NLL' | 'ECE' | 'UCE'; readonly temperature: number; readonly value: number }>;
+  /** The fitted (NLL-optimal) temperature and the metrics there. */
+  readonly optimum: { readonly temperature: number; readonly NLL: number; readonly ECE: number; readonly UCE: number };
+}
+
+/** Options of {@link temperatureSweep}. */
+export interface TemperatureSweepOptions extends InputOptions {
+  /** Temperatures to evaluate (default 41 points from T* ÷ 4 to 4·T* on a log scale, plus T = 1). */
+  temperatures?: readonly number[];
+}
+
+/**
+ * NLL, ECE and UCE of softmax(z / T) over a range of temperatures, with the NLL-optimal T — the data of seed 000's
+ * Fig. 5 (metrics compared at the optimal temperature), for {@link temperatureChart}.
+ *
+ * **Formula.** For each T: {@link nll}, {@link ece}, {@link uce} of {@link applyTemperature} with T; T* from
+ * {@link fitTemperature}.
+ *
+ * **Conventions.**
+ * - Probabilities are scaled as ln p / T (see {@link fitTemperature}); 15 equal-width bins for ECE and UCE.
+ *
+ * **References.**
+ * - "Uncertainty Calibration Error…", ICLR 2020 submission, Fig. 5; Guo et al., ICML 2017, arXiv:1706.04599.
+ *
+ * @param labels N integer labels.
+ * @param scores [N, C] logits (declare `input: 'logits'`), log-probabilities or probabilities.
+ * @param options `temperatures` and input options.
+ * @returns a {@link TemperatureSweep}.
+ * @throws {UMError} on invalid input or options.
+ * @example
+ * ```js
+ * import { temperatureSweep } from 'uncertainty-metrics/plot';
+ * const s = temperatureSweep([0, 1, 1], [[3, 0], [0, 3], [3, 0]], { input: 'logits', temperatures: [1, 2] });
+ * [s.rows.length, s.optimum.temperature > 1]; // => [6, true]
+ * ```
+ */
+export function temperatureSweep(labels: Labels, scores: Scores, options: TemperatureSweepOptions = {}): TemperatureSweep {
+  const fn = 'temperatureSweep';
+  checkOptions(fn, options, INPUT_KEYS, ['temperatures']);
+  const { temperatures, ...input } = options;
+  const fitted = fitTemperature(labels, scores, { ...input, onWarning: () => undefined });
+  const t0 = fitted.temperature;
+  const grid = temperatures ?? [...Array.from({ length: 41 }, (_, i) => t0 * 4 ** ((i - 20) / 20)), 1].sort((a, b) => a - b);
+  if (!Array.isArray(grid) || grid.length === 0) fail('UM_OPTION', fn, 'options.temperatures', 'be a non-empty array of numbers > 0', { value: grid });
+  grid.forEach((t, i) => {
+    if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.temperatures', 'be finite numbers > 0', { index: [i], value: t });
+  });
+  const at = (t: number) => {
+    const p = applyTemperature({ ...fitted, temperature: t }, scores, input);
+    return { NLL: nll(labels, p, { onWarning: () => undefined }), ECE: ece(labels, p), UCE: uce(labels, p) };
+  };
+  const rows = grid.flatMap((t) => {
+    const m = at(t);
+    return (['NLL', 'ECE', 'UCE'] as const).map((metric) => ({ metric, temperature: t, value: m[metric] }));
+  });
+  return { rows, optimum: { temperature: t0, ...at(t0) } };
+}

@@ -1,0 +1,238 @@
+import { reliability } from '../calibration/reliability.js';
+import { mcIntegrate } from '../ensemble/mcIntegrate.js';
+import { UMError } from '../errors/UMError.js';
+import { fail } from '../errors/fail.js';
+import { evaluate, type Evaluation } from '../evaluate/evaluate.js';
+import { evaluateEnsemble } from '../evaluate/evaluateEnsemble.js';
+import { toProbabilities } from '../input/toProbabilities.js';
+import type { EnsembleOptions, EnsembleScores, InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
+import { oodCurve } from '../ood/oodCurve.js';
+import type { OodInput } from '../ood/oodInput.js';
+import { binSweep } from '../plot/binSweep.js';
+import { binSweepChart } from '../plot/binSweepChart.js';
+import { oodChart } from '../plot/oodChart.js';
+import { precisionRecallChart } from '../plot/precisionRecallChart.js';
+import { rejectionChart } from '../plot/rejectionChart.js';
+import { reliabilityDiagram } from '../plot/reliabilityDiagram.js';
+import { renderSvg } from '../plot/renderSvg.js';
+import { riskCoverageChart } from '../plot/riskCoverageChart.js';
+import { rocChart } from '../plot/rocChart.js';
+import { temperatureChart } from '../plot/temperatureChart.js';
+import { temperatureSweep } from '../plot/temperatureSweep.js';
+import type { Named, VegaLiteSpec } from '../plot/types.js';
+import type { PresetName } from '../presets/presets.js';
+import { nll } from '../scores/nll.js';
+import { precisionRecallCurve } from '../selective/precisionRecallCurve.js';
+import { rejectionCurve } from '../selective/rejectionCurve.js';
+import { riskCoverageCurve } from '../selective/riskCoverageCurve.js';
+import { rocCurve } from '../selective/rocCurve.js';
+import { VERSION } from '../version.js';
+import type { UMWarning } from '../warnings/warnings.js';
+
+/** One model of a report: its predictions (one model's scores, or ensemble members) and where they came from. */
+export interface ReportModel {
+  /** Name shown in tables and legends. */
+  readonly name: string;
+  /** Where the predictions came from (a file path), shown with the configuration. */
+  readonly source?: string;
+  readonly labels: Labels;
+  /** One model's scores [N, C] (declared by `options`). */
+  readonly scores?: Scores;
+  /** Ensemble members [S, N, C] instead of `scores`. */
+  readonly members?: EnsembleScores;
+  /** How the scores are declared. */
+  readonly options?: InputOptions & EnsembleOptions;
+  /** Predictions of the same model on out-of-distribution inputs (the OoD chart). */
+  readonly ood?: { readonly scores: Scores; readonly options?: InputOptions };
+}
+
+/** Options of {@link createReport}. */
+export interface ReportOptions {
+  /** Title of the report (default "Uncertainty report"). */
+  title?: string;
+  /** Bins of the binned metrics and diagrams (default: the preset's). */
+  bins?: number;
+  /** Compatibility preset of every binned metric (default `'default'`). */
+  preset?: PresetName;
+  /** A timestamp to print (none by default, so the same input gives the same report). */
+  timestamp?: string;
+  /** Called after each step with (done, total, label) — for a progress bar. */
+  onProgress?: (done: number, total: number, label: string) => void;
+}
+
+/** One chart of a report. */
+export interface ReportChart {
+  readonly id: string;
+  readonly title: string;
+  /** What the chart shows and how to read it. */
+  readonly howToRead: string;
+  readonly spec: VegaLiteSpec;
+  /** The rendered chart. */
+  readonly svg: string;
+}
+
+/** One model's results in a report. */
+export interface ReportModelResult {
+  readonly name: string;
+  readonly source: string | null;
+  readonly n: number;
+  readonly numClasses: number;
+  readonly numMembers: number | null;
+  readonly evaluation: Evaluation;
+}
+
+/** A complete report: every number, every chart (with its data) and the configuration behind them. */
+export interface Report {
+  readonly title: string;
+  /** Library version that made it. */
+  readonly version: string;
+  readonly timestamp: string | null;
+  readonly models: ReportModelResult[];
+  readonly charts: ReportChart[];
+  /** Things left out and why (e.g. a chart that needs both correct and wrong predictions). */
+  readonly notes: string[];
+  readonly warnings: { readonly code: string; readonly message: string }[];
+}
+
+const HOW = {
+  reliability:
+    'Each bar is one bin of predictions grouped by confidence; its height is the accuracy in the bin, the red part the gap to the bin’s mean confidence. A calibrated model has bars reaching the dashed diagonal. Below: how many predictions fall in each bin. The legend gives the ECE, the count-weighted mean gap.',
+  uncertainty:
+    'The same for uncertainty: bins of normalized entropy (0 = certain, 1 = uniform) against the top-1 error in the bin. A model whose uncertainty is calibrated has an error rate equal to its uncertainty (the diagonal); the legend gives the UCE.',
+  riskCoverage:
+    'Keep only the most confident predictions: the x axis is the share kept, the y axis the error among them. Lower is better everywhere; the area (AURC, in the legend) also rewards making fewer errors, which AUROC does not.',
+  rejection:
+    'Reject predictions whose normalized entropy exceeds a threshold H_max, moving from left (keep all) to right (keep only very certain ones). A useful uncertainty makes the error of the kept predictions fall steadily.',
+  roc: 'How well confidence separates correct from wrong predictions: accepting predictions from the most confident down, the share of correct ones accepted (y) against the share of wrong ones (x). The diagonal is chance; the area is the AUROC.',
+  pr: 'Finding the wrong predictions by their uncertainty: precision (share of flagged predictions that are wrong) against recall (share of wrong ones flagged). The area is the AUPR, whose baseline is the error rate.',
+  bins: 'ECE, ACE and UCE computed with 2 to 40 bins. A metric that changes a lot with the number of bins ranks models unreliably (the UCE paper, Fig. 1).',
+  temperature:
+    'NLL, ECE and UCE after temperature scaling softmax(z / T), as T varies (log scale). The diamond marks the NLL-optimal T; comparing models at their own optimum separates calibration from sharpness (the UCE paper, Fig. 5).',
+  ood: 'A batch of 100 in-distribution inputs is replaced, one by one, by out-of-distribution inputs; the line is the batch’s mean normalized entropy (band: ±1 standard deviation over 10 random batches). A useful uncertainty rises steadily.',
+};
+
+function warningSink(list: { code: string; message: string }[]): (w: UMWarning) => void {
+  return (w) => {
+    if (!list.some((x) => x.message === w.message)) list.push({ code: w.code, message: w.message });
+  };
+}
+
+/**
+ * Builds an uncertainty report for one or more models: every metric of {@link evaluate} (or
+ * {@link evaluateEnsemble}), and every chart the data allows, each rendered to SVG with its Vega-Lite specification
+ * and a short explanation — the content of `um report`.
+ *
+ * **Formula.** See each metric and chart: reliability diagrams of confidence and of normalized entropy, risk–coverage,
+ * rejection, ROC and precision–recall curves, calibration error vs number of bins, metrics vs temperature, and the OoD
+ * curve when OoD predictions are given.
+ *
+ * **Conventions.**
+ * - All models must predict the same number of classes (`UM_SHAPE` otherwise). Ensembles are evaluated on their mean
+ *   prediction, which every chart draws.
+ * - Charts that need both correct and wrong predictions (ROC, PR) leave out models that have only one kind, and say
+ *   so in `notes`; the temperature chart leaves out models whose NLL is infinite.
+ * - Deterministic: no timestamp unless given; seeded random draws (OoD batches, seed 0).
+ *
+ * **References.** See each metric and chart.
+ *
+ * @param models one or more {@link ReportModel}.
+ * @param options `title`, `bins`, `preset`, `timestamp`, `onProgress`.
+ * @returns the {@link Report}.
+ * @throws {UMError} on invalid input (located as by each metric) or models with different numbers of classes.
+ * @example
+ * ```js
+ * import { createReport } from 'uncertainty-metrics/report';
+ * const r = await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
+ * [r.models[0].evaluation.accuracy, r.charts.length]; // => [0.75, 8]
+ * ```
+ */
+export async function createReport(models: readonly ReportModel[], options: ReportOptions = {}): Promise<Report> {
+  const fn = 'createReport';
+  if (!Array.isArray(models) || models.length === 0) fail('UM_EMPTY', fn, 'models', 'hold at least one model', { value: Array.isArray(models) ? 0 : models });
+  for (const key of Object.keys(options)) {
+    if (!['title', 'bins', 'preset', 'timestamp', 'onProgress'].includes(key)) fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
+  }
+  const hasOod = models.some((m) => m.ood !== undefined);
+  const total = models.length + 8 + (hasOod ? 1 : 0);
+  let done = 0;
+  const step = (label: string) => options.onProgress?.(++done, total, label);
+  const warnings: { code: string; message: string }[] = [];
+  const onWarning = warningSink(warnings);
+  const binning = { ...(options.bins === undefined ? {} : { bins: options.bins }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
+  const prepared: { name: string; labels: Labels; p: ProbMatrix; result: ReportModelResult; model: ReportModel }[] = [];
+  for (const [j, m] of models.entries()) {
+    if (m === null || typeof m !== 'object' || typeof m.name !== 'string') fail('UM_OPTION', fn, 'models', 'be { name, labels, scores | members }', { index: [j], value: m });
+    let evaluation: Evaluation;
+    let p: ProbMatrix;
+    let numMembers: number | null = null;
+    if (m.members !== undefined) {
+      const e = evaluateEnsemble(m.labels, m.members, { ...(m.options ?? {}), ...binning, onWarning });
+      evaluation = e;
+      numMembers = e.numMembers;
+      p = mcIntegrate(m.members, m.options ?? {});
+    } else {
+      if (m.scores === undefined) fail('UM_OPTION', fn, 'models', 'have scores or members', { index: [j], value: m.name });
+      const { numMembers: _s, ...input } = m.options ?? {};
+      p = toProbabilities(m.scores, input);
+      evaluation = evaluate(m.labels, p, { ...binning, onWarning });
+    }
+    const first = prepared[0];
+    if (first !== undefined && p.numClasses !== first.p.numClasses) {
+      fail('UM_SHAPE', fn, 'models', `predict the same classes: ${first.name} has ${first.p.numClasses}, ${m.name} has ${p.numClasses}`, { index: [j], value: p.numClasses });
+    }
+    prepared.push({ name: m.name, labels: m.labels, p, model: m, result: { name: m.name, source: m.source ?? null, n: p.n, numClasses: p.numClasses, numMembers, evaluation } });
+    step(`evaluated ${m.name}`);
+  }
+  const notes: string[] = [];
+  const charts: ReportChart[] = [];
+  const series = <T>(compute: (x: (typeof prepared)[number]) => T, skip?: (x: (typeof prepared)[number], error: UMError) => string | undefined): Named<T>[] =>
+    prepared.flatMap((x) => {
+      try {
+        return [{ name: x.name, data: compute(x) }];
+      } catch (error) {
+        const why = error instanceof UMError ? skip?.(x, error) : undefined;
+        if (why === undefined) throw error;
+        notes.push(why);
+        return [];
+      }
+    });
+  const add = async (id: string, title: string, howToRead: string, spec: VegaLiteSpec | undefined) => {
+    if (spec !== undefined) charts.push({ id, title, howToRead, spec, svg: await renderSvg(spec) });
+    step(title);
+  };
+  const oneClass = (x: (typeof prepared)[number], e: UMError) => (e.code === 'UM_SINGLE_CLASS' ? `${x.name}: left out of the ROC and precision–recall charts (${e.message.replace(/^\w+: /, '')})` : undefined);
+  const orNone = <T>(items: Named<T>[], chart: (s: Named<T>[]) => VegaLiteSpec) => (items.length === 0 ? undefined : chart(items));
+
+  await add('reliability', 'Reliability diagram (confidence)', HOW.reliability, reliabilityDiagram(series((x) => reliability(x.labels, x.p, binning))));
+  await add('uncertainty', 'Reliability diagram (uncertainty)', HOW.uncertainty, reliabilityDiagram(series((x) => reliability(x.labels, x.p, { ...binning, measure: 'uncertainty' }))));
+  await add('risk-coverage', 'Risk–coverage curve', HOW.riskCoverage, riskCoverageChart(series((x) => riskCoverageCurve(x.labels, x.p))));
+  await add('rejection', 'Rejection curve', HOW.rejection, rejectionChart(series((x) => rejectionCurve(x.labels, x.p))));
+  await add('roc', 'ROC curve of correctness', HOW.roc, orNone(series((x) => rocCurve(x.labels, x.p), oneClass), (s) => rocChart(s)));
+  await add('pr', 'Precision–recall curve of errors', HOW.pr, orNone(series((x) => precisionRecallCurve(x.labels, x.p), oneClass), (s) => precisionRecallChart(s)));
+  await add('bins', 'Calibration error vs number of bins', HOW.bins, binSweepChart(series((x) => binSweep(x.labels, x.p, options.preset === undefined ? {} : { preset: options.preset }))));
+  const finite = prepared.filter((x) => {
+    const ok = Number.isFinite(nll(x.labels, x.p, { onWarning: () => undefined }));
+    if (!ok) notes.push(`${x.name}: left out of the temperature chart (a label has probability exactly 0, so the NLL is infinite at every temperature)`);
+    return ok;
+  });
+  await add('temperature', 'Metrics vs temperature', HOW.temperature, finite.length === 0 ? undefined : temperatureChart(finite.map((x) => ({ name: x.name, data: temperatureSweep(x.labels, x.p) }))));
+  if (hasOod) {
+    const items = prepared.flatMap((x) => {
+      const o = x.model.ood;
+      if (o === undefined) return [];
+      const out = toProbabilities(o.scores, o.options ?? {});
+      const batch = Math.min(100, x.p.n, out.n);
+      return [{ name: x.name, data: oodCurve(x.p as OodInput, out as OodInput, { batchSize: batch, repeats: 10, seed: 0 }) }];
+    });
+    await add('ood', 'Out-of-distribution detection', HOW.ood, oodChart(items));
+  }
+  return {
+    title: options.title ?? 'Uncertainty report',
+    version: VERSION,
+    timestamp: options.timestamp ?? null,
+    models: prepared.map((x) => x.result),
+    charts,
+    notes,
+    warnings,
+  };
+}

@@ -1,0 +1,7 @@
+// uncertainty-metrics/report — one report of metrics and charts for one or more models (HTML, Markdown, JSON).
+// Re-exports only.
+export { createReport } from './createReport.js';
+export type { Report, ReportChart, ReportModel, ReportModelResult, ReportOptions } from './createReport.js';
+export { reportHtml } from './reportHtml.js';
+export { reportMarkdown } from './reportMarkdown.js';
+export { reportJson } from './reportJson.js';

@@ -1,0 +1,99 @@
+/** `um report`, run as a real process: formats, inputs (CSV, JSON Lines, Parquet, ensembles), bad input. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exampleCsv } from '../helpers/data.js';
+import { repoRoot, um } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'um-report-'));
+afterAll(() => rmSync(dir, { recursive: true }));
+const D = 'examples/data/';
+const F = (name: string) => `test/fixtures/files/${name}`;
+
+describe('um report', () => {
+  it('the README main job writes report.html through the installed bin', () => {
+    const cwd = mkdtempSync(join(dir, 'main-'));
+    const r = um(['report', `${repoRoot}${D}mlp_overfit_test.csv`, `${repoRoot}${D}logreg_test.csv`, '-o', 'report.html'], { bin: `${repoRoot}node_modules/.bin/um`, cwd });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toBe('report.html: 2 models, 8 charts\n');
+    const html = readFileSync(join(cwd, 'report.html'), 'utf8');
+    expect(html).toContain('<td data-metric="accuracy" data-model="0" data-value="0.952"');
+  });
+  it('--json holds the numbers of um metrics --json; --md the table; - writes to stdout', () => {
+    const out = join(dir, 'r.json');
+    expect(um(['report', `${D}logreg_test.csv`, '--json', '-o', out]).code).toBe(0);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { models: { evaluation: Record<string, unknown> }[]; charts: unknown[] };
+    const metrics = JSON.parse(um(['metrics', `${D}logreg_test.csv`, '--json']).stdout) as Record<string, unknown>;
+    for (const k of ['accuracy', 'ece', 'uce', 'aurc', 'auroc', 'nll']) expect(report.models[0]?.evaluation[k]).toBe(metrics[k]);
+    expect(report.charts).toHaveLength(8);
+    const md = um(['report', `${D}logreg_test.csv`, '--md', '-o', '-']);
+    expect(md.stdout).toMatch(/^# Uncertainty report\n/);
+    expect(md.stdout).toMatch(/^\| accuracy \| 0\.902500 \|$/m);
+  });
+  it('an ensemble of members, with --title', () => {
+    const out = join(dir, 'e.html');
+    const r = um(['report', `${D}deep_ensemble_test_member_logits.npy`, '--labels', `${D}test_labels.npy`, '--input', 'logits', '--title', 'Deep ensemble', '-o', out]);
+    expect(r.code).toBe(0);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('<title>Deep ensemble</title>');
+    expect(html).toContain('5 members (charts show their mean prediction)');
+    expect(html).toContain('data-metric="mutualInformation"');
+  });
+  it('JSON Lines and Parquet give the same report numbers as the CSV', () => {
+    const { labels, probs } = exampleCsv('logreg_test');
+    const jsonl = join(dir, 'logreg.jsonl');
+    writeFileSync(jsonl, labels.map((y, i) => JSON.stringify({ label: y, probs: probs[i] })).join('\n'));
+    const parquet = join(dir, 'logreg.parquet');
+    writeFileSync(parquet, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: labels, type: 'INT32' }, { name: 'probs', data: probs }] })));
+    const parquetCols = join(dir, 'cols.parquet');
+    writeFileSync(
+      parquetCols,
+      Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: labels.map(BigInt), type: 'INT64' }, ...Array.from({ length: 10 }, (_, k) => ({ name: `p_${k}`, data: probs.map((r) => r[k] as number), type: 'DOUBLE' as const }))] })),
+    );
+    const ece = (file: string) => (JSON.parse(um(['report', file, '--json', '-o', '-']).stdout) as { models: { evaluation: { ece: number } }[] }).models[0]?.evaluation.ece;
+    const csv = ece(`${D}logreg_test.csv`);
+    expect(ece(jsonl)).toBe(csv);
+    expect(ece(parquet)).toBe(csv);
+    expect(ece(parquetCols)).toBe(csv);
+  });
+  it('--ood adds the out-of-distribution chart', () => {
+    const out = join(dir, 'ood.html');
+    const r = um(['report', `${D}logreg_test.csv`, '--ood', `${D}mlp_overfit_test.csv`, '-o', out]);
+    expect(r.stdout).toBe(`${out}: 1 model, 9 charts\n`);
+    expect(readFileSync(out, 'utf8')).toContain('id="chart-ood"');
+  });
+});
+
+describe('progress', () => {
+  const hasScript = spawnSync('script', ['--version']).status === 0;
+  it.skipIf(!hasScript)('draws a progress bar when stderr is a terminal (run under script(1)), and nothing when it is not', () => {
+    const out = join(dir, 'tty.html');
+    const r = spawnSync('script', ['-qec', `${process.execPath} ${repoRoot}dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv -o ${out}`, '/dev/null'], { encoding: 'utf8' });
+    expect(r.stdout).toMatch(/um report \[=+\] 9\/9 Metrics vs temperature/);
+    expect(um(['report', `${D}logreg_test.csv`, '-o', out]).stderr).toBe('');
+  });
+});
+
+describe('bad input: exit code 2, a message, and no report written', () => {
+  const CASES: [string, string[], RegExp][] = [
+    ['an unreadable file', [F('missing.csv')], /^um report: test\/fixtures\/files\/missing.csv: no such file\n$/],
+    ['models with different numbers of classes', [`${D}logreg_test.csv`, F('good.csv')], /^um report: models\[1\] must predict the same classes: logreg_test has 10, good has 3; got 3\n$/],
+    ['a label out of range', [F('badlabel.csv')], /^um report: test\/fixtures\/files\/badlabel.csv: line 3, column 1 \("label"\): labels\[1\] must be an integer in \[0, 2\); got 2\n$/],
+    ['a broken JSON Lines file', [F('broken.jsonl')], /^um report: test\/fixtures\/files\/broken.jsonl: line 2: is not valid JSON/],
+    ['a file that is not Parquet', [F('notparquet.parquet')], /^um report: test\/fixtures\/files\/notparquet.parquet: is not a readable Parquet file/],
+    ['both --json and --md', [`${D}logreg_test.csv`, '--json', '--md'], /^um report: give --json or --md, not both\n$/],
+  ];
+  for (const [what, args, message] of CASES) {
+    it(what, () => {
+      const out = join(dir, `bad-${what.replace(/\W+/g, '-')}.html`);
+      const r = um(['report', ...args, '-o', out]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(message);
+      expect(existsSync(out)).toBe(false);
+    });
+  }
+});

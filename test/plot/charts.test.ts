@@ -1,0 +1,92 @@
+/** Every chart kind: a valid Vega-Lite spec, a deterministic SVG (snapshot with rounded numbers), and escaped text. */
+import { describe, expect, it } from 'vitest';
+import { oodCurve, precisionRecallCurve, rejectionCurve, reliability, riskCoverageCurve, rocCurve } from '../../src/index.js';
+import {
+  binSweep, binSweepChart, oodChart, precisionRecallChart, rejectionChart, reliabilityDiagram, renderSvg, riskCoverageChart, rocChart,
+  temperatureChart, temperatureSweep, type VegaLiteSpec,
+} from '../../src/plot/index.js';
+import { failure } from '../helpers/failure.js';
+import { randomProbs } from '../helpers/data.js';
+import { uniforms } from '../helpers/minstd.js';
+
+/** SVG with every number rounded to one decimal: stable across platforms, still catches a changed chart. */
+function rounded(svg: string): string {
+  return svg.replace(/-?\d+\.\d+(e-?\d+)?/g, (m) => {
+    const v = Math.round(Number(m) * 10) / 10;
+    return Object.is(v, -0) ? '0' : String(v);
+  });
+}
+
+const A = randomProbs(101, 300, 4, 20);
+const B = randomProbs(102, 300, 4, 20);
+const logits = A.probs.map((r) => r.map((p) => Math.log(p + 1e-3) * 2));
+const named = <T>(a: T, b: T) => [{ name: 'model A', data: a }, { name: 'model B', data: b }];
+
+const CHARTS: [string, () => VegaLiteSpec][] = [
+  ['reliability-confidence', () => reliabilityDiagram(reliability(A.labels, A.probs, { bins: 10 }), { intervals: true })],
+  ['reliability-uncertainty', () => reliabilityDiagram(reliability(A.labels, A.probs, { bins: 10, measure: 'uncertainty' }))],
+  ['reliability-two-models', () => reliabilityDiagram(named(reliability(A.labels, A.probs, { bins: 10 }), reliability(B.labels, B.probs, { bins: 10 })))],
+  ['risk-coverage', () => riskCoverageChart(named(riskCoverageCurve(A.labels, A.probs), riskCoverageCurve(B.labels, B.probs)))],
+  ['rejection', () => rejectionChart(rejectionCurve(A.labels, A.probs))],
+  ['roc', () => rocChart(named(rocCurve(A.labels, A.probs), rocCurve(B.labels, B.probs)))],
+  ['precision-recall', () => precisionRecallChart(precisionRecallCurve(A.labels, A.probs))],
+  ['bin-sweep', () => binSweepChart(named(binSweep(A.labels, A.probs, { bins: [2, 5, 10, 20] }), binSweep(B.labels, B.probs, { bins: [2, 5, 10, 20] })))],
+  ['temperature', () => temperatureChart(temperatureSweep(A.labels, logits, { input: 'logits', temperatures: [0.5, 1, 2, 4] }))],
+  ['ood', () => oodChart(oodCurve({ uncertainty: uniforms(5, 50).map((u) => 0.4 * u) }, { uncertainty: uniforms(6, 50).map((u) => 0.5 + 0.5 * u) }, { batchSize: 10, repeats: 5 }))],
+];
+
+describe('chart snapshots', () => {
+  for (const [name, make] of CHARTS) {
+    it(name, async () => {
+      const spec = make();
+      expect(spec.$schema).toBe('https://vega.github.io/schema/vega-lite/v6.json');
+      const svg = await renderSvg(spec);
+      expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]* width="\d+" height="\d+"/);
+      expect(await renderSvg(make())).toBe(svg); // deterministic
+      await expect(rounded(svg)).toMatchFileSnapshot(`__snapshots__/${name}.svg`);
+    });
+  }
+});
+
+describe('what the charts draw', () => {
+  it('the reliability diagram draws the same bins as the table whose error is the ECE', () => {
+    const table = reliability(A.labels, A.probs, { bins: 10 });
+    const spec = reliabilityDiagram(table) as { data: { values: { outcome: number; score: number; count: number }[] } };
+    const filled = table.bins.filter((b) => b.count > 0);
+    expect(spec.data.values.map((v) => [v.outcome, v.score, v.count])).toEqual(filled.map((b) => [b.meanOutcome, b.meanScore, b.count]));
+    expect(JSON.stringify(spec)).toContain(`ECE ${table.calibrationError.toFixed(4)}`);
+  });
+  it('curves longer than 500 points are thinned for drawing, keeping both ends', () => {
+    const u = uniforms(77, 4000);
+    const labels = u.slice(0, 2000).map((x) => (x < 0.5 ? 0 : 1));
+    const probs = u.slice(2000).map((x) => [x, 1 - x]);
+    const curve = riskCoverageCurve(labels, probs);
+    const values = (riskCoverageChart(curve) as { layer: { data: { values: { coverage: number }[] } }[] }).layer[0]?.data.values ?? [];
+    expect(curve.points.length).toBe(2000);
+    expect(values.length).toBe(500);
+    expect(values[0]?.coverage).toBe(curve.points[0]?.coverage);
+    expect(values.at(-1)?.coverage).toBe(1);
+  });
+  it('text from the data is escaped in the SVG', async () => {
+    const svg = await renderSvg(riskCoverageChart([{ name: '<script>alert(1)</script> & co', data: riskCoverageCurve(A.labels, A.probs) }, { name: 'b', data: riskCoverageCurve(B.labels, B.probs) }]));
+    expect(svg).not.toContain('<script>');
+    expect(svg).toContain('&lt;script&gt;');
+  });
+});
+
+describe('bad chart input', () => {
+  it('rejects the wrong data, unknown options, bad sizes and mixed measures', () => {
+    expect(failure(() => rocChart(riskCoverageCurve(A.labels, A.probs) as never)).message).toMatch(/^rocChart: series must be the result this chart draws/);
+    expect(failure(() => rocChart([] as never)).code).toBe('UM_EMPTY');
+    expect(failure(() => rocChart(rocCurve(A.labels, A.probs), { colour: 'red' } as never)).message).toBe('rocChart: options.colour must not be given: rocChart has no such option');
+    expect(failure(() => rocChart(rocCurve(A.labels, A.probs), { width: 10 })).message).toBe('rocChart: options.width must be an integer in [40, 4000] (pixels); got 10');
+    const t = reliability(A.labels, A.probs);
+    const u = reliability(A.labels, A.probs, { measure: 'uncertainty' });
+    expect(failure(() => reliabilityDiagram(named(t, u))).message).toMatch(/^reliabilityDiagram: series must hold tables of one measure/);
+    expect(failure(() => binSweep(A.labels, A.probs, { bins: [] })).code).toBe('UM_OPTION');
+    expect(failure(() => temperatureSweep(A.labels, A.probs, { temperatures: [1, -2] })).message).toMatch(/^temperatureSweep: options.temperatures\[1\] must be finite numbers > 0; got -2/);
+  });
+  it('renderSvg rejects a specification that is not Vega-Lite', async () => {
+    await expect(renderSvg({ mark: 'no-such-mark' })).rejects.toThrow(/^renderSvg: spec must be a valid Vega-Lite specification/);
+  });
+});
