@@ -56,15 +56,22 @@ function checkSpec(fn: string, spec: BinningSpec): void {
   }
 }
 
-/** {@link assignBins} naming the public function `fn` in error messages (internal). */
-export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: BinningSpec): BinAssignment {
+/**
+ * {@link assignBins} naming the public function `fn` in error messages (internal). `weights` (all > 0) move the
+ * data-dependent cuts (equal-mass `'quantile'`, Ding) as if each sample were repeated w times; the peers' equal-mass
+ * constructions have no weighted form and are rejected.
+ */
+export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>): BinAssignment {
   switch (spec.scheme) {
     case 'equal-width':
       return equalWidthBins(scores, spec.bins, spec.rule, spec.precision);
     case 'equal-mass':
-      return equalMassBins(scores, spec.bins, spec.method);
+      if (weights !== undefined && spec.method !== 'quantile') {
+        fail('UM_OPTION', fn, 'options.weights', `not be given with equal-mass construction '${spec.method}' (a peer's, which has no weighted form; this library's 'quantile' has one)`);
+      }
+      return equalMassBins(scores, spec.bins, spec.method, weights);
     case 'ding':
-      return dingBins(scores, spec.ding);
+      return dingBins(scores, spec.ding, weights);
     case 'distinct':
       return distinctBins(scores);
     case 'edges':

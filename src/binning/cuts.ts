@@ -38,3 +38,53 @@ export function binsFromCuts(v: ArrayLike<number>, order: ArrayLike<number>, cut
   }
   return { numBins, lower, upper, index };
 }
+
+/**
+ * Positions in cumulative weight of the boundaries between blocks of equal sorted values (internal): `bounds[g]` is
+ * the weight before block g, and `rows[g]` the sorted position where it starts; the last entries are the totals.
+ * With unit weights the bounds are the row positions of the block starts, so weighted cuts reduce to {@link snapCut}.
+ */
+export interface WeightedBlocks {
+  readonly bounds: Float64Array;
+  readonly rows: Uint32Array;
+  readonly total: number;
+}
+
+/** Blocks of equal values of ascending `v` with weights `w` (in the same sorted order) (internal). */
+export function weightedBlocks(v: ArrayLike<number>, w: ArrayLike<number>): WeightedBlocks {
+  const n = v.length;
+  const bounds: number[] = [0];
+  const rows: number[] = [0];
+  let acc = 0;
+  for (let j = 0; j < n; j++) {
+    if (j > 0 && v[j] !== v[j - 1]) {
+      bounds.push(acc);
+      rows.push(j);
+    }
+    acc += w[j] as number;
+  }
+  bounds.push(acc);
+  rows.push(n);
+  return { bounds: Float64Array.from(bounds), rows: Uint32Array.from(rows), total: acc };
+}
+
+/**
+ * A cut at cumulative weight `r`, moved to the nearer boundary of the block of ties it falls in (the upper one when
+ * equally near) — {@link snapCut} in weight units, where a sample of weight w counts as w tied copies. Returns the
+ * sorted row position of that boundary (internal).
+ */
+export function snapWeightedCut(blocks: WeightedBlocks, r: number): number {
+  const { bounds, rows } = blocks;
+  // first boundary ≥ r
+  let lo = 0;
+  let hi = bounds.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((bounds[mid] as number) >= r) hi = mid;
+    else lo = mid + 1;
+  }
+  const upper = bounds[lo] as number;
+  if (upper === r || lo === 0) return rows[lo] as number;
+  const lower = bounds[lo - 1] as number;
+  return (r - lower < upper - r ? rows[lo - 1] : rows[lo]) as number;
+}

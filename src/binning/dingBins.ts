@@ -1,4 +1,4 @@
-import { binsFromCuts, snapCut } from './cuts.js';
+import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
 import type { BinAssignment, DingOptions } from './types.js';
 
 /**
@@ -13,9 +13,13 @@ import type { BinAssignment, DingOptions } from './types.js';
  * 2. If the last bin holds fewer samples than its (finite) target, every earlier bin gives
  *    ⌊needed · n_last / N⌋ samples to it (the reference code's rule; at most n_b − 1 so no bin empties).
  * 3. Cut the sorted scores with the final sizes; cuts inside a block of ties move to the block's nearer end.
+ *
+ * With weights every count is a weight sum (a sample of weight w counts as w tied copies), so integer weights give the
+ * bins of the repeated samples.
  */
-export function dingBins(scores: ArrayLike<number>, options: DingOptions): BinAssignment {
+export function dingBins(scores: ArrayLike<number>, options: DingOptions, weights?: ArrayLike<number>): BinAssignment {
   const n = scores.length;
+  const wOf = (i: number) => (weights === undefined ? 1 : (weights[i] as number));
   const { z, minRemaining, minGap } = options;
   // ascending sort of (value, index); we walk it from the top to get the descending order
   const order = new Uint32Array(n);
@@ -23,21 +27,26 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions): BinAs
   order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
   const r = Float64Array.from(order, (i) => scores[i] as number);
   const globalMin = r[n - 1] as number;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += wOf(i);
 
   const counts: number[] = [];
   let num = 0;
   let rmin = Infinity;
   let rmax = -Infinity;
   let target = Infinity;
+  let before = 0;
   for (let i = 0; i < n; i++) {
     const x = r[i] as number;
-    if (num > target && n - i > minRemaining && rmin - globalMin > minGap && x !== r[i - 1]) {
+    if (num > target && total - before > minRemaining && rmin - globalMin > minGap && x !== r[i - 1]) {
       counts.push(num);
       num = 0;
       rmin = Infinity;
       rmax = -Infinity;
     }
-    num++;
+    const w = wOf(order[i] as number);
+    num += w;
+    before += w;
     if (x < rmin) rmin = x;
     if (x > rmax) rmax = x;
     target = rmax === rmin ? Infinity : 0.25 * (z / (rmax - rmin)) ** 2;
@@ -51,7 +60,7 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions): BinAs
     let moved = 0;
     for (let b = 0; b < last; b++) {
       const cb = counts[b] as number;
-      const extract = Math.min(Math.trunc((needed * numLast) / n), cb - 1);
+      const extract = Math.max(0, Math.min(Math.trunc((needed * numLast) / total), cb - 1));
       counts[b] = cb - extract;
       moved += extract;
     }
@@ -60,15 +69,17 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions): BinAs
 
   // Cut positions in the descending order, expressed on the ascending array so snapCut can be reused.
   const asc = Float64Array.from(r).reverse();
+  const ascOrder = Uint32Array.from(order).reverse();
+  const blocks = weights === undefined ? undefined : weightedBlocks(asc, Float64Array.from(ascOrder, (i) => weights[i] as number));
   const ascCuts: number[] = [];
   let pos = 0;
   for (let b = 0; b < last; b++) {
     pos += counts[b] as number;
-    const c = snapCut(asc, n - pos);
+    const c = blocks === undefined ? snapCut(asc, n - pos) : snapWeightedCut(blocks, total - pos);
     if (c > 0 && c < n && c !== ascCuts[ascCuts.length - 1]) ascCuts.push(c);
   }
   ascCuts.sort((a, b) => a - b);
   const cuts = ascCuts.filter((c, j) => j === 0 || c !== ascCuts[j - 1]);
   // ascending position j holds the sample at descending position n − 1 − j
-  return binsFromCuts(asc, Uint32Array.from(order).reverse(), cuts, 'data');
+  return binsFromCuts(asc, ascOrder, cuts, 'data');
 }

@@ -1,16 +1,22 @@
-import { binsFromCuts, snapCut } from './cuts.js';
+import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
 import { argsortAscending, numpyLinspaceUnit, numpyQuantileSorted, roundHalfEven } from './numpy.js';
 import type { BinAssignment, EqualMassMethod } from './types.js';
 
-/** Our equal-mass bins: cuts at round(k·N/B), snapped off blocks of ties, merged when they coincide. */
-function quantileBins(scores: ArrayLike<number>, bins: number): BinAssignment {
+/**
+ * Our equal-mass bins: cuts at round(k·N/B), snapped off blocks of ties, merged when they coincide. With weights the
+ * same in weight units, a sample of weight w counting as w tied copies: cuts at round(k·W/B), snapped to the nearer
+ * boundary between distinct scores — so integer weights give exactly the bins of the repeated samples.
+ */
+function quantileBins(scores: ArrayLike<number>, bins: number, weights?: ArrayLike<number>): BinAssignment {
   const n = scores.length;
   const order = argsortAscending(scores);
   const v = Float64Array.from(order, (i) => scores[i] as number);
   const cuts: number[] = [];
+  const blocks = weights === undefined ? undefined : weightedBlocks(v, Float64Array.from(order, (i) => weights[i] as number));
   for (let k = 1; k < bins; k++) {
-    // round(k·N/B), half up, in exact integer arithmetic
-    const r = snapCut(v, Math.floor((2 * k * n + bins) / (2 * bins)));
+    // round(k·N/B), half up, in exact integer arithmetic (weight units: floor(k·W/B + 1/2))
+    const r =
+      blocks === undefined ? snapCut(v, Math.floor((2 * k * n + bins) / (2 * bins))) : snapWeightedCut(blocks, Math.floor((k * blocks.total) / bins + 0.5));
     if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);
   }
   return binsFromCuts(v, order, cuts, 'midpoints');
@@ -113,11 +119,14 @@ function sklearnQuantileBins(scores: ArrayLike<number>, bins: number): BinAssign
   return binsFromEdges(scores, bins, edges.slice(0, bins), edges.slice(1), (p) => searchsorted(inner, p, 'left'));
 }
 
-/** Assigns every score to an equal-mass bin with the given construction (see {@link EqualMassMethod}). */
-export function equalMassBins(scores: ArrayLike<number>, bins: number, method: EqualMassMethod): BinAssignment {
+/**
+ * Assigns every score to an equal-mass bin with the given construction (see {@link EqualMassMethod}). Weights are
+ * supported by this library's `'quantile'` construction; the peers' constructions have none (callers reject them).
+ */
+export function equalMassBins(scores: ArrayLike<number>, bins: number, method: EqualMassMethod, weights?: ArrayLike<number>): BinAssignment {
   switch (method) {
     case 'quantile':
-      return quantileBins(scores, bins);
+      return quantileBins(scores, bins, weights);
     case 'uncertainty-metrics':
       return umAdaptiveBins(scores, bins);
     case 'verified-calibration':

@@ -1,9 +1,8 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /**
  * Adaptive calibration error: the class-wise calibration error over equal-mass bins of each class's probabilities.
@@ -33,8 +32,8 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
  * ```
  */
 export function ace(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('ace', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('ace', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('ace', options, { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true });
-  const p = probMatrix('ace', scores, options);
-  return gceCore('ace', p, labelArray('ace', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('ace', labels, scores, options);
+  return gceCore('ace', p, y, cfg, w);
 }

@@ -1,8 +1,7 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /** Options of {@link aece} and {@link amce}. */
 export type AdaptiveCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'topLabel' | 'classConditional' | 'binning' | 'bins' | 'equalMass' | 'equalWidth'>;
@@ -39,8 +38,8 @@ export type AdaptiveCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 
  * ```
  */
 export function aece(labels: Labels, scores: Scores, options: AdaptiveCalibrationOptions = {}): number {
-  checkOptions('aece', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('aece', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('aece', options, { binning: 'ding', norm: 'l1', topLabel: true, classConditional: false });
-  const p = probMatrix('aece', scores, options);
-  return gceCore('aece', p, labelArray('aece', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('aece', labels, scores, options);
+  return gceCore('aece', p, y, cfg, w);
 }

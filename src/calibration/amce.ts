@@ -1,9 +1,8 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import type { AdaptiveCalibrationOptions } from './aece.js';
 import { gceCore, resolveCalibration } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /**
  * Adaptive-binning maximum calibration error (Ding et al.): the largest accuracy–confidence gap over the adaptive
@@ -32,8 +31,8 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
  * ```
  */
 export function amce(labels: Labels, scores: Scores, options: AdaptiveCalibrationOptions = {}): number {
-  checkOptions('amce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('amce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('amce', options, { binning: 'ding', norm: 'max', topLabel: true, classConditional: false });
-  const p = probMatrix('amce', scores, options);
-  return gceCore('amce', p, labelArray('amce', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('amce', labels, scores, options);
+  return gceCore('amce', p, y, cfg, w);
 }

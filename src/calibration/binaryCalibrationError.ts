@@ -1,12 +1,13 @@
+import type { WeightOptions } from '../input/weights.js';
 import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
 import { resolveBinning, type BinningOptions } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import { binaryPairs } from './binaryPairs.js';
 import { sliceBins } from './core.js';
-import { BINNING_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /** Options of {@link binaryCalibrationError}. */
-export interface BinaryCalibrationOptions extends BinningOptions {
+export interface BinaryCalibrationOptions extends BinningOptions, WeightOptions {
   /** `'l1'` (default), `'l2'` or `'max'`. */
   norm?: Norm;
 }
@@ -43,11 +44,11 @@ export interface BinaryCalibrationOptions extends BinningOptions {
  * ```
  */
 export function binaryCalibrationError(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinaryCalibrationOptions = {}): number {
-  checkOptions('binaryCalibrationError', options, BINNING_KEYS, ['norm']);
+  checkOptions('binaryCalibrationError', options, BINNING_KEYS, WEIGHT_KEYS, ['norm']);
   const fn = 'binaryCalibrationError';
   const norm = options.norm ?? 'l1';
   if (norm !== 'l1' && norm !== 'l2' && norm !== 'max') fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });
   const { spec, precision } = resolveBinning(fn, options, 'equal-width');
-  const { o, p } = binaryPairs(fn, outcomes, probs, precision === 'float32');
-  return finishNorm(binnedErrorRaw(sliceBins(fn, p, o, spec), norm), norm);
+  const { o, p, w } = binaryPairs(fn, outcomes, probs, precision === 'float32', options.weights);
+  return finishNorm(binnedErrorRaw(sliceBins(fn, p, o, spec, w), norm), norm);
 }

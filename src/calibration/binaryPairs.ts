@@ -1,4 +1,5 @@
 import { fail } from '../errors/fail.js';
+import { weightArray } from '../input/weights.js';
 
 /** Validates a binary (outcome, probability) pair input and returns float64 copies. Internal. */
 export function binaryPairs(
@@ -6,7 +7,8 @@ export function binaryPairs(
   outcomes: ArrayLike<number>,
   probs: ArrayLike<number>,
   float32: boolean,
-): { o: Float64Array; p: Float64Array } {
+  weights?: unknown,
+): { o: Float64Array; p: Float64Array; w: Float64Array | undefined } {
   if (outcomes === null || typeof outcomes !== 'object' || typeof outcomes.length !== 'number') {
     fail('UM_SHAPE', fn, 'outcomes', 'be an array of 0/1 outcomes', { value: outcomes });
   }
@@ -29,5 +31,8 @@ export function binaryPairs(
     p[i] = float32 ? Math.fround(v) : v;
     o[i] = y;
   }
-  return { o, p };
+  const w = weightArray(fn, weights, n);
+  if (w === undefined || w.every((x) => x > 0)) return { o, p, w };
+  const keep = Array.from(w.keys()).filter((i) => (w[i] as number) > 0);
+  return { o: Float64Array.from(keep, (i) => o[i] as number), p: Float64Array.from(keep, (i) => p[i] as number), w: Float64Array.from(keep, (i) => w[i] as number) };
 }

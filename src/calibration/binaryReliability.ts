@@ -1,8 +1,9 @@
 import { resolveBinning, type BinningOptions } from '../binning/options.js';
 import { binaryPairs } from './binaryPairs.js';
 import { sliceBins } from './core.js';
-import { table, type ReliabilityTable } from './reliability.js';
-import { BINNING_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { resolveInterval, table, type IntervalOptions, type ReliabilityTable } from './reliability.js';
+import type { WeightOptions } from '../input/weights.js';
+import { BINNING_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /**
  * Reliability table of probabilities of a binary event against its 0/1 outcomes (scikit-learn's
@@ -33,10 +34,11 @@ import { BINNING_KEYS, checkOptions } from '../errors/checkOptions.js';
  * t.bins.map((b) => b.meanScore); // ≈ [0.1, 0.9]
  * ```
  */
-export function binaryReliability(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinningOptions = {}): ReliabilityTable {
-  checkOptions('binaryReliability', options, BINNING_KEYS);
+export function binaryReliability(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinningOptions & WeightOptions & IntervalOptions = {}): ReliabilityTable {
+  checkOptions('binaryReliability', options, BINNING_KEYS, WEIGHT_KEYS, ['interval', 'level']);
   const fn = 'binaryReliability';
   const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
-  const { o, p } = binaryPairs(fn, outcomes, probs, precision === 'float32');
-  return table('probability', p.length, 2, sliceBins(fn, p, o, spec), config);
+  const interval = resolveInterval(fn, options);
+  const { o, p, w } = binaryPairs(fn, outcomes, probs, precision === 'float32', options.weights);
+  return table('probability', p.length, 2, sliceBins(fn, p, o, spec, w), config, interval);
 }

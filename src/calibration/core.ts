@@ -5,11 +5,12 @@ import { resolveBinning, type BinningConfig, type BinningOptions, type BinningSc
 import type { Bin, BinningSpec, Precision } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, ProbMatrix } from '../input/types.js';
+import type { WeightOptions } from '../input/weights.js';
 import { topLabel } from '../measures/topLabel.js';
 import { rowNormalizedEntropy } from '../measures/normalizedEntropy.js';
 
 /** Options of the general calibration error and its named members. */
-export interface CalibrationErrorOptions extends InputOptions, BinningOptions {
+export interface CalibrationErrorOptions extends InputOptions, BinningOptions, WeightOptions {
   /** `'l1'` (expected), `'l2'` (root-mean-square) or `'max'` (maximum) over bins. Default `'l1'`. */
   norm?: Norm;
   /**
@@ -110,12 +111,18 @@ export function atPrecision(p: ProbMatrix, precision: Precision): ProbMatrix {
   return { ...rest, data: Float32Array.from(p.data) };
 }
 
-/** Bins one slice of (score, outcome) pairs and returns its bins. */
-export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec): Bin[] {
-  return binStatisticsUnchecked(assignBinsFor(fn, scores, spec), scores, outcomes);
+/** Bins one slice of (score, outcome[, weight]) triples and returns its bins. */
+export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>): Bin[] {
+  return binStatisticsUnchecked(assignBinsFor(fn, scores, spec, weights), scores, outcomes, weights);
 }
 
-/** Slices of (score, outcome) pairs grouped by class `group[i]`. */
+interface Slice {
+  scores: number[];
+  outcomes: number[];
+  weights: number[] | undefined;
+}
+
+/** Slices of (score, outcome[, weight]) triples grouped by class `group[i]`; `weight(i)` undefined means unweighted. */
 function groupSlices(
   numGroups: number,
   n: number,
@@ -123,14 +130,16 @@ function groupSlices(
   score: (i: number) => number,
   outcome: (i: number) => number,
   keep: (s: number) => boolean,
-): { scores: number[]; outcomes: number[] }[] {
-  const slices = Array.from({ length: numGroups }, () => ({ scores: [] as number[], outcomes: [] as number[] }));
+  weight?: (i: number) => number,
+): Slice[] {
+  const slices: Slice[] = Array.from({ length: numGroups }, () => ({ scores: [], outcomes: [], weights: weight === undefined ? undefined : [] }));
   for (let i = 0; i < n; i++) {
     const s = score(i);
     if (!keep(s)) continue;
-    const slice = slices[group(i)] as { scores: number[]; outcomes: number[] };
+    const slice = slices[group(i)] as Slice;
     slice.scores.push(s);
     slice.outcomes.push(outcome(i));
+    if (weight !== undefined) slice.weights?.push(weight(i));
   }
   return slices;
 }
@@ -154,8 +163,9 @@ function combineClasses(fn: string, arg: string, raws: (number | null)[], norm: 
  * choose the entries (top label or all classes, above the threshold), bin them per class or together, and take the
  * norm of the bin gaps.
  */
-export function gceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ResolvedCalibration): number {
+export function gceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ResolvedCalibration, w?: Float64Array): number {
   const p = atPrecision(p0, cfg.precision);
+  const rowWeight = w === undefined ? undefined : (i: number) => w[i] as number;
   const { n, numClasses: c, data } = p;
   const thr = cfg.threshold;
   const keep = thr === null ? () => true : (s: number) => s > thr;
@@ -164,31 +174,34 @@ export function gceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: Res
     const { predicted, confidence } = topLabel(p);
     const outcome = (i: number) => (predicted[i] === labels[i] ? 1 : 0);
     const score = (i: number) => confidence[i] as number;
-    if (!cfg.classConditional) {
-      const [slice] = groupSlices(1, n, () => 0, score, outcome, keep);
-      if (slice === undefined || slice.scores.length === 0) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
-      return finishNorm(binnedErrorRaw(sliceBins(fn, slice.scores, slice.outcomes, cfg.spec), cfg.norm), cfg.norm);
-    }
-    const slices = groupSlices(c, n, (i) => predicted[i] as number, score, outcome, keep);
-    const raws = slices.map((s) => (s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec), cfg.norm)));
-    return combineClasses(fn, 'probs', raws, cfg.norm, what);
+    if (!cfg.classConditional) return single(fn, groupSlices(1, n, () => 0, score, outcome, keep, rowWeight), cfg, what);
+    const slices = groupSlices(c, n, (i) => predicted[i] as number, score, outcome, keep, rowWeight);
+    return combineClasses(fn, 'probs', slices.map((s) => rawOf(fn, s, cfg)), cfg.norm, what);
   }
   // every class of every row, in row-major order
   const m = n * c;
   const score = (e: number) => data[e] as number;
   const outcome = (e: number) => (labels[Math.floor(e / c)] === e % c ? 1 : 0);
-  if (!cfg.classConditional) {
-    const [slice] = groupSlices(1, m, () => 0, score, outcome, keep);
-    if (slice === undefined || slice.scores.length === 0) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
-    return finishNorm(binnedErrorRaw(sliceBins(fn, slice.scores, slice.outcomes, cfg.spec), cfg.norm), cfg.norm);
-  }
-  const slices = groupSlices(c, m, (e) => e % c, score, outcome, keep);
-  const raws = slices.map((s) => (s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec), cfg.norm)));
-  return combineClasses(fn, 'probs', raws, cfg.norm, what);
+  const entryWeight = w === undefined ? undefined : (e: number) => w[Math.floor(e / c)] as number;
+  if (!cfg.classConditional) return single(fn, groupSlices(1, m, () => 0, score, outcome, keep, entryWeight), cfg, what);
+  const slices = groupSlices(c, m, (e) => e % c, score, outcome, keep, entryWeight);
+  return combineClasses(fn, 'probs', slices.map((s) => rawOf(fn, s, cfg)), cfg.norm, what);
+}
+
+/** The raw binned error of one slice, `null` when it is empty (internal). */
+function rawOf(fn: string, s: Slice, cfg: { spec: BinningSpec; norm: Norm }): number | null {
+  return s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec, s.weights), cfg.norm);
+}
+
+/** The error of the one slice of an unconditional calibration error (internal). */
+function single(fn: string, slices: Slice[], cfg: { spec: BinningSpec; norm: Norm }, what: string): number {
+  const raw = slices[0] === undefined ? null : rawOf(fn, slices[0], cfg);
+  if (raw === null) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
+  return finishNorm(raw, cfg.norm);
 }
 
 /** Options of the uncertainty calibration error. */
-export interface UceOptions extends InputOptions, BinningOptions {
+export interface UceOptions extends InputOptions, BinningOptions, WeightOptions {
   /** Norm over bins (default `'l1'`, the UCE; `'max'` gives the maximum uncertainty calibration error). */
   norm?: Norm;
   /** Class-wise UCE: the mean over predicted classes of the UCE of that class's rows (default false). */
@@ -217,11 +230,11 @@ export function uncertaintyPairs(p: ProbMatrix, labels: Int32Array): { uncertain
 }
 
 /** The UCE on validated probabilities. */
-export function uceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ReturnType<typeof resolveUce>): number {
+export function uceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ReturnType<typeof resolveUce>, w?: Float64Array): number {
   const p = atPrecision(p0, cfg.precision);
   const { uncertainty, error, predicted } = uncertaintyPairs(p, labels);
-  if (!cfg.classwise) return finishNorm(binnedErrorRaw(sliceBins(fn, uncertainty, error, cfg.spec), cfg.norm), cfg.norm);
-  const slices = groupSlices(p.numClasses, p.n, (i) => predicted[i] as number, (i) => uncertainty[i] as number, (i) => error[i] as number, () => true);
-  const raws = slices.map((s) => (s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec), cfg.norm)));
-  return combineClasses(fn, 'probs', raws, cfg.norm, 'no rows');
+  if (!cfg.classwise) return finishNorm(binnedErrorRaw(sliceBins(fn, uncertainty, error, cfg.spec, w), cfg.norm), cfg.norm);
+  const rowWeight = w === undefined ? undefined : (i: number) => w[i] as number;
+  const slices = groupSlices(p.numClasses, p.n, (i) => predicted[i] as number, (i) => uncertainty[i] as number, (i) => error[i] as number, () => true, rowWeight);
+  return combineClasses(fn, 'probs', slices.map((s) => rawOf(fn, s, cfg)), cfg.norm, 'no rows');
 }

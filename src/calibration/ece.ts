@@ -1,8 +1,7 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /** Options of the named calibration errors: everything but the structure they fix. */
 export type NamedCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'topLabel' | 'classConditional' | 'binning'>;
@@ -37,8 +36,8 @@ export type NamedCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'to
  * ```
  */
 export function ece(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('ece', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('ece', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('ece', options, { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false });
-  const p = probMatrix('ece', scores, options);
-  return gceCore('ece', p, labelArray('ece', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('ece', labels, scores, options);
+  return gceCore('ece', p, y, cfg, w);
 }

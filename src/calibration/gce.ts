@@ -1,8 +1,7 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /**
  * General calibration error: the whole parameter space of binned calibration errors (uncertainty_metrics'
@@ -47,8 +46,8 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
  * ```
  */
 export function gce(labels: Labels, scores: Scores, options: CalibrationErrorOptions = {}): number {
-  checkOptions('gce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('gce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('gce', options);
-  const p = probMatrix('gce', scores, options);
-  return gceCore('gce', p, labelArray('gce', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('gce', labels, scores, options);
+  return gceCore('gce', p, y, cfg, w);
 }

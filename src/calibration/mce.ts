@@ -1,9 +1,8 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /**
  * Maximum calibration error: the largest gap between accuracy and confidence over non-empty equal-width bins.
@@ -32,8 +31,8 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
  * ```
  */
 export function mce(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('mce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('mce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('mce', options, { binning: 'equal-width', norm: 'max', topLabel: true, classConditional: false });
-  const p = probMatrix('mce', scores, options);
-  return gceCore('mce', p, labelArray('mce', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('mce', labels, scores, options);
+  return gceCore('mce', p, y, cfg, w);
 }

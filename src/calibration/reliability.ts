@@ -2,20 +2,29 @@ import { binnedErrorRaw } from '../binning/binnedError.js';
 import { resolveBinning, type BinningConfig, type BinningOptions } from '../binning/options.js';
 import type { Bin } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
+import type { WeightOptions } from '../input/weights.js';
+import { binInterval, type IntervalMethod } from './binInterval.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { atPrecision, sliceBins, uncertaintyPairs } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link reliability}. */
-export interface ReliabilityOptions extends InputOptions, BinningOptions {
+export interface ReliabilityOptions extends InputOptions, BinningOptions, WeightOptions, IntervalOptions {
   /**
    * `'confidence'` (default): accuracy vs confidence per bin — the table behind the ECE.
    * `'uncertainty'`: top-1 error vs normalized entropy per bin — the table behind the UCE.
    */
   measure?: 'confidence' | 'uncertainty';
+}
+
+/** Per-bin confidence intervals of a reliability table. */
+export interface IntervalOptions {
+  /** Add an interval for each bin's outcome rate: `'wilson'` (score interval) or `'clopper-pearson'` (exact). */
+  interval?: IntervalMethod;
+  /** Confidence level of the intervals (default 0.95). */
+  level?: number;
 }
 
 /** A reliability table: the per-bin statistics behind a binned calibration error, ready to draw. */
@@ -34,6 +43,11 @@ export interface ReliabilityTable {
   readonly maxCalibrationError: number;
   /** The binning the table used (plain JSON). */
   readonly config: BinningConfig;
+  /**
+   * With `interval`: per bin, the interval of its outcome rate (`null` for an empty bin); the method and level. With
+   * weights the counts are weight sums.
+   */
+  readonly intervals: { readonly method: IntervalMethod; readonly level: number; readonly bounds: ([number, number] | null)[] } | null;
 }
 
 /**
@@ -49,6 +63,8 @@ export interface ReliabilityTable {
  * - Default bins: 15 equal-width, b = min(⌊B·s⌋, B − 1) in float64; presets and `binning` as for `gce`.
  * - Empty bins are listed with count 0 and `null` means; they carry no weight.
  * - Confidence: top label, argmax ties → lowest index. Uncertainty: normalized entropy, 0 · ln 0 = 0.
+ * - `interval`: per-bin Wilson score or Clopper–Pearson (exact) intervals of the outcome rate at `level` (default
+ *   0.95), counts being weight sums with `weights` (rows of weight 0 are left out).
  *
  * **References.**
  * - DeGroot & Fienberg, The Statistician 1983, doi:10.2307/2987588; Niculescu-Mizil & Caruana, ICML 2005,
@@ -57,7 +73,7 @@ export interface ReliabilityTable {
  *
  * @param labels N integer labels in [0, C).
  * @param scores [N, C] scores of the declared kind.
- * @param options `measure`, binning options and input options.
+ * @param options `measure`, `interval` and `level`, `weights`, binning options and input options.
  * @returns a {@link ReliabilityTable}.
  * @throws {UMError} on invalid input or options.
  * @example
@@ -69,15 +85,15 @@ export interface ReliabilityTable {
  * ```
  */
 export function reliability(labels: Labels, scores: Scores, options: ReliabilityOptions = {}): ReliabilityTable {
-  checkOptions('reliability', options, INPUT_KEYS, BINNING_KEYS, ['measure']);
+  checkOptions('reliability', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['measure', 'interval', 'level']);
   const fn = 'reliability';
   const measure = options.measure ?? 'confidence';
   if (measure !== 'confidence' && measure !== 'uncertainty') {
     fail('UM_OPTION', fn, 'options.measure', `be 'confidence' or 'uncertainty'`, { value: measure });
   }
   const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
-  const p0 = probMatrix(fn, scores, options);
-  const y = labelArray(fn, labels, p0.n, p0.numClasses);
+  const interval = resolveInterval(fn, options);
+  const { p: p0, y, w } = labeledInput(fn, labels, scores, options);
   const p = atPrecision(p0, precision);
   let s: Float64Array;
   let o: Float64Array;
@@ -90,7 +106,19 @@ export function reliability(labels: Labels, scores: Scores, options: Reliability
     s = u.uncertainty;
     o = u.error;
   }
-  return table(measure, p.n, p.numClasses, sliceBins(fn, s, o, spec), config);
+  return table(measure, p.n, p.numClasses, sliceBins(fn, s, o, spec, w), config, interval);
+}
+
+/** Reads `interval` and `level` (internal; shared with binaryReliability). */
+export function resolveInterval(fn: string, options: IntervalOptions): { method: IntervalMethod; level: number } | null {
+  const { interval, level = 0.95 } = options;
+  if (interval === undefined) {
+    if (options.level !== undefined) fail('UM_OPTION', fn, 'options.level', 'be given only with options.interval', { value: level });
+    return null;
+  }
+  if (interval !== 'wilson' && interval !== 'clopper-pearson') fail('UM_OPTION', fn, 'options.interval', "be 'wilson' or 'clopper-pearson'", { value: interval });
+  if (typeof level !== 'number' || !(level > 0 && level < 1)) fail('UM_OPTION', fn, 'options.level', 'be a number in (0, 1)', { value: level });
+  return { method: interval, level };
 }
 
 /** Assembles a table from bins (shared with `binaryReliability`). */
@@ -100,6 +128,7 @@ export function table(
   numClasses: number,
   bins: Bin[],
   config: BinningConfig,
+  interval: { method: IntervalMethod; level: number } | null = null,
 ): ReliabilityTable {
   return {
     measure,
@@ -109,5 +138,9 @@ export function table(
     calibrationError: binnedErrorRaw(bins, 'l1'),
     maxCalibrationError: binnedErrorRaw(bins, 'max'),
     config,
+    intervals:
+      interval === null
+        ? null
+        : { ...interval, bounds: bins.map((b) => (b.meanOutcome === null ? null : binInterval(interval.method, b.weight * b.meanOutcome, b.weight, interval.level))) },
   };
 }

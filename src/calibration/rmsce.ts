@@ -1,9 +1,8 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /**
  * Root-mean-square calibration error over equal-mass bins of the confidence (uncertainty_metrics' `rmsce`).
@@ -35,8 +34,8 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
  * ```
  */
 export function rmsce(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('rmsce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('rmsce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('rmsce', options, { binning: 'equal-mass', norm: 'l2', topLabel: true, classConditional: false });
-  const p = probMatrix('rmsce', scores, options);
-  return gceCore('rmsce', p, labelArray('rmsce', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('rmsce', labels, scores, options);
+  return gceCore('rmsce', p, y, cfg, w);
 }

@@ -1,9 +1,8 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /**
  * Static calibration error: the class-wise ECE — every class probability binned per class against its one-hot
@@ -34,8 +33,8 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
  * ```
  */
 export function sce(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('sce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('sce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('sce', options, { binning: 'equal-width', norm: 'l1', topLabel: false, classConditional: true });
-  const p = probMatrix('sce', scores, options);
-  return gceCore('sce', p, labelArray('sce', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('sce', labels, scores, options);
+  return gceCore('sce', p, y, cfg, w);
 }

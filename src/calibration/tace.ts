@@ -1,9 +1,8 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /**
  * Thresholded adaptive calibration error: the ACE over the class probabilities above a threshold only.
@@ -34,8 +33,8 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
  * ```
  */
 export function tace(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('tace', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
+  checkOptions('tace', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
   const cfg = resolveCalibration('tace', options, { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true }, { threshold: 0.01 });
-  const p = probMatrix('tace', scores, options);
-  return gceCore('tace', p, labelArray('tace', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('tace', labels, scores, options);
+  return gceCore('tace', p, y, cfg, w);
 }

@@ -1,8 +1,7 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import { resolveUce, uceCore, type UceOptions } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /**
  * Expected uncertainty calibration error: the share-weighted mean gap between top-1 error and normalized entropy
@@ -42,8 +41,8 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.j
  * ```
  */
 export function uce(labels: Labels, scores: Scores, options: UceOptions = {}): number {
-  checkOptions('uce', options, INPUT_KEYS, BINNING_KEYS, ['norm', 'classwise']);
+  checkOptions('uce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'classwise']);
   const cfg = resolveUce('uce', options);
-  const p = probMatrix('uce', scores, options);
-  return uceCore('uce', p, labelArray('uce', labels, p.n, p.numClasses), cfg);
+  const { p, y, w } = labeledInput('uce', labels, scores, options);
+  return uceCore('uce', p, y, cfg, w);
 }

@@ -4,6 +4,8 @@ import { fail } from './fail.js';
 export const INPUT_KEYS = ['input', 'numClasses', 'binary', 'sumTolerance'] as const;
 /** Option keys of every binned function. */
 export const BINNING_KEYS = ['preset', 'bins', 'binning', 'equalWidth', 'equalMass', 'ding', 'precision'] as const;
+/** Option key of sample weights. */
+export const WEIGHT_KEYS = ['weights'] as const;
 /** Option keys of ensemble inputs. */
 export const ENSEMBLE_KEYS = ['input', 'numMembers', 'numClasses', 'sumTolerance'] as const;
 

@@ -15,9 +15,10 @@ import { averagePrecision, countOnes, rocArea } from '../selective/ranking.js';
 import { aurcOf, excessAurcOf } from '../selective/riskCore.js';
 import { correctness, type SelectiveData } from '../selective/selectiveInput.js';
 import { sweep } from '../selective/sweep.js';
+import { positiveRows, weightArray, type WeightOptions } from '../input/weights.js';
 
 /** Options of {@link evaluate}. */
-export interface EvaluateOptions extends InputOptions, WarningOptions {
+export interface EvaluateOptions extends InputOptions, WarningOptions, WeightOptions {
   /** Bins of the binned metrics (default: the preset's, 15). */
   bins?: number;
   /** Compatibility preset for every binned metric (default `'default'`). */
@@ -43,6 +44,8 @@ export interface EvaluationConfig {
   brierForm: BrierForm;
   /** NLL clipping: never (an exact 0 gives Infinity and a warning). */
   nllClip: null;
+  /** Whether sample weights were given (`n` is then their sum). */
+  weighted: boolean;
   /** Selective prediction: ranking by max probability; AUPR with errors as positives; AURC estimator. */
   selective: { by: 'max-prob'; auprPositive: 'error'; aurcEstimator: 'mean-risk'; aucThresholds: number | null };
 }
@@ -67,8 +70,10 @@ export interface Evaluation {
   auroc: number | null;
   /** AUPR of errors vs uncertainty; `null` like `auroc`. */
   aupr: number | null;
-  aurc: number;
-  eaurc: number;
+  /** AURC; `null` (with a `UM_W_WEIGHTS` warning) when sample weights are not whole numbers. */
+  aurc: number | null;
+  /** Excess AURC; `null` like `aurc`. */
+  eaurc: number | null;
   config: EvaluationConfig;
 }
 
@@ -103,14 +108,18 @@ export interface Evaluation {
  * ```
  */
 export function evaluate(labels: Labels, scores: Scores, options: EvaluateOptions = {}): Evaluation {
-  checkOptions('evaluate', options, INPUT_KEYS, ['bins', 'preset', 'onWarning']);
+  checkOptions('evaluate', options, INPUT_KEYS, ['bins', 'preset', 'onWarning', 'weights']);
   const fn = 'evaluate';
   const p = probMatrix(fn, scores, options);
-  return evaluateCore(fn, p, labelArray(fn, labels, p.n, p.numClasses), options);
+  const y = labelArray(fn, labels, p.n, p.numClasses);
+  const w = weightArray(fn, options.weights, p.n);
+  if (w === undefined) return evaluateCore(fn, p, y, options);
+  const kept = positiveRows(p, y, w);
+  return evaluateCore(fn, kept.p, kept.y, options, kept.w);
 }
 
 /** The `um metrics` set on validated probabilities (internal; shared with `evaluateEnsemble`). */
-export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: { bins?: number; preset?: PresetName } & WarningOptions): Evaluation {
+export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: { bins?: number; preset?: PresetName } & WarningOptions, w?: Float64Array): Evaluation {
   const base = { preset: options.preset, bins: options.bins };
   const cfg = {
     ece: resolveCalibration(fn, { ...base }, { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false }),
@@ -126,13 +135,24 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
   const brierForm = resolveBrierForm(fn, { preset: options.preset });
   const top = topLabel(p);
   const isCorrect = correctness(top.predicted, y);
-  const correct = countOnes(isCorrect);
+  const ranked = sweep(top.confidence, isCorrect, w);
+  const total = ranked.n;
+  const correct = w === undefined ? countOnes(isCorrect) : ranked.totalPositive;
   const auc = resolveAuc(fn, { preset: options.preset });
-  const ranked = sweep(top.confidence, isCorrect);
-  const selective: SelectiveData = { n: p.n, correct: isCorrect, confidence: top.confidence, sign: 1, measure: 'max-prob', probs: p };
+  const selective: SelectiveData = w === undefined
+    ? { n: p.n, correct: isCorrect, confidence: top.confidence, sign: 1, measure: 'max-prob' }
+    : { n: p.n, correct: isCorrect, confidence: top.confidence, sign: 1, measure: 'max-prob', weights: w };
+  const wholeWeights = w === undefined || w.every((v) => Number.isInteger(v));
+  if (!wholeWeights) {
+    emitWarning(options, {
+      code: 'UM_W_WEIGHTS',
+      fn,
+      message: `${fn}: AURC and E-AURC average the risk over whole numbers of kept predictions and need whole-number weights; they are null`,
+    });
+  }
   let auroc: number | null = null;
   let aupr: number | null = null;
-  if (correct === 0 || correct === p.n) {
+  if (correct === 0 || correct === total) {
     emitWarning(options, {
       code: 'UM_W_DEGENERATE',
       fn,
@@ -151,24 +171,24 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
   const em = cfg.ace.config as Extract<CalibrationConfig, { binning: 'equal-mass' }>;
   const dg = cfg.aece.config as Extract<CalibrationConfig, { binning: 'ding' }>;
   return {
-    n: p.n,
+    n: total,
     numClasses: p.numClasses,
-    accuracy: correct / p.n,
-    ece: gceCore(fn, p, y, cfg.ece),
-    mce: gceCore(fn, p, y, cfg.mce),
-    rmsce: gceCore(fn, p, y, cfg.rmsce),
-    sce: gceCore(fn, p, y, cfg.sce),
-    ace: gceCore(fn, p, y, cfg.ace),
-    tace: gceCore(fn, p, y, cfg.tace),
-    uce: uceCore(fn, p, y, uceCfg),
-    aece: gceCore(fn, p, y, cfg.aece),
-    amce: gceCore(fn, p, y, cfg.amce),
-    brier: mean(brierRows(p, y, brierForm)),
-    nll: mean(nllRows(fn, p, y, { clip: null, renormalize: false, precision: 'float64' }, options)),
+    accuracy: correct / total,
+    ece: gceCore(fn, p, y, cfg.ece, w),
+    mce: gceCore(fn, p, y, cfg.mce, w),
+    rmsce: gceCore(fn, p, y, cfg.rmsce, w),
+    sce: gceCore(fn, p, y, cfg.sce, w),
+    ace: gceCore(fn, p, y, cfg.ace, w),
+    tace: gceCore(fn, p, y, cfg.tace, w),
+    uce: uceCore(fn, p, y, uceCfg, w),
+    aece: gceCore(fn, p, y, cfg.aece, w),
+    amce: gceCore(fn, p, y, cfg.amce, w),
+    brier: mean(brierRows(p, y, brierForm), w),
+    nll: mean(nllRows(fn, p, y, { clip: null, renormalize: false, precision: 'float64' }, options), w),
     auroc,
     aupr,
-    aurc: aurcOf(fn, ranked, 'mean-risk'),
-    eaurc: excessAurcOf(fn, ranked, 'mean-risk'),
+    aurc: wholeWeights ? aurcOf(fn, ranked, 'mean-risk') : null,
+    eaurc: wholeWeights ? excessAurcOf(fn, ranked, 'mean-risk') : null,
     config: {
       input: p.input,
       binary: p.binary,
@@ -183,6 +203,7 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
       uce: { classwise: uceCfg.classwise, norm: 'l1' },
       brierForm,
       nllClip: null,
+      weighted: w !== undefined,
       selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds },
     },
   };

@@ -1,7 +1,6 @@
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
-import { sweep } from '../selective/sweep.js';
-import { OOD_KEYS, oodInput, pooled, type OodInput, type OodOptions } from './oodInput.js';
+import { OOD_KEYS, oodInput, pooledSweep, type OodInput, type OodOptions } from './oodInput.js';
 
 /** Options of {@link fprAtTpr}. */
 export interface FprAtTprOptions extends OodOptions {
@@ -44,10 +43,9 @@ export function fprAtTpr(inDistribution: OodInput, outOfDistribution: OodInput, 
   const { tpr = 0.95, ...rest } = options;
   if (typeof tpr !== 'number' || !(tpr > 0 && tpr <= 1)) fail('UM_OPTION', fn, 'options.tpr', 'be a number in (0, 1]', { value: tpr });
   const d = oodInput(fn, inDistribution, outOfDistribution, rest);
-  const p = pooled(d);
-  const s = sweep(p.confidence, p.isIn);
-  const nIn = d.inConfidence.length;
-  const nOut = d.outConfidence.length;
+  const s = pooledSweep(d);
+  const nIn = s.totalPositive;
+  const nOut = s.n - s.totalPositive;
   let tp = 0;
   let fp = 0;
   for (let b = 0; b < s.blocks; b++) {

@@ -1,7 +1,6 @@
 import { checkOptions } from '../errors/checkOptions.js';
 import { rocArea } from '../selective/ranking.js';
-import { sweep } from '../selective/sweep.js';
-import { OOD_KEYS, oodInput, pooled, type OodInput, type OodOptions } from './oodInput.js';
+import { OOD_KEYS, oodInput, pooledSweep, type OodInput, type OodOptions } from './oodInput.js';
 
 /**
  * AUROC of telling in-distribution from out-of-distribution samples by the model's uncertainty: the probability
@@ -34,6 +33,5 @@ import { OOD_KEYS, oodInput, pooled, type OodInput, type OodOptions } from './oo
 export function oodAuroc(inDistribution: OodInput, outOfDistribution: OodInput, options: OodOptions = {}): number {
   const fn = 'oodAuroc';
   checkOptions(fn, options, OOD_KEYS);
-  const p = pooled(oodInput(fn, inDistribution, outOfDistribution, options));
-  return rocArea(fn, sweep(p.confidence, p.isIn), { argument: 'inDistribution', positives: 'in-distribution samples', negatives: 'out-of-distribution samples' });
+  return rocArea(fn, pooledSweep(oodInput(fn, inDistribution, outOfDistribution, options)), { argument: 'inDistribution', positives: 'in-distribution samples', negatives: 'out-of-distribution samples' });
 }

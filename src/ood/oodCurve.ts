@@ -86,6 +86,9 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   const fn = 'oodCurve';
   checkOptions(fn, options, OOD_KEYS, ['batchSize', 'repeats', 'seed']);
   const { batchSize = 100, repeats = 1, seed = 0, ...rest } = options;
+  if (rest.weights !== undefined) {
+    fail('UM_OPTION', fn, 'options.weights', 'not be given: the curve draws random batches of samples (repeat rows to weight them)', { value: 'weights' });
+  }
   const d = oodInput(fn, inDistribution, outOfDistribution, rest);
   const nIn = d.inConfidence.length;
   const nOut = d.outConfidence.length;

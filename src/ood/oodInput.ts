@@ -5,6 +5,8 @@ import type { InputOptions, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { givenValues, namedConfidence, resolveBy } from '../selective/selectiveInput.js';
 import type { GivenMeasure, NamedMeasure } from '../selective/types.js';
+import { sweep, type Sweep } from '../selective/sweep.js';
+import { weightArray } from '../input/weights.js';
 
 /** One side of an out-of-distribution comparison: scores of the model, or the caller's per-sample values. */
 export type OodInput = Scores | GivenMeasure;
@@ -13,10 +15,15 @@ export type OodInput = Scores | GivenMeasure;
 export interface OodOptions extends InputOptions {
   /** Measure computed from scores (default `'normalized-entropy'`, the seeds' H̃); not used with given values. */
   by?: NamedMeasure;
+  /**
+   * Sample weights of either side or both, one non-negative number per sample (frequency weights; weight 0 leaves a
+   * sample out). Default: every sample weighs 1.
+   */
+  weights?: { readonly inDistribution?: ArrayLike<number>; readonly outOfDistribution?: ArrayLike<number> };
 }
 
 /** Option keys of the OoD input. */
-export const OOD_KEYS = ['input', 'numClasses', 'binary', 'sumTolerance', 'by'] as const;
+export const OOD_KEYS = ['input', 'numClasses', 'binary', 'sumTolerance', 'by', 'weights'] as const;
 
 /** Both sides as "higher = more confident" values, and the sign back to the measure's scale (internal). */
 export interface OodData {
@@ -24,6 +31,9 @@ export interface OodData {
   readonly outConfidence: Float64Array;
   readonly sign: 1 | -1;
   readonly measure: NamedMeasure | 'given';
+  /** Weights of each side (validated, ≥ 0), or undefined for unit weights. */
+  readonly inWeights?: Float64Array;
+  readonly outWeights?: Float64Array;
 }
 
 function givenKey(x: unknown): 'confidence' | 'uncertainty' | undefined {
@@ -36,6 +46,27 @@ function givenKey(x: unknown): 'confidence' | 'uncertainty' | undefined {
 
 /** Validates both sides; they must be of the same form (internal). */
 export function oodInput(fn: string, inDist: OodInput, outDist: OodInput, options: OodOptions): OodData {
+  const { weights, ...rest } = options;
+  const d = unweighted(fn, inDist, outDist, rest);
+  if (weights === undefined) return d;
+  if (weights === null || typeof weights !== 'object' || Object.keys(weights).some((k) => k !== 'inDistribution' && k !== 'outOfDistribution')) {
+    fail('UM_OPTION', fn, 'options.weights', 'be { inDistribution?, outOfDistribution? }: one weight array per side', { value: weights });
+  }
+  const side = (w: unknown, n: number, name: string) => {
+    if (w === undefined) return undefined;
+    try {
+      return weightArray(fn, w, n);
+    } catch (error) {
+      if (!(error instanceof UMError)) throw error;
+      throw new UMError(error.code, error.message.replace(`${fn}: options.weights`, `${fn}: options.weights.${name}`), { ...error.details, argument: `options.weights.${name}` });
+    }
+  };
+  const inWeights = side(weights.inDistribution, d.inConfidence.length, 'inDistribution');
+  const outWeights = side(weights.outOfDistribution, d.outConfidence.length, 'outOfDistribution');
+  return { ...d, ...(inWeights === undefined ? {} : { inWeights }), ...(outWeights === undefined ? {} : { outWeights }) };
+}
+
+function unweighted(fn: string, inDist: OodInput, outDist: OodInput, options: OodOptions): OodData {
   const a = givenKey(inDist);
   const b = givenKey(outDist);
   if (a !== b) {
@@ -79,13 +110,24 @@ export function oodInput(fn: string, inDist: OodInput, outDist: OodInput, option
   return { inConfidence: i.confidence, outConfidence: o.confidence, sign: i.sign, measure: ranking.named };
 }
 
-/** Pools both sides: confidence and 1 for in-distribution samples (internal). */
-export function pooled(d: OodData): { confidence: Float64Array; isIn: Uint8Array } {
+/** Pools both sides into the blocks of one ranking, in-distribution samples as the positives (internal). */
+export function pooledSweep(d: OodData): Sweep {
   const a = d.inConfidence.length;
   const confidence = new Float64Array(a + d.outConfidence.length);
   confidence.set(d.inConfidence);
   confidence.set(d.outConfidence, a);
   const isIn = new Uint8Array(confidence.length);
   isIn.fill(1, 0, a);
-  return { confidence, isIn };
+  if (d.inWeights === undefined && d.outWeights === undefined) return sweep(confidence, isIn);
+  const w = new Float64Array(confidence.length).fill(1);
+  if (d.inWeights !== undefined) w.set(d.inWeights);
+  if (d.outWeights !== undefined) w.set(d.outWeights, a);
+  // rows of weight 0 add nothing to any block; a block of weight 0 alone would be an empty ROC step
+  const keep: number[] = [];
+  for (let i = 0; i < w.length; i++) if ((w[i] as number) > 0) keep.push(i);
+  return sweep(
+    Float64Array.from(keep, (i) => confidence[i] as number),
+    Uint8Array.from(keep, (i) => isIn[i] as number),
+    Float64Array.from(keep, (i) => w[i] as number),
+  );
 }

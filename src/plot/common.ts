@@ -24,7 +24,7 @@ export function named<T>(fn: string, series: Series<T>, isItem: (x: unknown) => 
 /** Checks chart options and returns the size (internal). */
 export function size(fn: string, options: ChartOptions): { width: number; height: number; title?: string } {
   for (const key of Object.keys(options)) {
-    if (key !== 'title' && key !== 'width' && key !== 'height' && key !== 'intervals') fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
+    if (key !== 'title' && key !== 'width' && key !== 'height') fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
   }
   const width = options.width ?? 360;
   const height = options.height ?? 260;

@@ -1,7 +1,6 @@
 // uncertainty-metrics/plot — Vega-Lite charts of the metrics' tables and curves, and a headless SVG renderer.
 // Re-exports only.
 export { reliabilityDiagram } from './reliabilityDiagram.js';
-export type { ReliabilityDiagramOptions } from './reliabilityDiagram.js';
 export { riskCoverageChart } from './riskCoverageChart.js';
 export { rejectionChart } from './rejectionChart.js';
 export { rocChart } from './rocChart.js';

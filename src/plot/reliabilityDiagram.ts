@@ -1,14 +1,8 @@
 import type { ReliabilityTable } from '../calibration/reliability.js';
 import { fail } from '../errors/fail.js';
-import { normalQuantile } from '../math/special.js';
 import { colorBy, frame, named, short, size } from './common.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
-/** Options of {@link reliabilityDiagram}. */
-export interface ReliabilityDiagramOptions extends ChartOptions {
-  /** Draw a Wilson score interval (95 %) of each bin's outcome rate (default false). */
-  intervals?: boolean;
-}
 
 const AXES: Record<ReliabilityTable['measure'], { x: string; y: string; outcome: string; score: string }> = {
   confidence: { x: 'confidence (max probability)', y: 'accuracy', outcome: 'accuracy', score: 'confidence' },
@@ -18,15 +12,6 @@ const AXES: Record<ReliabilityTable['measure'], { x: string; y: string; outcome:
 
 function isTable(x: unknown): boolean {
   return typeof x === 'object' && x !== null && Array.isArray((x as ReliabilityTable).bins) && typeof (x as ReliabilityTable).measure === 'string';
-}
-
-/** Wilson score interval of k successes in n at 95 % (internal). */
-function wilson(rate: number, n: number): [number, number] {
-  const z = normalQuantile(0.975);
-  const d = 1 + (z * z) / n;
-  const centre = (rate + (z * z) / (2 * n)) / d;
-  const half = (z * Math.sqrt((rate * (1 - rate)) / n + (z * z) / (4 * n * n))) / d;
-  return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }
 
 /**
@@ -40,14 +25,14 @@ function wilson(rate: number, n: number): [number, number] {
  * - The table's `measure` chooses the axes: confidence vs accuracy (ECE, seed 000 Fig. 3), normalized entropy vs
  *   top-1 error (UCE, seed 003 Fig. 1), or P(y = 1) vs frequency (binary).
  * - Several tables (`[{ name, data }]`) are drawn as lines with points, one colour per model, and a legend; empty bins
- *   are left out. `intervals: true` adds 95 % Wilson intervals of the bins' rates.
+ *   are left out. Tables made with `interval` (Wilson or Clopper–Pearson) get their per-bin intervals drawn.
  *
  * **References.**
  * - DeGroot & Fienberg, "The Comparison and Evaluation of Forecasters", The Statistician 32 (1983).
  * - Guo et al., ICML 2017, arXiv:1706.04599, Fig. 1; Laves et al., arXiv:1909.13550, Fig. 1.
  *
  * @param series a {@link ReliabilityTable}, or `[{ name, data: table }]` for several models (same measure).
- * @param options `title`, `width`, `height`, `intervals`.
+ * @param options `title`, `width`, `height`.
  * @returns a Vega-Lite specification (two charts stacked: the diagram and the counts).
  * @throws {UMError} `UM_OPTION` for bad options, tables of different measures or a non-table.
  * @example
@@ -58,12 +43,11 @@ function wilson(rate: number, n: number): [number, number] {
  * spec.vconcat.length; // => 2
  * ```
  */
-export function reliabilityDiagram(series: Series<ReliabilityTable>, options: ReliabilityDiagramOptions = {}): VegaLiteSpec {
+export function reliabilityDiagram(series: Series<ReliabilityTable>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'reliabilityDiagram';
   const items = named(fn, series, isTable);
   const { width, height, title } = size(fn, options);
-  const intervals = options.intervals ?? false;
-  if (typeof intervals !== 'boolean') fail('UM_OPTION', fn, 'options.intervals', 'be true or false', { value: intervals });
+  const intervals = items.some((s) => s.data.intervals !== null);
   const measure = items[0]?.data.measure ?? 'confidence';
   if (items.some((s) => s.data.measure !== measure)) fail('UM_OPTION', fn, 'series', 'hold tables of one measure', { value: items.map((s) => s.data.measure).join(', ') });
   const axes = AXES[measure];
@@ -72,9 +56,8 @@ export function reliabilityDiagram(series: Series<ReliabilityTable>, options: Re
     s.data.bins
       .filter((b) => b.count > 0 && b.meanScore !== null && b.meanOutcome !== null)
       .map((b) => {
-        const outcome = b.meanOutcome as number;
-        const [lo, hi] = wilson(outcome, b.count);
-        return { model: labels[j], lower: b.lower, upper: b.upper, score: b.meanScore, outcome, count: b.count, low: lo, high: hi };
+        const bounds = s.data.intervals?.bounds[b.index] ?? null;
+        return { model: labels[j], lower: b.lower, upper: b.upper, score: b.meanScore, outcome: b.meanOutcome, count: b.count, low: bounds?.[0] ?? null, high: bounds?.[1] ?? null };
       }),
   );
   const x = { type: 'quantitative', scale: { domain: [0, 1] }, title: axes.x };
@@ -89,7 +72,7 @@ export function reliabilityDiagram(series: Series<ReliabilityTable>, options: Re
       ]
     : [diagonal, { mark: { type: 'line', point: true }, encoding: { x: { field: 'score', ...x }, y: { field: 'outcome', ...y }, color: colorBy(labels) } }];
   if (intervals) {
-    layers.push({ mark: { type: 'rule', color: '#333' }, encoding: { x: { field: 'score', ...x }, y: { field: 'low', ...y }, y2: { field: 'high' }, ...(single ? {} : { color: colorBy(labels) }) } });
+    layers.push({ transform: [{ filter: 'datum.low !== null' }], mark: { type: 'rule', color: '#333' }, encoding: { x: { field: 'score', ...x }, y: { field: 'low', ...y }, y2: { field: 'high' }, ...(single ? {} : { color: colorBy(labels) }) } });
   }
   const diagram = { width, height, ...(single ? { title: labels[0] as string } : {}), layer: layers };
   const counts = {

@@ -1,6 +1,8 @@
 import { binaryPairs } from '../calibration/binaryPairs.js';
 import { fail } from '../errors/fail.js';
-import { checkOptions } from '../errors/checkOptions.js';
+import { WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { WeightOptions } from '../input/weights.js';
+import { mean } from './brier.js';
 
 /**
  * Brier score of probabilities of a binary event against its 0/1 outcomes: the positive-class Brier score, or the
@@ -28,13 +30,12 @@ import { checkOptions } from '../errors/checkOptions.js';
  * binaryBrier([1, 0], [0.8, 0.4]); // => 0.1
  * ```
  */
-export function binaryBrier(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: { scale?: 'single' | 'double' } = {}): number {
-  checkOptions('binaryBrier', options, ['scale']);
+export function binaryBrier(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: { scale?: 'single' | 'double' } & WeightOptions = {}): number {
+  checkOptions('binaryBrier', options, WEIGHT_KEYS, ['scale']);
   const fn = 'binaryBrier';
   const scale = options.scale ?? 'single';
   if (scale !== 'single' && scale !== 'double') fail('UM_OPTION', fn, 'options.scale', `be 'single' or 'double'`, { value: scale });
-  const { o, p } = binaryPairs(fn, outcomes, probs, false);
-  let s = 0;
-  for (let i = 0; i < p.length; i++) s += ((p[i] as number) - (o[i] as number)) ** 2;
-  return ((scale === 'double' ? 2 : 1) * s) / p.length;
+  const { o, p, w } = binaryPairs(fn, outcomes, probs, false, options.weights);
+  const sq = Float64Array.from(p, (v, i) => (v - (o[i] as number)) ** 2);
+  return (scale === 'double' ? 2 : 1) * mean(sq, w);
 }

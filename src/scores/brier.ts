@@ -2,13 +2,25 @@ import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import { brierRows, resolveBrierForm, type BrierOptions } from './brierPerExample.js';
-import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { positiveRows, weightArray, type WeightOptions } from '../input/weights.js';
 
-/** Mean of a Float64Array (internal). */
-export function mean(values: Float64Array): number {
+/** Mean of a Float64Array, weighted when `w` is given (internal). */
+export function mean(values: Float64Array, w?: Float64Array): number {
   let s = 0;
-  for (let i = 0; i < values.length; i++) s += values[i] as number;
-  return s / values.length;
+  if (w === undefined) {
+    for (let i = 0; i < values.length; i++) s += values[i] as number;
+    return s / values.length;
+  }
+  let total = 0;
+  for (let i = 0; i < values.length; i++) {
+    const wi = w[i] as number;
+    // weight 0 leaves a row out, even an infinite one
+    if (wi === 0) continue;
+    s += wi * (values[i] as number);
+    total += wi;
+  }
+  return s / total;
 }
 
 /**
@@ -39,10 +51,11 @@ export function mean(values: Float64Array): number {
  * brier([0, 1], [[0.9, 0.1], [0.6, 0.4]], { preset: 'uncertainty-metrics' }); // => -0.63
  * ```
  */
-export function brier(labels: Labels, scores: Scores, options: BrierOptions = {}): number {
-  checkOptions('brier', options, INPUT_KEYS, ['form', 'preset']);
+export function brier(labels: Labels, scores: Scores, options: BrierOptions & WeightOptions = {}): number {
+  checkOptions('brier', options, INPUT_KEYS, WEIGHT_KEYS, ['form', 'preset']);
   const fn = 'brier';
   const form = resolveBrierForm(fn, options);
   const p = probMatrix(fn, scores, options);
-  return mean(brierRows(p, labelArray(fn, labels, p.n, p.numClasses), form));
+  const { p: q, y, w } = positiveRows(p, labelArray(fn, labels, p.n, p.numClasses), weightArray(fn, options.weights, p.n));
+  return mean(brierRows(q, y, form), w);
 }

@@ -1,14 +1,14 @@
+import type { WeightOptions } from '../input/weights.js';
 import { fail } from '../errors/fail.js';
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { presetOf } from '../binning/options.js';
 import type { BrierDecompositionConvention, PresetName } from '../presets/presets.js';
-import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { labeledInput } from '../input/labeledInput.js';
 
 /** Options of {@link brierDecomposition}. */
-export interface BrierDecompositionOptions extends InputOptions, Partial<BrierDecompositionConvention> {
+export interface BrierDecompositionOptions extends InputOptions, WeightOptions, Partial<BrierDecompositionConvention> {
   /** Compatibility preset: `'uncertainty-metrics'` reproduces Google's `brier_decomposition` exactly. */
   preset?: PresetName;
 }
@@ -71,7 +71,7 @@ export interface BrierDecomposition {
  * ```
  */
 export function brierDecomposition(labels: Labels, scores: Scores, options: BrierDecompositionOptions = {}): BrierDecomposition {
-  checkOptions('brierDecomposition', options, INPUT_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
+  checkOptions('brierDecomposition', options, INPUT_KEYS, WEIGHT_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
   const fn = 'brierDecomposition';
   const base = presetOf(fn, options.preset).brierDecomposition;
   const config: BrierDecompositionConvention = {
@@ -86,16 +86,18 @@ export function brierDecomposition(labels: Labels, scores: Scores, options: Brie
   if (typeof config.epsilon !== 'number' || !Number.isFinite(config.epsilon) || config.epsilon < 0) {
     fail('UM_OPTION', fn, 'options.epsilon', 'be a finite number ≥ 0', { value: config.epsilon });
   }
-  const p = probMatrix(fn, scores, options);
-  const y = labelArray(fn, labels, p.n, p.numClasses);
-  const { n, numClasses: c, data } = p;
+  const { p, y, w } = labeledInput(fn, labels, scores, options);
+  const { numClasses: c, data } = p;
   const { predicted } = topLabel(p);
+  const wOf = (i: number) => (w === undefined ? 1 : (w[i] as number));
+  let n = 0; // total weight (the number of rows without weights)
+  for (let i = 0; i < p.n; i++) n += wOf(i);
 
-  // confusion counts C[k][j]: rows predicted k with label j
+  // confusion counts C[k][j]: (weight of) rows predicted k with label j
   const counts = new Float64Array(c * c);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < p.n; i++) {
     const at = (predicted[i] as number) * c + (y[i] as number);
-    counts[at] = (counts[at] as number) + 1;
+    counts[at] = (counts[at] as number) + wOf(i);
   }
   const cell = new Float64Array(c); // N_k
   const pbar = new Float64Array(c); // class frequencies
@@ -131,7 +133,7 @@ export function brierDecomposition(labels: Labels, scores: Scores, options: Brie
 
   let reliability = 0;
   let bs = 0;
-  for (let i = 0, o = 0; i < n; i++, o += c) {
+  for (let i = 0, o = 0; i < p.n; i++, o += c) {
     const k = predicted[i] as number;
     const yi = y[i] as number;
     let dist = 0;
@@ -145,8 +147,8 @@ export function brierDecomposition(labels: Labels, scores: Scores, options: Brie
       score += (pij - e) ** 2;
       recal += (dkj - e) ** 2;
     }
-    reliability += config.reliability === 'distance' ? dist : score - recal;
-    bs += score;
+    reliability += wOf(i) * (config.reliability === 'distance' ? dist : score - recal);
+    bs += wOf(i) * score;
   }
   reliability /= n;
   bs /= n;

@@ -1,6 +1,7 @@
 import { mean } from './brier.js';
 import { crpsRows, type CrpsForecast, type CrpsOptions } from './crpsPerExample.js';
-import { checkOptions } from '../errors/checkOptions.js';
+import { WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { weightArray, type WeightOptions } from '../input/weights.js';
 
 /**
  * Continuous ranked probability score: the mean over observations of the distance between the predictive
@@ -31,7 +32,8 @@ import { checkOptions } from '../errors/checkOptions.js';
  * crps([1.5, 0], { samples: [[0, 3], [0, 0]] }, { estimator: 'nrg' }); // => 0.375
  * ```
  */
-export function crps(observations: ArrayLike<number>, forecast: CrpsForecast, options: CrpsOptions = {}): number {
-  checkOptions('crps', options, ['estimator', 'preset']);
-  return mean(crpsRows('crps', observations, forecast, options));
+export function crps(observations: ArrayLike<number>, forecast: CrpsForecast, options: CrpsOptions & WeightOptions = {}): number {
+  checkOptions('crps', options, WEIGHT_KEYS, ['estimator', 'preset']);
+  const rows = crpsRows('crps', observations, forecast, options);
+  return mean(rows, weightArray('crps', options.weights, rows.length));
 }

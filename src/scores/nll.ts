@@ -3,7 +3,8 @@ import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
 import { mean } from './brier.js';
 import { nllRows, resolveNll, type NllOptions } from './nllPerExample.js';
-import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { positiveRows, weightArray, type WeightOptions } from '../input/weights.js';
 
 /**
  * Negative log-likelihood (log loss, cross-entropy) of the labels: the mean of −ln p(y | x).
@@ -32,10 +33,11 @@ import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
  * nll([0], [[0, 1]], { clip: 1e-15, onWarning: () => {} }); // ≈ 34.5387763949
  * ```
  */
-export function nll(labels: Labels, scores: Scores, options: NllOptions = {}): number {
-  checkOptions('nll', options, INPUT_KEYS, ['clip', 'renormalize', 'precision', 'preset', 'onWarning']);
+export function nll(labels: Labels, scores: Scores, options: NllOptions & WeightOptions = {}): number {
+  checkOptions('nll', options, INPUT_KEYS, WEIGHT_KEYS, ['clip', 'renormalize', 'precision', 'preset', 'onWarning']);
   const fn = 'nll';
   const p = probMatrix(fn, scores, options);
   const cfg = resolveNll(fn, options, p);
-  return mean(nllRows(fn, p, labelArray(fn, labels, p.n, p.numClasses), cfg, options));
+  const { p: q, y, w } = positiveRows(p, labelArray(fn, labels, p.n, p.numClasses), weightArray(fn, options.weights, p.n));
+  return mean(nllRows(fn, q, y, cfg, options), w);
 }

@@ -1,9 +1,8 @@
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
-import { expectedErrors } from './riskCore.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
+import { expectedErrorsAt } from './riskCore.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
 import type { SelectiveOptions } from './types.js';
 
 /** Options of {@link accuracyAtCoverage}. */
@@ -52,7 +51,7 @@ export function accuracyAtCoverage(labels: Labels, scores: Scores, options: Accu
   checkOptions(fn, options, SELECTIVE_KEYS, ['coverage']);
   const { coverage, ...rest } = (options ?? {}) as Partial<AccuracyAtCoverageOptions>;
   if (typeof coverage !== 'number' || !(coverage > 0 && coverage <= 1)) fail('UM_OPTION', fn, 'options.coverage', 'be a number in (0, 1]', { value: coverage });
-  const d = selectiveInput(fn, labels, scores, rest);
-  const k = keptFor(coverage, d.n);
-  return 1 - (expectedErrors(sweep(d.confidence, d.correct))[k] as number) / k;
+  const s = sweepOf(selectiveInput(fn, labels, scores, rest, true));
+  const k = keptFor(coverage, s.n);
+  return 1 - expectedErrorsAt(s, k) / k;
 }

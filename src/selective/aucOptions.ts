@@ -40,5 +40,5 @@ export function thresholdedSelectiveAuc(fn: string, d: SelectiveData, positive: 
     values[i] = (d.sign === 1) === (positive === 'correct') ? m : 1 - m;
     labels[i] = positive === 'correct' ? (d.correct[i] as number) : 1 - (d.correct[i] as number);
   }
-  return thresholdedAuc(values, labels, thresholds, curve, precision);
+  return thresholdedAuc(values, labels, thresholds, curve, precision, d.weights);
 }

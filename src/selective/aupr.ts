@@ -3,8 +3,7 @@ import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import { resolveAuc, thresholdedSelectiveAuc, type AucOptions } from './aucOptions.js';
 import { averagePrecision, countOnes, requireBothClasses } from './ranking.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
 import type { SelectiveOptions } from './types.js';
 
 /** Options of {@link aupr}. */
@@ -63,7 +62,7 @@ export function aupr(labels: Labels, scores: Scores, options: AuprOptions = {}):
   const d = selectiveInput(fn, labels, scores, rest);
   const correct = positive === 'correct';
   const names = { argument: 'labels', positives: correct ? 'correct predictions' : 'wrong predictions', negatives: correct ? 'wrong predictions' : 'correct predictions' };
-  if (auc.thresholds === null) return averagePrecision(fn, sweep(d.confidence, d.correct), correct, names);
+  if (auc.thresholds === null) return averagePrecision(fn, sweepOf(d), correct, names);
   const ones = countOnes(d.correct);
   requireBothClasses(fn, correct ? ones : d.n - ones, d.n, names);
   return thresholdedSelectiveAuc(fn, d, positive, 'pr', auc.thresholds, auc.precision);

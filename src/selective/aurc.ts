@@ -2,8 +2,8 @@ import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import { AURC_ESTIMATORS, aurcOf, type AurcEstimator } from './riskCore.js';
-import { SELECTIVE_KEYS, selectiveInput, type SelectiveData } from './selectiveInput.js';
-import { sweep, type Sweep } from './sweep.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf, type SelectiveData } from './selectiveInput.js';
+import type { Sweep } from './sweep.js';
 import type { SelectiveOptions } from './types.js';
 
 /** Options of {@link aurc}, {@link eAurc} and {@link riskCoverageCurve}. */
@@ -19,8 +19,9 @@ export function aurcInput(fn: string, labels: Labels, scores: Scores, options: A
   if (typeof estimator !== 'string' || !AURC_ESTIMATORS.includes(estimator)) {
     fail('UM_OPTION', fn, 'options.estimator', `be one of ${AURC_ESTIMATORS.map((x) => `'${x}'`).join(', ')}`, { value: estimator });
   }
-  const d = selectiveInput(fn, labels, scores, rest);
-  return { d, s: sweep(d.confidence, d.correct), estimator };
+  // the count-based estimators sum over k = 1 … N predictions: whole-number (frequency) weights only
+  const d = selectiveInput(fn, labels, scores, rest, estimator !== 'fd-shifts');
+  return { d, s: sweepOf(d), estimator };
 }
 
 /**

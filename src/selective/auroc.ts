@@ -2,8 +2,7 @@ import { checkOptions } from '../errors/checkOptions.js';
 import type { Labels, Scores } from '../input/types.js';
 import { resolveAuc, thresholdedSelectiveAuc, type AucOptions } from './aucOptions.js';
 import { countOnes, requireBothClasses, rocArea } from './ranking.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
 import type { SelectiveOptions } from './types.js';
 
 /**
@@ -52,7 +51,7 @@ export function auroc(labels: Labels, scores: Scores, options: SelectiveOptions 
   const auc = resolveAuc(fn, options);
   const d = selectiveInput(fn, labels, scores, rest);
   const names = { argument: 'labels', positives: 'correct predictions', negatives: 'wrong predictions' };
-  if (auc.thresholds === null) return rocArea(fn, sweep(d.confidence, d.correct), names);
+  if (auc.thresholds === null) return rocArea(fn, sweepOf(d), names);
   requireBothClasses(fn, countOnes(d.correct), d.n, names);
   return thresholdedSelectiveAuc(fn, d, 'correct', 'roc', auc.thresholds, auc.precision);
 }

@@ -2,8 +2,7 @@ import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import { riskCoveragePoints } from './riskCore.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
 import type { RiskCoveragePoint, SelectiveOptions } from './types.js';
 
 /** Options of {@link coverageAtRisk}. */
@@ -49,6 +48,6 @@ export function coverageAtRisk(labels: Labels, scores: Scores, options: Coverage
   if (typeof risk !== 'number' || !(risk >= 0 && risk <= 1)) fail('UM_OPTION', fn, 'options.risk', 'be a number in [0, 1]', { value: risk });
   const d = selectiveInput(fn, labels, scores, rest);
   let best: RiskCoveragePoint | null = null;
-  for (const p of riskCoveragePoints(sweep(d.confidence, d.correct), d.sign)) if (p.risk <= risk) best = p;
+  for (const p of riskCoveragePoints(sweepOf(d), d.sign)) if (p.risk <= risk) best = p;
   return best;
 }

@@ -4,9 +4,8 @@ import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import type { PresetName } from '../presets/presets.js';
-import { expectedErrors } from './riskCore.js';
-import { SELECTIVE_KEYS, selectiveInput, unitMeasure } from './selectiveInput.js';
-import { sweep } from './sweep.js';
+import { expectedErrorsAt } from './riskCore.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf, unitMeasure } from './selectiveInput.js';
 import type { SelectiveOptions } from './types.js';
 
 /** Options of {@link oracleCollaborativeAccuracy}. */
@@ -65,21 +64,21 @@ export function oracleCollaborativeAccuracy(labels: Labels, scores: Scores, opti
   if (typeof fraction !== 'number' || !(fraction >= 0 && fraction <= 1)) fail('UM_OPTION', fn, 'options.fraction', 'be a number in [0, 1]', { value: fraction });
   if (preset !== undefined) presetOf(fn, preset);
   if (bins === undefined && preset !== undefined) fail('UM_OPTION', fn, 'options.preset', 'be given only with bins (it sets their rule)', { value: preset });
-  const d = selectiveInput(fn, labels, scores, rest);
-  const n = d.n;
+  const d = selectiveInput(fn, labels, scores, rest, true);
+  const s = sweepOf(d);
+  const n = s.n;
   const m = Math.floor(n * fraction);
-  if (bins === undefined) {
-    return 1 - (expectedErrors(sweep(d.confidence, d.correct))[n - m] as number) / n;
-  }
+  if (bins === undefined) return 1 - expectedErrorsAt(s, n - m) / n;
   const { spec } = resolveBinning(fn, { bins, ...(preset === undefined ? {} : { preset }) }, 'equal-width');
   const measure = unitMeasure(fn, d, 'equal-width bins (options.bins)');
   const a = assignBinsFor(fn, measure, spec);
   const count = new Float64Array(a.numBins);
   const correct = new Float64Array(a.numBins);
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < d.n; i++) {
     const b = a.index[i] as number;
-    count[b] = (count[b] as number) + 1;
-    correct[b] = (correct[b] as number) + (d.correct[i] as number);
+    const w = d.weights === undefined ? 1 : (d.weights[i] as number);
+    count[b] = (count[b] as number) + w;
+    correct[b] = (correct[b] as number) + w * (d.correct[i] as number);
   }
   if (m >= n) return 1;
   let used = 0;

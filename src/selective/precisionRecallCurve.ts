@@ -3,8 +3,7 @@ import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import type { AuprOptions } from './aupr.js';
 import { averagePrecision, requireBothClasses } from './ranking.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
 import type { NamedMeasure } from './types.js';
 
 /** One point of a precision–recall curve. */
@@ -61,7 +60,7 @@ export function precisionRecallCurve(labels: Labels, scores: Scores, options: Om
   const { positive = 'error', ...rest } = options;
   if (positive !== 'error' && positive !== 'correct') fail('UM_OPTION', fn, 'options.positive', "be 'error' or 'correct'", { value: positive });
   const d = selectiveInput(fn, labels, scores, rest);
-  const s = sweep(d.confidence, d.correct);
+  const s = sweepOf(d);
   const fromTop = positive === 'correct';
   const names = { argument: 'labels', positives: fromTop ? 'correct predictions' : 'wrong predictions', negatives: fromTop ? 'wrong predictions' : 'correct predictions' };
   const total = fromTop ? s.totalPositive : s.n - s.totalPositive;

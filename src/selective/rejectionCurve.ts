@@ -2,8 +2,8 @@ import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import { riskCoveragePoints } from './riskCore.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { cumulative, sweep } from './sweep.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
+import { cumulative } from './sweep.js';
 import type { NamedMeasure, SelectiveOptions } from './types.js';
 
 /** Options of {@link rejectionCurve}. */
@@ -73,7 +73,7 @@ export function rejectionCurve(labels: Labels, scores: Scores, options: Rejectio
   checkOptions(fn, options, SELECTIVE_KEYS, ['thresholds']);
   const { thresholds, ...rest } = options;
   const d = selectiveInput(fn, labels, scores, { ...rest, by: rest.by ?? 'normalized-entropy' });
-  const s = sweep(d.confidence, d.correct);
+  const s = sweepOf(d);
   const head = { measure: d.measure, direction: d.sign === 1 ? ('confidence' as const) : ('uncertainty' as const), n: d.n };
   if (thresholds === undefined) {
     const points = riskCoveragePoints(s, d.sign).reverse().map((p) => ({ threshold: p.threshold, count: p.count, coverage: p.coverage, error: p.risk }));
@@ -94,7 +94,7 @@ export function rejectionCurve(labels: Labels, scores: Scores, options: Rejectio
     }
     const count = lo === 0 ? 0 : (cumCount[lo - 1] as number);
     const correct = lo === 0 ? 0 : (cumPositive[lo - 1] as number);
-    return { threshold: t, count, coverage: count / d.n, error: count === 0 ? null : (count - correct) / count };
+    return { threshold: t, count, coverage: count / s.n, error: count === 0 ? null : (count - correct) / count };
   });
   return { ...head, points };
 }

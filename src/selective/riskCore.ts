@@ -1,5 +1,5 @@
 import { fail } from '../errors/fail.js';
-import type { Sweep } from './sweep.js';
+import { cumulative, expectedPositivesAt, type Sweep } from './sweep.js';
 import type { RiskCoveragePoint } from './types.js';
 
 /**
@@ -17,21 +17,25 @@ export type AurcEstimator = 'mean-risk' | 'geifman' | 'fd-shifts' | 'torch-uncer
 export const AURC_ESTIMATORS: readonly AurcEstimator[] = ['mean-risk', 'geifman', 'fd-shifts', 'torch-uncertainty'];
 
 /**
- * Expected errors among the k most confident predictions for k = 0 … N, ties ordered at random (a tied block
- * contributes its error share linearly). Index k holds err̄(k) (internal).
+ * Calls `visit(k, err̄(k))` for k = 1 … N: the expected errors among the k most confident predictions, ties ordered
+ * at random (a tied block contributes its error share linearly). Needs whole-number counts (internal).
  */
-export function expectedErrors(s: Sweep): Float64Array {
-  const out = new Float64Array(s.n + 1);
+export function eachExpectedError(s: Sweep, visit: (k: number, errors: number) => void): void {
   let k = 0;
   let base = 0;
   for (let b = 0; b < s.blocks; b++) {
     const c = s.count[b] as number;
     const e = c - (s.positive[b] as number);
-    for (let j = 1; j <= c; j++) out[k + j] = base + (j * e) / c;
+    for (let j = 1; j <= c; j++) visit(k + j, base + (j * e) / c);
     k += c;
     base += e;
   }
-  return out;
+}
+
+/** err̄(k) for one k ∈ [0, N] (any real k: linear within the block that k cuts) (internal). */
+export function expectedErrorsAt(s: Sweep, k: number): number {
+  const { cumCount, cumPositive } = cumulative(s);
+  return k - expectedPositivesAt(s, cumCount, cumPositive, k);
 }
 
 /** The area under the risk–coverage curve of the blocks with the given estimator (internal). */
@@ -56,34 +60,42 @@ export function aurcOf(fn: string, s: Sweep, estimator: AurcEstimator): number {
     }
     return area;
   }
-  const err = expectedErrors(s);
+  let sum = 0;
   if (estimator === 'mean-risk') {
-    let sum = 0;
-    for (let k = 1; k <= n; k++) sum += (err[k] as number) / k;
+    eachExpectedError(s, (k, e) => (sum += e / k));
     return sum / n;
   }
   if (estimator === 'geifman') {
-    let sum = (err[n] as number) / n;
-    for (let k = 1; k < n; k++) sum += (err[k] as number) / (k + 1);
+    eachExpectedError(s, (k, e) => (sum += k === n ? e / n : e / (k + 1)));
     return sum / n;
   }
   if (n < 2) fail('UM_EMPTY', fn, 'labels', "hold at least 2 predictions for estimator 'torch-uncertainty'", { value: n });
-  let sum = 0;
-  for (let k = 1; k < n; k++) sum += (err[k] as number) / k + (err[k + 1] as number) / (k + 1);
+  // trapezoid: every interior risk counts twice, r̄_1 and r̄_N once
+  eachExpectedError(s, (k, e) => (sum += k === 1 || k === n ? e / k : (2 * e) / k));
   return sum / (2 * (n - 1));
 }
 
-/** The blocks of a perfect ranking of the same predictions: every correct one more confident than every wrong one. */
+/**
+ * The blocks of a perfect ranking of the same predictions: every correct one more confident than every wrong one —
+ * one block of the correct, one of the wrong (within a block of one kind the order cannot matter).
+ */
 export function oracleSweep(s: Sweep): Sweep {
-  const n = s.n;
-  const level = new Float64Array(n);
-  const count = new Float64Array(n).fill(1);
-  const positive = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    level[i] = n - i;
-    positive[i] = i < s.totalPositive ? 1 : 0;
+  const right = s.totalPositive;
+  const wrong = s.n - right;
+  const level: number[] = [];
+  const count: number[] = [];
+  const positive: number[] = [];
+  if (right > 0) {
+    level.push(2);
+    count.push(right);
+    positive.push(right);
   }
-  return { n, blocks: n, level, count, positive, totalPositive: s.totalPositive };
+  if (wrong > 0) {
+    level.push(1);
+    count.push(wrong);
+    positive.push(0);
+  }
+  return { n: s.n, blocks: level.length, level: Float64Array.from(level), count: Float64Array.from(count), positive: Float64Array.from(positive), totalPositive: right };
 }
 
 /** κ* = r + (1 − r)·ln(1 − r + ε): Geifman et al.'s closed-form AURC of an oracle with error rate r (0·ln 0 = 0). */

@@ -1,8 +1,7 @@
 import { checkOptions } from '../errors/checkOptions.js';
 import type { Labels, Scores } from '../input/types.js';
 import { requireBothClasses, rocArea } from './ranking.js';
-import { SELECTIVE_KEYS, selectiveInput } from './selectiveInput.js';
-import { sweep } from './sweep.js';
+import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
 import type { NamedMeasure, SelectiveOptions } from './types.js';
 
 /** One point of a ROC curve of correctness: predictions at least as confident as `threshold` are called correct. */
@@ -57,7 +56,7 @@ export function rocCurve(labels: Labels, scores: Scores, options: SelectiveOptio
   const fn = 'rocCurve';
   checkOptions(fn, options, SELECTIVE_KEYS);
   const d = selectiveInput(fn, labels, scores, options);
-  const s = sweep(d.confidence, d.correct);
+  const s = sweepOf(d);
   const names = { argument: 'labels', positives: 'correct predictions', negatives: 'wrong predictions' };
   requireBothClasses(fn, s.totalPositive, s.n, names);
   const p = s.totalPositive;

@@ -7,9 +7,11 @@ import { rowNormalizedEntropy } from '../measures/normalizedEntropy.js';
 import { topLabel } from '../measures/topLabel.js';
 import { rowMargin } from '../measures/margin.js';
 import type { NamedMeasure, RankBy, SelectiveOptions } from './types.js';
+import { sweep, type Sweep } from './sweep.js';
+import { weightArray } from '../input/weights.js';
 
 /** Option keys of the selective-prediction input. */
-export const SELECTIVE_KEYS = ['input', 'numClasses', 'binary', 'sumTolerance', 'by', 'decisionThreshold'] as const;
+export const SELECTIVE_KEYS = ['input', 'numClasses', 'binary', 'sumTolerance', 'by', 'decisionThreshold', 'weights'] as const;
 
 const NAMED: readonly NamedMeasure[] = ['max-prob', 'margin', 'entropy', 'normalized-entropy', 'threshold-distance'];
 
@@ -27,8 +29,29 @@ export interface SelectiveData {
   readonly sign: 1 | -1;
   /** The measure's name (`'given'` for the caller's values). */
   readonly measure: NamedMeasure | 'given';
-  /** The validated probabilities, when the scores were a predicted distribution. */
-  readonly probs?: ProbMatrix;
+  /** Sample weights (all > 0: rows of weight 0 are left out of every array), or undefined for unit weights. */
+  readonly weights?: Float64Array;
+}
+
+/** The blocks of the data's ranking, weighted by its sample weights (internal). */
+export function sweepOf(d: SelectiveData): Sweep {
+  return sweep(d.confidence, d.correct, d.weights);
+}
+
+/** Validates `options.weights` and leaves out the rows of weight 0 (internal). */
+function weighted(fn: string, d: SelectiveData, weights: unknown, integer: boolean): SelectiveData {
+  const w = weightArray(fn, weights, d.n, integer);
+  if (w === undefined) return d;
+  const keep: number[] = [];
+  for (let i = 0; i < d.n; i++) if ((w[i] as number) > 0) keep.push(i);
+  return {
+    n: keep.length,
+    correct: Uint8Array.from(keep, (i) => d.correct[i] as number),
+    confidence: Float64Array.from(keep, (i) => d.confidence[i] as number),
+    sign: d.sign,
+    measure: d.measure,
+    weights: Float64Array.from(keep, (i) => w[i] as number),
+  };
 }
 
 /** Validates the caller's per-sample values: finite numbers, one per row (internal). */
@@ -89,10 +112,16 @@ function negate(v: Float64Array): Float64Array {
 }
 
 /**
- * Validates labels and scores (or predicted classes) and the ranking of a selective-prediction function.
+ * Validates labels and scores (or predicted classes), the ranking and the weights of a selective-prediction
+ * function; `integerWeights` requires whole-number weights (metrics that count predictions one by one).
  * Internal; `fn` is the public function named in error messages.
  */
-export function selectiveInput(fn: string, labels: Labels, scores: Scores, options: SelectiveOptions): SelectiveData {
+export function selectiveInput(fn: string, labels: Labels, scores: Scores, options: SelectiveOptions, integerWeights = false): SelectiveData {
+  const { weights, ...rest } = options;
+  return weighted(fn, unweightedInput(fn, labels, scores, rest), weights, integerWeights);
+}
+
+function unweightedInput(fn: string, labels: Labels, scores: Scores, options: SelectiveOptions): SelectiveData {
   const by = options.by;
   if (options.input === 'predicted') {
     for (const key of ['binary', 'numClasses', 'sumTolerance', 'decisionThreshold'] as const) {
@@ -144,9 +173,9 @@ export function selectiveInput(fn: string, labels: Labels, scores: Scores, optio
       fail('UM_OPTION', fn, 'options.by', "be 'threshold-distance' for two classes only", { value: ranking.named });
     }
     const { confidence, sign } = namedConfidence(p, ranking.named, top.confidence, t);
-    return { n: p.n, correct, confidence, sign, measure: ranking.named, probs: p };
+    return { n: p.n, correct, confidence, sign, measure: ranking.named };
   }
-  return { n: p.n, correct, confidence: ranking.sign === 1 ? ranking.values : negate(ranking.values), sign: ranking.sign, measure: 'given', probs: p };
+  return { n: p.n, correct, confidence: ranking.sign === 1 ? ranking.values : negate(ranking.values), sign: ranking.sign, measure: 'given' };
 }
 
 /**

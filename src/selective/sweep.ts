@@ -4,13 +4,13 @@
  * blocks, so ties are always one point and no result depends on row order. Plain numbers, internal.
  */
 export interface Sweep {
-  /** Number of predictions N. */
+  /** Number of predictions N (their total weight with sample weights). */
   readonly n: number;
   /** Number of blocks B (distinct confidence values). */
   readonly blocks: number;
   /** Confidence of each block, strictly decreasing. */
   readonly level: Float64Array;
-  /** Predictions in each block. */
+  /** Predictions in each block (weight sums with sample weights). */
   readonly count: Float64Array;
   /** Positives (correct predictions, or in-distribution samples) in each block. */
   readonly positive: Float64Array;
@@ -18,8 +18,11 @@ export interface Sweep {
   readonly totalPositive: number;
 }
 
-/** Sorts by confidence (descending) and merges ties into blocks. `positive[i]` is 0 or 1. */
-export function sweep(confidence: Float64Array, positive: Uint8Array): Sweep {
+/**
+ * Sorts by confidence (descending) and merges ties into blocks. `positive[i]` is 0 or 1; `weights` (all > 0), when
+ * given, make counts weight sums.
+ */
+export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: Float64Array): Sweep {
   const n = confidence.length;
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
@@ -29,6 +32,7 @@ export function sweep(confidence: Float64Array, positive: Uint8Array): Sweep {
   const pos = new Float64Array(n);
   let blocks = 0;
   let total = 0;
+  let weight = 0;
   for (let r = 0; r < n; r++) {
     const i = order[r] as number;
     const v = confidence[i] as number;
@@ -36,12 +40,14 @@ export function sweep(confidence: Float64Array, positive: Uint8Array): Sweep {
       level[blocks] = v;
       blocks++;
     }
-    count[blocks - 1] = (count[blocks - 1] as number) + 1;
-    const p = positive[i] as number;
+    const w = weights === undefined ? 1 : (weights[i] as number);
+    count[blocks - 1] = (count[blocks - 1] as number) + w;
+    const p = (positive[i] as number) * w;
     pos[blocks - 1] = (pos[blocks - 1] as number) + p;
     total += p;
+    weight += w;
   }
-  return { n, blocks, level: level.slice(0, blocks), count: count.slice(0, blocks), positive: pos.slice(0, blocks), totalPositive: total };
+  return { n: weight, blocks, level: level.slice(0, blocks), count: count.slice(0, blocks), positive: pos.slice(0, blocks), totalPositive: total };
 }
 
 /**

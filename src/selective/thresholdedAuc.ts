@@ -4,7 +4,8 @@ import type { Precision } from '../binning/types.js';
  * The thresholded approximation of the ROC or PR area used by Keras' `AUC` (and uncertainty_metrics' `AUC`):
  * T evenly spaced thresholds (−ε, 1/(T−1), …, (T−2)/(T−1), 1 + ε), confusion counts from the bucket
  * ⌈p·(T − 1)⌉ − 1 of each prediction, the trapezoid for ROC and Davis & Goadrich's interpolation for PR.
- * In `'float32'` every step rounds to float32 as TensorFlow does. `values` lie in [0, 1] (checked by the caller; internal).
+ * In `'float32'` every step rounds to float32 as TensorFlow does (Keras' `sample_weight` enters the counts as
+ * weight sums, accumulated in float64 here). `values` lie in [0, 1] (checked by the caller; internal).
  */
 export function thresholdedAuc(
   values: Float64Array,
@@ -12,6 +13,7 @@ export function thresholdedAuc(
   thresholds: number,
   curve: 'roc' | 'pr',
   precision: Precision,
+  weights?: Float64Array,
 ): number {
   const r = precision === 'float32' ? Math.fround : (x: number) => x;
   const t = thresholds;
@@ -20,10 +22,11 @@ export function thresholdedAuc(
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as number;
     const b = Math.max(0, Math.ceil(r(r(v) * (t - 1))) - 1);
-    if (positive[i] === 1) tpBucket[b] = (tpBucket[b] as number) + 1;
-    else fpBucket[b] = (fpBucket[b] as number) + 1;
+    const w = weights === undefined ? 1 : (weights[i] as number);
+    if (positive[i] === 1) tpBucket[b] = (tpBucket[b] as number) + w;
+    else fpBucket[b] = (fpBucket[b] as number) + w;
   }
-  // counts at threshold j: predictions in buckets ≥ j (integers, exact in either precision)
+  // counts at threshold j: predictions in buckets ≥ j (integers without weights: exact in either precision)
   const tp = new Float64Array(t);
   const fp = new Float64Array(t);
   let a = 0;

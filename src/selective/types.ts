@@ -1,4 +1,5 @@
 import type { InputOptions, ScoreKind } from '../input/types.js';
+import type { WeightOptions } from '../input/weights.js';
 
 /**
  * A per-sample measure computed from the predicted distribution, named by what it is:
@@ -22,7 +23,7 @@ export type GivenMeasure = { readonly confidence: ArrayLike<number> } | { readon
 export type RankBy = NamedMeasure | GivenMeasure;
 
 /** Options of the selective-prediction functions. */
-export interface SelectiveOptions extends Omit<InputOptions, 'input'> {
+export interface SelectiveOptions extends Omit<InputOptions, 'input'>, WeightOptions {
   /**
    * What the scores are: `'probs'` (default), `'logits'`, `'logprobs'` (see {@link InputOptions}), or
    * `'predicted'` — a vector of predicted class indices (e.g. an LLM judge's answers), which needs `by` to give
@@ -45,9 +46,9 @@ export interface SelectiveOptions extends Omit<InputOptions, 'input'> {
 export interface RiskCoveragePoint {
   /** Threshold in the scale of the ranking measure (kept: measure ≥ threshold for confidences, ≤ for uncertainties). */
   readonly threshold: number;
-  /** Number of kept predictions. */
+  /** Number of kept predictions (their total weight with sample weights). */
   readonly count: number;
-  /** Kept fraction count / N. */
+  /** Kept fraction count / N (of the total weight with sample weights). */
   readonly coverage: number;
   /** Top-1 error of the kept predictions (selective risk). */
   readonly risk: number;

@@ -8,8 +8,9 @@ import { fail } from '../errors/fail.js';
  * | `UM_W_INFINITE` | a score is +Infinity because a probability is exactly 0 where its log is taken (NLL, KL) |
  * | `UM_W_BOUND` | an optimiser stopped at a bound of its search interval |
  * | `UM_W_DEGENERATE` | an estimator falls back to a simpler form on degenerate data (e.g. one class only) |
+ * | `UM_W_WEIGHTS` | a metric that needs whole-number sample weights is reported as null because some are fractional |
  */
-export type UMWarningCode = 'UM_W_INFINITE' | 'UM_W_BOUND' | 'UM_W_DEGENERATE';
+export type UMWarningCode = 'UM_W_INFINITE' | 'UM_W_BOUND' | 'UM_W_DEGENERATE' | 'UM_W_WEIGHTS';
 
 /** A warning: the result is returned, but something about it deserves attention. */
 export interface UMWarning {

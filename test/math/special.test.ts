@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { digamma, erf, erfc, logSumExp, normalCdf, normalQuantile } from '../../src/math/special.js';
+import { betaQuantile, betaRegularized, digamma, erf, erfc, logGamma, logSumExp, normalCdf, normalQuantile } from '../../src/math/special.js';
 
 // Python 3.11 math.erf / math.erfc (correctly rounded to ~1 ulp) and scipy.special values.
 const ERF: [number, number, number][] = [
@@ -54,4 +54,41 @@ describe('log-sum-exp', () => {
     expect(logSumExp([-Infinity, 0])).toBe(0);
     expect(logSumExp([-Infinity, -Infinity])).toBe(-Infinity);
   });
+});
+
+// scipy.special.gammaln / betainc and scipy.stats.beta.ppf (scipy 1.x).
+describe('log-gamma, incomplete beta and beta quantile', () => {
+  const G: [number, number][] = [
+    [0.3, 1.0957979948180756],
+    [7.5, 7.534364236758734],
+    [0.5, 0.5723649429247],
+    [1e-5, 11.512919692895826],
+    [100.5, 361.43554046777757],
+  ];
+  for (const [x, v] of G) it(`ln Γ(${x})`, () => expect(Math.abs(logGamma(x) - v) / Math.abs(v)).toBeLessThan(1e-13));
+  it('ln Γ(1) = ln Γ(2) = 0 and ln Γ(n) = ln (n − 1)!', () => {
+    expect(Math.abs(logGamma(1))).toBeLessThan(1e-14);
+    expect(Math.abs(logGamma(2))).toBeLessThan(1e-14);
+    expect(logGamma(6)).toBeCloseTo(Math.log(120), 13);
+  });
+  const I: [number, number, number, number][] = [
+    [0.3, 2.5, 3.5, 0.29675298929566646],
+    [0.9, 0.5, 0.5, 0.7951672353008665],
+    [0.45, 30, 40, 0.6447480085585666],
+  ];
+  for (const [x, a, b, v] of I) it(`I_${x}(${a}, ${b})`, () => expect(betaRegularized(x, a, b)).toBeCloseTo(v, 13));
+  it('I_x(a, b) = 1 − I_{1−x}(b, a) and the ends', () => {
+    expect(betaRegularized(0.2, 3, 5) + betaRegularized(0.8, 5, 3)).toBeCloseTo(1, 14);
+    expect(betaRegularized(0, 2, 2)).toBe(0);
+    expect(betaRegularized(1, 2, 2)).toBe(1);
+  });
+  const Q: [number, number, number, number][] = [
+    [0.025, 3, 8, 0.06673951117773447],
+    [0.975, 4, 7, 0.6524528500599973],
+    [0.025, 8, 3, 0.4439045376923585],
+    [0.975, 9, 2, 0.9747892736731666],
+    [0.005, 1, 20, 0.0002505956868314462],
+    [0.995, 1.5, 0.5, 0.9999845786638507],
+  ];
+  for (const [q, a, b, v] of Q) it(`Beta(${a}, ${b}) quantile ${q}`, () => expect(Math.abs(betaQuantile(q, a, b) - v)).toBeLessThan(1e-13));
 });

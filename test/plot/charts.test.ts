@@ -23,7 +23,7 @@ const logits = A.probs.map((r) => r.map((p) => Math.log(p + 1e-3) * 2));
 const named = <T>(a: T, b: T) => [{ name: 'model A', data: a }, { name: 'model B', data: b }];
 
 const CHARTS: [string, () => VegaLiteSpec][] = [
-  ['reliability-confidence', () => reliabilityDiagram(reliability(A.labels, A.probs, { bins: 10 }), { intervals: true })],
+  ['reliability-confidence', () => reliabilityDiagram(reliability(A.labels, A.probs, { bins: 10, interval: 'wilson' }))],
   ['reliability-uncertainty', () => reliabilityDiagram(reliability(A.labels, A.probs, { bins: 10, measure: 'uncertainty' }))],
   ['reliability-two-models', () => reliabilityDiagram(named(reliability(A.labels, A.probs, { bins: 10 }), reliability(B.labels, B.probs, { bins: 10 })))],
   ['risk-coverage', () => riskCoverageChart(named(riskCoverageCurve(A.labels, A.probs), riskCoverageCurve(B.labels, B.probs)))],
