@@ -174,3 +174,7 @@ export { evaluate } from './evaluate/evaluate.js';
 export { evaluateEnsemble } from './evaluate/evaluateEnsemble.js';
 export type { EnsembleEvaluation } from './evaluate/evaluateEnsemble.js';
 export type { EvaluateOptions, Evaluation, EvaluationConfig } from './evaluate/evaluate.js';
+
+export { createState, stateFromJSON, STATE_METRICS } from './state/createState.js';
+export type { MetricState, StateJSON, StateMetric, StateOptions } from './state/createState.js';
+export type { StateMode } from './state/parts.js';

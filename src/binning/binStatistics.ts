@@ -94,8 +94,24 @@ export function binStatisticsUnchecked(
     sumOutcome[b] = (sumOutcome[b] as number) + w * (outcomes[i] as number);
     total += w;
   }
+  return binsFromSums(lower, upper, count, weight, sumScore, sumOutcome, total);
+}
+
+/**
+ * Bins from their per-bin sums (count, Σw, Σw·s, Σw·o) and the total weight — the one place a bin's means and gap are
+ * computed, shared by {@link binStatistics} and the mergeable states (internal).
+ */
+export function binsFromSums(
+  lower: ArrayLike<number>,
+  upper: ArrayLike<number>,
+  count: ArrayLike<number>,
+  weight: ArrayLike<number>,
+  sumScore: ArrayLike<number>,
+  sumOutcome: ArrayLike<number>,
+  total: number,
+): Bin[] {
   const bins: Bin[] = [];
-  for (let b = 0; b < numBins; b++) {
+  for (let b = 0; b < count.length; b++) {
     const wb = weight[b] as number;
     const empty = (count[b] as number) === 0 || wb === 0;
     const meanScore = empty ? null : (sumScore[b] as number) / wb;

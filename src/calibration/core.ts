@@ -116,7 +116,8 @@ export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: Array
   return binStatisticsUnchecked(assignBinsFor(fn, scores, spec, weights), scores, outcomes, weights);
 }
 
-interface Slice {
+/** The (score, outcome[, weight]) entries of one binned slice: one class, or all entries together (internal). */
+export interface Slice {
   scores: number[];
   outcomes: number[];
   weights: number[] | undefined;
@@ -145,7 +146,7 @@ function groupSlices(
 }
 
 /** Averages raw per-class errors (mean over all classes, empty ones counting 0) or takes their maximum. */
-function combineClasses(fn: string, arg: string, raws: (number | null)[], norm: Norm, what: string): number {
+export function combineClasses(fn: string, arg: string, raws: (number | null)[], norm: Norm, what: string): number {
   let acc = 0;
   let any = false;
   for (const raw of raws) {
@@ -164,6 +165,16 @@ function combineClasses(fn: string, arg: string, raws: (number | null)[], norm: 
  * norm of the bin gaps.
  */
 export function gceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ResolvedCalibration, w?: Float64Array): number {
+  const { slices, what } = calibrationSlices(p0, labels, cfg, w);
+  return errorOfSlices(fn, slices.map((sl) => rawOf(fn, sl, cfg)), cfg, what);
+}
+
+/**
+ * The entries a general calibration error bins, grouped into its slices: one slice (unconditional) or one per class
+ * (class-conditional), top label or every class, above the threshold — shared by {@link gceCore} and the mergeable
+ * states so both bin exactly the same entries (internal).
+ */
+export function calibrationSlices(p0: ProbMatrix, labels: Int32Array, cfg: Omit<ResolvedCalibration, 'config' | 'spec' | 'norm'>, w?: Float64Array): { slices: Slice[]; what: string } {
   const p = atPrecision(p0, cfg.precision);
   const rowWeight = w === undefined ? undefined : (i: number) => w[i] as number;
   const { n, numClasses: c, data } = p;
@@ -174,30 +185,31 @@ export function gceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: Res
     const { predicted, confidence } = topLabel(p);
     const outcome = (i: number) => (predicted[i] === labels[i] ? 1 : 0);
     const score = (i: number) => confidence[i] as number;
-    if (!cfg.classConditional) return single(fn, groupSlices(1, n, () => 0, score, outcome, keep, rowWeight), cfg, what);
-    const slices = groupSlices(c, n, (i) => predicted[i] as number, score, outcome, keep, rowWeight);
-    return combineClasses(fn, 'probs', slices.map((s) => rawOf(fn, s, cfg)), cfg.norm, what);
+    if (!cfg.classConditional) return { slices: groupSlices(1, n, () => 0, score, outcome, keep, rowWeight), what };
+    return { slices: groupSlices(c, n, (i) => predicted[i] as number, score, outcome, keep, rowWeight), what };
   }
   // every class of every row, in row-major order
   const m = n * c;
   const score = (e: number) => data[e] as number;
   const outcome = (e: number) => (labels[Math.floor(e / c)] === e % c ? 1 : 0);
   const entryWeight = w === undefined ? undefined : (e: number) => w[Math.floor(e / c)] as number;
-  if (!cfg.classConditional) return single(fn, groupSlices(1, m, () => 0, score, outcome, keep, entryWeight), cfg, what);
-  const slices = groupSlices(c, m, (e) => e % c, score, outcome, keep, entryWeight);
-  return combineClasses(fn, 'probs', slices.map((s) => rawOf(fn, s, cfg)), cfg.norm, what);
+  if (!cfg.classConditional) return { slices: groupSlices(1, m, () => 0, score, outcome, keep, entryWeight), what };
+  return { slices: groupSlices(c, m, (e) => e % c, score, outcome, keep, entryWeight), what };
+}
+
+/** The error from the raw errors of the slices: the one slice's, or the class combination (internal). */
+export function errorOfSlices(fn: string, raws: (number | null)[], cfg: { norm: Norm; classConditional: boolean }, what: string): number {
+  if (!cfg.classConditional) {
+    const raw = raws[0] ?? null;
+    if (raw === null) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
+    return finishNorm(raw, cfg.norm);
+  }
+  return combineClasses(fn, 'probs', raws, cfg.norm, what);
 }
 
 /** The raw binned error of one slice, `null` when it is empty (internal). */
-function rawOf(fn: string, s: Slice, cfg: { spec: BinningSpec; norm: Norm }): number | null {
+export function rawOf(fn: string, s: Slice, cfg: { spec: BinningSpec; norm: Norm }): number | null {
   return s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec, s.weights), cfg.norm);
-}
-
-/** The error of the one slice of an unconditional calibration error (internal). */
-function single(fn: string, slices: Slice[], cfg: { spec: BinningSpec; norm: Norm }, what: string): number {
-  const raw = slices[0] === undefined ? null : rawOf(fn, slices[0], cfg);
-  if (raw === null) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
-  return finishNorm(raw, cfg.norm);
 }
 
 /** Options of the uncertainty calibration error. */
@@ -231,10 +243,16 @@ export function uncertaintyPairs(p: ProbMatrix, labels: Int32Array): { uncertain
 
 /** The UCE on validated probabilities. */
 export function uceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ReturnType<typeof resolveUce>, w?: Float64Array): number {
+  const slices = uceSlices(p0, labels, cfg, w);
+  return errorOfSlices(fn, slices.map((sl) => rawOf(fn, sl, cfg)), { norm: cfg.norm, classConditional: cfg.classwise }, 'no rows');
+}
+
+/** The (normalized entropy, error) entries of the UCE: one slice, or one per predicted class when class-wise (internal). */
+export function uceSlices(p0: ProbMatrix, labels: Int32Array, cfg: { precision: Precision; classwise: boolean }, w?: Float64Array): Slice[] {
   const p = atPrecision(p0, cfg.precision);
   const { uncertainty, error, predicted } = uncertaintyPairs(p, labels);
-  if (!cfg.classwise) return finishNorm(binnedErrorRaw(sliceBins(fn, uncertainty, error, cfg.spec, w), cfg.norm), cfg.norm);
   const rowWeight = w === undefined ? undefined : (i: number) => w[i] as number;
-  const slices = groupSlices(p.numClasses, p.n, (i) => predicted[i] as number, (i) => uncertainty[i] as number, (i) => error[i] as number, () => true, rowWeight);
-  return combineClasses(fn, 'probs', slices.map((s) => rawOf(fn, s, cfg)), cfg.norm, 'no rows');
+  const groups = cfg.classwise ? p.numClasses : 1;
+  const group = cfg.classwise ? (i: number) => predicted[i] as number : () => 0;
+  return groupSlices(groups, p.n, group, (i) => uncertainty[i] as number, (i) => error[i] as number, () => true, rowWeight);
 }

@@ -75,6 +75,11 @@ export interface Evaluation {
   /** Excess AURC; `null` like `aurc`. */
   eaurc: number | null;
   config: EvaluationConfig;
+  /**
+   * Only from a bounded-memory state (`createState('evaluate', { mode: 'bounded' })`): per metric, the bound on
+   * |value − exact value| (0 for the exact ones; null where no bound is proven).
+   */
+  bounds?: Record<string, number | null>;
 }
 
 /**

@@ -15,7 +15,7 @@ export interface WeightOptions {
  * Validates weights against `n` rows: finite, ≥ 0, not all 0 (and whole numbers where `integer`). Returns them as
  * a `Float64Array`, or `undefined` when none were given (internal).
  */
-export function weightArray(fn: string, weights: unknown, n: number, integer = false): Float64Array | undefined {
+export function weightArray(fn: string, weights: unknown, n: number, integer = false, allowZeroTotal = false): Float64Array | undefined {
   if (weights === undefined) return undefined;
   if (weights === null || typeof weights !== 'object' || typeof (weights as { length?: unknown }).length !== 'number') {
     fail('UM_SHAPE', fn, 'options.weights', 'be an array of numbers, one per row', { value: weights });
@@ -32,7 +32,7 @@ export function weightArray(fn: string, weights: unknown, n: number, integer = f
     out[i] = v;
     total += v;
   }
-  if (total === 0) fail('UM_EMPTY', fn, 'options.weights', 'not all be 0', { value: 0 });
+  if (total === 0 && !allowZeroTotal) fail('UM_EMPTY', fn, 'options.weights', 'not all be 0', { value: 0 });
   return out;
 }
 

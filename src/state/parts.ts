@@ -1,0 +1,406 @@
+import { binnedErrorRaw, type Norm } from '../binning/binnedError.js';
+import type { BinningConfig } from '../binning/options.js';
+import type { BinningSpec } from '../binning/types.js';
+import { calibrationSlices, errorOfSlices, resolveCalibration, resolveUce, uceSlices, uncertaintyPairs, type ResolvedCalibration, type Slice } from '../calibration/core.js';
+import { resolveInterval, table, type ReliabilityTable } from '../calibration/reliability.js';
+import { fail } from '../errors/fail.js';
+import type { ProbMatrix } from '../input/types.js';
+import { topLabel } from '../measures/topLabel.js';
+import { brierRows, resolveBrierForm } from '../scores/brierPerExample.js';
+import { nllRows, resolveNll, type NllConfig } from '../scores/nllPerExample.js';
+import { averagePrecision, rocArea } from '../selective/ranking.js';
+import { AURC_ESTIMATORS, aurcOf, excessAurcOf, type AurcEstimator } from '../selective/riskCore.js';
+import { selectiveInput } from '../selective/selectiveInput.js';
+import { sweep, type Sweep } from '../selective/sweep.js';
+import type { NamedMeasure } from '../selective/types.js';
+import type { WarningOptions } from '../warnings/warnings.js';
+import { atPrecision } from '../calibration/core.js';
+import { ExactSum } from './exactSum.js';
+import { SliceStore, type StoreMode } from './sliceStore.js';
+
+/** Exact (keeps what it must) or bounded memory (fine fixed grid) for the order-based metrics. */
+export type StateMode = 'exact' | 'bounded';
+
+/** The part of a state that accumulates one metric (internal). */
+export interface Part {
+  /** Adds validated rows (weights all > 0 or undefined). */
+  add(fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void;
+  merge(other: Part): void;
+  result(fn: string): unknown;
+  /** Bound on |result − exact result| (0 when exact; null when no bound is known). */
+  bound(fn: string): number | null;
+  /** Resolved configuration (plain JSON): states merge only when theirs are equal. */
+  readonly config: unknown;
+  toJSON(): unknown;
+  load(json: unknown): void;
+}
+
+const STATE_MESSAGE = 'be merged exactly';
+
+/** Chooses how a slice is stored for a binning spec (internal). */
+function storeMode(fn: string, spec: BinningSpec, mode: StateMode): StoreMode {
+  if (spec.scheme === 'equal-width' || spec.scheme === 'edges') {
+    if (spec.scheme === 'equal-width' && spec.precision === 'float32') {
+      fail('UM_STATE', fn, 'options.precision', `be 'float64' in a mergeable state (a float32 preset accumulates in float32 like its peer, which depends on the order of the rows, so it cannot ${STATE_MESSAGE})`, { value: 'float32' });
+    }
+    return 'bins';
+  }
+  if (mode === 'exact') return 'exact';
+  if (spec.scheme === 'distinct') fail('UM_STATE', fn, 'options.mode', "be 'exact' with binning 'distinct' (every distinct score is its own bin)", { value: mode });
+  return 'sketch';
+}
+
+/** Slices of binned entries, created once the number of classes is known. */
+class Slices {
+  stores: SliceStore[] = [];
+  constructor(
+    readonly mode: StoreMode,
+    readonly spec: BinningSpec,
+    readonly resolution: number,
+  ) {}
+  ensure(count: number): void {
+    while (this.stores.length < count) this.stores.push(new SliceStore(this.mode, this.spec, this.resolution));
+  }
+  add(fn: string, slices: Slice[]): void {
+    this.ensure(slices.length);
+    slices.forEach((s, k) => this.stores[k]?.add(fn, s.scores, s.outcomes, s.weights));
+  }
+  merge(other: Slices): void {
+    this.ensure(other.stores.length);
+    other.stores.forEach((s, k) => this.stores[k]?.merge(s));
+  }
+  raws(fn: string, norm: Norm): (number | null)[] {
+    return this.stores.map((s) => (s.isEmpty() ? null : binnedErrorRaw(s.binsOf(fn), norm)));
+  }
+  /** l1: the mean (class-conditional) or the one slice's sketch bound; other norms: null for sketches. */
+  bound(fn: string, norm: Norm, classConditional: boolean): number | null {
+    if (this.mode !== 'sketch') return 0;
+    // the boundary argument holds for equal-mass cuts; Ding's bins grow by score range (no bound proven)
+    if (norm !== 'l1' || this.spec.scheme !== 'equal-mass') return null;
+    const b = this.stores.map((s) => (s.isEmpty() ? 0 : s.l1Bound(s.binsOf(fn))));
+    return classConditional ? b.reduce((a, x) => a + x, 0) / Math.max(1, b.length) : (b[0] ?? 0);
+  }
+  toJSON(): unknown {
+    return this.stores.map((s) => s.toJSON());
+  }
+  load(json: unknown): void {
+    this.stores = (json as unknown[]).map((j) => SliceStore.fromJSON(j, this.mode, this.spec, this.resolution));
+  }
+}
+
+/** A general calibration error (any member of the ECE family) as a state part. */
+export class CalibrationPart implements Part {
+  readonly config: unknown;
+  private readonly slices: Slices;
+  constructor(
+    fn: string,
+    private readonly cfg: ResolvedCalibration,
+    mode: StateMode,
+    resolution: number,
+  ) {
+    this.slices = new Slices(storeMode(fn, cfg.spec, mode), cfg.spec, resolution);
+    this.config = cfg.config;
+  }
+  add(_fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
+    this.slices.add(_fn, calibrationSlices(p, y, this.cfg, w).slices);
+  }
+  merge(other: Part): void {
+    this.slices.merge((other as CalibrationPart).slices);
+  }
+  result(fn: string): number {
+    const what = this.cfg.threshold === null ? 'no entries' : `entries with p > ${this.cfg.threshold}`;
+    return errorOfSlices(fn, this.slices.raws(fn, this.cfg.norm), this.cfg, what);
+  }
+  bound(fn: string): number | null {
+    return this.slices.bound(fn, this.cfg.norm, this.cfg.classConditional);
+  }
+  toJSON(): unknown {
+    return this.slices.toJSON();
+  }
+  load(json: unknown): void {
+    this.slices.load(json);
+  }
+}
+
+/** Resolves a member of the ECE family for a state (internal). */
+export function calibrationPart(fn: string, options: Record<string, unknown>, fixed: Parameters<typeof resolveCalibration>[2], defaults: Parameters<typeof resolveCalibration>[3], mode: StateMode, resolution: number): CalibrationPart {
+  return new CalibrationPart(fn, resolveCalibration(fn, options, fixed, defaults), mode, resolution);
+}
+
+/** The UCE as a state part. */
+export class UcePart implements Part {
+  readonly config: unknown;
+  private readonly cfg: ReturnType<typeof resolveUce>;
+  private readonly slices: Slices;
+  constructor(fn: string, options: Record<string, unknown>, mode: StateMode, resolution: number) {
+    this.cfg = resolveUce(fn, options);
+    this.slices = new Slices(storeMode(fn, this.cfg.spec, mode), this.cfg.spec, resolution);
+    this.config = this.cfg.config;
+  }
+  add(_fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
+    this.slices.add(_fn, uceSlices(p, y, this.cfg, w));
+  }
+  merge(other: Part): void {
+    this.slices.merge((other as UcePart).slices);
+  }
+  result(fn: string): number {
+    return errorOfSlices(fn, this.slices.raws(fn, this.cfg.norm), { norm: this.cfg.norm, classConditional: this.cfg.classwise }, 'no rows');
+  }
+  bound(fn: string): number | null {
+    return this.slices.bound(fn, this.cfg.norm, this.cfg.classwise);
+  }
+  toJSON(): unknown {
+    return this.slices.toJSON();
+  }
+  load(json: unknown): void {
+    this.slices.load(json);
+  }
+}
+
+/** A reliability table as a state part. */
+export class ReliabilityPart implements Part {
+  readonly config: { binning: BinningConfig; measure: 'confidence' | 'uncertainty'; interval: ReturnType<typeof resolveInterval> };
+  private readonly store: Slices;
+  private readonly spec: BinningSpec;
+  private readonly precision: 'float64' | 'float32';
+  private numClasses = 0;
+  constructor(fn: string, options: Record<string, unknown>, resolved: { spec: BinningSpec; config: BinningConfig; precision: 'float64' | 'float32' }, mode: StateMode, resolution: number) {
+    const measure = (options.measure ?? 'confidence') as 'confidence' | 'uncertainty';
+    if (measure !== 'confidence' && measure !== 'uncertainty') fail('UM_OPTION', fn, 'options.measure', `be 'confidence' or 'uncertainty'`, { value: measure });
+    this.spec = resolved.spec;
+    this.precision = resolved.precision;
+    this.store = new Slices(storeMode(fn, resolved.spec, mode), resolved.spec, resolution);
+    this.config = { binning: resolved.config, measure, interval: resolveInterval(fn, options) };
+  }
+  add(fn: string, p0: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
+    const p = atPrecision(p0, this.precision);
+    this.numClasses = p.numClasses;
+    let s: Float64Array;
+    let o: Float64Array;
+    if (this.config.measure === 'confidence') {
+      const t = topLabel(p);
+      s = t.confidence;
+      o = Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0));
+    } else {
+      const u = uncertaintyPairs(p, y);
+      s = u.uncertainty;
+      o = u.error;
+    }
+    this.store.add(fn, [{ scores: Array.from(s), outcomes: Array.from(o), weights: w === undefined ? undefined : Array.from(w) }]);
+  }
+  merge(other: Part): void {
+    const o = other as ReliabilityPart;
+    this.store.merge(o.store);
+    this.numClasses = Math.max(this.numClasses, o.numClasses);
+  }
+  result(fn: string): ReliabilityTable {
+    const s = this.store.stores[0];
+    if (s === undefined || s.isEmpty()) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
+    const bins = s.binsOf(fn);
+    const n = bins.reduce((a, b) => a + b.count, 0);
+    return table(this.config.measure, n, this.numClasses, bins, this.config.binning, this.config.interval);
+  }
+  bound(fn: string): number | null {
+    return this.store.bound(fn, 'l1', false);
+  }
+  toJSON(): unknown {
+    return { numClasses: this.numClasses, slices: this.store.toJSON() };
+  }
+  load(json: unknown): void {
+    const j = json as { numClasses: number; slices: unknown };
+    this.numClasses = j.numClasses;
+    this.store.load(j.slices);
+  }
+  /** The binning spec (for the equal-check of merges). */
+  get binning(): BinningSpec {
+    return this.spec;
+  }
+}
+
+/** A weighted mean of a per-row value, with exact sums. */
+export class MeanPart implements Part {
+  private readonly sum = new ExactSum();
+  private readonly weight = new ExactSum();
+  constructor(
+    readonly config: unknown,
+    private readonly rows: (fn: string, p: ProbMatrix, y: Int32Array) => ArrayLike<number>,
+  ) {}
+  add(fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
+    const v = this.rows(fn, p, y);
+    for (let i = 0; i < v.length; i++) {
+      const wi = w === undefined ? 1 : (w[i] as number);
+      this.sum.add(wi * (v[i] as number));
+      this.weight.add(wi);
+    }
+  }
+  merge(other: Part): void {
+    const o = other as MeanPart;
+    this.sum.addSum(o.sum);
+    this.weight.addSum(o.weight);
+  }
+  result(fn: string): number {
+    const w = this.weight.value();
+    if (w === 0) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
+    return this.sum.value() / w;
+  }
+  /** The total weight (the number of rows without weights). */
+  total(): number {
+    return this.weight.value();
+  }
+  bound(): number {
+    return 0;
+  }
+  toJSON(): unknown {
+    return { sum: this.sum.toJSON(), weight: this.weight.toJSON() };
+  }
+  load(json: unknown): void {
+    const j = json as { sum: ReturnType<ExactSum['toJSON']>; weight: ReturnType<ExactSum['toJSON']> };
+    const s = ExactSum.fromJSON(j.sum);
+    const w = ExactSum.fromJSON(j.weight);
+    this.sum.partials = s.partials;
+    this.sum.special = s.special;
+    this.weight.partials = w.partials;
+    this.weight.special = w.special;
+  }
+}
+
+/** The Brier score as a state part. */
+export function brierPart(fn: string, options: Record<string, unknown>): MeanPart {
+  const form = resolveBrierForm(fn, options);
+  return new MeanPart({ form }, (_fn, p, y) => brierRows(p, y, form));
+}
+
+/** The NLL as a state part (the clipping convention is resolved on the first batch's kind, fixed by the options). */
+export function nllPart(fn: string, options: Record<string, unknown>, warnings: WarningOptions): MeanPart {
+  let cfg: NllConfig | undefined;
+  const { clip, renormalize, preset } = options as { clip?: number | null; renormalize?: boolean; preset?: string };
+  return new MeanPart({ clip: clip ?? null, renormalize: renormalize ?? null, preset: preset ?? null }, (f, p, y) => {
+    cfg ??= resolveNll(f, options, p);
+    return nllRows(f, p, y, cfg, warnings);
+  });
+}
+
+/** Accuracy (top-1) as a state part. */
+export function accuracyPart(): MeanPart {
+  return new MeanPart({}, (_fn, p, y) => {
+    const { predicted } = topLabel(p);
+    return Float64Array.from(predicted, (k, i) => (k === y[i] ? 1 : 0));
+  });
+}
+
+const BOUNDED_MEASURES: readonly NamedMeasure[] = ['max-prob', 'margin', 'normalized-entropy'];
+
+/** What a ranking part computes from its blocks. */
+export type RankingMetric = 'auroc' | 'aupr' | 'aurc' | 'eAurc';
+
+/** AUROC, AUPR, AURC and E-AURC as a state part: (confidence, correct, weight) entries, exact or on the grid. */
+export class RankingPart implements Part {
+  readonly config: { by: NamedMeasure; positive?: 'error' | 'correct'; estimator?: AurcEstimator };
+  private readonly store: SliceStore;
+  constructor(
+    fn: string,
+    readonly metric: RankingMetric,
+    options: Record<string, unknown>,
+    mode: StateMode,
+    resolution: number,
+  ) {
+    const by = (options.by ?? 'max-prob') as NamedMeasure;
+    if (typeof by !== 'string') fail('UM_OPTION', fn, 'options.by', 'be a named measure in a state (per-sample values cannot be merged by name)', { value: by });
+    if (options.thresholds !== undefined && options.thresholds !== null) fail('UM_OPTION', fn, 'options.thresholds', 'be null in a state (the exact area)', { value: options.thresholds });
+    if (mode === 'bounded' && !BOUNDED_MEASURES.includes(by)) {
+      fail('UM_OPTION', fn, 'options.by', `be one of ${BOUNDED_MEASURES.map((m) => `'${m}'`).join(', ')} in mode 'bounded' (a measure in [0, 1])`, { value: by });
+    }
+    const config: RankingPart['config'] = { by };
+    if (metric === 'aupr') {
+      const positive = (options.positive ?? 'error') as 'error' | 'correct';
+      if (positive !== 'error' && positive !== 'correct') fail('UM_OPTION', fn, 'options.positive', "be 'error' or 'correct'", { value: positive });
+      config.positive = positive;
+    }
+    if (metric === 'aurc' || metric === 'eAurc') {
+      const estimator = (options.estimator ?? 'mean-risk') as AurcEstimator;
+      if (!AURC_ESTIMATORS.includes(estimator)) fail('UM_OPTION', fn, 'options.estimator', `be one of ${AURC_ESTIMATORS.map((x) => `'${x}'`).join(', ')}`, { value: estimator });
+      config.estimator = estimator;
+    }
+    this.config = config;
+    this.store = new SliceStore(mode === 'exact' ? 'exact' : 'sketch', { scheme: 'distinct' }, resolution);
+  }
+  add(fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
+    const integer = (this.metric === 'aurc' || this.metric === 'eAurc') && this.config.estimator !== 'fd-shifts';
+    const d = selectiveInput(fn, y, p, { by: this.config.by, ...(w === undefined ? {} : { weights: w }) }, integer);
+    // the grid needs a value in [0, 1] that grows with confidence: the measure, or 1 − uncertainty
+    const x = this.store.mode === 'sketch' && d.sign === -1 ? d.confidence.map((c) => 1 + c) : d.confidence;
+    this.store.add(fn, x, d.correct, d.weights);
+  }
+  merge(other: Part): void {
+    this.store.merge((other as RankingPart).store);
+  }
+  private value(fn: string, s: Sweep): number {
+    const names = { argument: 'labels', positives: 'correct predictions', negatives: 'wrong predictions' };
+    if (this.metric === 'auroc') return rocArea(fn, s, names);
+    if (this.metric === 'aupr') {
+      const correct = this.config.positive === 'correct';
+      return averagePrecision(fn, s, correct, correct ? names : { argument: 'labels', positives: 'wrong predictions', negatives: 'correct predictions' });
+    }
+    if (this.metric === 'aurc') return aurcOf(fn, s, this.config.estimator as AurcEstimator);
+    return excessAurcOf(fn, s, this.config.estimator as AurcEstimator);
+  }
+  /** The blocks: exact entries, or one block per cell (tied), or each cell split positives-first/negatives-first. */
+  private sweep(split: 'tied' | 'positives-first' | 'negatives-first'): Sweep {
+    const e = this.store.entries();
+    if (this.store.mode === 'exact') {
+      const unit = e.weights.every((w) => w === 1);
+      return sweep(e.scores, Uint8Array.from(e.outcomes), unit ? undefined : e.weights);
+    }
+    // pseudo-entries ascend with the cell: blocks run from the highest cell down
+    const level: number[] = [];
+    const count: number[] = [];
+    const positive: number[] = [];
+    let total = 0;
+    let pos = 0;
+    for (let j = e.scores.length - 1; j >= 0; j--) {
+      const w = e.weights[j] as number;
+      const pw = (e.outcomes[j] as number) * w;
+      total += w;
+      pos += pw;
+      const at = 4 * j;
+      if (split === 'tied') {
+        level.push(at);
+        count.push(w);
+        positive.push(pw);
+        continue;
+      }
+      const parts: [number, number][] = split === 'positives-first' ? [[pw, pw], [w - pw, 0]] : [[w - pw, 0], [pw, pw]];
+      parts.forEach(([c, pp], k) => {
+        if (c <= 0) return;
+        level.push(at + 1 - k);
+        count.push(c);
+        positive.push(pp);
+      });
+    }
+    return { n: total, blocks: level.length, level: Float64Array.from(level), count: Float64Array.from(count), positive: Float64Array.from(positive), totalPositive: pos };
+  }
+  result(fn: string): number {
+    if (this.store.isEmpty()) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
+    return this.value(fn, this.sweep('tied'));
+  }
+  /**
+   * Exact mode: 0. Bounded: every ordering of the rows within a cell gives a value between the value with each cell's
+   * correct predictions first and the value with its wrong ones first (each of these metrics moves one way when a
+   * correct prediction passes a wrong one), and so does the exact value; the bound is the larger distance from the
+   * estimate to those two.
+   */
+  bound(fn: string): number {
+    if (this.store.mode === 'exact') return 0;
+    const est = this.value(fn, this.sweep('tied'));
+    const a = this.value(fn, this.sweep('positives-first'));
+    const b = this.value(fn, this.sweep('negatives-first'));
+    return Math.max(Math.abs(a - est), Math.abs(b - est));
+  }
+  toJSON(): unknown {
+    return this.store.toJSON();
+  }
+  load(json: unknown): void {
+    const s = SliceStore.fromJSON(json, this.store.mode, { scheme: 'distinct' }, this.store.resolution);
+    this.store.merge(s);
+  }
+}

@@ -1,0 +1,252 @@
+import { describe, expect, it } from 'vitest';
+import * as um from '../../src/index.js';
+import { UMError, createState, stateFromJSON, type MetricState, type StateMetric, type StateOptions } from '../../src/index.js';
+import { caseIds, loadCase } from '../helpers/conformance.js';
+import { exampleCsv, randomProbs } from '../helpers/data.js';
+import { uniforms } from '../helpers/minstd.js';
+
+type Fn = (labels: number[], probs: number[][], options: Record<string, unknown>) => unknown;
+
+// each state metric with the function it must reproduce, and options to try
+const table: [StateMetric, Fn, StateOptions][] = [
+  ['ece', um.ece as Fn, { bins: 10 }],
+  ['ece', um.ece as Fn, { bins: 15, threshold: 0.2 }],
+  ['mce', um.mce as Fn, {}],
+  ['sce', um.sce as Fn, { bins: 7 }],
+  ['rmsce', um.rmsce as Fn, {}],
+  ['ace', um.ace as Fn, {}],
+  ['tace', um.tace as Fn, {}],
+  ['aece', um.aece as Fn, {}],
+  ['amce', um.amce as Fn, {}],
+  ['gce', um.gce as Fn, { binning: 'equal-mass', norm: 'l2', topLabel: false, classConditional: true }],
+  ['gce', um.gce as Fn, { binning: { edges: [0, 0.3, 0.6, 1] } }],
+  ['uce', um.uce as Fn, {}],
+  ['uce', um.uce as Fn, { classwise: true, bins: 5 }],
+  ['reliability', um.reliability as Fn, { bins: 5, interval: 'wilson' }],
+  ['brier', um.brier as Fn, {}],
+  ['nll', um.nll as Fn, {}],
+  ['auroc', um.auroc as Fn, {}],
+  ['auroc', um.auroc as Fn, { by: 'normalized-entropy' }],
+  ['aupr', um.aupr as Fn, {}],
+  ['aupr', um.aupr as Fn, { positive: 'correct', by: 'margin' }],
+  ['aurc', um.aurc as Fn, {}],
+  ['aurc', um.aurc as Fn, { estimator: 'fd-shifts' }],
+  ['eAurc', um.eAurc as Fn, {}],
+  ['evaluate', um.evaluate as Fn, {}],
+];
+
+/** Splits 0…n−1 into random consecutive-free shards of random batches (seeded). */
+function shards(seed: number, n: number, count: number): number[][][] {
+  const u = uniforms(seed, 2 * n);
+  const out: number[][][] = Array.from({ length: count }, () => [[]]);
+  for (let i = 0; i < n; i++) {
+    const s = out[Math.floor((u[i] as number) * count)] as number[][];
+    if ((u[n + i] as number) < 0.2) s.push([]);
+    (s[s.length - 1] as number[]).push(i);
+  }
+  return out;
+}
+
+function feed(metric: StateMetric, options: StateOptions, labels: number[], probs: number[][], batches: number[][], weights?: number[]): MetricState {
+  const s = createState(metric, { ...options, numClasses: (probs[0] as number[]).length });
+  for (const b of batches) {
+    if (b.length === 0) continue;
+    s.update(
+      b.map((i) => labels[i] as number),
+      b.map((i) => probs[i] as number[]),
+      weights === undefined ? {} : { weights: b.map((i) => weights[i] as number) },
+    );
+  }
+  return s;
+}
+
+const quiet = { onWarning: () => {} };
+// the functions that take onWarning
+const warns = new Set<StateMetric>(['nll', 'evaluate']);
+const call = (metric: StateMetric, fn: Fn, labels: number[], probs: number[][], options: Record<string, unknown>) => fn(labels, probs, warns.has(metric) ? { ...options, ...quiet } : options);
+const stripCount = (r: unknown): unknown =>
+  r !== null && typeof r === 'object' && 'bins' in (r as object) ? { ...(r as object), bins: (r as { bins: object[] }).bins } : r;
+
+function close(a: unknown, b: unknown, tol: number, path = '$'): void {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (!Number.isFinite(a) || !Number.isFinite(b)) return expect(a, path).toBe(b);
+    return expect(Math.abs(a - b), `${path}: ${a} vs ${b}`).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(b)));
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    expect(a.length, path).toBe(b.length);
+    return a.forEach((x, i) => close(x, b[i], tol, `${path}[${i}]`));
+  }
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    for (const k of Object.keys(b)) close((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tol, `${path}.${k}`);
+    return;
+  }
+  expect(a, path).toEqual(b);
+}
+
+const datasets = [
+  { name: 'random ties', ...randomProbs(11, 400, 4, 20) },
+  { name: 'random', ...randomProbs(12, 300, 3) },
+  { name: 'mnist mlp', ...exampleCsv('mlp_overfit_test') },
+  ...['mc_n5000_c10_overconf', 'mc_n100_c10_underconf', 'ties_maxprob_c3', 'exact_zero_one_c3'].map((id) => ({ name: id, labels: loadCase(id).labels, probs: loadCase(id).probs })),
+];
+
+describe('mergeable states', () => {
+  for (const [metric, fn, options] of table) {
+    const label = `${metric} ${JSON.stringify(options)}`;
+    it(`${label}: merge of random batches and shards equals one pass exactly, and the function`, () => {
+      for (const d of datasets) {
+        const n = d.labels.length;
+        const all = [Array.from({ length: n }, (_, i) => i)];
+        const one = feed(metric, { ...options, ...quiet }, d.labels, d.probs, all);
+        const parts = shards(n + 3, n, 4).map((s) => feed(metric, { ...options, ...quiet }, d.labels, d.probs, s));
+        const merged = parts.reduce((a, b) => a.merge(b));
+        expect(merged.result(), d.name).toEqual(one.result());
+        expect(one.errorBound()).toBe(0);
+        close(stripCount(one.result()), stripCount(call(metric, fn, d.labels, d.probs, options)), 1e-12, d.name);
+      }
+    });
+
+    it(`${label}: merge is associative and survives JSON`, () => {
+      const d = datasets[0] as (typeof datasets)[0];
+      const [a, b, c] = shards(5, d.labels.length, 3).map((s) => () => feed(metric, { ...options, ...quiet }, d.labels, d.probs, s));
+      const left = (a as () => MetricState)().merge((b as () => MetricState)()).merge((c as () => MetricState)());
+      const right = (a as () => MetricState)().merge((b as () => MetricState)().merge((c as () => MetricState)()));
+      expect(left.result()).toEqual(right.result());
+      const revived = stateFromJSON(JSON.stringify(left), quiet);
+      expect(revived.result()).toEqual(left.result());
+      expect(revived.merge((a as () => MetricState)()).result()).toEqual((left.merge((a as () => MetricState)()) as MetricState).result());
+    });
+  }
+
+  it('weights in update equal the function with weights', () => {
+    const d = datasets[0] as (typeof datasets)[0];
+    const w = Array.from(uniforms(9, d.labels.length), (u) => Math.floor(u * 3));
+    for (const [metric, fn, options] of table) {
+      if (metric === 'evaluate') continue;
+      const s = feed(metric, { ...options, ...quiet }, d.labels, d.probs, shards(2, d.labels.length, 3).flat(), w);
+      close(stripCount(s.result()), stripCount(call(metric, fn, d.labels, d.probs, { ...options, weights: w })), 1e-12, metric);
+    }
+  });
+
+  it('fixed-edge states keep O(bins × classes) data, not rows', () => {
+    const d = datasets[2] as (typeof datasets)[0];
+    const s = feed('ece', {}, d.labels, d.probs, [d.labels.map((_, i) => i)]);
+    expect(JSON.stringify(s.toJSON()).length).toBeLessThan(15 * 400);
+  });
+
+  it('refuses to merge different configurations, classes or metrics (UM_STATE)', () => {
+    const a = createState('ece', { bins: 10 }).update([0], [[0.6, 0.4]]);
+    const cases: [MetricState, RegExp][] = [
+      [createState('ece', { bins: 15 }).update([0], [[0.6, 0.4]]), /ece\.merge: other must have the same metric and configuration/],
+      [createState('mce', { bins: 10 }).update([0], [[0.6, 0.4]]), /same metric/],
+      [createState('ece', { bins: 10 }).update([0], [[0.6, 0.3, 0.1]]), /ece\.merge: other must have 2 classes; got 3/],
+      [createState('ece', { bins: 10, mode: 'bounded' }).update([0], [[0.6, 0.4]]), /same metric/],
+    ];
+    for (const [b, message] of cases) {
+      try {
+        a.merge(b);
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(UMError);
+        expect((e as UMError).code).toBe('UM_STATE');
+        expect((e as UMError).message).toMatch(message);
+      }
+    }
+    expect(() => createState('ece', { preset: 'torchmetrics' })).toThrow(/UM_STATE|precision/);
+    expect(() => createState('ece', { bins: 10 }).update([0], [[0.6, 0.4]]).update([0], [[0.6, 0.3, 0.1]])).toThrow(/ece\.update: probs\[0\] must have/);
+    expect(() => createState('nope' as StateMetric)).toThrow(/metric must be one of/);
+    expect(() => createState('ece').result()).toThrow(UMError);
+    expect(() => stateFromJSON('{"format":"x"}')).toThrow(/json\.format must be 'uncertainty-metrics\/state'/);
+    expect(() => stateFromJSON({ ...createState('ece').update([0], [[0.6, 0.4]]).toJSON(), data: [{ lower: [0], upper: [1], count: [1, 2] }] })).toThrow(/UM_STATE|json\.data/);
+  });
+});
+
+describe('bounded-memory states', () => {
+  const bounded: [StateMetric, StateOptions, number | null][] = [
+    // metric, options, the largest bound we accept on the MNIST example (null: no bound is claimed)
+    ['auroc', {}, 0.02],
+    ['auroc', { by: 'normalized-entropy' }, 0.02],
+    ['aupr', {}, 0.05],
+    ['aurc', {}, 0.01],
+    ['eAurc', {}, 0.01],
+    ['ace', {}, 0.05],
+    ['tace', {}, 0.05],
+    ['gce', { binning: 'equal-mass' }, 0.05],
+    ['rmsce', {}, null],
+    ['aece', {}, null],
+  ];
+  for (const [metric, options, limit] of bounded) {
+    it(`${metric} ${JSON.stringify(options)}: within its bound of the exact value`, () => {
+      for (const d of datasets) {
+        const all = [d.labels.map((_, i) => i)];
+        const exact = feed(metric, options, d.labels, d.probs, all);
+        let ex: number;
+        try {
+          ex = exact.result() as number;
+        } catch {
+          continue; // a single-class case: the exact metric is undefined too
+        }
+        const parts = shards(7, d.labels.length, 3).map((s) => feed(metric, { ...options, mode: 'bounded' }, d.labels, d.probs, s));
+        const sketch = parts.reduce((a, b) => a.merge(b));
+        const est = sketch.result() as number;
+        const bound = sketch.errorBound();
+        if (limit === null) {
+          expect(bound).toBeNull();
+          expect(Math.abs(est - ex)).toBeLessThan(0.05);
+          continue;
+        }
+        expect(bound).not.toBeNull();
+        expect(Math.abs(est - ex), `${d.name}: |${est} − ${ex}| ≤ ${bound}`).toBeLessThanOrEqual((bound as number) + 1e-12);
+        if (d.name === 'mnist mlp') expect(bound as number).toBeLessThanOrEqual(limit);
+      }
+    });
+  }
+
+  it('keeps O(cells) memory: the JSON of a million-row-like sketch does not grow with rows', () => {
+    const d = datasets[2] as (typeof datasets)[0];
+    const s = createState('auroc', { mode: 'bounded' });
+    for (let k = 0; k < 5; k++) s.update(d.labels, d.probs);
+    const cells = () => (s.toJSON().data as { cells: unknown[] }).cells.length;
+    const before = cells();
+    for (let k = 0; k < 5; k++) s.update(d.labels, d.probs);
+    expect(cells()).toBe(before);
+    expect(before).toBeLessThan(2000);
+  });
+
+  it('evaluate in bounded mode reports a bound per metric', () => {
+    const d = datasets[2] as (typeof datasets)[0];
+    const r = createState('evaluate', { mode: 'bounded', ...quiet }).update(d.labels, d.probs).result() as um.Evaluation;
+    expect(r.bounds?.ece).toBe(0);
+    expect(r.bounds?.brier).toBe(0);
+    expect(r.bounds?.auroc).toBeGreaterThan(0);
+    expect(r.bounds?.rmsce).toBeNull();
+    const exact = um.evaluate(d.labels, d.probs, quiet);
+    expect(r.ece).toBeCloseTo(exact.ece, 12);
+    expect(Math.abs((r.auroc as number) - (exact.auroc as number))).toBeLessThanOrEqual((r.bounds?.auroc as number) + 1e-12);
+  });
+
+  it('rejects what it cannot bound: unbounded measures, distinct bins', () => {
+    expect(() => createState('auroc', { mode: 'bounded', by: 'entropy' })).toThrow(/options\.by must be one of 'max-prob', 'margin', 'normalized-entropy' in mode 'bounded'/);
+    expect(() => createState('gce', { mode: 'bounded', binning: 'distinct' })).toThrow(/UM_STATE|'exact'/);
+  });
+});
+
+it('covers every conformance classification case without throwing differently from the function', () => {
+  for (const id of caseIds('classification')) {
+    const c = loadCase(id);
+    let expected: unknown;
+    try {
+      expected = um.ece(c.labels, c.probs);
+    } catch (e) {
+      expected = (e as UMError).code;
+    }
+    let got: unknown;
+    try {
+      got = createState('ece').update(c.labels, c.probs).result();
+    } catch (e) {
+      got = (e as UMError).code;
+    }
+    if (typeof expected === 'number') close(got, expected, 1e-12, id);
+    else expect(got, id).toBe(expected);
+  }
+});
