@@ -8,6 +8,7 @@ const FLAGS: Record<string, string> = {
   'options.input': '--input',
   'options.sumTolerance': '--sum-tolerance',
   'options.labels': '--labels',
+  'options.weights': '--weights',
 };
 
 /**
@@ -21,6 +22,7 @@ export function cliMessage(command: string, error: UMError, data?: PredictionDat
   if (data !== undefined && index !== undefined && index.length > 0 && argument !== undefined && error.details.file === undefined) {
     const row = index[0] as number;
     if (argument === 'labels') message = `${data.locate(row, undefined, 'labels')}: ${message}`;
+    else if (argument === 'options.weights') message = `${data.locate(row)}: ${message}`;
     else if ((argument === 'probs' || argument === 'logits' || argument === 'logprobs') && (data.numMembers === undefined || index.length >= 2)) {
       // Ensemble errors index [member, row, class]; single-model errors [row, class].
       const place = data.numMembers === undefined ? data.locate(row, index[1], 'scores') : data.locate(index[1] ?? 0, index[2], 'scores', row);

@@ -13,6 +13,7 @@ export const inputArgs = {
   'sum-tolerance': { type: 'string', description: 'accepted |row sum − 1| of probabilities (default 0.001)', valueHint: 'X' },
   members: { type: 'boolean', description: 'JSON holding a single prediction and member outputs: read the members' },
   binary: { type: 'boolean', description: 'one score per row: P(y = 1) (or one logit with --input logits)' },
+  weights: { type: 'string', description: 'column (CSV, Parquet) or key (JSON Lines) of sample weights', valueHint: 'COLUMN' },
 } satisfies ArgsDef;
 
 
@@ -24,6 +25,7 @@ export function readOptionsOf(args: Record<string, unknown>): ReadOptions {
   if (typeof args['label-column'] === 'string') o.labelColumn = args['label-column'];
   if (typeof args['score-prefix'] === 'string') o.scorePrefix = args['score-prefix'];
   if (args.members === true) o.members = true;
+  if (typeof args.weights === 'string') o.weightColumn = args.weights;
   return o;
 }
 

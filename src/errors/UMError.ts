@@ -44,6 +44,8 @@ export interface UMErrorDetails {
   readonly value?: unknown;
   /** File the data came from (file input only). */
   readonly file?: string;
+  /** 0-based byte offset in that file (binary formats: where the data ends or breaks). */
+  readonly byte?: number;
   /** 1-based line in that file, where it has lines. */
   readonly line?: number;
   /** 1-based column (CSV field) in that file. */

@@ -3,6 +3,8 @@ import { UMError, type UMErrorCode } from '../errors/UMError.js';
 
 /** Where in a file: 1-based line and column (CSV field) and the column's name, when known. */
 export interface FilePlace {
+  /** 0-based byte offset (binary formats). */
+  byte?: number;
   line?: number;
   column?: number;
   columnName?: string;
@@ -11,6 +13,7 @@ export interface FilePlace {
 /** Describes a place in a file: `file: line 4, column 3 ("p_1")`. */
 export function describePlace(file: string, place: FilePlace = {}): string {
   const parts: string[] = [];
+  if (place.byte !== undefined) parts.push(`byte ${place.byte}`);
   if (place.line !== undefined) parts.push(`line ${place.line}`);
   if (place.column !== undefined) parts.push(`column ${place.column}${place.columnName === undefined ? '' : ` (${JSON.stringify(place.columnName)})`}`);
   else if (place.columnName !== undefined) parts.push(`column ${JSON.stringify(place.columnName)}`);
@@ -27,11 +30,12 @@ export function fileFail(
   value?: { value: unknown },
 ): never {
   const got = value === undefined ? '' : `; got ${formatValue(value.value)}`;
-  const details: { fn: string; argument: string; file: string; line?: number; column?: number; value?: unknown } = {
+  const details: { fn: string; argument: string; file: string; byte?: number; line?: number; column?: number; value?: unknown } = {
     fn,
     argument: 'file',
     file,
   };
+  if (place.byte !== undefined) details.byte = place.byte;
   if (place.line !== undefined) details.line = place.line;
   if (place.column !== undefined) details.column = place.column;
   if (value !== undefined) details.value = value.value;

@@ -3,3 +3,5 @@ export { readPredictions } from './readPredictions.js';
 export type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
 export { readCalibrator } from './readCalibrator.js';
 export { formatPredictions } from './formatPredictions.js';
+export { streamPredictions } from './readPredictions.js';
+export type { PredictionBatch } from './batches.js';

@@ -3,6 +3,7 @@ import { parse, type CsvError } from 'csv-parse';
 import type { ScoreKind } from '../input/types.js';
 import { describePlace, fileFail, readFail } from './fileError.js';
 import { parseNumber } from './parseNumber.js';
+import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
 
 function escapeRegExp(s: string): string {
@@ -10,14 +11,25 @@ function escapeRegExp(s: string): string {
 }
 
 /** Reads a CSV of predictions: a header with a label column and score columns `<prefix>0 … <prefix>{C−1}`. */
-export async function readCsv(
+export function readCsv(fn: string, path: string, input: ScoreKind, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn?: string): Promise<PredictionData> {
+  return collect(streamCsv(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn));
+}
+
+/**
+ * Streams a CSV of predictions in batches of `batchRows` rows (constant memory): a header with a label column, score
+ * columns `<prefix>0 … <prefix>{C−1}` and optionally a weight column. A malformed row anywhere stops the stream with
+ * a `UM_FILE_FORMAT` error naming its line and column.
+ */
+export async function* streamCsv(
   fn: string,
   path: string,
   input: ScoreKind,
   labelColumn: string,
   scorePrefix: string,
   requireLabels: boolean,
-): Promise<PredictionData> {
+  weightColumn?: string,
+  batchRows = BATCH_ROWS,
+): AsyncGenerator<PredictionBatch> {
   let handle;
   try {
     handle = await open(path, 'r');
@@ -31,10 +43,22 @@ export async function readCsv(
   source.pipe(parser);
   let header: string[] | undefined;
   let labelIndex = -1;
+  let weightIndex = -1;
   const scoreIndex: number[] = [];
-  const labels: number[] = [];
-  const scores: number[] = [];
-  const lines: number[] = [];
+  let labels: number[] = [];
+  let scores: number[] = [];
+  let weights: number[] = [];
+  let lines: number[] = [];
+  let firstRow = 0;
+  const batch = (): PredictionBatch => {
+    const b = makeBatch(path, input, header as string[], scoreIndex, labelIndex, labelColumn, weightIndex, labels, scores, weights, lines, firstRow);
+    firstRow += lines.length;
+    labels = [];
+    scores = [];
+    weights = [];
+    lines = [];
+    return b;
+  };
   try {
     for await (const item of parser as AsyncIterable<{ info: { lines: number }; record: string[] }>) {
       const { record, info } = item;
@@ -43,6 +67,10 @@ export async function readCsv(
         labelIndex = record.indexOf(labelColumn);
         if (labelIndex < 0 && requireLabels) {
           fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line: info.lines }, { value: record.join(',') });
+        }
+        if (weightColumn !== undefined) {
+          weightIndex = record.indexOf(weightColumn);
+          if (weightIndex < 0) fileFail('UM_FILE_FORMAT', fn, path, `the header must have the weight column ${JSON.stringify(weightColumn)}`, { line: info.lines }, { value: record.join(',') });
         }
         const pattern = new RegExp(`^${escapeRegExp(scorePrefix)}(\\d+)$`);
         const found = new Map<number, number>();
@@ -75,7 +103,9 @@ export async function readCsv(
       };
       if (labelIndex >= 0) labels.push(cell(labelIndex));
       for (const j of scoreIndex) scores.push(cell(j));
+      if (weightIndex >= 0) weights.push(cell(weightIndex));
       lines.push(line);
+      if (lines.length >= batchRows) yield batch();
     }
   } catch (error) {
     if ((error as { code?: string }).code?.startsWith('CSV_') === true) {
@@ -94,28 +124,47 @@ export async function readCsv(
     await handle.close().catch(() => undefined);
   }
   if (header === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'is empty (expected a header line)');
-  if (lines.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
+  if (firstRow === 0 && lines.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
+  if (lines.length > 0) yield batch();
+}
+
+/** One batch of CSV rows as `PredictionData` (internal). */
+function makeBatch(
+  path: string,
+  input: ScoreKind,
+  header: string[],
+  scoreIndex: number[],
+  labelIndex: number,
+  labelColumn: string,
+  weightIndex: number,
+  labels: number[],
+  scores: number[],
+  weights: number[],
+  lines: number[],
+  firstRow: number,
+): PredictionBatch {
   const numClasses = scoreIndex.length;
-  const columns = scoreIndex.map((j) => (header as string[])[j] as string);
-  const used = new Set([labelIndex, ...scoreIndex]);
+  const columns = scoreIndex.map((j) => header[j] as string);
+  const used = new Set([labelIndex, weightIndex, ...scoreIndex]);
   const ignoredColumns = header.filter((_, j) => !used.has(j));
-  const hdr = header;
   return {
     path,
     format: 'csv',
     input,
     n: lines.length,
+    firstRow,
     numClasses,
     labels: Float64Array.from(labels),
     hasLabels: labelIndex >= 0,
     scores: Float64Array.from(scores),
+    ...(weightIndex >= 0 ? { weights: Float64Array.from(weights) } : {}),
     columns,
     ignoredColumns,
     locate(row, column, argument) {
       const line = lines[row];
       if (argument === 'labels') return describePlace(path, { line, column: labelIndex + 1, columnName: labelColumn });
       if (column === undefined) return describePlace(path, { line });
-      const j = hdr.indexOf(columns[column] as string);
+      const j = header.indexOf(columns[column] as string);
       return describePlace(path, { line, column: j + 1, columnName: columns[column] });
     },
   };

@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { ScoreKind } from '../input/types.js';
 import { fileFail, readFail } from './fileError.js';
+import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
@@ -11,7 +12,12 @@ const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
  * Reads JSON Lines: one object `{label, probs | logits | logprobs}` per line (blank lines skipped). Every line uses
  * the same key (the declared `input`, or the one key present) and the same number of classes.
  */
-export async function readJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean): Promise<PredictionData> {
+export function readJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string): Promise<PredictionData> {
+  return collect(streamJsonl(fn, path, input, requireLabels, weightKey));
+}
+
+/** Streams JSON Lines in batches of `batchRows` lines (constant memory); a bad line stops it naming the line. */
+export async function* streamJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string, batchRows = BATCH_ROWS): AsyncGenerator<PredictionBatch> {
   try {
     await (await open(path, 'r')).close();
   } catch (error) {
@@ -22,10 +28,21 @@ export async function readJsonl(fn: string, path: string, input: ScoreKind | und
   let key: ScoreKind | undefined = input;
   let c = -1;
   let hasLabels: boolean | undefined;
-  const labels: number[] = [];
-  const scores: number[] = [];
-  const lineOf: number[] = [];
+  let labels: number[] = [];
+  let scores: number[] = [];
+  let weights: number[] = [];
+  let lineOf: number[] = [];
   let lineNo = 0;
+  let firstRow = 0;
+  const batch = (): PredictionBatch => {
+    const b = jsonlBatch(path, key as ScoreKind, c, hasLabels === true, labels, scores, weightKey === undefined ? undefined : weights, lineOf, firstRow);
+    firstRow += lineOf.length;
+    labels = [];
+    scores = [];
+    weights = [];
+    lineOf = [];
+    return b;
+  };
   try {
     for await (const text of lines) {
       lineNo++;
@@ -60,22 +77,34 @@ export async function readJsonl(fn: string, path: string, input: ScoreKind | und
         if (typeof lab !== 'number') fileFail('UM_FILE_FORMAT', fn, path, '"label" must be a number', { line: lineNo }, { value: lab });
         labels.push(lab);
       }
+      if (weightKey !== undefined) {
+        const wv = o[weightKey];
+        if (typeof wv !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `${JSON.stringify(weightKey)} must be a number`, { line: lineNo }, { value: wv });
+        weights.push(wv);
+      }
       lineOf.push(lineNo);
+      if (lineOf.length >= batchRows) yield batch();
     }
   } finally {
     stream.destroy();
   }
-  if (lineOf.length === 0 || key === undefined) fileFail('UM_EMPTY', fn, path, 'has no data lines');
-  const k = key;
+  if ((firstRow === 0 && lineOf.length === 0) || key === undefined) fileFail('UM_EMPTY', fn, path, 'has no data lines');
+  if (lineOf.length > 0) yield batch();
+}
+
+/** One batch of JSON Lines as `PredictionData` (internal). */
+function jsonlBatch(path: string, k: ScoreKind, c: number, hasLabels: boolean, labels: number[], scores: number[], weights: number[] | undefined, lineOf: number[], firstRow: number): PredictionBatch {
   return {
     path,
     format: 'jsonl',
     input: k,
     n: lineOf.length,
+    firstRow,
     numClasses: c,
     labels: Float64Array.from(labels),
-    hasLabels: hasLabels === true,
+    hasLabels,
     scores: Float64Array.from(scores),
+    ...(weights === undefined ? {} : { weights: Float64Array.from(weights) }),
     locate(row, column, argument) {
       const at = `${path}: line ${lineOf[row] ?? '?'}`;
       if (argument === 'labels') return `${at}, "label"`;

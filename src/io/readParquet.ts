@@ -1,7 +1,7 @@
-import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import type { ScoreKind } from '../input/types.js';
-import { UMError } from '../errors/UMError.js';
 import { fileFail, readFail } from './fileError.js';
+import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
@@ -16,19 +16,59 @@ function toNumber(v: unknown): number | undefined {
  * Reads Parquet with hyparquet: a `label` column and either one list column `probs`, `logits` or `logprobs` (the
  * declared `input` selects it) or numbered score columns `<prefix>0 … <prefix>{C−1}`.
  */
-export async function readParquet(fn: string, path: string, input: ScoreKind | undefined, labelColumn: string, scorePrefix: string, requireLabels: boolean): Promise<PredictionData> {
-  let rows: Record<string, unknown>[];
+export function readParquet(fn: string, path: string, input: ScoreKind | undefined, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn?: string): Promise<PredictionData> {
+  return collect(streamParquet(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn));
+}
+
+/** Streams a Parquet file in batches of `batchRows` rows, reading only the byte ranges of each batch. */
+export async function* streamParquet(
+  fn: string,
+  path: string,
+  input: ScoreKind | undefined,
+  labelColumn: string,
+  scorePrefix: string,
+  requireLabels: boolean,
+  weightColumn?: string,
+  batchRows = BATCH_ROWS,
+): AsyncGenerator<PredictionBatch> {
+  let file: AsyncBuffer;
+  let metadata: FileMetaData;
   try {
-    const file = await asyncBufferFromFile(path);
-    try {
-      rows = (await parquetReadObjects({ file })) as Record<string, unknown>[];
-    } catch (error) {
-      fileFail('UM_FILE_FORMAT', fn, path, `is not a readable Parquet file (${error instanceof Error ? error.message : String(error)})`);
-    }
+    file = await asyncBufferFromFile(path);
   } catch (error) {
-    if (error instanceof UMError) throw error;
     readFail(fn, path, error);
   }
+  try {
+    metadata = await parquetMetadataAsync(file);
+  } catch (error) {
+    fileFail('UM_FILE_FORMAT', fn, path, `is not a readable Parquet file (${error instanceof Error ? error.message : String(error)}; ${file.byteLength} bytes)`);
+  }
+  const total = Number(metadata.num_rows);
+  if (total === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');
+  for (let start = 0; start < total; start += batchRows) {
+    const end = Math.min(total, start + batchRows);
+    let rows: Record<string, unknown>[];
+    try {
+      rows = (await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end })) as Record<string, unknown>[];
+    } catch (error) {
+      fileFail('UM_FILE_FORMAT', fn, path, `rows ${start}…${end - 1} cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    }
+    yield parquetBatch(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, rows, start);
+  }
+}
+
+/** Converts one batch of Parquet rows (internal). */
+function parquetBatch(
+  fn: string,
+  path: string,
+  input: ScoreKind | undefined,
+  labelColumn: string,
+  scorePrefix: string,
+  requireLabels: boolean,
+  weightColumn: string | undefined,
+  rows: Record<string, unknown>[],
+  firstRow: number,
+): PredictionBatch {
   if (rows.length === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');
   const names = Object.keys(rows[0] as object);
   const lists = KEYS.filter((k) => names.includes(k));
@@ -50,21 +90,29 @@ export async function readParquet(fn: string, path: string, input: ScoreKind | u
   const first = list === undefined ? undefined : (rows[0] as Record<string, unknown>)[list];
   const c = list === undefined ? numbered.length : Array.isArray(first) ? first.length : -1;
   if (c < 1) fileFail('UM_FILE_FORMAT', fn, path, `column ${JSON.stringify(list)} must hold lists of numbers`, {}, { value: first });
+  if (weightColumn !== undefined && !names.includes(weightColumn)) fileFail('UM_FILE_FORMAT', fn, path, `must have the weight column ${JSON.stringify(weightColumn)}`, {}, { value: names.join(',') });
   const scores = new Float64Array(n * c);
   const labels = new Float64Array(hasLabels ? n : 0);
-  for (let i = 0; i < n; i++) {
-    const row = rows[i] as Record<string, unknown>;
+  const weights = weightColumn === undefined ? undefined : new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    const i = firstRow + r;
+    const row = rows[r] as Record<string, unknown>;
     const values: unknown[] = list === undefined ? numbered.map((name) => row[name]) : (row[list] as unknown[]);
     if (!Array.isArray(values) || values.length !== c) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}: must have ${c} scores like row 0`, {}, { value: values });
     for (let k = 0; k < c; k++) {
       const v = toNumber(values[k]);
       if (v === undefined) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}, ${list === undefined ? `column ${JSON.stringify(numbered[k])}` : `"${list}[${k}]"`}: expected a number`, {}, { value: values[k] });
-      scores[i * c + k] = v;
+      scores[r * c + k] = v;
     }
     if (hasLabels) {
       const y = toNumber(row[labelColumn]);
       if (y === undefined) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}, column ${JSON.stringify(labelColumn)}: expected a number`, {}, { value: row[labelColumn] });
-      labels[i] = y;
+      labels[r] = y;
+    }
+    if (weights !== undefined && weightColumn !== undefined) {
+      const wv = toNumber(row[weightColumn]);
+      if (wv === undefined) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}, column ${JSON.stringify(weightColumn)}: expected a number`, {}, { value: row[weightColumn] });
+      weights[r] = wv;
     }
   }
   const kind = list ?? input ?? 'probs';
@@ -73,12 +121,15 @@ export async function readParquet(fn: string, path: string, input: ScoreKind | u
     format: 'parquet',
     input: kind,
     n,
+    firstRow,
+    ...(weights === undefined ? {} : { weights }),
     numClasses: c,
     labels,
     hasLabels,
     scores,
     ...(list === undefined ? { columns: numbered } : {}),
-    locate(row, column, argument) {
+    locate(r, column, argument) {
+      const row = firstRow + r;
       if (argument === 'labels') return `${path}: row ${row}, column ${JSON.stringify(labelColumn)}`;
       if (column === undefined) return `${path}: row ${row}`;
       return list === undefined ? `${path}: row ${row}, column ${JSON.stringify(numbered[column])}` : `${path}: row ${row}, "${list}[${column}]"`;

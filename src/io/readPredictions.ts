@@ -1,10 +1,14 @@
 import { extname } from 'node:path';
 import { fail } from '../errors/fail.js';
 import { fileFail } from './fileError.js';
-import { readCsv } from './readCsv.js';
+import { open } from 'node:fs/promises';
+import type { ScoreKind } from '../input/types.js';
+import { BATCH_ROWS, type PredictionBatch } from './batches.js';
+import { readCsv, streamCsv } from './readCsv.js';
+import { npyHeader, streamNpy } from './streamNpy.js';
 import { readJson } from './readJson.js';
-import { readJsonl } from './readJsonl.js';
-import { readParquet } from './readParquet.js';
+import { readJsonl, streamJsonl } from './readJsonl.js';
+import { readParquet, streamParquet } from './readParquet.js';
 import { readNpy } from './readNpy.js';
 import type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
 
@@ -34,8 +38,8 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  * RFC 4180 (CSV).
  *
  * @param path file to read.
- * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`, `members`,
- *   `requireLabels` (default true).
+ * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`, `weightColumn`,
+ *   `members`, `requireLabels` (default true).
  * @returns a {@link PredictionData}.
  * @throws {UMError} `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` (with file, line and column where the
  *   format has them), `UM_EMPTY` (no data rows), `UM_OPTION`.
@@ -48,6 +52,98 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  */
 export async function readPredictions(path: string, options: ReadOptions = {}): Promise<PredictionData> {
   const fn = 'readPredictions';
+  const { format, input, requireLabels } = checkRead(fn, path, options);
+  switch (format) {
+    case 'csv':
+      return readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels, options.weightColumn);
+    case 'json':
+      return readJson(fn, path, input, options.members === true, requireLabels);
+    case 'jsonl':
+      return readJsonl(fn, path, input, requireLabels, options.weightColumn);
+    case 'parquet':
+      return readParquet(fn, path, input, options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels, options.weightColumn);
+    case 'npy':
+      return readNpy(fn, path, options.labels, input ?? 'probs', requireLabels);
+  }
+}
+
+/**
+ * Reads a prediction file batch by batch in constant memory: what `um metrics` does with large files, feeding
+ * {@link createState} states.
+ *
+ * **Formula.** Concatenating the batches gives exactly what {@link readPredictions} returns (same rows, same values).
+ *
+ * **Conventions.**
+ * - CSV, JSON Lines, Parquet and C-ordered 2-D NumPy files stream `batchRows` rows at a time (default 65 536);
+ *   a JSON document and NumPy ensembles or Fortran-ordered arrays are read whole and come as one batch.
+ * - Each batch is a `PredictionData` of its rows with `firstRow`, its offset in the file; its `locate` names the
+ *   position in the file (line for CSV/JSON Lines, row for Parquet/NumPy).
+ * - A malformed or truncated file stops the stream with a `UM_FILE_FORMAT` error giving the line, row or byte
+ *   where it breaks; batches already yielded are not a result — stop using them.
+ *
+ * **References.** As {@link readPredictions}.
+ *
+ * @param path file to read.
+ * @param options {@link ReadOptions} plus `batchRows`.
+ * @returns an async iterable of batches.
+ * @throws {UMError} as {@link readPredictions}, when the batch that meets the problem is read.
+ * @example
+ * ```js
+ * import { streamPredictions } from 'uncertainty-metrics/io';
+ * let rows = 0;
+ * for await (const b of streamPredictions('examples/data/logreg_test.csv', { batchRows: 500 })) rows += b.n;
+ * rows; // => 2000
+ * ```
+ */
+export async function* streamPredictions(path: string, options: ReadOptions & { batchRows?: number } = {}): AsyncGenerator<PredictionBatch> {
+  const fn = 'streamPredictions';
+  const { format, input, requireLabels } = checkRead(fn, path, options);
+  const batchRows = options.batchRows ?? BATCH_ROWS;
+  if (!Number.isInteger(batchRows) || batchRows < 1) fail('UM_OPTION', fn, 'options.batchRows', 'be an integer ≥ 1', { value: batchRows });
+  const labelColumn = options.labelColumn ?? 'label';
+  const prefix = options.scorePrefix ?? 'p_';
+  switch (format) {
+    case 'csv':
+      yield* streamCsv(fn, path, input ?? 'probs', labelColumn, prefix, requireLabels, options.weightColumn, batchRows);
+      return;
+    case 'jsonl':
+      yield* streamJsonl(fn, path, input, requireLabels, options.weightColumn, batchRows);
+      return;
+    case 'parquet':
+      yield* streamParquet(fn, path, input, labelColumn, prefix, requireLabels, options.weightColumn, batchRows);
+      return;
+    case 'npy':
+      if (await streamableNpy(path)) {
+        yield* streamNpy(fn, path, options.labels, input ?? 'probs', requireLabels, batchRows);
+        return;
+      }
+      yield { ...(await readNpy(fn, path, options.labels, input ?? 'probs', requireLabels)), firstRow: 0 };
+      return;
+    case 'json':
+      yield { ...(await readJson(fn, path, input, options.members === true, requireLabels)), firstRow: 0 };
+  }
+}
+
+/** Whether a `.npy` file is a C-ordered 2-D float array (streamable); anything else is read whole (internal). */
+async function streamableNpy(path: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+  } catch {
+    return false; // the whole-file reader reports it
+  }
+  try {
+    const h = await npyHeader('streamPredictions', path, handle);
+    return h.shape.length === 2 && !h.fortran && (h.descr === '<f8' || h.descr === '<f4');
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Validates the path and the reading options shared by both readers (internal). */
+function checkRead(fn: string, path: string, options: ReadOptions): { format: PredictionFormat; input: ScoreKind | undefined; requireLabels: boolean } {
   if (typeof path !== 'string' || path === '') fail('UM_OPTION', fn, 'path', 'be a non-empty string', { value: path });
   const format = options.format ?? FORMATS[extname(path).toLowerCase()];
   if (format === undefined) {
@@ -58,18 +154,7 @@ export async function readPredictions(path: string, options: ReadOptions = {}): 
     fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
   }
   const requireLabels = options.requireLabels !== false;
-  switch (format) {
-    case 'csv':
-      return readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels);
-    case 'json':
-      return readJson(fn, path, input, options.members === true, requireLabels);
-    case 'jsonl':
-      return readJsonl(fn, path, input, requireLabels);
-    case 'parquet':
-      return readParquet(fn, path, input, options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels);
-    case 'npy':
-      return readNpy(fn, path, options.labels, input ?? 'probs', requireLabels);
-    default:
-      return fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json', 'jsonl', 'parquet' or 'npy'`, { value: format });
-  }
+  if (!['csv', 'json', 'jsonl', 'parquet', 'npy'].includes(format)) fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json', 'jsonl', 'parquet' or 'npy'`, { value: format });
+  if (options.weightColumn !== undefined && typeof options.weightColumn !== 'string') fail('UM_OPTION', fn, 'options.weightColumn', 'be a column name', { value: options.weightColumn });
+  return { format, input, requireLabels };
 }

@@ -18,6 +18,11 @@ export interface ReadOptions {
   labelColumn?: string;
   /** CSV and Parquet: prefix of the score columns, numbered from 0 (default `"p_"`: p_0 … p_{C−1}). */
   scorePrefix?: string;
+  /**
+   * CSV and Parquet: name of a column of sample weights (non-negative numbers); JSON Lines: a key of each line.
+   * Default: none (every row weighs 1).
+   */
+  weightColumn?: string;
   /** JSON holding both a single prediction and member outputs: read the members (default: the single prediction). */
   members?: boolean;
   /**
@@ -42,6 +47,8 @@ export interface PredictionData {
   readonly hasLabels: boolean;
   /** Scores of a single model, row-major n × numClasses (`Float32Array` for float32 NumPy files); absent for ensembles. */
   readonly scores?: Float64Array | Float32Array;
+  /** Sample weights read from `weightColumn`, one per row (checked by the metrics). */
+  readonly weights?: Float64Array;
   /** Ensemble member outputs, member-major numMembers × n × numClasses; present instead of `scores`. */
   readonly members?: Float64Array | Float32Array;
   /** Number of members S of `members`. */

@@ -5,4 +5,5 @@ export const ENTRIES: Record<string, string> = {
   'uncertainty-metrics/cli': 'src/cli/index.ts',
   'uncertainty-metrics/plot': 'src/plot/index.ts',
   'uncertainty-metrics/report': 'src/report/index.ts',
+  'uncertainty-metrics/sql': 'src/sql/index.ts',
 };

@@ -12,6 +12,7 @@ const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'uncertainty-metrics/cli': () => import('../../src/cli/index.js'),
   'uncertainty-metrics/plot': () => import('../../src/plot/index.js'),
   'uncertainty-metrics/report': () => import('../../src/report/index.js'),
+  'uncertainty-metrics/sql': () => import('../../src/sql/index.js'),
 };
 
 const api = publicExports(ENTRIES).filter((e) => e.tags.has('example'));

@@ -9,20 +9,30 @@ import { readPredictions } from '../../io/readPredictions.js';
 import type { PredictionData } from '../../io/types.js';
 import { guard, printWarnings } from '../guard.js';
 import { formatNumber, renderTable } from '../format.js';
-import { parseIntegerFlag, type Io } from '../io.js';
+import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { applyTo } from './calibrate.js';
 import { readCalibrator } from '../../io/readCalibrator.js';
 import { topBinningReport, type TopBinningReport } from '../../calibrate/topBinningReport.js';
 import type { ProbMatrix } from '../../input/types.js';
+import { stat } from 'node:fs/promises';
+import { createState, type MetricState } from '../../state/createState.js';
+import { streamPredictions } from '../../io/readPredictions.js';
+
+/** Files larger than this are streamed by default (64 MiB). */
+export const STREAM_BYTES = 64 * 2 ** 20;
 
 export const metricsArgs = {
-  file: { type: 'positional', description: 'predictions: .csv (label,p_0,…), .json ({labels, probs|logits|member_probs…}) or .npy scores [N,C] / members [S,N,C]', required: true },
+  file: { type: 'positional', description: 'predictions: .csv (label,p_0,…), .json ({labels, probs|logits|member_probs…}) or .npy scores [N,C] / members [S,N,C]', required: false },
   bins: { type: 'string', description: 'number of bins of the binned metrics (default 15)', valueHint: 'N' },
   preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')} (default: default)`, valueHint: 'NAME' },
   ...inputArgs,
   calibration: { type: 'string', description: 'calibrator file (um calibrate fit): report the metrics after calibration', valueHint: 'FILE' },
   json: { type: 'boolean', description: 'print one JSON object instead of a table (non-finite numbers as the strings "Infinity", "-Infinity", "NaN")' },
+  stream: { type: 'boolean', description: `read the file in batches in constant memory (automatic above ${STREAM_BYTES / 2 ** 20} MiB); order-based metrics then come from a fine grid with an error bound` },
+  exact: { type: 'boolean', description: 'with --stream: keep what the order-based metrics rank (exact, memory grows with the rows)' },
+  engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, Brier, NLL, entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
+  query: { type: 'string', description: 'with --engine: a SQL query whose rows are the predictions (instead of FILE)', valueHint: 'SQL' },
 } satisfies ArgsDef;
 
 /** Runs `um metrics`; returns the exit code. */
@@ -30,6 +40,16 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
   const command = 'um metrics';
   return guard(command, io, async (context) => {
     const bins = parseIntegerFlag(command, '--bins', args.bins);
+    if (args.engine !== undefined || args.query !== undefined) {
+      await engineMetrics(command, args, io, bins);
+      return;
+    }
+    if (args.file === undefined) throw new UMError('UM_OPTION', `${command}: give a prediction FILE (or --engine duckdb --query SQL)`, { fn: command, argument: 'FILE' });
+    if (await shouldStream(args)) {
+      await streamMetrics(command, args, io, context, bins);
+      return;
+    }
+    if (args.exact === true) throw new UMError('UM_OPTION', `${command}: --exact is an option of --stream`, { fn: command, argument: '--exact' });
     const data = await readPredictions(String(args.file), readOptionsOf(args));
     context.data = data;
     const warnings: UMWarning[] = [];
@@ -51,12 +71,13 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
         return;
       }
       const calibrated = applyTo(command, params, data, args) as ProbMatrix;
-      result = evaluate(data.labels, calibrated, common);
+      result = evaluate(data.labels, calibrated, { ...common, ...weightsOf(data) });
     } else if (data.members !== undefined && data.numMembers !== undefined) {
+      if (data.weights !== undefined) throw new UMError('UM_OPTION', `${command}: --weights is not supported with ensemble members yet`, { fn: command, argument: '--weights' });
       result = evaluateEnsemble(data.labels, data.members, { ...input, ...common, numMembers: data.numMembers });
     } else if (data.scores !== undefined) {
       const { numMembers: _s, ...single } = input;
-      result = evaluate(data.labels, data.scores, { ...single, ...common });
+      result = evaluate(data.labels, data.scores, { ...single, ...common, ...weightsOf(data) });
     } else {
       throw new UMError('UM_FILE_FORMAT', `${command}: ${data.path}: holds no scores`, { fn: command, file: data.path });
     }
@@ -64,6 +85,125 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
     if (args.json === true) io.stdout(`${toJson(withSource(result, data, warnings, calibration))}\n`);
     else io.stdout(`${renderEvaluation(result, data, calibration?.file)}\n`);
   });
+}
+
+/** `{ weights }` when the file has a weight column. */
+function weightsOf(data: PredictionData): { weights?: Float64Array } {
+  return data.weights === undefined ? {} : { weights: data.weights };
+}
+
+/** Whether to stream: `--stream`, or a file above {@link STREAM_BYTES} that is not JSON and has no calibrator. */
+async function shouldStream(args: Record<string, unknown>): Promise<boolean> {
+  if (args.stream === true) return true;
+  if (typeof args.calibration === 'string' || args.members === true) return false;
+  const file = String(args.file);
+  if (/\.json$/i.test(file)) return false;
+  try {
+    return (await stat(file)).size > STREAM_BYTES;
+  } catch {
+    return false; // the reader reports a missing file
+  }
+}
+
+/**
+ * `um metrics --stream`: every batch goes into one `evaluate` state; nothing is printed unless the whole file was
+ * read (a broken row or truncated file midway exits 2 with its position and no result).
+ */
+async function streamMetrics(command: string, args: Record<string, unknown>, io: Io, context: { data?: PredictionData }, bins: number | undefined): Promise<void> {
+  if (typeof args.calibration === 'string') throw new UMError('UM_OPTION', `${command}: --stream does not take --calibration yet`, { fn: command, argument: '--stream' });
+  // batch warnings are combined: rows counted over the file, the first one located in it
+  const warnings: UMWarning[] = [];
+  let infinite: { rows: number; first: string } | undefined;
+  let current: PredictionData | undefined;
+  const onWarning = (w: UMWarning) => {
+    const d = w.details as { rows?: number; first?: number } | undefined;
+    if (w.code === 'UM_W_INFINITE' && d?.rows !== undefined && current !== undefined) {
+      infinite = { rows: (infinite?.rows ?? 0) + d.rows, first: infinite?.first ?? current.locate(d.first ?? 0) };
+    } else if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
+  };
+  const mode = args.exact === true ? 'exact' : 'bounded';
+  let state: MetricState | undefined;
+  let first: PredictionData | undefined;
+  for await (const batch of streamPredictions(String(args.file), readOptionsOf(args))) {
+    context.data = batch;
+    current = batch;
+    if (batch.members !== undefined) throw new UMError('UM_OPTION', `${command}: --stream reads one model's scores; ${batch.path} holds ensemble members`, { fn: command, argument: '--stream' });
+    if (state === undefined) {
+      first = batch;
+      const { numMembers: _s, ...input } = inputOptions(command, batch, args);
+      const options: Record<string, unknown> = { ...input, mode, onWarning };
+      if (bins !== undefined) options.bins = bins;
+      if (typeof args.preset === 'string') options.preset = args.preset;
+      state = createState('evaluate', options);
+    }
+    state.update(batch.labels, batch.scores as Float64Array, batch.weights === undefined ? {} : { weights: batch.weights });
+  }
+  if (state === undefined || first === undefined) throw new UMError('UM_EMPTY', `${command}: ${String(args.file)}: has no rows`, { fn: command });
+  context.data = undefined;
+  const result = state.result() as Evaluation;
+  if (infinite !== undefined) {
+    warnings.unshift({ code: 'UM_W_INFINITE', fn: 'evaluate', message: `evaluate: ${infinite.rows} of ${result.n} rows give probability exactly 0 to their label (first: ${infinite.first}); the NLL is Infinity — pass clip to bound it` });
+  }
+  printWarnings(io, command, warnings);
+  const source = { ...first, n: result.n };
+  if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode } })}\n`);
+  else io.stdout(`${renderEvaluation(result, source)}\n`);
+}
+
+/** `um metrics --engine duckdb`: the SQL push-down of `uncertainty-metrics/sql` on a file or a query. */
+async function engineMetrics(command: string, args: Record<string, unknown>, io: Io, bins: number | undefined): Promise<void> {
+  if (args.engine !== 'duckdb') throw new UMError('UM_OPTION', `${command}: --query needs --engine duckdb`, { fn: command, argument: '--engine' });
+  for (const flag of ['calibration', 'stream', 'exact', 'preset', 'members', 'binary', 'labels'] as const) {
+    if (args[flag] !== undefined && args[flag] !== false) throw new UMError('UM_OPTION', `${command}: --${flag} is not available with --engine`, { fn: command, argument: `--${flag}` });
+  }
+  if (args.input !== undefined && args.input !== 'probs') throw new UMError('UM_OPTION', `${command}: --engine reads probabilities only`, { fn: command, argument: '--input' });
+  const { duckdbEngine } = await import('../../sql/duckdbEngine.js');
+  const { sqlMetrics } = await import('../../sql/sqlMetrics.js');
+  let source: string;
+  const quote = (x: string) => `'${x.replace(/'/g, "''")}'`;
+  if (typeof args.query === 'string') {
+    if (args.file !== undefined) throw new UMError('UM_OPTION', `${command}: give FILE or --query, not both`, { fn: command, argument: '--query' });
+    source = `(${args.query}) AS q`;
+  } else if (typeof args.file === 'string') {
+    await stat(args.file).catch(() => {
+      throw new UMError('UM_FILE_NOT_FOUND', `${command}: ${args.file as string}: no such file`, { fn: command, file: args.file as string });
+    });
+    if (/\.parquet$/i.test(args.file)) source = `read_parquet(${quote(args.file)})`;
+    else if (/\.csv$/i.test(args.file)) source = `read_csv(${quote(args.file)}, header = true)`;
+    else throw new UMError('UM_FILE_FORMAT', `${command}: ${args.file}: --engine duckdb reads .csv and .parquet files`, { fn: command, file: args.file });
+  } else throw new UMError('UM_OPTION', `${command}: give a FILE or --query`, { fn: command, argument: 'FILE' });
+  const db = await duckdbEngine();
+  try {
+    const prefix = typeof args['score-prefix'] === 'string' ? args['score-prefix'] : 'p_';
+    const labelColumn = typeof args['label-column'] === 'string' ? args['label-column'] : 'label';
+    let columns: string[];
+    try {
+      columns = (await db.query(`DESCRIBE SELECT * FROM ${source}`)).map((r) => String(r.column_name));
+    } catch (error) {
+      throw new UMError('UM_FILE_FORMAT', `${command}: DuckDB cannot read the source: ${(error as Error).message}`, { fn: command });
+    }
+    let c = 0;
+    while (columns.includes(`${prefix}${c}`)) c++;
+    if (c < 2) throw new UMError('UM_FILE_FORMAT', `${command}: the source needs score columns ${prefix}0, ${prefix}1, …; it has ${columns.join(', ')}`, { fn: command });
+    if (!columns.includes(labelColumn)) throw new UMError('UM_FILE_FORMAT', `${command}: the source needs a ${JSON.stringify(labelColumn)} column`, { fn: command });
+    const warnings: UMWarning[] = [];
+    const options: Parameters<typeof sqlMetrics>[2] = { numClasses: c, labelColumn, scorePrefix: prefix, onWarning: (w) => warnings.push(w) };
+    if (bins !== undefined) options.bins = bins;
+    if (typeof args.weights === 'string') options.weightColumn = args.weights;
+    const tol = parseNumberFlag(command, '--sum-tolerance', args['sum-tolerance']);
+    if (tol !== undefined) options.sumTolerance = tol;
+    const r = await sqlMetrics(db, source, options);
+    printWarnings(io, command, warnings);
+    if (args.json === true) {
+      io.stdout(`${toJson({ ...r, warnings: warnings.map((w) => ({ code: w.code, fn: w.fn, message: w.message })), config: { ...r.config, engine: 'duckdb', source } })}\n`);
+      return;
+    }
+    const names = ['accuracy', 'ece', 'mce', 'sce', 'uce', 'brier', 'nll', 'entropy', 'auroc'] as const;
+    const rows = names.map((k) => [k, r[k] === null ? 'n/a' : formatNumber(r[k]), k === 'entropy' ? 'mean entropy of the predictions, nats' : (METRICS[k]?.meaning ?? '')]);
+    io.stdout(`${source}: ${r.n} examples, ${r.numClasses} classes, computed in DuckDB (bins ${r.config.bins})\n\n${renderTable(['metric', 'value', 'meaning'], rows)}\n`);
+  } finally {
+    db.close();
+  }
 }
 
 /** The JSON document: the evaluation, the warnings (code, function, message) and the config with the file read. */
@@ -111,9 +251,19 @@ export function toJson(value: unknown): string {
 /** The readable table of `um metrics`. */
 export function renderEvaluation(r: Evaluation, data: PredictionData, calibration?: string): string {
   const values = r as unknown as Record<string, number | undefined>;
+  const bounds = r.bounds;
+  const shown = (k: string): string => {
+    const v = values[k];
+    if (k === 'numMembers') return String(v);
+    if (v === null) return 'n/a';
+    const b = bounds?.[k];
+    // bounded streaming: ± the proven bound, ≈ where none is proven
+    if (bounds === undefined || b === 0) return formatNumber(v as number);
+    return b === null || b === undefined ? `≈ ${formatNumber(v as number)}` : `${formatNumber(v as number)} ± ${formatNumber(b)}`;
+  };
   const rows = Object.entries(METRICS)
     .filter(([k]) => values[k] !== undefined)
-    .map(([k, info]) => [k, k === 'numMembers' ? String(values[k]) : values[k] === null ? 'n/a' : formatNumber(values[k] as number), info.meaning]);
+    .map(([k, info]) => [k, shown(k), info.meaning]);
   const c = r.config;
   const members = data.numMembers === undefined ? '' : `, ${data.numMembers} members`;
   const head = `${data.path}: ${r.n} examples, ${r.numClasses} classes${members}, ${c.input}${calibration === undefined ? '' : `, calibrated by ${calibration}`}`;

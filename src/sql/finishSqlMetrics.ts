@@ -1,0 +1,139 @@
+import { binsFromSums } from '../binning/binStatistics.js';
+import { binnedErrorRaw, finishNorm } from '../binning/binnedError.js';
+import { equalWidthEdges } from '../binning/equalWidth.js';
+import { fail } from '../errors/fail.js';
+import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
+import { resolveSqlOptions, type MetricsSqlOptions } from './metricsSql.js';
+
+/** Rows as a database driver returns them. */
+export type SqlRow = Record<string, unknown>;
+
+/** The rows of each generated query. */
+export interface MetricsRows {
+  topLabel: SqlRow[];
+  classwise: SqlRow[];
+  uncertainty: SqlRow[];
+  scores: SqlRow[];
+  auroc: SqlRow[];
+}
+
+/** Metrics computed through SQL. */
+export interface SqlMetrics {
+  /** Total weight (number of rows without weights). */
+  n: number;
+  numClasses: number;
+  accuracy: number;
+  ece: number;
+  mce: number;
+  sce: number;
+  uce: number;
+  brier: number;
+  nll: number;
+  /** Mean entropy of the predictions (nats). */
+  entropy: number;
+  /** AUROC of correct vs confidence; null (with `UM_W_DEGENERATE`) when every prediction is correct or every one wrong. */
+  auroc: number | null;
+  config: { dialect: string; bins: number; weighted: boolean; labelColumn: string; scorePrefix: string };
+}
+
+function num(fn: string, row: SqlRow | undefined, key: string): number {
+  const v = row?.[key];
+  const x = typeof v === 'bigint' ? Number(v) : typeof v === 'string' ? Number(v) : v;
+  if (typeof x !== 'number' || Number.isNaN(x)) fail('UM_OPTION', fn, `rows.${key}`, 'be a number (the database returned something else)', { value: v });
+  return x;
+}
+
+/** Fixed equal-width bins from (bin, n, weight, score, outcome) rows. */
+function binsOf(fn: string, rows: SqlRow[], bins: number) {
+  const edges = equalWidthEdges(bins, { index: 'floor', edges: 'exact', closed: 'left', one: 'last-bin' }, 'float64');
+  const count = new Float64Array(bins);
+  const weight = new Float64Array(bins);
+  const score = new Float64Array(bins);
+  const outcome = new Float64Array(bins);
+  let total = 0;
+  for (const r of rows) {
+    const b = num(fn, r, 'bin');
+    if (!(b >= 0 && b < bins)) fail('UM_OPTION', fn, 'rows.bin', `be in [0, ${bins})`, { value: b });
+    count[b] = num(fn, r, 'n');
+    weight[b] = num(fn, r, 'weight');
+    score[b] = num(fn, r, 'score');
+    outcome[b] = num(fn, r, 'outcome');
+    total += weight[b] as number;
+  }
+  return binsFromSums(edges.subarray(0, bins), edges.subarray(1), count, weight, score, outcome, total);
+}
+
+/**
+ * Finishes the metrics from the rows of the {@link metricsSql} queries: the same bins, norms and class averaging as
+ * the in-memory functions, from the database's sums.
+ *
+ * **Formula.** ECE = Σ_b (W_b/W)·|ō_b − s̄_b| over the top-label bins; MCE = max_b |ō_b − s̄_b|; SCE = (1/C)·Σ_k ECE_k;
+ * UCE over the normalized-entropy bins; Brier, NLL and entropy = Σ w·row / Σ w; AUROC = area / (P·N).
+ *
+ * **Conventions.** As {@link metricsSql}. Invalid rows counted by the scores query throw: `UM_PROB_RANGE`
+ * (probabilities NULL or outside [0, 1]), `UM_ROW_SUM`, `UM_LABEL`, `UM_OPTION` (weights) — naming how many rows.
+ * Labels of probability 0 make the NLL Infinity with a `UM_W_INFINITE` warning.
+ *
+ * **References.** As {@link metricsSql}.
+ *
+ * @param rows the rows of each query.
+ * @param options the options given to {@link metricsSql}, and `onWarning`.
+ * @returns {@link SqlMetrics}.
+ * @throws {UMError} on invalid rows or an empty table (`UM_EMPTY`).
+ * @example
+ * ```js
+ * import { finishSqlMetrics } from 'uncertainty-metrics/sql';
+ * const bin = (b, n, score, outcome) => ({ bin: b, n, weight: n, score, outcome });
+ * const r = finishSqlMetrics({
+ *   topLabel: [bin(9, 1, 0.9, 1), bin(8, 1, 0.8, 1)],
+ *   classwise: [], uncertainty: [bin(4, 2, 1, 0)],
+ *   scores: [{ n: 2, weight: 2, correct: 2, brier: 0.1, nll: 0.33, entropy: 0.8, bad_probability_rows: 0, bad_sum_rows: 0, bad_label_rows: 0, bad_weight_rows: 0, zero_label_rows: 0 }],
+ *   auroc: [{ area: 0, pos: 2, neg: 0 }],
+ * }, { numClasses: 2, bins: 10, onWarning: () => {} });
+ * r.ece; // ≈ 0.15
+ * ```
+ */
+export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions & WarningOptions): SqlMetrics {
+  const fn = 'finishSqlMetrics';
+  const o = resolveSqlOptions(fn, options);
+  const s = rows.scores[0];
+  const n = num(fn, s, 'n');
+  const bad: [string, 'UM_PROB_RANGE' | 'UM_ROW_SUM' | 'UM_LABEL' | 'UM_OPTION', string][] = [
+    ['bad_probability_rows', 'UM_PROB_RANGE', 'probabilities must be numbers in [0, 1]'],
+    ['bad_sum_rows', 'UM_ROW_SUM', `probability rows must sum to 1 within ${o.sumTolerance}`],
+    ['bad_label_rows', 'UM_LABEL', `labels must be integers in [0, ${o.numClasses})`],
+    ['bad_weight_rows', 'UM_OPTION', 'weights must be numbers ≥ 0'],
+  ];
+  for (const [key, code, requirement] of bad) {
+    const count = num(fn, s, key);
+    if (count > 0) fail(code, fn, 'rows', `${requirement}: ${count} of ${n} rows are not`, { value: count });
+  }
+  const weight = num(fn, s, 'weight');
+  if (n === 0 || !(weight > 0)) fail('UM_EMPTY', fn, 'rows', 'come from a table with at least one row of weight > 0', { value: n });
+  const top = binsOf(fn, rows.topLabel, o.bins);
+  const perClass: SqlRow[][] = Array.from({ length: o.numClasses }, () => []);
+  for (const r of rows.classwise) perClass[num(fn, r, 'k')]?.push(r);
+  const sce = perClass.reduce((acc, r) => acc + (r.length === 0 ? 0 : binnedErrorRaw(binsOf(fn, r, o.bins), 'l1')), 0) / o.numClasses;
+  const zero = num(fn, s, 'zero_label_rows');
+  if (zero > 0) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: ${zero} of ${n} rows give probability exactly 0 to their label; the NLL is Infinity`, details: { rows: zero } });
+  const a = rows.auroc[0];
+  const pos = num(fn, a, 'pos');
+  const neg = num(fn, a, 'neg');
+  let auroc: number | null = null;
+  if (pos > 0 && neg > 0) auroc = num(fn, a, 'area') / (pos * neg);
+  else emitWarning(options, { code: 'UM_W_DEGENERATE', fn, message: `${fn}: every prediction is ${pos === 0 ? 'wrong' : 'correct'}; AUROC is undefined (null)` });
+  return {
+    n: weight,
+    numClasses: o.numClasses,
+    accuracy: num(fn, s, 'correct') / weight,
+    ece: binnedErrorRaw(top, 'l1'),
+    mce: binnedErrorRaw(top, 'max'),
+    sce: finishNorm(sce, 'l1'),
+    uce: binnedErrorRaw(binsOf(fn, rows.uncertainty, o.bins), 'l1'),
+    brier: num(fn, s, 'brier') / weight,
+    nll: zero > 0 ? Infinity : num(fn, s, 'nll') / weight,
+    entropy: num(fn, s, 'entropy') / weight,
+    auroc,
+    config: { dialect: o.dialect, bins: o.bins, weighted: o.weightColumn !== undefined, labelColumn: o.labelColumn, scorePrefix: o.scorePrefix },
+  };
+}

@@ -1,0 +1,9 @@
+// uncertainty-metrics/sql — SQL push-down of binned statistics, Brier, NLL, entropy and AUROC. Re-exports only.
+export { metricsSql, SQL_DIALECTS } from './metricsSql.js';
+export type { MetricsQueries, MetricsSqlOptions, SqlDialect } from './metricsSql.js';
+export { finishSqlMetrics } from './finishSqlMetrics.js';
+export type { MetricsRows, SqlMetrics, SqlRow } from './finishSqlMetrics.js';
+export { sqlMetrics } from './sqlMetrics.js';
+export type { SqlEngine } from './sqlMetrics.js';
+export { duckdbEngine } from './duckdbEngine.js';
+export { postgresEngine } from './postgresEngine.js';

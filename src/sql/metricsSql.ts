@@ -1,0 +1,155 @@
+import { fail } from '../errors/fail.js';
+
+/** SQL dialects the generator writes. */
+export type SqlDialect = 'duckdb' | 'postgres' | 'spark' | 'bigquery' | 'trino';
+
+/** Every dialect {@link metricsSql} writes. */
+export const SQL_DIALECTS: readonly SqlDialect[] = ['duckdb', 'postgres', 'spark', 'bigquery', 'trino'];
+
+/** Options of {@link metricsSql}. */
+export interface MetricsSqlOptions {
+  /** Target dialect (default `'duckdb'`). */
+  dialect?: SqlDialect;
+  /** Number of classes C: score columns `<scorePrefix>0 … <scorePrefix>{C−1}`. */
+  numClasses: number;
+  /** Label column (default `label`). */
+  labelColumn?: string;
+  /** Prefix of the score columns (default `p_`). */
+  scorePrefix?: string;
+  /** Column of sample weights (default: every row weighs 1). */
+  weightColumn?: string;
+  /** Equal-width bins of ECE, MCE, SCE and UCE (default 15). */
+  bins?: number;
+  /** Accepted |Σ_k p_k − 1| before a row counts as invalid (default 0.001, as the in-memory metrics). */
+  sumTolerance?: number;
+}
+
+/** The generated queries; each returns a few aggregated rows that {@link finishSqlMetrics} turns into metrics. */
+export interface MetricsQueries {
+  readonly dialect: SqlDialect;
+  /** Per bin of the top-label confidence: n, Σw, Σw·conf, Σw·correct. */
+  readonly topLabel: string;
+  /** Per class k and bin of p_k: n, Σw, Σw·p_k, Σw·1[y = k]. */
+  readonly classwise: string;
+  /** Per bin of the normalized entropy: n, Σw, Σw·u, Σw·error. */
+  readonly uncertainty: string;
+  /** One row: Σw, accuracy, Brier, NLL and entropy sums, and the counts of invalid rows. */
+  readonly scores: string;
+  /** One row: the AUROC numerator Σ_neg (positives ranked above + ½ tied) and the positive and negative weights. */
+  readonly auroc: string;
+}
+
+interface Syntax {
+  quote: (name: string) => string;
+  double: string;
+  int: string;
+}
+
+const SYNTAX: Record<SqlDialect, Syntax> = {
+  duckdb: { quote: (n) => `"${n.replace(/"/g, '""')}"`, double: 'DOUBLE', int: 'INTEGER' },
+  postgres: { quote: (n) => `"${n.replace(/"/g, '""')}"`, double: 'DOUBLE PRECISION', int: 'INTEGER' },
+  trino: { quote: (n) => `"${n.replace(/"/g, '""')}"`, double: 'DOUBLE', int: 'INTEGER' },
+  spark: { quote: (n) => `\`${n.replace(/`/g, '``')}\``, double: 'DOUBLE', int: 'INT' },
+  bigquery: { quote: (n) => `\`${n.replace(/`/g, '\\`')}\``, double: 'FLOAT64', int: 'INT64' },
+};
+
+/** A number as an exact SQL literal (shortest round-trip decimal, scientific notation kept). */
+function literal(x: number): string {
+  const s = String(x);
+  return /[.eE]/.test(s) ? s : `${s}.0`;
+}
+
+/** Resolved options (internal; shared with the finisher). */
+export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Required<Omit<MetricsSqlOptions, 'weightColumn'>> & { weightColumn: string | undefined } {
+  if (options === null || typeof options !== 'object') fail('UM_OPTION', fn, 'options', 'be an object with numClasses', { value: options });
+  const dialect = options.dialect ?? 'duckdb';
+  if (!SQL_DIALECTS.includes(dialect)) fail('UM_OPTION', fn, 'options.dialect', `be one of ${SQL_DIALECTS.map((d) => `'${d}'`).join(', ')}`, { value: dialect });
+  const c = options.numClasses;
+  if (!Number.isInteger(c) || c < 2) fail('UM_OPTION', fn, 'options.numClasses', 'be an integer ≥ 2', { value: c });
+  const bins = options.bins ?? 15;
+  if (!Number.isInteger(bins) || bins < 1) fail('UM_OPTION', fn, 'options.bins', 'be an integer ≥ 1', { value: bins });
+  const sumTolerance = options.sumTolerance ?? 1e-3;
+  if (!(sumTolerance >= 0) || !Number.isFinite(sumTolerance)) fail('UM_OPTION', fn, 'options.sumTolerance', 'be a finite number ≥ 0', { value: sumTolerance });
+  return { dialect, numClasses: c, labelColumn: options.labelColumn ?? 'label', scorePrefix: options.scorePrefix ?? 'p_', weightColumn: options.weightColumn, bins, sumTolerance };
+}
+
+/**
+ * Generates the SQL that computes the binned sufficient statistics, Brier, NLL, entropy and AUROC of a prediction
+ * table inside a database, in one of five dialects; {@link finishSqlMetrics} finishes the metrics from the rows.
+ *
+ * **Formula.** conf = GREATEST(p_0 … p_{C−1}); ŷ = the first k with p_k = conf; bin = LEAST(FLOOR(B·x), B − 1) for
+ * x ∈ [0, 1] (our default equal-width rule, evaluated in float64 as in memory); u = (0 − Σ_k [p_k > 0]·p_k·LN p_k) /
+ * ln C; Brier row Σ_k (p_k − 1[y = k])²; NLL row −LN p_y; AUROC numerator Σ over blocks of equal confidence of
+ * neg·(positives in higher blocks + pos/2), with a window sum.
+ *
+ * **Conventions.**
+ * - Default conventions only (no presets): 15 equal-width bins, p = 1 in the last bin, top label with ties to the
+ *   lowest class, no NLL clipping (a label of probability 0 is counted, and the NLL is Infinity), natural log.
+ * - Every column is cast to the dialect's double; ln C is written as the literal JS computes, so the normalized
+ *   entropy is divided by exactly the same number as in memory.
+ * - The scores query also counts invalid rows (NULLs, probabilities outside [0, 1], rows not summing to 1 within
+ *   `sumTolerance`, labels outside [0, C) or not integers, negative weights); the finisher throws on any.
+ * - Equal-mass and adaptive bins (RMSCE, ACE, TACE, AECE, AMCE) and AURC are not pushed down.
+ * - `source` is inserted as given: a table name, `read_parquet('…')` (DuckDB) or a parenthesized subquery with an
+ *   alias. Column names are quoted for the dialect.
+ *
+ * **References.** See {@link ece}, {@link sce}, {@link uce}, {@link brier}, {@link nll}, {@link auroc}.
+ *
+ * @param source the FROM expression.
+ * @param options `numClasses` (required), `dialect`, `labelColumn`, `scorePrefix`, `weightColumn`, `bins`,
+ *   `sumTolerance`.
+ * @returns the five queries.
+ * @throws {UMError} `UM_OPTION` for invalid options.
+ * @example
+ * ```js
+ * import { metricsSql } from 'uncertainty-metrics/sql';
+ * const q = metricsSql('preds', { numClasses: 3, dialect: 'postgres' });
+ * q.topLabel.includes('CAST("p_2" AS DOUBLE PRECISION)'); // => true
+ * ```
+ */
+export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQueries {
+  const fn = 'metricsSql';
+  if (typeof source !== 'string' || source.trim() === '') fail('UM_OPTION', fn, 'source', 'be a table name or a FROM expression', { value: source });
+  const o = resolveSqlOptions(fn, options);
+  const s = SYNTAX[o.dialect];
+  const c = o.numClasses;
+  const B = o.bins;
+  const k = Array.from({ length: c }, (_, j) => j);
+  const p = (j: number) => `p${j}`;
+  const d = (expr: string) => `CAST(${expr} AS ${s.double})`;
+  const w = o.weightColumn === undefined ? '1.0' : d(s.quote(o.weightColumn));
+  const bin = (x: string) => `LEAST(CAST(FLOOR(${literal(B)} * ${x}) AS ${s.int}), ${B - 1})`;
+  const base = [
+    `src AS (SELECT ${d(s.quote(o.labelColumn))} AS y, ${k.map((j) => `${d(s.quote(`${o.scorePrefix}${j}`))} AS ${p(j)}`).join(', ')}, ${w} AS w FROM ${source})`,
+    `t AS (SELECT src.*, GREATEST(${k.map(p).join(', ')}) AS conf FROM src)`,
+    `u AS (SELECT t.*, CASE ${k.map((j) => `WHEN ${p(j)} = conf THEN ${j}`).join(' ')} END AS pred, ` +
+      `(0.0 ${k.map((j) => `- CASE WHEN ${p(j)} > 0 THEN ${p(j)} * LN(${p(j)}) ELSE 0.0 END`).join(' ')}) AS ent, ` +
+      `CASE ${k.map((j) => `WHEN y = ${j} THEN ${p(j)}`).join(' ')} END AS py FROM t)`,
+    `v AS (SELECT u.*, CASE WHEN pred = y THEN 1.0 ELSE 0.0 END AS correct FROM u)`,
+  ];
+  const withBase = `WITH ${base.join(',\n')}`;
+  const sums = (x: string, outcome: string) =>
+    `${d('COUNT(*)')} AS n, ${d('SUM(w)')} AS weight, ${d(`SUM(w * ${x})`)} AS score, ${d(`SUM(w * ${outcome})`)} AS outcome`;
+  const topLabel = `${withBase}\nSELECT ${bin('conf')} AS bin, ${sums('conf', 'correct')}\nFROM v GROUP BY 1 ORDER BY 1`;
+  const classwise =
+    `${withBase},\nentries AS (${k.map((j) => `SELECT ${j} AS k, ${p(j)} AS s, CASE WHEN y = ${j} THEN 1.0 ELSE 0.0 END AS o, w FROM v`).join('\nUNION ALL ')})\n` +
+    `SELECT k, ${bin('s')} AS bin, ${sums('s', 'o')}\nFROM entries GROUP BY 1, 2 ORDER BY 1, 2`;
+  const lnC = literal(Math.log(c));
+  const uncertainty = `${withBase},\nunc AS (SELECT ent / ${lnC} AS unc, 1.0 - correct AS err, w FROM v)\nSELECT ${bin('unc')} AS bin, ${sums('unc', 'err')}\nFROM unc GROUP BY 1 ORDER BY 1`;
+  const brierRow = `(${k.map((j) => `(${p(j)} - CASE WHEN y = ${j} THEN 1.0 ELSE 0.0 END) * (${p(j)} - CASE WHEN y = ${j} THEN 1.0 ELSE 0.0 END)`).join(' + ')})`;
+  const rowSum = `(${k.map(p).join(' + ')})`;
+  const badProb = k.map((j) => `${p(j)} IS NULL OR ${p(j)} < 0 OR ${p(j)} > 1`).join(' OR ');
+  const scores =
+    `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +
+    `${d('SUM(CASE WHEN py > 0 THEN w * (0.0 - LN(py)) ELSE 0.0 END)')} AS nll, ${d('SUM(CASE WHEN py = 0 AND w > 0 THEN 1 ELSE 0 END)')} AS zero_label_rows, ` +
+    `${d('SUM(w * ent)')} AS entropy, ` +
+    `${d(`SUM(CASE WHEN ${badProb} THEN 1 ELSE 0 END)`)} AS bad_probability_rows, ` +
+    `${d(`SUM(CASE WHEN NOT (${badProb}) AND ABS(${rowSum} - 1.0) > ${literal(o.sumTolerance)} THEN 1 ELSE 0 END)`)} AS bad_sum_rows, ` +
+    `${d(`SUM(CASE WHEN y IS NULL OR y < 0 OR y >= ${c} OR y <> FLOOR(y) THEN 1 ELSE 0 END)`)} AS bad_label_rows, ` +
+    `${d('SUM(CASE WHEN w IS NULL OR w < 0 THEN 1 ELSE 0 END)')} AS bad_weight_rows\nFROM v`;
+  const auroc =
+    `${withBase},\nblocks AS (SELECT conf, SUM(w * correct) AS pos, SUM(w * (1.0 - correct)) AS neg FROM v GROUP BY conf),\n` +
+    `ranked AS (SELECT pos, neg, SUM(pos) OVER (ORDER BY conf DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS above FROM blocks)\n` +
+    `SELECT ${d('SUM(neg * (COALESCE(above, 0.0) + pos / 2.0))')} AS area, ${d('SUM(pos)')} AS pos, ${d('SUM(neg)')} AS neg FROM ranked`;
+  return { dialect: o.dialect, topLabel, classwise, uncertainty, scores, auroc };
+}

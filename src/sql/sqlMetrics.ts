@@ -1,0 +1,46 @@
+import type { WarningOptions } from '../warnings/warnings.js';
+import { finishSqlMetrics, type MetricsRows, type SqlMetrics, type SqlRow } from './finishSqlMetrics.js';
+import { metricsSql, type MetricsSqlOptions, type SqlDialect } from './metricsSql.js';
+
+/** Anything that runs SQL and returns rows as objects: DuckDB, a PostgreSQL client, or your own adapter. */
+export interface SqlEngine {
+  readonly dialect: SqlDialect;
+  query(sql: string): Promise<SqlRow[]>;
+}
+
+/**
+ * Computes the metrics inside a database: generates the queries of {@link metricsSql} for the engine's dialect,
+ * runs them, and finishes the metrics with {@link finishSqlMetrics}.
+ *
+ * **Formula.** As {@link metricsSql} and {@link finishSqlMetrics}; equal to the in-memory `ece`, `mce`, `sce`,
+ * `uce`, `brier`, `nll`, mean `entropy` and `auroc` up to the order of floating-point sums (tested ≤ 1e-9 relative).
+ *
+ * **Conventions.** Five queries, run one after another; each scans the source once. See {@link metricsSql}.
+ *
+ * **References.** As {@link metricsSql}.
+ *
+ * @param engine a {@link SqlEngine} (e.g. {@link duckdbEngine} or {@link postgresEngine}).
+ * @param source the FROM expression: a table, a subquery with an alias, or (DuckDB) `read_parquet('file')`.
+ * @param options {@link MetricsSqlOptions} without `dialect` (the engine's), and `onWarning`.
+ * @returns {@link SqlMetrics}.
+ * @throws {UMError} on invalid options or rows; database errors propagate as the driver throws them.
+ * @example
+ * ```js
+ * import { duckdbEngine, sqlMetrics } from 'uncertainty-metrics/sql';
+ * const db = await duckdbEngine();
+ * const r = await sqlMetrics(db, "read_csv('examples/data/logreg_test.csv')", { numClasses: 10 });
+ * db.close();
+ * r.n; // => 2000
+ * ```
+ */
+export async function sqlMetrics(engine: SqlEngine, source: string, options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions): Promise<SqlMetrics> {
+  const q = metricsSql(source, { ...options, dialect: engine.dialect });
+  const rows: MetricsRows = {
+    topLabel: await engine.query(q.topLabel),
+    classwise: await engine.query(q.classwise),
+    uncertainty: await engine.query(q.uncertainty),
+    scores: await engine.query(q.scores),
+    auroc: await engine.query(q.auroc),
+  };
+  return finishSqlMetrics(rows, { ...options, dialect: engine.dialect });
+}

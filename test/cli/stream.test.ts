@@ -1,0 +1,172 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { describe, expect, it } from 'vitest';
+import { streamPredictions } from '../../src/io/index.js';
+import { um } from '../helpers/cli.js';
+import { exampleCsv } from '../helpers/data.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'um-stream-'));
+const d = exampleCsv('mlp_overfit_test');
+// 5 copies in a different order per copy, with whole-number weights 1–3
+const labels: number[] = [];
+const probs: number[][] = [];
+const weights: number[] = [];
+for (let r = 0; r < 5; r++) {
+  for (let j = 0; j < d.labels.length; j++) {
+    const i = (j * (2 * r + 1) + r) % d.labels.length;
+    labels.push(d.labels[i] as number);
+    probs.push(d.probs[i] as number[]);
+    weights.push(1 + ((i + r) % 3));
+  }
+}
+const c = 10;
+const header = ['label', ...Array.from({ length: c }, (_, k) => `p_${k}`), 'w'].join(',');
+const csvText = `${header}\n${labels.map((y, i) => [y, ...(probs[i] as number[]), weights[i]].join(',')).join('\n')}\n`;
+const csv = join(dir, 'preds.csv');
+writeFileSync(csv, csvText);
+
+function npy(path: string, dtype: string, shape: number[], bytes: Buffer): void {
+  let h = `{'descr': '${dtype}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
+  while ((10 + h.length + 1) % 64 !== 0) h += ' ';
+  h += '\n';
+  const head = Buffer.alloc(10);
+  head.write('\x93NUMPY', 0, 'latin1');
+  head[6] = 1;
+  head[7] = 0;
+  head.writeUInt16LE(h.length, 8);
+  writeFileSync(path, Buffer.concat([head, Buffer.from(h, 'latin1'), bytes]));
+}
+const scoresNpy = join(dir, 'scores.npy');
+const labelsNpy = join(dir, 'labels.npy');
+npy(scoresNpy, '<f8', [labels.length, c], Buffer.from(Float64Array.from(probs.flat()).buffer));
+npy(labelsNpy, '<i8', [labels.length], Buffer.from(BigInt64Array.from(labels.map(BigInt)).buffer));
+const parquet = join(dir, 'preds.parquet');
+writeFileSync(
+  parquet,
+  Buffer.from(
+    parquetWriteBuffer({
+      columnData: [
+        { name: 'label', data: labels, type: 'INT32' },
+        ...Array.from({ length: c }, (_, k) => ({ name: `p_${k}`, data: probs.map((r) => r[k] as number), type: 'DOUBLE' as const })),
+        { name: 'w', data: weights, type: 'DOUBLE' },
+      ],
+      rowGroupSize: 3000,
+    }),
+  ),
+);
+const jsonl = join(dir, 'preds.jsonl');
+writeFileSync(jsonl, labels.map((y, i) => JSON.stringify({ label: y, probs: probs[i], w: weights[i] })).join('\n'));
+
+const json = (args: string[]) => {
+  const r = um([...args, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Record<string, number | null | Record<string, number | null>>;
+};
+const KEYS = ['accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'auroc', 'aupr', 'aurc', 'eaurc'];
+
+describe('um metrics --stream', () => {
+  const whole = json(['metrics', csv]);
+  const weighted = json(['metrics', csv, '--weights', 'w']);
+
+  it('reads every format batch by batch: the concatenation is the whole file', async () => {
+    const total = probs.flat().reduce((a, b) => a + b, 0);
+    for (const [file, extra] of [[csv, {}], [jsonl, {}], [parquet, {}], [scoresNpy, { labels: labelsNpy }]] as const) {
+      let n = 0;
+      let sum = 0;
+      let batches = 0;
+      for await (const b of streamPredictions(file, { ...extra, batchRows: 4096 })) {
+        expect(b.firstRow).toBe(n);
+        n += b.n;
+        batches++;
+        for (let j = 0; j < (b.scores as Float64Array).length; j++) sum += (b.scores as Float64Array)[j] as number;
+      }
+      expect([n, batches]).toEqual([labels.length, Math.ceil(labels.length / 4096)]);
+      expect(Math.abs(sum - total)).toBeLessThan(1e-6);
+    }
+  });
+
+  it('--exact equals the in-memory numbers in every format (≤ 1e-12 relative)', () => {
+    for (const args of [[csv], [jsonl], [parquet], [scoresNpy, '--labels', labelsNpy]]) {
+      const r = json(['metrics', ...args, '--stream', '--exact']);
+      for (const k of KEYS) expect(Math.abs((r[k] as number) - (whole[k] as number)), `${args[0]} ${k}`).toBeLessThanOrEqual(1e-12 * Math.abs(whole[k] as number));
+    }
+  });
+
+  it('with --weights equals the in-memory weighted numbers', () => {
+    const r = json(['metrics', csv, '--weights', 'w', '--stream', '--exact']);
+    for (const k of KEYS) expect(Math.abs((r[k] as number) - (weighted[k] as number)), k).toBeLessThanOrEqual(1e-12 * Math.abs(weighted[k] as number));
+    expect(weighted.n).toBe(weights.reduce((a, b) => a + b, 0));
+    expect(weighted.ece).not.toBe(whole.ece);
+  });
+
+  it('bounded (the default when streaming): every metric within its reported bound', () => {
+    for (const args of [[csv], [parquet]]) {
+      const r = json(['metrics', ...args, '--stream']);
+      const bounds = r.bounds as Record<string, number | null>;
+      for (const k of KEYS) {
+        const b = bounds[k];
+        if (b === null) continue;
+        expect(Math.abs((r[k] as number) - (whole[k] as number)), `${k} ± ${b}`).toBeLessThanOrEqual((b ?? 0) + 1e-12);
+      }
+      expect(bounds.ece).toBe(0);
+      expect(bounds.auroc).toBeGreaterThan(0);
+    }
+  });
+
+  it('a corrupt row midway exits 2 with its line and column, and prints no result', () => {
+    const lines = csvText.split('\n');
+    lines[7000] = lines[7000]?.replace(/,[^,]*,/, ',0.1x,') ?? '';
+    const bad = join(dir, 'corrupt.csv');
+    writeFileSync(bad, lines.join('\n'));
+    const r = um(['metrics', bad, '--stream']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/um metrics: .*corrupt\.csv: line 7001, column 2 \("p_0"\): expected a number; got "0\.1x"/);
+  });
+
+  it('a truncated file exits 2 with its position, and prints no result', () => {
+    const cut = join(dir, 'truncated.csv');
+    writeFileSync(cut, csvText.slice(0, Math.floor(csvText.length * 0.6)));
+    const r = um(['metrics', cut, '--stream']);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/truncated\.csv: line \d+: expected 12 fields like the header, got \d+|truncated\.csv: line \d+.*row sums|truncated\.csv: line \d+/);
+
+    const bytes = readFileSync(scoresNpy);
+    const cutNpy = join(dir, 'truncated.npy');
+    writeFileSync(cutNpy, bytes.subarray(0, 128 + 80 * 4321 + 17));
+    const n = um(['metrics', cutNpy, '--labels', labelsNpy, '--stream']);
+    expect([n.code, n.stdout]).toEqual([2, '']);
+    expect(n.stderr).toMatch(/truncated\.npy: byte 345825: is truncated: the header promises \d+ bytes, the file has 345825; row 4321 is cut off/);
+
+    const pq = readFileSync(parquet);
+    const cutPq = join(dir, 'truncated.parquet');
+    writeFileSync(cutPq, Buffer.concat([pq.subarray(0, Math.floor(pq.length / 2)), pq.subarray(pq.length - 8)]));
+    const p = um(['metrics', cutPq, '--stream']);
+    expect([p.code, p.stdout]).toEqual([2, '']);
+    expect(p.stderr).toMatch(/truncated\.parquet: (is not a readable Parquet file|rows \d+…\d+ cannot be read)/);
+  });
+});
+
+describe('um metrics --engine duckdb', () => {
+  const whole = json(['metrics', csv]);
+  it('CSV, Parquet and a query give the in-memory numbers (≤ 1e-9 relative)', () => {
+    for (const args of [[csv], [parquet], ['--query', `SELECT * FROM read_parquet('${parquet}')`]]) {
+      const r = json(['metrics', '--engine', 'duckdb', ...args]);
+      for (const k of ['accuracy', 'ece', 'mce', 'sce', 'uce', 'brier', 'nll', 'auroc']) {
+        expect(Math.abs((r[k] as number) - (whole[k] as number)), `${args.join(' ')} ${k}`).toBeLessThanOrEqual(1e-9 * Math.abs(whole[k] as number));
+      }
+    }
+  });
+  it('weights through SQL equal the in-memory weighted numbers', () => {
+    const weighted = json(['metrics', csv, '--weights', 'w']);
+    const r = json(['metrics', '--engine', 'duckdb', csv, '--weights', 'w']);
+    for (const k of ['accuracy', 'ece', 'sce', 'uce', 'brier', 'nll', 'auroc']) expect(Math.abs((r[k] as number) - (weighted[k] as number)), k).toBeLessThanOrEqual(1e-9 * Math.abs(weighted[k] as number));
+  });
+  it('refuses what it cannot do (exit 2)', () => {
+    const r = um(['metrics', '--engine', 'duckdb', csv, '--preset', 'sklearn']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--preset is not available with --engine/);
+  });
+});
