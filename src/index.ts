@@ -178,3 +178,6 @@ export type { EvaluateOptions, Evaluation, EvaluationConfig } from './evaluate/e
 export { createState, stateFromJSON, STATE_METRICS } from './state/createState.js';
 export type { MetricState, StateJSON, StateMetric, StateOptions } from './state/createState.js';
 export type { StateMode } from './state/parts.js';
+
+export { bootstrap } from './bootstrap/bootstrap.js';
+export type { BootstrapInterval, BootstrapOptions, BootstrapResult, WeightedMetric } from './bootstrap/bootstrap.js';

@@ -9,6 +9,9 @@ const FLAGS: Record<string, string> = {
   'options.sumTolerance': '--sum-tolerance',
   'options.labels': '--labels',
   'options.weights': '--weights',
+  'options.level': '--ci',
+  'options.resamples': '--resamples',
+  'options.seed': '--seed',
 };
 
 /**

@@ -3,6 +3,7 @@ import { parseArgs, renderUsage, type ArgsDef, type CommandDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
 import { calibrateApplyCommand, calibrateCommand, calibrateFitCommand, runCalibrateApply, runCalibrateFit } from './commands/calibrate.js';
 import { metricsCommand, runMetrics } from './commands/metrics.js';
+import { compareCommand, runCompare } from './commands/compare.js';
 import { reportCommand, runReport } from './commands/report.js';
 import { stripAnsi, type Io } from './io.js';
 
@@ -17,6 +18,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   metrics: { def: metricsCommand as unknown as CommandDef<ArgsDef>, run: runMetrics },
   report: { def: reportCommand as unknown as CommandDef<ArgsDef>, run: runReport },
+  compare: { def: compareCommand as unknown as CommandDef<ArgsDef>, run: runCompare },
 };
 
 /** Commands with subcommands (`um calibrate fit`). */

@@ -16,6 +16,7 @@ import { readCalibrator } from '../../io/readCalibrator.js';
 import { topBinningReport, type TopBinningReport } from '../../calibrate/topBinningReport.js';
 import type { ProbMatrix } from '../../input/types.js';
 import { stat } from 'node:fs/promises';
+import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js';
 import { createState, type MetricState } from '../../state/createState.js';
 import { streamPredictions } from '../../io/readPredictions.js';
 
@@ -29,6 +30,9 @@ export const metricsArgs = {
   ...inputArgs,
   calibration: { type: 'string', description: 'calibrator file (um calibrate fit): report the metrics after calibration', valueHint: 'FILE' },
   json: { type: 'boolean', description: 'print one JSON object instead of a table (non-finite numbers as the strings "Infinity", "-Infinity", "NaN")' },
+  ci: { type: 'string', description: 'add seeded percentile bootstrap intervals at this level to every metric (e.g. 0.95)', valueHint: 'LEVEL' },
+  resamples: { type: 'string', description: 'bootstrap resamples with --ci (default 1000)', valueHint: 'N' },
+  seed: { type: 'string', description: 'bootstrap seed with --ci (default 0)', valueHint: 'N' },
   stream: { type: 'boolean', description: `read the file in batches in constant memory (automatic above ${STREAM_BYTES / 2 ** 20} MiB); order-based metrics then come from a fine grid with an error bound` },
   exact: { type: 'boolean', description: 'with --stream: keep what the order-based metrics rank (exact, memory grows with the rows)' },
   engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, Brier, NLL, entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
@@ -82,9 +86,35 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       throw new UMError('UM_FILE_FORMAT', `${command}: ${data.path}: holds no scores`, { fn: command, file: data.path });
     }
     printWarnings(io, command, warnings);
-    if (args.json === true) io.stdout(`${toJson(withSource(result, data, warnings, calibration))}\n`);
-    else io.stdout(`${renderEvaluation(result, data, calibration?.file)}\n`);
+    const ci = bootstrapOf(command, args, data, (w) => {
+      if (calibration !== undefined || data.scores === undefined) throw new UMError('UM_OPTION', `${command}: --ci takes one model's scores without --calibration`, { fn: command, argument: '--ci' });
+      const { numMembers: _s, ...single } = input;
+      return evaluate(data.labels, data.scores, { ...single, ...common, onWarning: () => {}, weights: w }) as unknown as Record<string, unknown>;
+    });
+    if (args.json === true) io.stdout(`${toJson({ ...withSource(result, data, warnings, calibration), ...(ci === undefined ? {} : { intervals: ci }) })}\n`);
+    else io.stdout(`${renderEvaluation(result, data, calibration?.file, ci)}\n`);
   });
+}
+
+/** The bootstrap settings of `--ci`, `--resamples`, `--seed` (undefined without `--ci`) (internal; shared with `um compare`). */
+export function ciOptions(command: string, args: Record<string, unknown>): { level: number; resamples: number; seed: number } | undefined {
+  const level = parseNumberFlag(command, '--ci', args.ci);
+  const resamples = parseIntegerFlag(command, '--resamples', args.resamples);
+  const seed = parseIntegerFlag(command, '--seed', args.seed);
+  if (level === undefined) {
+    if (resamples !== undefined || seed !== undefined) throw new UMError('UM_OPTION', `${command}: --resamples and --seed go with --ci`, { fn: command, argument: '--ci' });
+    return undefined;
+  }
+  return { level, resamples: resamples ?? 1000, seed: seed ?? 0 };
+}
+
+/** Bootstrap intervals of every metric of `evaluate` under `--ci` (internal). */
+function bootstrapOf(command: string, args: Record<string, unknown>, data: PredictionData, metric: (w: Float64Array) => Record<string, unknown>): Record<string, BootstrapInterval> | undefined {
+  const o = ciOptions(command, args);
+  if (o === undefined) return undefined;
+  const r = bootstrap(data.n, metric, { ...o, ...weightsOf(data) });
+  const all = r.intervals as Record<string, BootstrapInterval>;
+  return Object.fromEntries(Object.entries(all).filter(([k]) => k in METRICS && k !== 'numMembers'));
 }
 
 /** `{ weights }` when the file has a weight column. */
@@ -249,7 +279,7 @@ export function toJson(value: unknown): string {
 }
 
 /** The readable table of `um metrics`. */
-export function renderEvaluation(r: Evaluation, data: PredictionData, calibration?: string): string {
+export function renderEvaluation(r: Evaluation, data: PredictionData, calibration?: string, ci?: Record<string, BootstrapInterval>): string {
   const values = r as unknown as Record<string, number | undefined>;
   const bounds = r.bounds;
   const shown = (k: string): string => {
@@ -261,14 +291,19 @@ export function renderEvaluation(r: Evaluation, data: PredictionData, calibratio
     if (bounds === undefined || b === 0) return formatNumber(v as number);
     return b === null || b === undefined ? `≈ ${formatNumber(v as number)}` : `${formatNumber(v as number)} ± ${formatNumber(b)}`;
   };
+  const interval = (k: string): string => {
+    const i = ci?.[k];
+    return i === undefined || i.lower === null || i.upper === null ? 'n/a' : `${formatNumber(i.lower)} … ${formatNumber(i.upper)}`;
+  };
   const rows = Object.entries(METRICS)
     .filter(([k]) => values[k] !== undefined)
-    .map(([k, info]) => [k, shown(k), info.meaning]);
+    .map(([k, info]) => (ci === undefined ? [k, shown(k), info.meaning] : [k, shown(k), interval(k), info.meaning]));
   const c = r.config;
   const members = data.numMembers === undefined ? '' : `, ${data.numMembers} members`;
   const head = `${data.path}: ${r.n} examples, ${r.numClasses} classes${members}, ${c.input}${calibration === undefined ? '' : `, calibrated by ${calibration}`}`;
   const conf = `bins ${c.bins} (${c.preset} preset: ${c.equalWidth.index === 'floor' ? 'b = min(⌊B·p⌋, B−1)' : `${c.equalWidth.index}/${c.equalWidth.edges}/${c.equalWidth.closed}`}, p = 1 in ${c.equalWidth.one}; equal-mass ${c.equalMass}; ${c.precision})`;
-  return `${head}\n${conf}\n\n${renderTable(['metric', 'value', 'meaning'], rows)}`;
+  const ciHead = ci === undefined ? [] : [`bootstrap CI`];
+  return `${head}\n${conf}\n\n${renderTable(['metric', 'value', ...ciHead, 'meaning'], rows)}`;
 }
 
 export const metricsCommand = defineCommand({

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { UMError, auroc, bootstrap, brier, brierPerExample, evaluate, type BootstrapInterval } from '../../src/index.js';
+import { exampleCsv } from '../helpers/data.js';
+
+const d = exampleCsv('logreg_test');
+
+describe('bootstrap', () => {
+  it('the standard error of a mean matches the analytic sd/√N (within 8 %)', () => {
+    const rows = Array.from(brierPerExample(d.labels, d.probs));
+    const n = rows.length;
+    const mean = rows.reduce((a, b) => a + b, 0) / n;
+    const sd = Math.sqrt(rows.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1));
+    const r = bootstrap(n, (w) => brier(d.labels, d.probs, { weights: w }), { resamples: 1000, seed: 3 });
+    const i = r.intervals as BootstrapInterval;
+    expect(i.estimate).toBeCloseTo(mean, 12);
+    expect(Math.abs((i.standardError as number) / (sd / Math.sqrt(n)) - 1)).toBeLessThan(0.08);
+    // the normal interval ±1.96 SE and the percentile interval agree for a mean
+    expect(Math.abs((i.lower as number) - (mean - 1.96 * (sd / Math.sqrt(n))))).toBeLessThan(0.3 * (sd / Math.sqrt(n)));
+    expect(i.lower as number).toBeLessThan(mean);
+    expect(i.upper as number).toBeGreaterThan(mean);
+    expect([r.level, r.resamples, r.seed, r.method]).toEqual([0.95, 1000, 3, 'percentile']);
+  });
+
+  it('is deterministic for a seed and changes with it', () => {
+    const f = (w: Float64Array) => brier(d.labels, d.probs, { weights: w });
+    const a = bootstrap(d.labels.length, f, { resamples: 50, seed: 7 });
+    expect(bootstrap(d.labels.length, f, { resamples: 50, seed: 7 })).toEqual(a);
+    expect(bootstrap(d.labels.length, f, { resamples: 50, seed: 8 })).not.toEqual(a);
+  });
+
+  it('gives one interval per number of an object result, from the same resamples', () => {
+    const r = bootstrap(d.labels.length, (w) => evaluate(d.labels, d.probs, { weights: w }) as unknown as Record<string, unknown>, { resamples: 30 });
+    const i = r.intervals as Record<string, BootstrapInterval>;
+    expect(Object.keys(i)).toEqual(expect.arrayContaining(['ece', 'brier', 'auroc', 'aurc']));
+    expect(i.brier?.estimate).toBe(evaluate(d.labels, d.probs).brier);
+    expect(i.config).toBeUndefined();
+  });
+
+  it('multiplies given sample weights by the resample counts', () => {
+    const w = d.labels.map((_, k) => 1 + (k % 2));
+    const r = bootstrap(d.labels.length, (x) => brier(d.labels, d.probs, { weights: x }), { resamples: 20, weights: w });
+    expect((r.intervals as BootstrapInterval).estimate).toBe(brier(d.labels, d.probs, { weights: w }));
+  });
+
+  it('counts resamples where the metric is undefined and leaves them out', () => {
+    const p = [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4], [0.55, 0.45], [0.4, 0.6]];
+    // with one wrong prediction only, many resamples lose it and AUROC throws UM_SINGLE_CLASS
+    const yy = [0, 0, 0, 0, 0, 0];
+    const r = bootstrap(yy.length, (w) => auroc(yy, p, { weights: w }), { resamples: 200 });
+    const i = r.intervals as BootstrapInterval;
+    expect(i.failed).toBeGreaterThan(0);
+    expect(i.failed).toBeLessThan(200);
+  });
+
+  it('rejects bad options', () => {
+    const f = () => 1;
+    const cases: [() => unknown, string, RegExp][] = [
+      [() => bootstrap(0, f), 'UM_EMPTY', /^bootstrap: n must be an integer ≥ 1/],
+      [() => bootstrap(5, f, { resamples: 1 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer ≥ 2; got 1/],
+      [() => bootstrap(5, f, { level: 1 }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got 1/],
+      [() => bootstrap(5, f, { seed: -1 }), 'UM_OPTION', /^bootstrap: options.seed must be an integer/],
+      [() => bootstrap(5, f, { weights: [1] }), 'UM_SHAPE', /^bootstrap: options.weights must have one weight per row \(5\); got 1/],
+    ];
+    for (const [call, code, message] of cases) {
+      try {
+        call();
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(UMError);
+        expect((e as UMError).code).toBe(code);
+        expect((e as UMError).message).toMatch(message);
+      }
+    }
+  });
+});
