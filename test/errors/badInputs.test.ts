@@ -120,12 +120,12 @@ add('createState', [
   { what: 'weights of the wrong length in update', call: () => cs('nll').update(Y2, P2, { weights: [1] }), code: 'UM_SHAPE', message: /^nll\.update: options.weights must have one weight per row/, fn: 'nll.update' },
   { what: 'result of an empty state', call: () => cs('brier').result(), code: 'UM_EMPTY', message: /^brier: state must hold at least one row/, fn: 'brier' },
 ]);
-const bs = um.bootstrap as (n: unknown, f: unknown, o?: unknown) => unknown;
+const boot = um.bootstrap as (n: unknown, f: unknown, o?: unknown) => unknown;
 add('bootstrap', [
-  { what: 'no rows', call: () => bs(0, () => 1), code: 'UM_EMPTY', message: /^bootstrap: n must be an integer ≥ 1 \(the number of rows\); got 0/ },
-  { what: 'metric not a function', call: () => bs(3, 'ece'), code: 'UM_OPTION', message: /^bootstrap: metric must be a function of the row weights; got "ece"/ },
-  { what: 'one resample', call: () => bs(3, () => 1, { resamples: 1 }), code: 'UM_OPTION', message: /^bootstrap: options.resamples must be an integer ≥ 2; got 1/ },
-  { what: 'a negative weight', call: () => bs(2, () => 1, { weights: [1, -1] }), code: 'UM_OPTION', message: /^bootstrap: options.weights\[1\] must be finite numbers ≥ 0; got -1/ },
+  { what: 'no rows', call: () => boot(0, () => 1), code: 'UM_EMPTY', message: /^bootstrap: n must be an integer ≥ 1 \(the number of rows\); got 0/ },
+  { what: 'metric not a function', call: () => boot(3, 'ece'), code: 'UM_OPTION', message: /^bootstrap: metric must be a function of the row weights; got "ece"/ },
+  { what: 'one resample', call: () => boot(3, () => 1, { resamples: 1 }), code: 'UM_OPTION', message: /^bootstrap: options.resamples must be an integer ≥ 2; got 1/ },
+  { what: 'a negative weight', call: () => boot(2, () => 1, { weights: [1, -1] }), code: 'UM_OPTION', message: /^bootstrap: options.weights\[1\] must be finite numbers ≥ 0; got -1/ },
 ]);
 const sj = um.stateFromJSON as (j: unknown) => unknown;
 add('stateFromJSON', [
