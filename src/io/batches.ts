@@ -1,7 +1,7 @@
 import type { PredictionData } from './types.js';
 
 /** Rows per batch of the streaming readers (a batch of 10 classes is about 6 MB of float64 scores). */
-export const BATCH_ROWS = 65536;
+export const BATCH_ROWS = 16384;
 
 /** A batch of a streamed prediction file: `PredictionData` of its rows, `firstRow` their offset in the file. */
 export interface PredictionBatch extends PredictionData {

@@ -45,11 +45,21 @@ export async function* streamParquet(
   }
   const total = Number(metadata.num_rows);
   if (total === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');
-  for (let start = 0; start < total; start += batchRows) {
-    const end = Math.min(total, start + batchRows);
+  // only the columns the metrics use; batches follow the row groups (a row group is decoded whole), split when large
+  const top = metadata.schema.slice(1).map((e) => e.name);
+  const prefix = new RegExp(`^${scorePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\d+$`);
+  const wanted = top.filter((name) => name === labelColumn || name === weightColumn || KEYS.includes(name as ScoreKind) || prefix.test(name));
+  const ranges: [number, number][] = [];
+  let at = 0;
+  for (const g of metadata.row_groups) {
+    const end = at + Number(g.num_rows);
+    for (let start = at; start < end; start += 2 * batchRows) ranges.push([start, Math.min(end, start + 2 * batchRows)]);
+    at = end;
+  }
+  for (const [start, end] of ranges) {
     let rows: Record<string, unknown>[];
     try {
-      rows = (await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end })) as Record<string, unknown>[];
+      rows = (await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, ...(wanted.length > 0 ? { columns: wanted } : {}) })) as Record<string, unknown>[];
     } catch (error) {
       fileFail('UM_FILE_FORMAT', fn, path, `rows ${start}…${end - 1} cannot be read (${error instanceof Error ? error.message : String(error)})`);
     }
