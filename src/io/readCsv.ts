@@ -10,6 +10,17 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** A byte range of a CSV holding whole lines, with the header and the position of its first line (parallel reads). */
+export interface CsvRange {
+  start: number;
+  end: number;
+  header: string[];
+  /** 1-based line number of the range's first line. */
+  firstLine: number;
+  /** Index of its first data row. */
+  firstRow: number;
+}
+
 /** Reads a CSV of predictions: a header with a label column and score columns `<prefix>0 … <prefix>{C−1}`. */
 export function readCsv(fn: string, path: string, input: ScoreKind, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn?: string): Promise<PredictionData> {
   return collect(streamCsv(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn));
@@ -29,6 +40,7 @@ export async function* streamCsv(
   requireLabels: boolean,
   weightColumn?: string,
   batchRows = BATCH_ROWS,
+  range?: CsvRange,
 ): AsyncGenerator<PredictionBatch> {
   let handle;
   try {
@@ -36,8 +48,9 @@ export async function* streamCsv(
   } catch (error) {
     readFail(fn, path, error);
   }
-  const source = handle.createReadStream();
-  const parser = parse({ info: true, skip_empty_lines: true, trim: true, bom: true });
+  const source = range === undefined ? handle.createReadStream() : handle.createReadStream({ start: range.start, end: range.end - 1 });
+  const parser = parse({ info: true, skip_empty_lines: true, trim: true, bom: range === undefined });
+  const lineOffset = range === undefined ? 0 : range.firstLine - 1;
   // pipe() does not forward read errors; without this a failing read would leave the parser waiting forever
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);
@@ -49,7 +62,7 @@ export async function* streamCsv(
   let scores: number[] = [];
   let weights: number[] = [];
   let lines: number[] = [];
-  let firstRow = 0;
+  let firstRow = range?.firstRow ?? 0;
   const batch = (): PredictionBatch => {
     const b = makeBatch(path, input, header as string[], scoreIndex, labelIndex, labelColumn, weightIndex, labels, scores, weights, lines, firstRow);
     firstRow += lines.length;
@@ -59,40 +72,44 @@ export async function* streamCsv(
     lines = [];
     return b;
   };
+  const useHeader = (record: string[], info: { lines: number }): void => {
+    header = record;
+    labelIndex = record.indexOf(labelColumn);
+    if (labelIndex < 0 && requireLabels) {
+      fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line: info.lines }, { value: record.join(',') });
+    }
+    if (weightColumn !== undefined) {
+      weightIndex = record.indexOf(weightColumn);
+      if (weightIndex < 0) fileFail('UM_FILE_FORMAT', fn, path, `the header must have the weight column ${JSON.stringify(weightColumn)}`, { line: info.lines }, { value: record.join(',') });
+    }
+    const pattern = new RegExp(`^${escapeRegExp(scorePrefix)}(\\d+)$`);
+    const found = new Map<number, number>();
+    record.forEach((name, j) => {
+      const m = pattern.exec(name);
+      if (m !== null) {
+        const k = Number(m[1]);
+        if (found.has(k)) fileFail('UM_FILE_FORMAT', fn, path, `score column ${JSON.stringify(name)} appears twice`, { line: info.lines, column: j + 1 });
+        found.set(k, j);
+      }
+    });
+    if (found.size === 0) {
+      fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix)`, { line: info.lines }, { value: record.join(',') });
+    }
+    for (let k = 0; k < found.size; k++) {
+      const j = found.get(k);
+      if (j === undefined) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … ${scorePrefix}${found.size - 1} without gaps; ${scorePrefix}${k} is missing`, { line: info.lines });
+      scoreIndex.push(j);
+    }
+  };
+  if (range !== undefined) useHeader(range.header, { lines: 1 });
   try {
     for await (const item of parser as AsyncIterable<{ info: { lines: number }; record: string[] }>) {
       const { record, info } = item;
       if (header === undefined) {
-        header = record;
-        labelIndex = record.indexOf(labelColumn);
-        if (labelIndex < 0 && requireLabels) {
-          fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line: info.lines }, { value: record.join(',') });
-        }
-        if (weightColumn !== undefined) {
-          weightIndex = record.indexOf(weightColumn);
-          if (weightIndex < 0) fileFail('UM_FILE_FORMAT', fn, path, `the header must have the weight column ${JSON.stringify(weightColumn)}`, { line: info.lines }, { value: record.join(',') });
-        }
-        const pattern = new RegExp(`^${escapeRegExp(scorePrefix)}(\\d+)$`);
-        const found = new Map<number, number>();
-        record.forEach((name, j) => {
-          const m = pattern.exec(name);
-          if (m !== null) {
-            const k = Number(m[1]);
-            if (found.has(k)) fileFail('UM_FILE_FORMAT', fn, path, `score column ${JSON.stringify(name)} appears twice`, { line: info.lines, column: j + 1 });
-            found.set(k, j);
-          }
-        });
-        if (found.size === 0) {
-          fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix)`, { line: info.lines }, { value: record.join(',') });
-        }
-        for (let k = 0; k < found.size; k++) {
-          const j = found.get(k);
-          if (j === undefined) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … ${scorePrefix}${found.size - 1} without gaps; ${scorePrefix}${k} is missing`, { line: info.lines });
-          scoreIndex.push(j);
-        }
+        useHeader(record, info);
         continue;
       }
-      const line = info.lines;
+      const line = info.lines + lineOffset;
       const cell = (j: number): number => {
         const text = record[j] as string;
         const v = parseNumber(text);
@@ -114,7 +131,7 @@ export async function* streamCsv(
         e.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH'
           ? `expected ${header?.length ?? '?'} fields like the header, got ${e.record?.length ?? '?'}`
           : e.message.replace(/ on line \d+.*$/, '');
-      const place = e.lines === undefined ? {} : { line: e.lines };
+      const place = e.lines === undefined ? {} : { line: e.lines + lineOffset };
       fileFail('UM_FILE_FORMAT', fn, path, problem, place);
     }
     if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);
@@ -124,7 +141,7 @@ export async function* streamCsv(
     await handle.close().catch(() => undefined);
   }
   if (header === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'is empty (expected a header line)');
-  if (firstRow === 0 && lines.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
+  if (range === undefined && firstRow === 0 && lines.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
   if (lines.length > 0) yield batch();
 }
 

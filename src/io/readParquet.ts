@@ -30,6 +30,7 @@ export async function* streamParquet(
   requireLabels: boolean,
   weightColumn?: string,
   batchRows = BATCH_ROWS,
+  rowRange?: [number, number],
 ): AsyncGenerator<PredictionBatch> {
   let file: AsyncBuffer;
   let metadata: FileMetaData;
@@ -57,6 +58,7 @@ export async function* streamParquet(
     at = end;
   }
   for (const [start, end] of ranges) {
+    if (rowRange !== undefined && (end <= rowRange[0] || start >= rowRange[1])) continue;
     let rows: Record<string, unknown>[];
     try {
       rows = (await parquetReadObjects({ file, metadata, rowStart: start, rowEnd: end, ...(wanted.length > 0 ? { columns: wanted } : {}) })) as Record<string, unknown>[];

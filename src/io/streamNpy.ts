@@ -66,7 +66,7 @@ function checkLength(fn: string, path: string, h: NpyHeader, rowItems: number): 
  * `batchRows` rows, reading only each batch's bytes. Fortran-ordered or 3-D (ensemble) files are not streamed
  * (`readPredictions` reads them whole).
  */
-export async function* streamNpy(fn: string, path: string, labelsPath: string | undefined, input: ScoreKind, requireLabels: boolean, batchRows = BATCH_ROWS): AsyncGenerator<PredictionBatch> {
+export async function* streamNpy(fn: string, path: string, labelsPath: string | undefined, input: ScoreKind, requireLabels: boolean, batchRows = BATCH_ROWS, rowRange?: [number, number]): AsyncGenerator<PredictionBatch> {
   if (labelsPath === undefined && requireLabels) fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
   let scoresFile: FileHandle | undefined;
   let labelsFile: FileHandle | undefined;
@@ -96,8 +96,9 @@ export async function* streamNpy(fn: string, path: string, labelsPath: string | 
       checkLength(fn, labelsPath, lh, 1);
     }
     const read = READERS[h.descr] as (v: DataView, at: number) => number;
-    for (let start = 0; start < n; start += batchRows) {
-      const rows = Math.min(batchRows, n - start);
+    const [from, to] = rowRange ?? [0, n];
+    for (let start = from; start < Math.min(n, to); start += batchRows) {
+      const rows = Math.min(batchRows, Math.min(n, to) - start);
       const bytes = Buffer.alloc(rows * c * h.itemSize);
       const got = (await scoresFile.read(bytes, 0, bytes.length, h.dataOffset + start * c * h.itemSize)).bytesRead;
       if (got < bytes.length) fileFail('UM_FILE_FORMAT', fn, path, `ended early at row ${start + Math.floor(got / (c * h.itemSize))}`, { byte: h.dataOffset + start * c * h.itemSize + got });

@@ -300,12 +300,18 @@ export class SliceStore {
           };
     }
     if (this.mode === 'exact') return { scores: Array.from(this.scores.view()), outcomes: Array.from(this.outcomes.view()), weights: Array.from(this.weights.view()) };
-    const cells: number[][] = [];
+    // columnar (flat arrays of numbers stay compact in memory and in structured clones)
+    const cells = { index: [] as number[], count: [] as number[], weight: [] as number[], score: [] as number[], outcome: [] as number[], deviation: [] as number[] };
     const c = this.cellCounts;
     if (c !== undefined) {
       for (let j = 0; j < c.length; j++) {
         if (c[j] === 0) continue;
-        cells.push([j, c[j] as number, this.cellWeight?.[j] as number, this.cellScore?.[j] as number, this.cellOutcome?.[j] as number, this.cellDeviation?.[j] as number]);
+        cells.index.push(j);
+        cells.count.push(c[j] as number);
+        cells.weight.push(this.cellWeight?.[j] as number);
+        cells.score.push(this.cellScore?.[j] as number);
+        cells.outcome.push(this.cellOutcome?.[j] as number);
+        cells.deviation.push(this.cellDeviation?.[j] as number);
       }
     }
     return { cells };
@@ -342,15 +348,16 @@ export class SliceStore {
       return s;
     }
     s.ensureCells();
-    for (const cell of j.cells as number[][]) {
-      const [k, count, weight, score, outcome, deviation] = cell as [number, number, number, number, number, number];
-      if (!Number.isInteger(k) || k < 0 || k >= (s.cellCounts as Float64Array).length) throw new Error(`cell ${k} out of range`);
-      (s.cellCounts as Float64Array)[k] = count;
-      (s.cellWeight as Float64Array)[k] = weight;
-      (s.cellScore as Float64Array)[k] = score;
-      (s.cellOutcome as Float64Array)[k] = outcome;
-      (s.cellDeviation as Float64Array)[k] = deviation;
-    }
+    const cells = (j as unknown as { cells: Record<'index' | 'count' | 'weight' | 'score' | 'outcome' | 'deviation', number[]> }).cells;
+    const g = (s.cellCounts as Float64Array).length;
+    cells.index.forEach((k, i) => {
+      if (!Number.isInteger(k) || k < 0 || k >= g) throw new Error(`cell ${k} out of range`);
+      (s.cellCounts as Float64Array)[k] = cells.count[i] as number;
+      (s.cellWeight as Float64Array)[k] = cells.weight[i] as number;
+      (s.cellScore as Float64Array)[k] = cells.score[i] as number;
+      (s.cellOutcome as Float64Array)[k] = cells.outcome[i] as number;
+      (s.cellDeviation as Float64Array)[k] = cells.deviation[i] as number;
+    });
     return s;
   }
 }

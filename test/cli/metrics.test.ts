@@ -128,8 +128,9 @@ describe('bad input: exit code 2, one message naming the file, line and column, 
     [['metrics', 'examples/data/logreg_test.csv', '--bins', 'ten'], /^um metrics: --bins must be an integer; got "ten"\n$/],
     [['metrics', 'examples/data/logreg_test.csv', '--input', 'logit'], /^um metrics: Invalid value for argument: --input \(logit\)\. Expected one of: probs, logits, logprobs\./],
     [['metrics', 'examples/data/logreg_test.csv', '--bin', '10'], /^um metrics: unknown option --bin \(see um metrics --help\)\n$/],
-    [['metrics'], /^um metrics: Missing required positional argument: FILE/],
-    [['metric', 'x.csv'], /^um: unknown command "metric"; commands: metrics, report, calibrate\n$/],
+    // FILE is optional only with --engine duckdb --query
+    [['metrics'], /^um metrics: give a prediction FILE \(or --engine duckdb --query SQL\)\n$/],
+    [['metric', 'x.csv'], /^um: unknown command "metric"; commands: metrics, report, compare, calibrate\n$/],
   ];
   for (const [args, message] of CASES) {
     it(args.join(' '), () => {

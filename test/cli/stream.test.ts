@@ -117,6 +117,31 @@ describe('um metrics --stream', () => {
     }
   });
 
+  it('worker threads: the same chunks merged in order give identical output with 1 or 3 threads', () => {
+    for (const args of [[csv], [parquet], [scoresNpy, '--labels', labelsNpy]]) {
+      const one = json(['metrics', ...args, '--stream', '--chunk-rows', '3000', '--threads', '1']);
+      const three = json(['metrics', ...args, '--stream', '--chunk-rows', '3000', '--threads', '3']);
+      expect((one.streamed as Record<string, number>).chunks).toBeGreaterThanOrEqual(3);
+      expect({ ...three, streamed: null }).toEqual({ ...one, streamed: null });
+      expect((three.streamed as Record<string, number>).threads).toBe(3);
+      // and every chunked result is within its bound of the in-memory value
+      const bounds = one.bounds as Record<string, number | null>;
+      for (const k of KEYS) if (bounds[k] !== null) expect(Math.abs((one[k] as number) - (whole[k] as number)), k).toBeLessThanOrEqual((bounds[k] as number) + 1e-12);
+      const exact = json(['metrics', ...args, '--stream', '--exact', '--chunk-rows', '3000', '--threads', '2']);
+      for (const k of KEYS) expect(Math.abs((exact[k] as number) - (whole[k] as number)), k).toBeLessThanOrEqual(1e-12 * Math.abs(whole[k] as number));
+    }
+  });
+
+  it('an error in a later chunk is located in the file', () => {
+    const lines = csvText.split('\n');
+    lines[7000] = lines[7000]?.replace(/^\d+,[^,]*,/, (m) => m.replace(/,[^,]*,$/, ',1.5,')) ?? '';
+    const bad = join(dir, 'range.csv');
+    writeFileSync(bad, lines.join('\n'));
+    const r = um(['metrics', bad, '--stream', '--chunk-rows', '3000', '--threads', '2']);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(/um metrics: .*range\.csv: line 7001, column 2 \("p_0"\): probs\[\d+\]\[0\] must be in \[0, 1\]; got 1\.5/);
+  });
+
   it('a corrupt row midway exits 2 with its line and column, and prints no result', () => {
     const lines = csvText.split('\n');
     lines[7000] = lines[7000]?.replace(/,[^,]*,/, ',0.1x,') ?? '';

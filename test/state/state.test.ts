@@ -206,7 +206,7 @@ describe('bounded-memory states', () => {
     const d = datasets[2] as (typeof datasets)[0];
     const s = createState('auroc', { mode: 'bounded' });
     for (let k = 0; k < 5; k++) s.update(d.labels, d.probs);
-    const cells = () => (s.toJSON().data as { cells: unknown[] }).cells.length;
+    const cells = () => (s.toJSON().data as { cells: { index: unknown[] } }).cells.index.length;
     const before = cells();
     for (let k = 0; k < 5; k++) s.update(d.labels, d.probs);
     expect(cells()).toBe(before);

@@ -17,8 +17,11 @@ import { topBinningReport, type TopBinningReport } from '../../calibrate/topBinn
 import type { ProbMatrix } from '../../input/types.js';
 import { stat } from 'node:fs/promises';
 import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js';
-import { createState, type MetricState } from '../../state/createState.js';
-import { streamPredictions } from '../../io/readPredictions.js';
+import { availableParallelism } from 'node:os';
+import { stateFromJSON, type MetricState } from '../../state/createState.js';
+import { planChunks } from '../../io/planChunks.js';
+import type { ChunkResult, ChunkTask } from '../chunkState.js';
+import { reduceChunks } from '../parallelChunks.js';
 
 /** Files larger than this are streamed by default (64 MiB). */
 export const STREAM_BYTES = 64 * 2 ** 20;
@@ -35,6 +38,8 @@ export const metricsArgs = {
   seed: { type: 'string', description: 'bootstrap seed with --ci (default 0)', valueHint: 'N' },
   stream: { type: 'boolean', description: `read the file in batches in constant memory (automatic above ${STREAM_BYTES / 2 ** 20} MiB); order-based metrics then come from a fine grid with an error bound` },
   exact: { type: 'boolean', description: 'with --stream: keep what the order-based metrics rank (exact, memory grows with the rows)' },
+  threads: { type: 'string', description: 'with --stream: worker threads (default: every core); results do not depend on it', valueHint: 'N' },
+  'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk reduced on its own (default 1048576); results depend on it only through rounding of the bounded grid', valueHint: 'N' },
   engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, Brier, NLL, entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
   query: { type: 'string', description: 'with --engine: a SQL query whose rows are the predictions (instead of FILE)', valueHint: 'SQL' },
 } satisfies ArgsDef;
@@ -53,7 +58,9 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       await streamMetrics(command, args, io, context, bins);
       return;
     }
-    if (args.exact === true) throw new UMError('UM_OPTION', `${command}: --exact is an option of --stream`, { fn: command, argument: '--exact' });
+    for (const flag of ['exact', 'threads', 'chunk-rows'] as const) {
+      if (args[flag] !== undefined && args[flag] !== false) throw new UMError('UM_OPTION', `${command}: --${flag} is an option of --stream`, { fn: command, argument: `--${flag}` });
+    }
     const data = await readPredictions(String(args.file), readOptionsOf(args));
     context.data = data;
     const warnings: UMWarning[] = [];
@@ -125,6 +132,7 @@ function weightsOf(data: PredictionData): { weights?: Float64Array } {
 /** Whether to stream: `--stream`, or a file above {@link STREAM_BYTES} that is not JSON and has no calibrator. */
 async function shouldStream(args: Record<string, unknown>): Promise<boolean> {
   if (args.stream === true) return true;
+  if (args.stream === false) return false; // --no-stream
   if (typeof args.calibration === 'string' || args.members === true) return false;
   const file = String(args.file);
   if (/\.json$/i.test(file)) return false;
@@ -136,47 +144,57 @@ async function shouldStream(args: Record<string, unknown>): Promise<boolean> {
 }
 
 /**
- * `um metrics --stream`: every batch goes into one `evaluate` state; nothing is printed unless the whole file was
- * read (a broken row or truncated file midway exits 2 with its position and no result).
+ * `um metrics --stream`: the file is split into chunks of about a million rows (CSV at line starts, Parquet at row
+ * groups, NumPy at rows), each reduced to an `evaluate` state on `--threads` worker threads, and the states merged in
+ * chunk order — the same chunks and order with any number of threads, so results are identical. Nothing is printed
+ * unless the whole file was read (a broken row or truncated file exits 2 with its position and no result).
  */
 async function streamMetrics(command: string, args: Record<string, unknown>, io: Io, context: { data?: PredictionData }, bins: number | undefined): Promise<void> {
   if (typeof args.calibration === 'string') throw new UMError('UM_OPTION', `${command}: --stream does not take --calibration yet`, { fn: command, argument: '--stream' });
-  // batch warnings are combined: rows counted over the file, the first one located in it
-  const warnings: UMWarning[] = [];
-  let infinite: { rows: number; first: string } | undefined;
-  let current: PredictionData | undefined;
-  const onWarning = (w: UMWarning) => {
-    const d = w.details as { rows?: number; first?: number } | undefined;
-    if (w.code === 'UM_W_INFINITE' && d?.rows !== undefined && current !== undefined) {
-      infinite = { rows: (infinite?.rows ?? 0) + d.rows, first: infinite?.first ?? current.locate(d.first ?? 0) };
-    } else if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
-  };
+  if (args.ci !== undefined) throw new UMError('UM_OPTION', `${command}: --ci needs the rows in memory; leave out --stream`, { fn: command, argument: '--ci' });
   const mode = args.exact === true ? 'exact' : 'bounded';
-  let state: MetricState | undefined;
-  let first: PredictionData | undefined;
-  for await (const batch of streamPredictions(String(args.file), readOptionsOf(args))) {
-    context.data = batch;
-    current = batch;
-    if (batch.members !== undefined) throw new UMError('UM_OPTION', `${command}: --stream reads one model's scores; ${batch.path} holds ensemble members`, { fn: command, argument: '--stream' });
-    if (state === undefined) {
-      first = batch;
-      const { numMembers: _s, ...input } = inputOptions(command, batch, args);
-      const options: Record<string, unknown> = { ...input, mode, onWarning };
-      if (bins !== undefined) options.bins = bins;
-      if (typeof args.preset === 'string') options.preset = args.preset;
-      state = createState('evaluate', options);
-    }
-    state.update(batch.labels, batch.scores as Float64Array, batch.weights === undefined ? {} : { weights: batch.weights });
-  }
-  if (state === undefined || first === undefined) throw new UMError('UM_EMPTY', `${command}: ${String(args.file)}: has no rows`, { fn: command });
+  const threadsFlag = parseIntegerFlag(command, '--threads', args.threads);
+  if (threadsFlag !== undefined && threadsFlag < 1) throw new UMError('UM_OPTION', `${command}: --threads must be ≥ 1; got ${threadsFlag}`, { fn: command, argument: '--threads', value: threadsFlag });
+  const path = String(args.file);
+  const read = readOptionsOf(args);
+  const chunkRows = parseIntegerFlag(command, '--chunk-rows', args['chunk-rows']);
+  if (chunkRows !== undefined && chunkRows < 1) throw new UMError('UM_OPTION', `${command}: --chunk-rows must be ≥ 1; got ${chunkRows}`, { fn: command, argument: '--chunk-rows', value: chunkRows });
+  const chunks = await planChunks(path, read, chunkRows);
+  const threads = Math.min(chunks.length, threadsFlag ?? availableParallelism());
+  const state: Record<string, unknown> = { mode };
+  if (bins !== undefined) state.bins = bins;
+  if (typeof args.preset === 'string') state.preset = args.preset;
+  const sumTolerance = parseNumberFlag(command, '--sum-tolerance', args['sum-tolerance']);
+  const input: ChunkTask['input'] = {};
+  if (args.binary === true) input.binary = true;
+  if (sumTolerance !== undefined) input.sumTolerance = sumTolerance;
+  const tasks: ChunkTask[] = chunks.map((chunk) => ({ command, path, read, chunk, state, input }));
+  // merged in chunk order (with any number of threads); only states and warnings are kept
+  const evaluation: UMWarning[] = [];
+  let merged: MetricState | undefined;
+  let first: ChunkResult['source'] | undefined;
+  const chunkWarnings: ChunkResult['warnings'] = [];
+  const infinite: { rows: number; first: string }[] = [];
+  await reduceChunks(tasks, threads, (r) => {
+    if (merged === undefined) merged = stateFromJSON(r.state, { onWarning: (w) => evaluation.push(w) });
+    else merged.merge(stateFromJSON(r.state));
+    first ??= r.source;
+    chunkWarnings.push(...r.warnings);
+    if (r.infinite !== undefined) infinite.push(r.infinite);
+  });
   context.data = undefined;
-  const result = state.result() as Evaluation;
-  if (infinite !== undefined) {
-    warnings.unshift({ code: 'UM_W_INFINITE', fn: 'evaluate', message: `evaluate: ${infinite.rows} of ${result.n} rows give probability exactly 0 to their label (first: ${infinite.first}); the NLL is Infinity — pass clip to bound it` });
+  if (merged === undefined || first === undefined) throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
+  const src = first;
+  const result = merged.result() as Evaluation;
+  const warnings: UMWarning[] = [];
+  if (infinite.length > 0) {
+    const rows = infinite.reduce((x, y) => x + y.rows, 0);
+    warnings.push({ code: 'UM_W_INFINITE', fn: 'evaluate', message: `evaluate: ${rows} of ${result.n} rows give probability exactly 0 to their label (first: ${(infinite[0] as { first: string }).first}); the NLL is Infinity — pass clip to bound it` });
   }
+  for (const w of [...chunkWarnings, ...evaluation]) if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
   printWarnings(io, command, warnings);
-  const source = { ...first, n: result.n };
-  if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode } })}\n`);
+  const source = { ...src, n: result.n, labels: new Float64Array(0), hasLabels: true, locate: () => src.path } as PredictionData;
+  if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: chunks.length, threads } })}\n`);
   else io.stdout(`${renderEvaluation(result, source)}\n`);
 }
 

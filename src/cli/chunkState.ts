@@ -1,0 +1,86 @@
+import { UMError } from '../errors/UMError.js';
+import type { Chunk } from '../io/planChunks.js';
+import { BATCH_ROWS, type PredictionBatch } from '../io/batches.js';
+import { streamCsv } from '../io/readCsv.js';
+import { streamParquet } from '../io/readParquet.js';
+import { streamPredictions } from '../io/readPredictions.js';
+import { streamNpy } from '../io/streamNpy.js';
+import type { PredictionData, ReadOptions } from '../io/types.js';
+import { createState, type StateJSON } from '../state/createState.js';
+import type { UMWarning } from '../warnings/warnings.js';
+import { cliMessage } from './errors.js';
+
+/** What one chunk of a streamed file is reduced to: its state, warnings, and a description of the source. */
+export interface ChunkResult {
+  state: StateJSON;
+  /** Rows with a probability of exactly 0 for their label, and where the first one is. */
+  infinite?: { rows: number; first: string };
+  warnings: { code: UMWarning['code']; fn: string; message: string }[];
+  source: { path: string; format: PredictionData['format']; input: PredictionData['input']; numClasses: number };
+}
+
+/** A chunk task: everything a worker thread needs, as plain data. */
+export interface ChunkTask {
+  command: string;
+  path: string;
+  read: ReadOptions;
+  chunk: Chunk;
+  /** Options of the `evaluate` state, without the input kind (taken from the data) and handlers. */
+  state: Record<string, unknown>;
+  /** Input options derived from the flags (`binary`, `sumTolerance`). */
+  input: { binary?: boolean; sumTolerance?: number };
+}
+
+function batches(task: ChunkTask): AsyncIterable<PredictionBatch> {
+  const fn = 'streamPredictions';
+  const r = task.read;
+  const c = task.chunk;
+  const labelColumn = r.labelColumn ?? 'label';
+  const prefix = r.scorePrefix ?? 'p_';
+  const requireLabels = r.requireLabels !== false;
+  if (c.kind === 'csv') return streamCsv(fn, task.path, r.input ?? 'probs', labelColumn, prefix, requireLabels, r.weightColumn, BATCH_ROWS, c.range);
+  if (c.kind === 'parquet') return streamParquet(fn, task.path, r.input, labelColumn, prefix, requireLabels, r.weightColumn, BATCH_ROWS, c.rows);
+  if (c.kind === 'npy') return streamNpy(fn, task.path, r.labels, r.input ?? 'probs', requireLabels, BATCH_ROWS, c.rows);
+  return streamPredictions(task.path, r);
+}
+
+/**
+ * Reduces one chunk of a file to an `evaluate` state (the same code on the main thread and in workers, so the
+ * chunk states — and their merge in chunk order — are identical whatever the number of threads). A library error is
+ * rethrown located in the file, as the command prints it.
+ */
+export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
+  const warnings: ChunkResult['warnings'] = [];
+  let infinite: ChunkResult['infinite'];
+  let current: PredictionBatch | undefined;
+  let state: ReturnType<typeof createState> | undefined;
+  let source: ChunkResult['source'] | undefined;
+  const onWarning = (w: UMWarning) => {
+    const d = w.details as { rows?: number; first?: number } | undefined;
+    if (w.code === 'UM_W_INFINITE' && d?.rows !== undefined && current !== undefined) {
+      infinite = { rows: (infinite?.rows ?? 0) + d.rows, first: infinite?.first ?? current.locate(d.first ?? 0) };
+    } else if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push({ code: w.code, fn: w.fn, message: w.message });
+  };
+  try {
+    for await (const batch of batches(task)) {
+      current = batch;
+      if (batch.members !== undefined) throw new UMError('UM_OPTION', `${task.command}: --stream reads one model's scores; ${batch.path} holds ensemble members`, { fn: task.command, argument: '--stream' });
+      if (state === undefined) {
+        source = { path: batch.path, format: batch.format, input: batch.input, numClasses: batch.numClasses };
+        const input: Record<string, unknown> = { input: batch.input, ...task.input };
+        if (task.input.binary !== true) input.numClasses = batch.numClasses;
+        state = createState('evaluate', { ...task.state, ...input, onWarning });
+      }
+      state.update(batch.labels, batch.scores as Float64Array, batch.weights === undefined ? {} : { weights: batch.weights });
+    }
+  } catch (error) {
+    if (error instanceof UMError) {
+      // located here, where the batch is known; the main thread prints it as is
+      const text = cliMessage(task.command, error, current);
+      throw new UMError(error.code, text, { fn: task.command });
+    }
+    throw error;
+  }
+  if (state === undefined || source === undefined) throw new UMError('UM_EMPTY', `${task.command}: ${task.path}: has no rows`, { fn: task.command });
+  return { state: state.toJSON(), warnings, source, ...(infinite === undefined ? {} : { infinite }) };
+}
