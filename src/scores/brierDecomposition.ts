@@ -13,6 +13,24 @@ export interface BrierDecompositionOptions extends InputOptions, WeightOptions, 
   preset?: PresetName;
 }
 
+/** Resolves and checks the decomposition's conventions (internal; shared with its state). */
+export function resolveBrierDecomposition(fn: string, options: BrierDecompositionOptions): BrierDecompositionConvention {
+  const base = presetOf(fn, options.preset).brierDecomposition;
+  const config: BrierDecompositionConvention = {
+    form: options.form ?? base.form,
+    reliability: options.reliability ?? base.reliability,
+    resolution: options.resolution ?? base.resolution,
+    epsilon: options.epsilon ?? base.epsilon,
+  };
+  if (config.form !== 'standard' && config.form !== 'minus-one') fail('UM_OPTION', fn, 'options.form', `be 'standard' or 'minus-one'`, { value: config.form });
+  if (config.reliability !== 'exact' && config.reliability !== 'distance') fail('UM_OPTION', fn, 'options.reliability', `be 'exact' or 'distance'`, { value: config.reliability });
+  if (config.resolution !== 'correct' && config.resolution !== 'transposed') fail('UM_OPTION', fn, 'options.resolution', `be 'correct' or 'transposed'`, { value: config.resolution });
+  if (typeof config.epsilon !== 'number' || !Number.isFinite(config.epsilon) || config.epsilon < 0) {
+    fail('UM_OPTION', fn, 'options.epsilon', 'be a finite number ≥ 0', { value: config.epsilon });
+  }
+  return config;
+}
+
 /** The three terms, the score they decompose, and the conventions used. */
 export interface BrierDecomposition {
   /** Brier score of the climatological forecast p̄ (class frequencies). */
@@ -73,19 +91,7 @@ export interface BrierDecomposition {
 export function brierDecomposition(labels: Labels, scores: Scores, options: BrierDecompositionOptions = {}): BrierDecomposition {
   checkOptions('brierDecomposition', options, INPUT_KEYS, WEIGHT_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
   const fn = 'brierDecomposition';
-  const base = presetOf(fn, options.preset).brierDecomposition;
-  const config: BrierDecompositionConvention = {
-    form: options.form ?? base.form,
-    reliability: options.reliability ?? base.reliability,
-    resolution: options.resolution ?? base.resolution,
-    epsilon: options.epsilon ?? base.epsilon,
-  };
-  if (config.form !== 'standard' && config.form !== 'minus-one') fail('UM_OPTION', fn, 'options.form', `be 'standard' or 'minus-one'`, { value: config.form });
-  if (config.reliability !== 'exact' && config.reliability !== 'distance') fail('UM_OPTION', fn, 'options.reliability', `be 'exact' or 'distance'`, { value: config.reliability });
-  if (config.resolution !== 'correct' && config.resolution !== 'transposed') fail('UM_OPTION', fn, 'options.resolution', `be 'correct' or 'transposed'`, { value: config.resolution });
-  if (typeof config.epsilon !== 'number' || !Number.isFinite(config.epsilon) || config.epsilon < 0) {
-    fail('UM_OPTION', fn, 'options.epsilon', 'be a finite number ≥ 0', { value: config.epsilon });
-  }
+  const config = resolveBrierDecomposition(fn, options);
   const { p, y, w } = labeledInput(fn, labels, scores, options);
   const { numClasses: c, data } = p;
   const { predicted } = topLabel(p);

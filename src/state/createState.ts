@@ -8,7 +8,22 @@ import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { positiveRows, weightArray } from '../input/weights.js';
 import type { WarningOptions } from '../warnings/warnings.js';
 import { EvaluationPart } from './evaluationPart.js';
+import { resolveBrierDecomposition } from '../scores/brierDecomposition.js';
+import type { ProbMatrix } from '../input/types.js';
+import { rocCurve } from '../selective/rocCurve.js';
+import { precisionRecallCurve } from '../selective/precisionRecallCurve.js';
+import { riskCoverageCurve } from '../selective/riskCoverageCurve.js';
+import { rejectionCurve } from '../selective/rejectionCurve.js';
+import { accuracyAtCoverage } from '../selective/accuracyAtCoverage.js';
+import { coverageAtRisk } from '../selective/coverageAtRisk.js';
+import { oracleCollaborativeAccuracy } from '../selective/oracleCollaborativeAccuracy.js';
+import { mmce } from '../calibration/mmce.js';
+import { debiasedEce } from '../calibration/debiasedEce.js';
+import { smoothEce } from '../calibration/smoothEce.js';
+import { bayesianEce } from '../calibration/bayesianEce.js';
 import {
+  BrierDecompositionPart,
+  RowsPart,
   accuracyPart,
   brierPart,
   calibrationPart,
@@ -40,7 +55,23 @@ export type StateMetric =
   | 'aupr'
   | 'aurc'
   | 'eAurc'
-  | 'evaluate';
+  | 'evaluate'
+  | 'brierDecomposition'
+  | RowsMetricName;
+
+/** Metrics whose state keeps the rows (exact mode only): curves and estimators without a smaller statistic. */
+export type RowsMetricName =
+  | 'rocCurve'
+  | 'precisionRecallCurve'
+  | 'riskCoverageCurve'
+  | 'rejectionCurve'
+  | 'accuracyAtCoverage'
+  | 'coverageAtRisk'
+  | 'oracleCollaborativeAccuracy'
+  | 'mmce'
+  | 'debiasedEce'
+  | 'smoothEce'
+  | 'bayesianEce';
 
 /** Options of {@link createState}: the metric's own options (as its function takes them) plus the state's. */
 export interface StateOptions extends InputOptions, WarningOptions {
@@ -49,8 +80,8 @@ export interface StateOptions extends InputOptions, WarningOptions {
    * they rank; `'bounded'` keeps a fine fixed grid of cells instead, in O(cells) memory, with `errorBound()`.
    */
   mode?: StateMode;
-  /** Mantissa bits of the bounded grid (1 … 12, default 8: cells of relative width 2^−8 near 0 and 1). */
-  resolution?: number;
+  /** Mantissa bits of the bounded grid's cells (1 … 12, default 8: relative width 2^−8 near 0 and 1). */
+  cellBits?: number;
   /** Any option of the metric's function (bins, preset, norm, threshold, by, estimator, …). */
   [option: string]: unknown;
 }
@@ -82,7 +113,7 @@ export interface MetricState<R = unknown> {
   toJSON(): StateJSON;
 }
 
-const STATE_KEYS = ['mode', 'resolution', 'onWarning'] as const;
+const STATE_KEYS = ['mode', 'cellBits', 'onWarning'] as const;
 
 const NAMED: Record<string, { fixed: FixedStructure; defaults?: { threshold?: number | null }; keys: readonly string[] }> = {
   ece: { fixed: { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false }, keys: [...BINNING_KEYS, 'threshold'] },
@@ -130,13 +161,42 @@ export function partOf(fn: string, metric: StateMetric, options: StateOptions, m
     case 'evaluate':
       checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, ['bins', 'preset']);
       return new EvaluationPart(fn, options, mode, resolution);
-    default:
-      return fail('UM_OPTION', fn, 'metric', `be one of ${STATE_METRICS.map((m) => `'${m}'`).join(', ')}`, { value: metric });
+    case 'brierDecomposition':
+      checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
+      return new BrierDecompositionPart(resolveBrierDecomposition(fn, options));
+    default: {
+      const rows = ROWS[metric as RowsMetricName];
+      if (rows === undefined) break;
+      if (mode !== 'exact') fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${metric} (its state keeps the rows)`, { value: mode });
+      const { mode: _m, cellBits: _r, input: _i, numClasses: _c, binary: _b, sumTolerance: _t, onWarning: _o, ...own } = options;
+      return new RowsPart(metric, (y, p, o) => rows.fn(y, p, o), own, rows.weighted);
+    }
   }
+  return fail('UM_OPTION', fn, 'metric', `be one of ${STATE_METRICS.map((m) => `'${m}'`).join(', ')}`, { value: metric });
 }
 
+type Labeled = (labels: Int32Array, scores: ProbMatrix, options: Record<string, unknown>) => unknown;
+const ROWS: Record<RowsMetricName, { fn: Labeled; weighted: boolean }> = {
+  rocCurve: { fn: rocCurve as unknown as Labeled, weighted: true },
+  precisionRecallCurve: { fn: precisionRecallCurve as unknown as Labeled, weighted: true },
+  riskCoverageCurve: { fn: riskCoverageCurve as unknown as Labeled, weighted: true },
+  rejectionCurve: { fn: rejectionCurve as unknown as Labeled, weighted: true },
+  accuracyAtCoverage: { fn: accuracyAtCoverage as unknown as Labeled, weighted: true },
+  coverageAtRisk: { fn: coverageAtRisk as unknown as Labeled, weighted: true },
+  oracleCollaborativeAccuracy: { fn: oracleCollaborativeAccuracy as unknown as Labeled, weighted: true },
+  mmce: { fn: mmce as unknown as Labeled, weighted: false },
+  debiasedEce: { fn: debiasedEce as unknown as Labeled, weighted: false },
+  smoothEce: { fn: smoothEce as unknown as Labeled, weighted: false },
+  bayesianEce: { fn: bayesianEce as unknown as Labeled, weighted: false },
+};
+
 /** Every metric with a state. */
-export const STATE_METRICS: readonly StateMetric[] = ['gce', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'aece', 'amce', 'uce', 'reliability', 'brier', 'nll', 'accuracy', 'auroc', 'aupr', 'aurc', 'eAurc', 'evaluate'];
+export const STATE_METRICS: readonly StateMetric[] = [
+  'gce', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'aece', 'amce', 'uce', 'reliability', 'brier', 'nll', 'accuracy', 'brierDecomposition',
+  'auroc', 'aupr', 'aurc', 'eAurc', 'evaluate',
+  'rocCurve', 'precisionRecallCurve', 'riskCoverageCurve', 'rejectionCurve', 'accuracyAtCoverage', 'coverageAtRisk', 'oracleCollaborativeAccuracy',
+  'mmce', 'debiasedEce', 'smoothEce', 'bayesianEce',
+];
 
 /** Options as plain JSON (functions such as `onWarning` are not part of the configuration). */
 function jsonOptions(options: StateOptions): Record<string, unknown> {
@@ -158,9 +218,9 @@ class State implements MetricState {
     this.fn = 'createState';
     const mode = options.mode ?? 'exact';
     if (mode !== 'exact' && mode !== 'bounded') fail('UM_OPTION', this.fn, 'options.mode', "be 'exact' or 'bounded'", { value: mode });
-    const resolution = options.resolution ?? 8;
+    const resolution = options.cellBits ?? 8;
     if (typeof resolution !== 'number' || !Number.isInteger(resolution) || resolution < 1 || resolution > 12) {
-      fail('UM_OPTION', this.fn, 'options.resolution', 'be an integer in [1, 12]', { value: resolution });
+      fail('UM_OPTION', this.fn, 'options.cellBits', 'be an integer in [1, 12]', { value: resolution });
     }
     this.mode = mode;
     this.resolution = resolution;
@@ -171,7 +231,7 @@ class State implements MetricState {
   update(labels: Labels, scores: Scores, batch: { weights?: ArrayLike<number> } = {}): this {
     const fn = `${this.metric}.update`;
     checkOptions(fn, batch, ['weights']);
-    const { mode: _m, resolution: _r, onWarning: _w, ...input } = this.options;
+    const { mode: _m, cellBits: _r, onWarning: _w, ...input } = this.options;
     const p0 = probMatrix(fn, scores, { ...(input as InputOptions), ...(this.numClasses === null ? {} : { numClasses: this.numClasses }) });
     if (this.numClasses !== null && p0.numClasses !== this.numClasses) {
       fail('UM_SHAPE', fn, 'scores', `have ${this.numClasses} classes like the state's earlier rows`, { value: p0.numClasses });
@@ -182,7 +242,7 @@ class State implements MetricState {
     this.numClasses = p0.numClasses;
     if (w0 !== undefined && w0.every((v) => v === 0)) return this;
     const { p, y, w } = positiveRows(p0, y0, w0);
-    this.part.add(this.metric, p, y, w);
+    this.part.add(fn, p, y, w);
     return this;
   }
 
@@ -227,9 +287,13 @@ class State implements MetricState {
  * **Formula.** `result()` equals the metric's function on every row added so far (with the same options). What
  * a state keeps: fixed-edge binned metrics (ECE, MCE, SCE, UCE, `gce` with equal-width or given edges, reliability
  * tables) per slice and bin the count and exact sums Σw, Σw·s, Σw·o — O(bins × classes); Brier, NLL and accuracy
- * the exact sums Σw·v and Σw. Order-based metrics (equal-mass and adaptive binning: RMSCE, ACE, TACE, AECE, AMCE;
+ * the exact sums Σw·v and Σw; the Brier decomposition per predicted class k the label weights, Σw·p_k· and
+ * Σw·‖p‖², and Σw·p_y — O(classes²). Curves (`rocCurve`, `precisionRecallCurve`, `riskCoverageCurve`,
+ * `rejectionCurve`), `accuracyAtCoverage`, `coverageAtRisk`, `oracleCollaborativeAccuracy` and the bin-free
+ * estimators (`mmce`, `debiasedEce`, `smoothEce`, `bayesianEce`) keep the rows (exact mode only; their own options
+ * are checked when `result()` runs them). Order-based metrics (equal-mass and adaptive binning: RMSCE, ACE, TACE, AECE, AMCE;
  * AUROC, AUPR, AURC, E-AURC) keep their (score, outcome, weight) entries in mode `'exact'`, or in mode
- * `'bounded'` per slice a grid of 2·(40·2^m + 1) cells by the leading bits of min(x, 1 − x) (m = `resolution`),
+ * `'bounded'` per slice a grid of 2·(40·2^m + 1) cells by the leading bits of min(x, 1 − x) (m = `cellBits`),
  * binned or ranked as one weighted pseudo-entry per cell.
  *
  * **Conventions.**
@@ -249,7 +313,7 @@ class State implements MetricState {
  * - google/uncertainty-metrics stateful `update_state`/`result` metrics.
  *
  * @param metric a {@link StateMetric}.
- * @param options the metric's options plus `mode`, `resolution`, `onWarning` and input options.
+ * @param options the metric's options plus `mode`, `cellBits`, `onWarning` and input options.
  * @returns a {@link MetricState}.
  * @throws {UMError} `UM_OPTION` for unknown metrics or options, `UM_STATE` for a float32 preset; `update` throws
  *   like the metric; `merge` throws `UM_STATE` for another metric, configuration or number of classes.

@@ -6,6 +6,8 @@ import { resolveInterval, table, type ReliabilityTable } from '../calibration/re
 import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
+import { markValidated } from '../input/validated.js';
+import type { BrierDecompositionConvention } from '../presets/presets.js';
 import { brierRows, resolveBrierForm } from '../scores/brierPerExample.js';
 import { nllRows, resolveNll, type NllConfig } from '../scores/nllPerExample.js';
 import { averagePrecision, rocArea } from '../selective/ranking.js';
@@ -402,5 +404,196 @@ export class RankingPart implements Part {
   load(json: unknown): void {
     const s = SliceStore.fromJSON(json, this.store.mode, { scheme: 'distinct' }, this.store.resolution);
     this.store.merge(s);
+  }
+}
+
+/** A function of labelled probabilities that a {@link RowsPart} recomputes on the kept rows. */
+export type RowsMetric = (labels: Int32Array, p: ProbMatrix, options: Record<string, unknown>) => unknown;
+
+/**
+ * Exact mode for any labelled metric without a smaller sufficient statistic (curves, kernel and Bayesian estimators,
+ * accuracy at coverage, …): keeps the rows (label, probabilities, weight) and recomputes the metric on them in a
+ * canonical order (by label, then probabilities, then weight), so merges in any grouping give identical results.
+ */
+export class RowsPart implements Part {
+  readonly config: unknown;
+  private labels: number[] = [];
+  private probs: number[] = [];
+  private weights: number[] = [];
+  private numClasses = 0;
+  constructor(
+    private readonly fn: string,
+    private readonly metric: RowsMetric,
+    private readonly options: Record<string, unknown>,
+    private readonly weighted: boolean,
+  ) {
+    this.config = { rows: true, options: JSON.parse(JSON.stringify(options)) as unknown };
+  }
+  add(fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
+    if (w !== undefined && !this.weighted && w.some((v) => v !== 1)) fail('UM_OPTION', fn, 'weights', `not be given: ${this.fn} has no sample weights`);
+    this.numClasses = p.numClasses;
+    for (let i = 0; i < p.n; i++) {
+      this.labels.push(y[i] as number);
+      this.weights.push(w === undefined ? 1 : (w[i] as number));
+      for (let k = 0; k < p.numClasses; k++) this.probs.push(p.data[i * p.numClasses + k] as number);
+    }
+  }
+  merge(other: Part): void {
+    const o = other as RowsPart;
+    this.labels.push(...o.labels);
+    this.probs.push(...o.probs);
+    this.weights.push(...o.weights);
+    this.numClasses ||= o.numClasses;
+  }
+  result(fn: string): unknown {
+    const n = this.labels.length;
+    if (n === 0) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
+    const c = this.numClasses;
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => {
+      const d = (this.labels[a] as number) - (this.labels[b] as number);
+      if (d !== 0) return d;
+      for (let k = 0; k < c; k++) {
+        const e = (this.probs[a * c + k] as number) - (this.probs[b * c + k] as number);
+        if (e !== 0) return e;
+      }
+      return (this.weights[a] as number) - (this.weights[b] as number);
+    });
+    const data = new Float64Array(n * c);
+    order.forEach((i, r) => {
+      for (let k = 0; k < c; k++) data[r * c + k] = this.probs[i * c + k] as number;
+    });
+    const labels = Int32Array.from(order, (i) => this.labels[i] as number);
+    const w = Float64Array.from(order, (i) => this.weights[i] as number);
+    const p = markValidated<ProbMatrix>({ kind: 'probabilities', data, n, numClasses: c, input: 'probs', binary: false });
+    return this.metric(labels, p, w.every((v) => v === 1) ? this.options : { ...this.options, weights: w });
+  }
+  bound(): number {
+    return 0;
+  }
+  toJSON(): unknown {
+    return { numClasses: this.numClasses, labels: this.labels, probs: this.probs, weights: this.weights };
+  }
+  load(json: unknown): void {
+    const j = json as { numClasses: number; labels: number[]; probs: number[]; weights: number[] };
+    if (j.probs.length !== j.labels.length * j.numClasses || j.weights.length !== j.labels.length) throw new Error('row arrays differ in length');
+    this.numClasses = j.numClasses;
+    this.labels = [...j.labels];
+    this.probs = [...j.probs];
+    this.weights = [...j.weights];
+  }
+}
+
+/**
+ * The Brier decomposition from O(C²) sufficient statistics: per predicted class k the weights of each label j, the
+ * sums Σ w·p_ij and Σ w·Σ_j p_ij², and Σ w·p_{i,y_i} — exact sums, so merges are exact.
+ */
+export class BrierDecompositionPart implements Part {
+  readonly config: BrierDecompositionConvention;
+  private c = 0;
+  private counts: ExactSum[] = [];
+  private sums: ExactSum[] = [];
+  private squares: ExactSum[] = [];
+  private own = new ExactSum();
+  private total = new ExactSum();
+  constructor(config: BrierDecompositionConvention) {
+    this.config = config;
+  }
+  private ensure(c: number): void {
+    if (this.c === c) return;
+    this.c = c;
+    const make = (m: number) => Array.from({ length: m }, () => new ExactSum());
+    this.counts = make(c * c);
+    this.sums = make(c * c);
+    this.squares = make(c);
+  }
+  add(_fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
+    const c = p.numClasses;
+    this.ensure(c);
+    const { predicted } = topLabel(p);
+    for (let i = 0; i < p.n; i++) {
+      const wi = w === undefined ? 1 : (w[i] as number);
+      const k = predicted[i] as number;
+      const yi = y[i] as number;
+      (this.counts[k * c + yi] as ExactSum).add(wi);
+      let sq = 0;
+      for (let j = 0; j < c; j++) {
+        const v = p.data[i * c + j] as number;
+        (this.sums[k * c + j] as ExactSum).add(wi * v);
+        sq += v * v;
+      }
+      (this.squares[k] as ExactSum).add(wi * sq);
+      this.own.add(wi * (p.data[i * c + yi] as number));
+      this.total.add(wi);
+    }
+  }
+  merge(other: Part): void {
+    const o = other as BrierDecompositionPart;
+    if (o.c === 0) return;
+    this.ensure(o.c);
+    o.counts.forEach((s, k) => this.counts[k]?.addSum(s));
+    o.sums.forEach((s, k) => this.sums[k]?.addSum(s));
+    o.squares.forEach((s, k) => this.squares[k]?.addSum(s));
+    this.own.addSum(o.own);
+    this.total.addSum(o.total);
+  }
+  result(fn: string): unknown {
+    const n = this.total.value();
+    if (!(n > 0)) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
+    const c = this.c;
+    const cfg = this.config;
+    const counts = this.counts.map((s) => s.value());
+    const cell = Array.from({ length: c }, (_, k) => counts.slice(k * c, k * c + c).reduce((a, b) => a + b, 0));
+    const pbar = Array.from({ length: c }, (_, j) => counts.filter((_, at) => at % c === j).reduce((a, b) => a + b, 0) / n);
+    const d = counts.map((v, at) => {
+      const denom = (cell[Math.floor(at / c)] as number) + cfg.epsilon;
+      return denom === 0 ? 0 : v / denom;
+    });
+    const sumSq = pbar.reduce((a, b) => a + b * b, 0);
+    const uncertainty = cfg.form === 'standard' ? 1 - sumSq : -sumSq;
+    let resolution = 0;
+    let distance = 0;
+    let recal = 0;
+    let squares = 0;
+    for (let k = 0; k < c; k++) {
+      const nk = cell[k] as number;
+      const q = (this.squares[k] as ExactSum).value();
+      squares += q;
+      let dd = 0;
+      let sd = 0;
+      let cd = 0;
+      let s = 0;
+      for (let j = 0; j < c; j++) {
+        const dkj = d[k * c + j] as number;
+        dd += dkj * dkj;
+        sd += (this.sums[k * c + j] as ExactSum).value() * dkj;
+        cd += (counts[k * c + j] as number) * dkj;
+        const ref = cfg.resolution === 'correct' ? (pbar[j] as number) : (pbar[k] as number);
+        s += (ref - dkj) ** 2;
+      }
+      if (nk > 0) resolution += (nk / n) * s;
+      distance += q - 2 * sd + nk * dd;
+      recal += nk * dd - 2 * cd + nk;
+    }
+    const bs = squares - 2 * this.own.value() + n;
+    const reliability = (cfg.reliability === 'distance' ? distance : bs - recal) / n;
+    return { uncertainty, resolution, reliability, score: cfg.form === 'standard' ? bs / n : bs / n - 1, config: cfg };
+  }
+  bound(): number {
+    return 0;
+  }
+  toJSON(): unknown {
+    const j = (s: ExactSum[]) => s.map((x) => x.toJSON());
+    return { c: this.c, counts: j(this.counts), sums: j(this.sums), squares: j(this.squares), own: this.own.toJSON(), total: this.total.toJSON() };
+  }
+  load(json: unknown): void {
+    type S = ReturnType<ExactSum['toJSON']>;
+    const o = json as { c: number; counts: S[]; sums: S[]; squares: S[]; own: S; total: S };
+    if (o.counts.length !== o.c * o.c || o.sums.length !== o.c * o.c || o.squares.length !== o.c) throw new Error('statistics of the wrong size');
+    this.c = o.c;
+    this.counts = o.counts.map(ExactSum.fromJSON);
+    this.sums = o.sums.map(ExactSum.fromJSON);
+    this.squares = o.squares.map(ExactSum.fromJSON);
+    this.own = ExactSum.fromJSON(o.own);
+    this.total = ExactSum.fromJSON(o.total);
   }
 }

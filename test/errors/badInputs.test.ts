@@ -112,7 +112,7 @@ const cs = um.createState as (m: unknown, o?: unknown) => um.MetricState;
 add('createState', [
   { what: 'unknown metric', call: () => cs('ecee'), code: 'UM_OPTION', message: /^createState: metric must be one of 'gce', 'ece'/ },
   { what: 'unknown mode', call: () => cs('ece', { mode: 'sketchy' }), code: 'UM_OPTION', message: /^createState: options.mode must be 'exact' or 'bounded'; got "sketchy"/ },
-  { what: 'resolution out of range', call: () => cs('auroc', { mode: 'bounded', resolution: 20 }), code: 'UM_OPTION', message: /^createState: options.resolution must be an integer in \[1, 12\]; got 20/ },
+  { what: 'cellBits out of range', call: () => cs('auroc', { mode: 'bounded', cellBits: 20 }), code: 'UM_OPTION', message: /^createState: options.cellBits must be an integer in \[1, 12\]; got 20/ },
   { what: 'an option the metric lacks', call: () => cs('brier', { bins: 10 }), code: 'UM_OPTION', message: /^createState: options.bins must not be given/ },
   { what: 'a float32 preset', call: () => cs('ece', { preset: 'torchmetrics' }), code: 'UM_STATE', message: /^createState: options.precision must be 'float64' in a mergeable state/ },
   { what: 'an out-of-range probability in update', call: () => cs('ece').update([0, 1], [[0.5, 0.5], [1.2, -0.2]]), code: 'UM_PROB_RANGE', message: /^ece\.update: probs\[1\]\[0\] must be in \[0, 1\]; got 1.2/, fn: 'ece.update' },

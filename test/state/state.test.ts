@@ -33,7 +33,23 @@ const table: [StateMetric, Fn, StateOptions][] = [
   ['aurc', um.aurc as Fn, { estimator: 'fd-shifts' }],
   ['eAurc', um.eAurc as Fn, {}],
   ['evaluate', um.evaluate as Fn, {}],
+  ['brierDecomposition', um.brierDecomposition as Fn, {}],
+  ['brierDecomposition', um.brierDecomposition as Fn, { preset: 'uncertainty-metrics' }],
+  ['brierDecomposition', um.brierDecomposition as Fn, { reliability: 'distance' }],
+  // exact mode only: the state keeps the rows
+  ['rocCurve', um.rocCurve as Fn, {}],
+  ['precisionRecallCurve', um.precisionRecallCurve as Fn, {}],
+  ['riskCoverageCurve', um.riskCoverageCurve as Fn, {}],
+  ['rejectionCurve', um.rejectionCurve as Fn, {}],
+  ['accuracyAtCoverage', um.accuracyAtCoverage as Fn, { coverage: 0.5 }],
+  ['coverageAtRisk', um.coverageAtRisk as Fn, { risk: 0.1 }],
+  ['oracleCollaborativeAccuracy', um.oracleCollaborativeAccuracy as Fn, {}],
+  ['mmce', um.mmce as Fn, {}],
+  ['debiasedEce', um.debiasedEce as Fn, {}],
+  ['bayesianEce', um.bayesianEce as Fn, { samples: 20 }],
 ];
+// metrics without sample weights (their states refuse weighted batches)
+const unweighted = new Set<StateMetric>(['evaluate', 'mmce', 'debiasedEce', 'smoothEce', 'bayesianEce']);
 
 /** Splits 0…n−1 into random consecutive-free shards of random batches (seeded). */
 function shards(seed: number, n: number, count: number): number[][][] {
@@ -122,7 +138,7 @@ describe('mergeable states', () => {
     const d = datasets[0] as (typeof datasets)[0];
     const w = Array.from(uniforms(9, d.labels.length), (u) => Math.floor(u * 3));
     for (const [metric, fn, options] of table) {
-      if (metric === 'evaluate') continue;
+      if (unweighted.has(metric)) continue;
       const s = feed(metric, { ...options, ...quiet }, d.labels, d.probs, shards(2, d.labels.length, 3).flat(), w);
       close(stripCount(s.result()), stripCount(call(metric, fn, d.labels, d.probs, { ...options, weights: w })), 1e-12, metric);
     }
@@ -155,6 +171,8 @@ describe('mergeable states', () => {
     expect(() => createState('ece', { preset: 'torchmetrics' })).toThrow(/UM_STATE|precision/);
     expect(() => createState('ece', { bins: 10 }).update([0], [[0.6, 0.4]]).update([0], [[0.6, 0.3, 0.1]])).toThrow(/ece\.update: probs\[0\] must have/);
     expect(() => createState('nope' as StateMetric)).toThrow(/metric must be one of/);
+    expect(() => createState('rocCurve', { mode: 'bounded' })).toThrow(/options.mode must be 'exact' for rocCurve/);
+    expect(() => createState('mmce').update([0, 1], [[0.6, 0.4], [0.3, 0.7]], { weights: [1, 2] })).toThrow(/mmce\.update: weights must not be given: mmce has no sample weights/);
     expect(() => createState('ece').result()).toThrow(UMError);
     expect(() => stateFromJSON('{"format":"x"}')).toThrow(/json\.format must be 'uncertainty-metrics\/state'/);
     expect(() => stateFromJSON({ ...createState('ece').update([0], [[0.6, 0.4]]).toJSON(), data: [{ lower: [0], upper: [1], count: [1, 2] }] })).toThrow(/UM_STATE|json\.data/);
