@@ -5,7 +5,8 @@ import { nllRows } from '../scores/nllPerExample.js';
 import { mean } from '../scores/brier.js';
 import type { WarningOptions } from '../warnings/warnings.js';
 import { meanPrediction } from './mcIntegrate.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { weightArray, type WeightOptions } from '../input/weights.js';
 
 /**
  * Ensemble negative log-likelihood: the NLL of the averaged predictive distribution (Bayesian model averaging).
@@ -15,6 +16,7 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  * **Conventions.**
  * - Natural log; no clipping (an exact 0 for every member gives Infinity and a `UM_W_INFINITE` warning).
  * - Never larger than {@link gibbsNll} (Jensen's inequality).
+ * - `weights`: frequency weights per example (a weight-0 row is left out, even with an infinite NLL).
  *
  * **References.**
  * - google/uncertainty-metrics `ensemble_cross_entropy`.
@@ -22,7 +24,7 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  *
  * @param labels N integer labels.
  * @param members [S, N, C] scores (see {@link toEnsemble}).
- * @param options ensemble input options and `onWarning`.
+ * @param options ensemble input options, `weights` and `onWarning`.
  * @returns the ensemble NLL in nats.
  * @throws {UMError} on invalid input.
  * @example
@@ -31,10 +33,10 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  * ensembleNll([0], [[[0.9, 0.1]], [[0.5, 0.5]]]); // ≈ 0.3566749439
  * ```
  */
-export function ensembleNll(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions = {}): number {
-  checkOptions('ensembleNll', options, ENSEMBLE_KEYS, ['onWarning']);
+export function ensembleNll(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions & WeightOptions = {}): number {
+  checkOptions('ensembleNll', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['onWarning']);
   const fn = 'ensembleNll';
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
-  return mean(nllRows(fn, meanPrediction(e), y, { clip: null, renormalize: false, precision: 'float64' }, options));
+  return mean(nllRows(fn, meanPrediction(e), y, { clip: null, renormalize: false, precision: 'float64' }, options), weightArray(fn, options.weights, e.n));
 }

@@ -2,7 +2,8 @@ import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { weightArray, type WeightOptions } from '../input/weights.js';
 
 /**
  * Gibbs negative log-likelihood: the members' average NLL (the expected loss of one randomly drawn member).
@@ -12,13 +13,14 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  * **Conventions.**
  * - Natural log; from logits the exact log-softmax is used; an exact 0 gives Infinity and a `UM_W_INFINITE` warning.
  * - Never smaller than {@link ensembleNll}.
+ * - `weights`: frequency weights per example (a weight-0 row is left out).
  *
  * **References.**
  * - google/uncertainty-metrics `gibbs_cross_entropy`.
  *
  * @param labels N integer labels.
  * @param members [S, N, C] scores (see {@link toEnsemble}).
- * @param options ensemble input options and `onWarning`.
+ * @param options ensemble input options, `weights` and `onWarning`.
  * @returns the Gibbs NLL in nats.
  * @throws {UMError} on invalid input.
  * @example
@@ -27,25 +29,29 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  * gibbsNll([0], [[[0.9, 0.1]], [[0.5, 0.5]]]); // ≈ 0.3992538481
  * ```
  */
-export function gibbsNll(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions = {}): number {
-  checkOptions('gibbsNll', options, ENSEMBLE_KEYS, ['onWarning']);
+export function gibbsNll(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions & WeightOptions = {}): number {
+  checkOptions('gibbsNll', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['onWarning']);
   const fn = 'gibbsNll';
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
-  return gibbsNllOf(fn, e, y, options);
+  return gibbsNllOf(fn, e, y, options, weightArray(fn, options.weights, e.n));
 }
 
 /** Gibbs NLL of a validated ensemble and labels; warns on Infinity as `fn` (internal, shared with evaluateEnsemble). */
-export function gibbsNllOf(fn: string, e: EnsembleMatrix, y: Int32Array, options: WarningOptions): number {
+export function gibbsNllOf(fn: string, e: EnsembleMatrix, y: Int32Array, options: WarningOptions, w?: Float64Array): number {
   const { data, logData, numMembers: s, n, numClasses: c } = e;
   let sum = 0;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += w === undefined ? 1 : (w[i] as number);
   for (let m = 0; m < s; m++) {
     for (let i = 0; i < n; i++) {
+      const wi = w === undefined ? 1 : (w[i] as number);
+      if (wi === 0) continue;
       const at = (m * n + i) * c + (y[i] as number);
-      sum -= logData === undefined ? Math.log(data[at] as number) : (logData[at] as number);
+      sum -= wi * (logData === undefined ? Math.log(data[at] as number) : (logData[at] as number));
     }
   }
-  const v = sum / (s * n);
+  const v = sum / (s * total);
   if (v === Infinity) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability exactly 0 to a label; the Gibbs NLL is Infinity` });
   return v;
 }

@@ -21,8 +21,15 @@ import { mmce } from '../calibration/mmce.js';
 import { debiasedEce } from '../calibration/debiasedEce.js';
 import { smoothEce } from '../calibration/smoothEce.js';
 import { bayesianEce } from '../calibration/bayesianEce.js';
+import { ensembleMatrix } from '../input/ensembleMatrix.js';
+import type { EnsembleOptions, EnsembleScores } from '../input/types.js';
+import { decomposeUncertainty } from '../ensemble/modelUncertainty.js';
+import { meanPrediction } from '../ensemble/mcIntegrate.js';
+import { nllRows } from '../scores/nllPerExample.js';
+import { ENSEMBLE_KEYS } from '../errors/checkOptions.js';
 import {
   BrierDecompositionPart,
+  EnsembleMeanPart,
   RowsPart,
   accuracyPart,
   brierPart,
@@ -57,6 +64,9 @@ export type StateMetric =
   | 'eAurc'
   | 'evaluate'
   | 'brierDecomposition'
+  | 'modelUncertainty'
+  | 'ensembleNll'
+  | 'gibbsNll'
   | RowsMetricName;
 
 /** Metrics whose state keeps the rows (exact mode only): curves and estimators without a smaller statistic. */
@@ -102,8 +112,12 @@ export interface MetricState<R = unknown> {
   readonly mode: StateMode;
   /** Classes seen (fixed by the first batch or `options.numClasses`); null before. */
   readonly numClasses: number | null;
-  /** Adds a batch of rows (labels and scores as the metric takes them; `batch.weights` one per row). */
-  update(labels: Labels, scores: Scores, batch?: { weights?: ArrayLike<number> }): MetricState<R>;
+  /**
+   * Adds a batch of rows (labels and scores as the metric takes them; `batch.weights` one per row). Ensemble states
+   * (`modelUncertainty`, `ensembleNll`, `gibbsNll`) take members [S, n, C] as `scores` (labels `null` for
+   * `modelUncertainty`).
+   */
+  update(labels: Labels | null, scores: Scores | EnsembleScores, batch?: { weights?: ArrayLike<number> }): MetricState<R>;
   /** Adds another state of the same metric and configuration (throws `UM_STATE` otherwise). */
   merge(other: MetricState<R>): MetricState<R>;
   /** The metric over every row added so far. */
@@ -161,6 +175,11 @@ export function partOf(fn: string, metric: StateMetric, options: StateOptions, m
     case 'evaluate':
       checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, ['bins', 'preset']);
       return new EvaluationPart(fn, options, mode, resolution);
+    case 'modelUncertainty':
+    case 'ensembleNll':
+    case 'gibbsNll':
+      checkOptions(fn, options, ENSEMBLE_KEYS, STATE_KEYS);
+      return ensemblePart(metric, options);
     case 'brierDecomposition':
       checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
       return new BrierDecompositionPart(resolveBrierDecomposition(fn, options));
@@ -173,6 +192,34 @@ export function partOf(fn: string, metric: StateMetric, options: StateOptions, m
     }
   }
   return fail('UM_OPTION', fn, 'metric', `be one of ${STATE_METRICS.map((m) => `'${m}'`).join(', ')}`, { value: metric });
+}
+
+/** The ensemble mean states. */
+function ensemblePart(metric: 'modelUncertainty' | 'ensembleNll' | 'gibbsNll', warnings: WarningOptions): EnsembleMeanPart {
+  const nll = { clip: null, renormalize: false, precision: 'float64' } as const;
+  if (metric === 'modelUncertainty') {
+    return new EnsembleMeanPart(metric, (_fn, e) => ({ ...decomposeUncertainty(e) }), false, undefined, warnings);
+  }
+  if (metric === 'ensembleNll') return new EnsembleMeanPart(metric, (fn, e, y, o) => ({ nll: nllRows(fn, meanPrediction(e), y as Int32Array, nll, o) }), true, 'nll', warnings);
+  return new EnsembleMeanPart(
+    metric,
+    (_fn, e, y) => {
+      const { data, logData, numMembers: s, n, numClasses: c } = e;
+      const out = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        let v = 0;
+        for (let m = 0; m < s; m++) {
+          const at = (m * n + i) * c + ((y as Int32Array)[i] as number);
+          v -= logData === undefined ? Math.log(data[at] as number) : (logData[at] as number);
+        }
+        out[i] = v / s;
+      }
+      return { nll: out };
+    },
+    true,
+    'nll',
+    warnings,
+  );
 }
 
 type Labeled = (labels: Int32Array, scores: ProbMatrix, options: Record<string, unknown>) => unknown;
@@ -193,6 +240,7 @@ const ROWS: Record<RowsMetricName, { fn: Labeled; weighted: boolean }> = {
 /** Every metric with a state. */
 export const STATE_METRICS: readonly StateMetric[] = [
   'gce', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'aece', 'amce', 'uce', 'reliability', 'brier', 'nll', 'accuracy', 'brierDecomposition',
+  'modelUncertainty', 'ensembleNll', 'gibbsNll',
   'auroc', 'aupr', 'aurc', 'eAurc', 'evaluate',
   'rocCurve', 'precisionRecallCurve', 'riskCoverageCurve', 'rejectionCurve', 'accuracyAtCoverage', 'coverageAtRisk', 'oracleCollaborativeAccuracy',
   'mmce', 'debiasedEce', 'smoothEce', 'bayesianEce',
@@ -228,21 +276,33 @@ class State implements MetricState {
     this.part = partOf(this.fn, metric, options, mode, resolution);
   }
 
-  update(labels: Labels, scores: Scores, batch: { weights?: ArrayLike<number> } = {}): this {
+  update(labels: Labels | null, scores: Scores | EnsembleScores, batch: { weights?: ArrayLike<number> } = {}): this {
     const fn = `${this.metric}.update`;
     checkOptions(fn, batch, ['weights']);
+    if (this.part instanceof EnsembleMeanPart) return this.updateEnsemble(fn, labels, scores as unknown as EnsembleScores, batch);
     const { mode: _m, cellBits: _r, onWarning: _w, ...input } = this.options;
-    const p0 = probMatrix(fn, scores, { ...(input as InputOptions), ...(this.numClasses === null ? {} : { numClasses: this.numClasses }) });
+    const p0 = probMatrix(fn, scores as Scores, { ...(input as InputOptions), ...(this.numClasses === null ? {} : { numClasses: this.numClasses }) });
     if (this.numClasses !== null && p0.numClasses !== this.numClasses) {
       fail('UM_SHAPE', fn, 'scores', `have ${this.numClasses} classes like the state's earlier rows`, { value: p0.numClasses });
     }
-    const y0 = labelArray(fn, labels, p0.n, p0.numClasses);
+    const y0 = labelArray(fn, labels as Labels, p0.n, p0.numClasses);
     // a batch may weigh 0 in all (it adds nothing); the state as a whole must not (result throws UM_EMPTY)
     const w0 = weightArray(fn, batch.weights, p0.n, false, true);
     this.numClasses = p0.numClasses;
     if (w0 !== undefined && w0.every((v) => v === 0)) return this;
     const { p, y, w } = positiveRows(p0, y0, w0);
     this.part.add(fn, p, y, w);
+    return this;
+  }
+
+  private updateEnsemble(fn: string, labels: Labels | null, members: EnsembleScores, batch: { weights?: ArrayLike<number> }): this {
+    const part = this.part as EnsembleMeanPart;
+    const { mode: _m, cellBits: _r, onWarning: _w, ...input } = this.options;
+    const e = ensembleMatrix(fn, members, { ...(input as EnsembleOptions), ...(this.numClasses === null ? {} : { numClasses: this.numClasses }) });
+    const y = part.needsLabels || labels !== null ? labelArray(fn, labels as Labels, e.n, e.numClasses) : undefined;
+    const w = weightArray(fn, batch.weights, e.n, false, true);
+    this.numClasses = e.numClasses;
+    part.addEnsemble(fn, e, y, w);
     return this;
   }
 
@@ -291,7 +351,9 @@ class State implements MetricState {
  * Σw·‖p‖², and Σw·p_y — O(classes²). Curves (`rocCurve`, `precisionRecallCurve`, `riskCoverageCurve`,
  * `rejectionCurve`), `accuracyAtCoverage`, `coverageAtRisk`, `oracleCollaborativeAccuracy` and the bin-free
  * estimators (`mmce`, `debiasedEce`, `smoothEce`, `bayesianEce`) keep the rows (exact mode only; their own options
- * are checked when `result()` runs them). Order-based metrics (equal-mass and adaptive binning: RMSCE, ACE, TACE, AECE, AMCE;
+ * are checked when `result()` runs them). Ensemble states take members [S, n, C] per batch and keep exact sums:
+ * `ensembleNll`, `gibbsNll`, and `modelUncertainty` — the means of total, expected-data and mutual-information
+ * uncertainty over rows. Order-based metrics (equal-mass and adaptive binning: RMSCE, ACE, TACE, AECE, AMCE;
  * AUROC, AUPR, AURC, E-AURC) keep their (score, outcome, weight) entries in mode `'exact'`, or in mode
  * `'bounded'` per slice a grid of 2·(40·2^m + 1) cells by the leading bits of min(x, 1 − x) (m = `cellBits`),
  * binned or ranked as one weighted pseudo-entry per cell.

@@ -4,7 +4,7 @@ import type { BinningSpec } from '../binning/types.js';
 import { calibrationSlices, errorOfSlices, resolveCalibration, resolveUce, uceSlices, uncertaintyPairs, type ResolvedCalibration, type Slice } from '../calibration/core.js';
 import { resolveInterval, table, type ReliabilityTable } from '../calibration/reliability.js';
 import { fail } from '../errors/fail.js';
-import type { ProbMatrix } from '../input/types.js';
+import type { EnsembleMatrix, ProbMatrix } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { markValidated } from '../input/validated.js';
 import type { BrierDecompositionConvention } from '../presets/presets.js';
@@ -595,5 +595,71 @@ export class BrierDecompositionPart implements Part {
     this.squares = o.squares.map(ExactSum.fromJSON);
     this.own = ExactSum.fromJSON(o.own);
     this.total = ExactSum.fromJSON(o.total);
+  }
+}
+
+/** Per-row values of an ensemble metric: named arrays of N values (internal). */
+export type EnsembleRows = (fn: string, e: EnsembleMatrix, y: Int32Array | undefined, warnings: WarningOptions) => Record<string, Float64Array>;
+
+/**
+ * Means over rows of ensemble per-row values (ensemble NLL, Gibbs NLL, the total / data / model uncertainty
+ * summaries) with exact sums: O(1) memory, exact merges.
+ */
+export class EnsembleMeanPart implements Part {
+  readonly config: unknown;
+  private sums = new Map<string, ExactSum>();
+  private readonly weight = new ExactSum();
+  constructor(
+    readonly name: string,
+    private readonly rows: EnsembleRows,
+    readonly needsLabels: boolean,
+    private readonly single: string | undefined,
+    private readonly warnings: WarningOptions,
+  ) {
+    this.config = { ensemble: name };
+  }
+  add(fn: string): void {
+    fail('UM_STATE', fn, 'scores', 'be ensemble members [S, N, C] for this state');
+  }
+  addEnsemble(fn: string, e: EnsembleMatrix, y: Int32Array | undefined, w: Float64Array | undefined): void {
+    const values = this.rows(fn, e, y, this.warnings);
+    for (const [k, v] of Object.entries(values)) {
+      let s = this.sums.get(k);
+      if (s === undefined) this.sums.set(k, (s = new ExactSum()));
+      for (let i = 0; i < v.length; i++) {
+        const wi = w === undefined ? 1 : (w[i] as number);
+        if (wi > 0) s.add(wi * (v[i] as number));
+      }
+    }
+    for (let i = 0; i < e.n; i++) this.weight.add(w === undefined ? 1 : (w[i] as number));
+  }
+  merge(other: Part): void {
+    const o = other as EnsembleMeanPart;
+    for (const [k, s] of o.sums) {
+      let mine = this.sums.get(k);
+      if (mine === undefined) this.sums.set(k, (mine = new ExactSum()));
+      mine.addSum(s);
+    }
+    this.weight.addSum(o.weight);
+  }
+  result(fn: string): unknown {
+    const w = this.weight.value();
+    if (!(w > 0)) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
+    const out: Record<string, number> = {};
+    for (const [k, s] of this.sums) out[k] = s.value() / w;
+    return this.single === undefined ? out : out[this.single];
+  }
+  bound(): number {
+    return 0;
+  }
+  toJSON(): unknown {
+    return { weight: this.weight.toJSON(), sums: Object.fromEntries([...this.sums].map(([k, s]) => [k, s.toJSON()])) };
+  }
+  load(json: unknown): void {
+    const j = json as { weight: ReturnType<ExactSum['toJSON']>; sums: Record<string, ReturnType<ExactSum['toJSON']>> };
+    const w = ExactSum.fromJSON(j.weight);
+    this.weight.partials = w.partials;
+    this.weight.special = w.special;
+    this.sums = new Map(Object.entries(j.sums).map(([k, s]) => [k, ExactSum.fromJSON(s)]));
   }
 }

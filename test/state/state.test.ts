@@ -268,3 +268,48 @@ it('covers every conformance classification case without throwing differently fr
     else expect(got, id).toBe(expected);
   }
 });
+
+describe('ensemble states', () => {
+  const c = loadCase('ens_m5_n1000_c3');
+  // the case stores [N][S][C]; the library takes [S][N][C]
+  const perRow = c.member_probs as number[][][];
+  const members = (perRow[0] as number[][]).map((_, m) => perRow.map((row) => row[m] as number[]));
+  const n = c.labels.length;
+  const slice = (idx: number[]) => members.map((m) => idx.map((i) => m[i] as number[]));
+  const mean = (v: ArrayLike<number>) => Array.from(v).reduce((a, b) => a + b, 0) / v.length;
+  it('merge of shards equals one pass exactly, and the functions', () => {
+    const expected = {
+      modelUncertainty: (() => {
+        const u = um.modelUncertainty(members);
+        return { total: mean(u.total), expectedData: mean(u.expectedData), mutualInformation: mean(u.mutualInformation) };
+      })(),
+      ensembleNll: um.ensembleNll(c.labels, members),
+      gibbsNll: um.gibbsNll(c.labels, members),
+    };
+    for (const metric of ['modelUncertainty', 'ensembleNll', 'gibbsNll'] as const) {
+      const feedE = (batches: number[][]) => {
+        const s = createState(metric);
+        for (const b of batches) if (b.length > 0) s.update(metric === 'modelUncertainty' ? null : b.map((i) => c.labels[i] as number), slice(b));
+        return s;
+      };
+      const one = feedE([Array.from({ length: n }, (_, i) => i)]);
+      const merged = shards(17, n, 3).map(feedE).reduce((a, b) => a.merge(b));
+      expect(merged.result()).toEqual(one.result());
+      close(one.result(), expected[metric], 1e-12, metric);
+      expect(stateFromJSON(JSON.stringify(merged)).result()).toEqual(merged.result());
+    }
+  });
+  it('weights: the NLL states equal the functions with weights', () => {
+    const w = Array.from({ length: n }, (_, i) => i % 3);
+    for (const [metric, f] of [['ensembleNll', um.ensembleNll], ['gibbsNll', um.gibbsNll]] as const) {
+      const s = createState(metric).update(c.labels, members, { weights: w });
+      close(s.result(), f(c.labels, members, { weights: w }), 1e-12, metric);
+      // integer weights = repeated rows
+      const rep = Array.from({ length: n }, (_, i) => i).flatMap((i) => Array.from({ length: w[i] as number }, () => i));
+      close(f(c.labels, members, { weights: w }), f(rep.map((i) => c.labels[i] as number), slice(rep)), 1e-12, metric);
+    }
+  });
+  it('refuses probabilities where members are needed', () => {
+    expect(() => createState('ensembleNll').update([0], [[0.5, 0.5]])).toThrow(UMError);
+  });
+});
