@@ -4,8 +4,9 @@ import type { EnsembleOptions, EnsembleScores } from '../input/types.js';
 import { cosineSimilarityBetween } from './cosineDistance.js';
 import { disagreementOf } from './disagreement.js';
 import { klBetween } from './pairwiseKl.js';
-import { averageOverPairs } from './pairs.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { averageOverPairs, rowWeights } from './pairs.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { WeightOptions } from '../input/weights.js';
 
 /**
  * The three pairwise diversity summaries of uncertainty_metrics' `average_pairwise_diversity`, in one call:
@@ -34,18 +35,19 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  */
 export function averagePairwiseDiversity(
   members: EnsembleScores,
-  options: EnsembleOptions & { error?: number } = {},
+  options: EnsembleOptions & WeightOptions & { error?: number } = {},
 ): { disagreement: number; averageKl: number; cosineSimilarity: number } {
-  checkOptions('averagePairwiseDiversity', options, ENSEMBLE_KEYS, ['error']);
+  checkOptions('averagePairwiseDiversity', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['error']);
   const fn = 'averagePairwiseDiversity';
   if (options.error !== undefined && (typeof options.error !== 'number' || !(options.error >= 0 && options.error <= 1))) {
     fail('UM_OPTION', fn, 'options.error', 'be an error rate in [0, 1]', { value: options.error });
   }
   const e = ensembleMatrix(fn, members, options);
-  const d = disagreementOf(fn, e);
+  const { w, total } = rowWeights(fn, options.weights, e.n);
+  const d = disagreementOf(fn, e, w, total);
   return {
     disagreement: options.error === undefined ? d : d / (options.error + 1e-7),
-    averageKl: averageOverPairs(fn, e, (a, b) => klBetween(e, a, b, 0)),
-    cosineSimilarity: averageOverPairs(fn, e, (a, b) => cosineSimilarityBetween(e, a, b)),
+    averageKl: averageOverPairs(fn, e, (a, b) => klBetween(e, a, b, 0, w, total)),
+    cosineSimilarity: averageOverPairs(fn, e, (a, b) => cosineSimilarityBetween(e, a, b, w, total)),
   };
 }

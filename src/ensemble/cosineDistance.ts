@@ -1,10 +1,11 @@
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores } from '../input/types.js';
-import { averageOverPairs } from './pairs.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { averageOverPairs, rowWeights } from './pairs.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { WeightOptions } from '../input/weights.js';
 
 /** Mean cosine similarity of two members' rows (internal kernel). */
-export function cosineSimilarityBetween(e: EnsembleMatrix, a: number, b: number): number {
+export function cosineSimilarityBetween(e: EnsembleMatrix, a: number, b: number, w?: Float64Array, total = e.n): number {
   const { data, n, numClasses: c } = e;
   let sum = 0;
   for (let i = 0; i < n; i++) {
@@ -20,9 +21,10 @@ export function cosineSimilarityBetween(e: EnsembleMatrix, a: number, b: number)
       na += x * x;
       nb += y * y;
     }
-    sum += dot / (Math.sqrt(na) * Math.sqrt(nb));
+    const wi = w === undefined ? 1 : (w[i] as number);
+    if (wi > 0) sum += wi * (dot / (Math.sqrt(na) * Math.sqrt(nb)));
   }
-  return sum / n;
+  return sum / total;
 }
 
 /**
@@ -49,9 +51,10 @@ export function cosineSimilarityBetween(e: EnsembleMatrix, a: number, b: number)
  * cosineDistance([[[0.6, 0.4]], [[0.6, 0.4]]]); // ≈ 0
  * ```
  */
-export function cosineDistance(members: EnsembleScores, options: EnsembleOptions = {}): number {
-  checkOptions('cosineDistance', options, ENSEMBLE_KEYS);
+export function cosineDistance(members: EnsembleScores, options: EnsembleOptions & WeightOptions = {}): number {
+  checkOptions('cosineDistance', options, ENSEMBLE_KEYS, WEIGHT_KEYS);
   const fn = 'cosineDistance';
   const e = ensembleMatrix(fn, members, options);
-  return averageOverPairs(fn, e, (a, b) => 1 - cosineSimilarityBetween(e, a, b));
+  const { w, total } = rowWeights(fn, options.weights, e.n);
+  return averageOverPairs(fn, e, (a, b) => 1 - cosineSimilarityBetween(e, a, b, w, total));
 }

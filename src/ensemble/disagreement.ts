@@ -1,17 +1,18 @@
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores } from '../input/types.js';
-import { averageOverPairs, memberPredictions } from './pairs.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { averageOverPairs, memberPredictions, rowWeights } from './pairs.js';
+import type { WeightOptions } from '../input/weights.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Disagreement of validated members (internal kernel). */
-export function disagreementOf(fn: string, e: EnsembleMatrix): number {
+export function disagreementOf(fn: string, e: EnsembleMatrix, w?: Float64Array, total = e.n): number {
   const preds = Array.from({ length: e.numMembers }, (_, m) => memberPredictions(e, m));
   return averageOverPairs(fn, e, (a, b) => {
     const pa = preds[a] as Int32Array;
     const pb = preds[b] as Int32Array;
     let d = 0;
-    for (let i = 0; i < e.n; i++) if (pa[i] !== pb[i]) d++;
-    return d / e.n;
+    for (let i = 0; i < e.n; i++) if (pa[i] !== pb[i]) d += w === undefined ? 1 : (w[i] as number);
+    return d / total;
   });
 }
 
@@ -37,7 +38,9 @@ export function disagreementOf(fn: string, e: EnsembleMatrix): number {
  * disagreement([[[0, 1]], [[0, 1]], [[1, 0]]]); // ≈ 0.6666666667
  * ```
  */
-export function disagreement(members: EnsembleScores, options: EnsembleOptions = {}): number {
-  checkOptions('disagreement', options, ENSEMBLE_KEYS);
-  return disagreementOf('disagreement', ensembleMatrix('disagreement', members, options));
+export function disagreement(members: EnsembleScores, options: EnsembleOptions & WeightOptions = {}): number {
+  checkOptions('disagreement', options, ENSEMBLE_KEYS, WEIGHT_KEYS);
+  const e = ensembleMatrix('disagreement', members, options);
+  const { w, total } = rowWeights('disagreement', options.weights, e.n);
+  return disagreementOf('disagreement', e, w, total);
 }

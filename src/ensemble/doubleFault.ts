@@ -2,7 +2,8 @@ import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
 import type { EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
 import { averageOverPairs, memberPredictions } from './pairs.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { weightArray, type WeightOptions } from '../input/weights.js';
 
 /**
  * Double fault: among the examples member a gets wrong, the share member b also gets wrong, averaged over ordered
@@ -32,11 +33,12 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  * doubleFault([1, 1], [[[0.9, 0.1], [0.8, 0.2]], [[0.9, 0.1], [0.1, 0.9]]]); // => 0.75
  * ```
  */
-export function doubleFault(labels: Labels, members: EnsembleScores, options: EnsembleOptions = {}): number {
-  checkOptions('doubleFault', options, ENSEMBLE_KEYS);
+export function doubleFault(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WeightOptions = {}): number {
+  checkOptions('doubleFault', options, ENSEMBLE_KEYS, WEIGHT_KEYS);
   const fn = 'doubleFault';
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
+  const w = weightArray(fn, options.weights, e.n);
   const preds = Array.from({ length: e.numMembers }, (_, m) => memberPredictions(e, m));
   const df = (a: number, b: number): number | null => {
     const pa = preds[a] as Int32Array;
@@ -44,9 +46,10 @@ export function doubleFault(labels: Labels, members: EnsembleScores, options: En
     let faults = 0;
     let both = 0;
     for (let i = 0; i < e.n; i++) {
-      if (pa[i] !== y[i]) {
-        faults++;
-        if (pb[i] !== y[i]) both++;
+      const wi = w === undefined ? 1 : (w[i] as number);
+      if (pa[i] !== y[i] && wi > 0) {
+        faults += wi;
+        if (pb[i] !== y[i]) both += wi;
       }
     }
     return faults === 0 ? null : both / faults;

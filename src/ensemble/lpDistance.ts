@@ -1,8 +1,9 @@
 import { fail } from '../errors/fail.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleOptions, EnsembleScores } from '../input/types.js';
-import { averageOverPairs } from './pairs.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { averageOverPairs, rowWeights } from './pairs.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { WeightOptions } from '../input/weights.js';
 
 /**
  * L^p distance between ensemble members' predicted distributions, averaged over examples and member pairs.
@@ -26,13 +27,14 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  * lpDistance([[[1, 0]], [[0, 1]]], { p: 2 }); // ≈ 1.4142135624
  * ```
  */
-export function lpDistance(members: EnsembleScores, options: EnsembleOptions & { p?: number } = {}): number {
-  checkOptions('lpDistance', options, ENSEMBLE_KEYS, ['p']);
+export function lpDistance(members: EnsembleScores, options: EnsembleOptions & WeightOptions & { p?: number } = {}): number {
+  checkOptions('lpDistance', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['p']);
   const fn = 'lpDistance';
   const p = options.p ?? 1;
   if (typeof p !== 'number' || !Number.isFinite(p) || p < 1) fail('UM_OPTION', fn, 'options.p', 'be a finite number ≥ 1', { value: p });
   const e = ensembleMatrix(fn, members, options);
   const { data, n, numClasses: c } = e;
+  const { w, total } = rowWeights(fn, options.weights, n);
   return averageOverPairs(fn, e, (a, b) => {
     let sum = 0;
     for (let i = 0; i < n; i++) {
@@ -40,8 +42,9 @@ export function lpDistance(members: EnsembleScores, options: EnsembleOptions & {
       const ob = (b * n + i) * c;
       let s = 0;
       for (let k = 0; k < c; k++) s += Math.abs((data[oa + k] as number) - (data[ob + k] as number)) ** p;
-      sum += s ** (1 / p);
+      const wi = w === undefined ? 1 : (w[i] as number);
+      if (wi > 0) sum += wi * s ** (1 / p);
     }
-    return sum / n;
+    return sum / total;
   });
 }

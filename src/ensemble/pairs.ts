@@ -1,5 +1,14 @@
 import { fail } from '../errors/fail.js';
 import type { EnsembleMatrix } from '../input/types.js';
+import { weightArray } from '../input/weights.js';
+
+/** Row weights of an ensemble metric (undefined: 1 each) and their total (internal). */
+export function rowWeights(fn: string, weights: unknown, n: number): { w: Float64Array | undefined; total: number } {
+  const w = weightArray(fn, weights, n);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += w === undefined ? 1 : (w[i] as number);
+  return { w, total };
+}
 
 /** Averages `measure(a, b)` over the unordered member pairs a < b; needs at least 2 members (internal). */
 export function averageOverPairs(fn: string, e: EnsembleMatrix, measure: (a: number, b: number) => number): number {

@@ -2,29 +2,34 @@ import { fail } from '../errors/fail.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores } from '../input/types.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
-import { averageOverPairs } from './pairs.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { averageOverPairs, rowWeights } from './pairs.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { WeightOptions } from '../input/weights.js';
 
 /** Options of {@link pairwiseKl}. */
-export interface PairwiseKlOptions extends EnsembleOptions, WarningOptions {
+export interface PairwiseKlOptions extends EnsembleOptions, WarningOptions, WeightOptions {
   /** Clip both distributions to [clip, 1] first (uncertainty_metrics' `clip=True` uses 1e-7); default none. */
   clip?: number;
 }
 
 /** Mean KL(p_a ‖ p_b) over examples for validated members (internal kernel). */
-export function klBetween(e: EnsembleMatrix, a: number, b: number, clip: number): number {
+export function klBetween(e: EnsembleMatrix, a: number, b: number, clip: number, w?: Float64Array, total = e.n): number {
   const { data, n, numClasses: c } = e;
   let sum = 0;
   for (let i = 0; i < n; i++) {
+    const wi = w === undefined ? 1 : (w[i] as number);
+    if (wi === 0) continue;
+    let row = 0;
     const oa = (a * n + i) * c;
     const ob = (b * n + i) * c;
     for (let k = 0; k < c; k++) {
       const p = Math.max(data[oa + k] as number, clip);
       const q = Math.max(data[ob + k] as number, clip);
-      if (p > 0) sum += p * Math.log(p / q);
+      if (p > 0) row += p * Math.log(p / q);
     }
+    sum += wi * row;
   }
-  return sum / n;
+  return sum / total;
 }
 
 /**
@@ -52,12 +57,13 @@ export function klBetween(e: EnsembleMatrix, a: number, b: number, clip: number)
  * ```
  */
 export function pairwiseKl(members: EnsembleScores, options: PairwiseKlOptions = {}): number {
-  checkOptions('pairwiseKl', options, ENSEMBLE_KEYS, ['clip', 'onWarning']);
+  checkOptions('pairwiseKl', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['clip', 'onWarning']);
   const fn = 'pairwiseKl';
   const clip = options.clip ?? 0;
   if (typeof clip !== 'number' || !(clip >= 0 && clip < 1)) fail('UM_OPTION', fn, 'options.clip', 'be a number in [0, 1)', { value: clip });
   const e = ensembleMatrix(fn, members, options);
-  const v = averageOverPairs(fn, e, (a, b) => klBetween(e, a, b, clip));
+  const { w, total } = rowWeights(fn, options.weights, e.n);
+  const v = averageOverPairs(fn, e, (a, b) => klBetween(e, a, b, clip, w, total));
   if (v === Infinity) {
     emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability 0 where an earlier one does not; the KL divergence is Infinity — pass clip to bound it` });
   }

@@ -163,3 +163,36 @@ describe('sample weights', () => {
     expect(b2?.[1]).toBeCloseTo(0.9747892736731666, 10);
   });
 });
+
+describe('sample weights on ensemble metrics', () => {
+  // 3 members, 12 rows, 3 classes
+  const rows = 12;
+  const u = uniforms(21, 3 * rows * 4);
+  const members = Array.from({ length: 3 }, (_, m) =>
+    Array.from({ length: rows }, (_, i) => {
+      const raw = [0, 1, 2].map((k) => Math.exp(3 * (u[(m * rows + i) * 4 + k] as number)));
+      const z = raw.reduce((a, b) => a + b, 0);
+      return raw.map((x) => x / z);
+    }),
+  );
+  const y = Array.from({ length: rows }, (_, i) => Math.floor((u[i * 4 + 3] as number) * 3));
+  const w = Array.from({ length: rows }, (_, i) => i % 4); // 0…3
+  const rep = Array.from({ length: rows }, (_, i) => i).flatMap((i) => Array.from({ length: w[i] as number }, () => i));
+  const ry = rep.map((i) => y[i] as number);
+  const rm = members.map((m) => rep.map((i) => m[i] as number[]));
+  const cases: [string, (m: number[][][], labels: number[], weights?: number[]) => unknown][] = [
+    ['disagreement', (m, _l, wt) => um.disagreement(m, { weights: wt })],
+    ['doubleFault', (m, l, wt) => um.doubleFault(l, m, { weights: wt })],
+    ['pairwiseKl', (m, _l, wt) => um.pairwiseKl(m, { weights: wt })],
+    ['cosineDistance', (m, _l, wt) => um.cosineDistance(m, { weights: wt })],
+    ['lpDistance', (m, _l, wt) => um.lpDistance(m, { weights: wt, p: 2 })],
+    ['averagePairwiseDiversity', (m, _l, wt) => um.averagePairwiseDiversity(m, { weights: wt })],
+    ['ensembleNll', (m, l, wt) => um.ensembleNll(l, m, { weights: wt })],
+    ['gibbsNll', (m, l, wt) => um.gibbsNll(l, m, { weights: wt })],
+  ];
+  it.each(cases)('%s: integer weights equal repeated rows; unit weights equal none', (_, f) => {
+    close(f(members, y, w), f(rm, ry));
+    close(f(members, y, w.map(() => 1)), f(members, y));
+    expect(f(members, y, w)).not.toEqual(f(members, y));
+  });
+});
