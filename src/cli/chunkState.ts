@@ -6,13 +6,14 @@ import { streamParquet } from '../io/readParquet.js';
 import { streamPredictions } from '../io/readPredictions.js';
 import { streamNpy } from '../io/streamNpy.js';
 import type { PredictionData, ReadOptions } from '../io/types.js';
-import { createState, type StateJSON } from '../state/createState.js';
+import { createState, type MetricState, type StateJSON, type StateMetric } from '../state/createState.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import { cliMessage } from './errors.js';
 
 /** What one chunk of a streamed file is reduced to: its state, warnings, and a description of the source. */
 export interface ChunkResult {
-  state: StateJSON;
+  /** One state per requested name. */
+  states: Record<string, StateJSON>;
   /** Rows with a probability of exactly 0 for their label, and where the first one is. */
   infinite?: { rows: number; first: string };
   warnings: { code: UMWarning['code']; fn: string; message: string }[];
@@ -25,8 +26,8 @@ export interface ChunkTask {
   path: string;
   read: ReadOptions;
   chunk: Chunk;
-  /** Options of the `evaluate` state, without the input kind (taken from the data) and handlers. */
-  state: Record<string, unknown>;
+  /** The states to build, by name: a metric and its options (without the input kind, taken from the data). */
+  states: Record<string, { metric: StateMetric; options: Record<string, unknown> }>;
   /** Input options derived from the flags (`binary`, `sumTolerance`). */
   input: { binary?: boolean; sumTolerance?: number };
 }
@@ -53,7 +54,7 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
   const warnings: ChunkResult['warnings'] = [];
   let infinite: ChunkResult['infinite'];
   let current: PredictionBatch | undefined;
-  let state: ReturnType<typeof createState> | undefined;
+  let states: Record<string, MetricState> | undefined;
   let source: ChunkResult['source'] | undefined;
   const onWarning = (w: UMWarning) => {
     const d = w.details as { rows?: number; first?: number } | undefined;
@@ -65,13 +66,13 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
     for await (const batch of batches(task)) {
       current = batch;
       if (batch.members !== undefined) throw new UMError('UM_OPTION', `${task.command}: --stream reads one model's scores; ${batch.path} holds ensemble members`, { fn: task.command, argument: '--stream' });
-      if (state === undefined) {
+      if (states === undefined) {
         source = { path: batch.path, format: batch.format, input: batch.input, numClasses: batch.numClasses };
         const input: Record<string, unknown> = { input: batch.input, ...task.input };
         if (task.input.binary !== true) input.numClasses = batch.numClasses;
-        state = createState('evaluate', { ...task.state, ...input, onWarning });
+        states = Object.fromEntries(Object.entries(task.states).map(([name, s]) => [name, createState(s.metric, { ...s.options, ...input, onWarning })]));
       }
-      state.update(batch.labels, batch.scores as Float64Array, batch.weights === undefined ? {} : { weights: batch.weights });
+      for (const s of Object.values(states)) s.update(batch.labels, batch.scores as Float64Array, batch.weights === undefined ? {} : { weights: batch.weights });
     }
   } catch (error) {
     if (error instanceof UMError) {
@@ -81,6 +82,7 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
     }
     throw error;
   }
-  if (state === undefined || source === undefined) throw new UMError('UM_EMPTY', `${task.command}: ${task.path}: has no rows`, { fn: task.command });
-  return { state: state.toJSON(), warnings, source, ...(infinite === undefined ? {} : { infinite }) };
+  if (states === undefined || source === undefined) throw new UMError('UM_EMPTY', `${task.command}: ${task.path}: has no rows`, { fn: task.command });
+  const json = Object.fromEntries(Object.entries(states).map(([name, s]) => [name, s.toJSON()]));
+  return { states: json, warnings, source, ...(infinite === undefined ? {} : { infinite }) };
 }

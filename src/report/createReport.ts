@@ -1,4 +1,4 @@
-import { reliability } from '../calibration/reliability.js';
+import { reliability, type ReliabilityTable } from '../calibration/reliability.js';
 import { mcIntegrate } from '../ensemble/mcIntegrate.js';
 import { UMError } from '../errors/UMError.js';
 import { fail } from '../errors/fail.js';
@@ -35,7 +35,14 @@ export interface ReportModel {
   readonly name: string;
   /** Where the predictions came from (a file path), shown with the configuration. */
   readonly source?: string;
-  readonly labels: Labels;
+  /** N labels (required with `scores` or `members`). */
+  readonly labels?: Labels;
+  /**
+   * Instead of labels and scores: what a streamed file was reduced to (its `evaluate` result and the confidence and
+   * uncertainty reliability tables, e.g. from merged states). Charts that need every row leave such a model out, with
+   * a note.
+   */
+  readonly summary?: { readonly evaluation: Evaluation; readonly reliability: ReliabilityTable; readonly uncertainty: ReliabilityTable };
   /** One model's scores [N, C] (declared by `options`). */
   readonly scores?: Scores;
   /** Ensemble members [S, N, C] instead of `scores`. */
@@ -132,6 +139,8 @@ function warningSink(list: { code: string; message: string }[]): (w: UMWarning) 
  * - Charts that need both correct and wrong predictions (ROC, PR) leave out models that have only one kind, and say
  *   so in `notes`; the temperature chart leaves out models whose NLL is infinite.
  * - Deterministic: no timestamp unless given; seeded random draws (OoD batches, seed 0).
+ * - A model given as a `summary` (a streamed file reduced to states) appears in the metrics table and the reliability
+ *   diagrams; the charts that need every row leave it out and `notes` says so.
  *
  * **References.** See each metric and chart.
  *
@@ -159,32 +168,44 @@ export async function createReport(models: readonly ReportModel[], options: Repo
   const warnings: { code: string; message: string }[] = [];
   const onWarning = warningSink(warnings);
   const binning = { ...(options.bins === undefined ? {} : { bins: options.bins }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
-  const prepared: { name: string; labels: Labels; p: ProbMatrix; result: ReportModelResult; model: ReportModel }[] = [];
+  type Prepared = { name: string; labels: Labels; p: ProbMatrix; result: ReportModelResult; model: ReportModel };
+  const prepared: Prepared[] = [];
+  const summarized: { name: string; result: ReportModelResult; summary: NonNullable<ReportModel['summary']> }[] = [];
+  const results: ReportModelResult[] = [];
+  let classes: { name: string; numClasses: number } | undefined;
   for (const [j, m] of models.entries()) {
-    if (m === null || typeof m !== 'object' || typeof m.name !== 'string') fail('UM_OPTION', fn, 'models', 'be { name, labels, scores | members }', { index: [j], value: m });
+    if (m === null || typeof m !== 'object' || typeof m.name !== 'string') fail('UM_OPTION', fn, 'models', 'be { name, labels, scores | members } or { name, summary }', { index: [j], value: m });
     let evaluation: Evaluation;
-    let p: ProbMatrix;
+    let p: ProbMatrix | undefined;
     let numMembers: number | null = null;
-    if (m.members !== undefined) {
-      const e = evaluateEnsemble(m.labels, m.members, { ...(m.options ?? {}), ...binning, onWarning });
+    if (m.summary !== undefined) {
+      evaluation = m.summary.evaluation;
+    } else if (m.members !== undefined) {
+      const e = evaluateEnsemble(m.labels as Labels, m.members, { ...(m.options ?? {}), ...binning, onWarning });
       evaluation = e;
       numMembers = e.numMembers;
       p = mcIntegrate(m.members, m.options ?? {});
     } else {
-      if (m.scores === undefined) fail('UM_OPTION', fn, 'models', 'have scores or members', { index: [j], value: m.name });
+      if (m.scores === undefined) fail('UM_OPTION', fn, 'models', 'have scores, members or a summary', { index: [j], value: m.name });
       const { numMembers: _s, ...input } = m.options ?? {};
       p = toProbabilities(m.scores, input);
-      evaluation = evaluate(m.labels, p, { ...binning, onWarning });
+      evaluation = evaluate(m.labels as Labels, p, { ...binning, onWarning });
     }
-    const first = prepared[0];
-    if (first !== undefined && p.numClasses !== first.p.numClasses) {
-      fail('UM_SHAPE', fn, 'models', `predict the same classes: ${first.name} has ${first.p.numClasses}, ${m.name} has ${p.numClasses}`, { index: [j], value: p.numClasses });
+    if (classes !== undefined && evaluation.numClasses !== classes.numClasses) {
+      fail('UM_SHAPE', fn, 'models', `predict the same classes: ${classes.name} has ${classes.numClasses}, ${m.name} has ${evaluation.numClasses}`, { index: [j], value: evaluation.numClasses });
     }
-    prepared.push({ name: m.name, labels: m.labels, p, model: m, result: { name: m.name, source: m.source ?? null, n: p.n, numClasses: p.numClasses, numMembers, evaluation } });
+    classes ??= { name: m.name, numClasses: evaluation.numClasses };
+    const result = { name: m.name, source: m.source ?? null, n: evaluation.n, numClasses: evaluation.numClasses, numMembers, evaluation };
+    results.push(result);
+    if (m.summary !== undefined || p === undefined) summarized.push({ name: m.name, result, summary: m.summary as NonNullable<ReportModel['summary']> });
+    else prepared.push({ name: m.name, labels: m.labels as Labels, p, model: m, result });
     step(`evaluated ${m.name}`);
   }
-  const notes: string[] = [];
+  const notes: string[] = summarized.map(
+    (x) => `${x.name}: streamed (${x.result.n} rows in constant memory) — metrics and reliability diagrams only; the curves, bin and temperature sweeps need every row (run without --stream)`,
+  );
   const charts: ReportChart[] = [];
+  const tables = (measure: 'reliability' | 'uncertainty') => summarized.map((x) => ({ name: x.name, data: x.summary[measure] }));
   const series = <T>(compute: (x: (typeof prepared)[number]) => T, skip?: (x: (typeof prepared)[number], error: UMError) => string | undefined): Named<T>[] =>
     prepared.flatMap((x) => {
       try {
@@ -203,13 +224,14 @@ export async function createReport(models: readonly ReportModel[], options: Repo
   const oneClass = (x: (typeof prepared)[number], e: UMError) => (e.code === 'UM_SINGLE_CLASS' ? `${x.name}: left out of the ROC and precision–recall charts (${e.message.replace(/^\w+: /, '')})` : undefined);
   const orNone = <T>(items: Named<T>[], chart: (s: Named<T>[]) => VegaLiteSpec) => (items.length === 0 ? undefined : chart(items));
 
-  await add('reliability', 'Reliability diagram (confidence)', HOW.reliability, reliabilityDiagram(series((x) => reliability(x.labels, x.p, binning))));
-  await add('uncertainty', 'Reliability diagram (uncertainty)', HOW.uncertainty, reliabilityDiagram(series((x) => reliability(x.labels, x.p, { ...binning, measure: 'uncertainty' }))));
-  await add('risk-coverage', 'Risk–coverage curve', HOW.riskCoverage, riskCoverageChart(series((x) => riskCoverageCurve(x.labels, x.p))));
-  await add('rejection', 'Rejection curve', HOW.rejection, rejectionChart(series((x) => rejectionCurve(x.labels, x.p))));
+  const withRows = <T>(chart: (s: Named<T>[]) => VegaLiteSpec, items: Named<T>[]) => (items.length === 0 ? undefined : chart(items));
+  await add('reliability', 'Reliability diagram (confidence)', HOW.reliability, reliabilityDiagram([...series((x) => reliability(x.labels, x.p, binning)), ...tables('reliability')]));
+  await add('uncertainty', 'Reliability diagram (uncertainty)', HOW.uncertainty, reliabilityDiagram([...series((x) => reliability(x.labels, x.p, { ...binning, measure: 'uncertainty' })), ...tables('uncertainty')]));
+  await add('risk-coverage', 'Risk–coverage curve', HOW.riskCoverage, withRows(riskCoverageChart, series((x) => riskCoverageCurve(x.labels, x.p))));
+  await add('rejection', 'Rejection curve', HOW.rejection, withRows(rejectionChart, series((x) => rejectionCurve(x.labels, x.p))));
   await add('roc', 'ROC curve of correctness', HOW.roc, orNone(series((x) => rocCurve(x.labels, x.p), oneClass), (s) => rocChart(s)));
   await add('pr', 'Precision–recall curve of errors', HOW.pr, orNone(series((x) => precisionRecallCurve(x.labels, x.p), oneClass), (s) => precisionRecallChart(s)));
-  await add('bins', 'Calibration error vs number of bins', HOW.bins, binSweepChart(series((x) => binSweep(x.labels, x.p, options.preset === undefined ? {} : { preset: options.preset }))));
+  await add('bins', 'Calibration error vs number of bins', HOW.bins, withRows(binSweepChart, series((x) => binSweep(x.labels, x.p, options.preset === undefined ? {} : { preset: options.preset }))));
   const finite = prepared.filter((x) => {
     const ok = Number.isFinite(nll(x.labels, x.p, { onWarning: () => undefined }));
     if (!ok) notes.push(`${x.name}: left out of the temperature chart (a label has probability exactly 0, so the NLL is infinite at every temperature)`);
@@ -230,7 +252,7 @@ export async function createReport(models: readonly ReportModel[], options: Repo
     title: options.title ?? 'Uncertainty report',
     version: VERSION,
     timestamp: options.timestamp ?? null,
-    models: prepared.map((x) => x.result),
+    models: results,
     charts,
     notes,
     warnings,

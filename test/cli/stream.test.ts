@@ -176,6 +176,24 @@ describe('um metrics --stream', () => {
   });
 });
 
+describe('um report --stream', () => {
+  it('reduces the file to states: the metrics and reliability diagrams, other charts left out with a note', () => {
+    const out = join(dir, 'report.json');
+    const r = um(['report', csv, '--stream', '--chunk-rows', '3000', '--json', '-o', out]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as { models: { n: number; evaluation: Record<string, number> }[]; charts: { id: string; spec: { datasets?: Record<string, unknown[]> } }[]; notes: string[] };
+    const metrics = json(['metrics', csv, '--stream', '--chunk-rows', '3000']);
+    for (const k of KEYS) expect(report.models[0]?.evaluation[k], k).toBe(metrics[k]);
+    expect(report.charts.map((c) => c.id)).toEqual(['reliability', 'uncertainty']);
+    expect(report.notes[0]).toMatch(/preds: streamed \(10000 rows in constant memory\) — metrics and reliability diagrams only/);
+    // a streamed report next to an in-memory one: both in the table, the curves for the in-memory one
+    const mixed = join(dir, 'mixed.json');
+    expect(um(['report', csv, 'examples/data/logreg_test.csv', '--json', '-o', mixed, '--chunk-rows', '3000', '--stream']).code).toBe(0);
+    const m = JSON.parse(readFileSync(mixed, 'utf8')) as { models: unknown[]; charts: { id: string }[] };
+    expect(m.models.length).toBe(2);
+  });
+});
+
 describe('um metrics --engine duckdb', () => {
   const whole = json(['metrics', csv]);
   it('CSV, Parquet and a query give the in-memory numbers (≤ 1e-9 relative)', () => {

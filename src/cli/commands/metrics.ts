@@ -17,11 +17,8 @@ import { topBinningReport, type TopBinningReport } from '../../calibrate/topBinn
 import type { ProbMatrix } from '../../input/types.js';
 import { stat } from 'node:fs/promises';
 import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js';
-import { availableParallelism } from 'node:os';
-import { stateFromJSON, type MetricState } from '../../state/createState.js';
-import { planChunks } from '../../io/planChunks.js';
-import type { ChunkResult, ChunkTask } from '../chunkState.js';
-import { reduceChunks } from '../parallelChunks.js';
+import type { MetricState } from '../../state/createState.js';
+import { evaluateSpec, streamStates } from '../streamStates.js';
 
 /** Files larger than this are streamed by default (64 MiB). */
 export const STREAM_BYTES = 64 * 2 ** 20;
@@ -129,8 +126,8 @@ function weightsOf(data: PredictionData): { weights?: Float64Array } {
   return data.weights === undefined ? {} : { weights: data.weights };
 }
 
-/** Whether to stream: `--stream`, or a file above {@link STREAM_BYTES} that is not JSON and has no calibrator. */
-async function shouldStream(args: Record<string, unknown>): Promise<boolean> {
+/** Whether to stream: `--stream`, or a file above {@link STREAM_BYTES} that is not JSON and has no calibrator (internal; shared with `um report`). */
+export async function shouldStream(args: Record<string, unknown>): Promise<boolean> {
   if (args.stream === true) return true;
   if (args.stream === false) return false; // --no-stream
   if (typeof args.calibration === 'string' || args.members === true) return false;
@@ -153,48 +150,12 @@ async function streamMetrics(command: string, args: Record<string, unknown>, io:
   if (typeof args.calibration === 'string') throw new UMError('UM_OPTION', `${command}: --stream does not take --calibration yet`, { fn: command, argument: '--stream' });
   if (args.ci !== undefined) throw new UMError('UM_OPTION', `${command}: --ci needs the rows in memory; leave out --stream`, { fn: command, argument: '--ci' });
   const mode = args.exact === true ? 'exact' : 'bounded';
-  const threadsFlag = parseIntegerFlag(command, '--threads', args.threads);
-  if (threadsFlag !== undefined && threadsFlag < 1) throw new UMError('UM_OPTION', `${command}: --threads must be ≥ 1; got ${threadsFlag}`, { fn: command, argument: '--threads', value: threadsFlag });
-  const path = String(args.file);
-  const read = readOptionsOf(args);
-  const chunkRows = parseIntegerFlag(command, '--chunk-rows', args['chunk-rows']);
-  if (chunkRows !== undefined && chunkRows < 1) throw new UMError('UM_OPTION', `${command}: --chunk-rows must be ≥ 1; got ${chunkRows}`, { fn: command, argument: '--chunk-rows', value: chunkRows });
-  const chunks = await planChunks(path, read, chunkRows);
-  const threads = Math.min(chunks.length, threadsFlag ?? availableParallelism());
-  const state: Record<string, unknown> = { mode };
-  if (bins !== undefined) state.bins = bins;
-  if (typeof args.preset === 'string') state.preset = args.preset;
-  const sumTolerance = parseNumberFlag(command, '--sum-tolerance', args['sum-tolerance']);
-  const input: ChunkTask['input'] = {};
-  if (args.binary === true) input.binary = true;
-  if (sumTolerance !== undefined) input.sumTolerance = sumTolerance;
-  const tasks: ChunkTask[] = chunks.map((chunk) => ({ command, path, read, chunk, state, input }));
-  // merged in chunk order (with any number of threads); only states and warnings are kept
-  const evaluation: UMWarning[] = [];
-  let merged: MetricState | undefined;
-  let first: ChunkResult['source'] | undefined;
-  const chunkWarnings: ChunkResult['warnings'] = [];
-  const infinite: { rows: number; first: string }[] = [];
-  await reduceChunks(tasks, threads, (r) => {
-    if (merged === undefined) merged = stateFromJSON(r.state, { onWarning: (w) => evaluation.push(w) });
-    else merged.merge(stateFromJSON(r.state));
-    first ??= r.source;
-    chunkWarnings.push(...r.warnings);
-    if (r.infinite !== undefined) infinite.push(r.infinite);
-  });
-  context.data = undefined;
-  if (merged === undefined || first === undefined) throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
-  const src = first;
-  const result = merged.result() as Evaluation;
-  const warnings: UMWarning[] = [];
-  if (infinite.length > 0) {
-    const rows = infinite.reduce((x, y) => x + y.rows, 0);
-    warnings.push({ code: 'UM_W_INFINITE', fn: 'evaluate', message: `evaluate: ${rows} of ${result.n} rows give probability exactly 0 to their label (first: ${(infinite[0] as { first: string }).first}); the NLL is Infinity — pass clip to bound it` });
-  }
-  for (const w of [...chunkWarnings, ...evaluation]) if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
+  const s = await streamStates(command, String(args.file), args, { evaluate: evaluateSpec(args, bins, mode) }, context);
+  const result = (s.states.evaluate as MetricState).result() as Evaluation;
+  const warnings = [...s.warnings, ...s.late].map((w) => (w.code === 'UM_W_INFINITE' ? { ...w, message: w.message.replace(/^evaluate: (\d+) rows/, `evaluate: $1 of ${result.n} rows`) } : w));
   printWarnings(io, command, warnings);
-  const source = { ...src, n: result.n, labels: new Float64Array(0), hasLabels: true, locate: () => src.path } as PredictionData;
-  if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: chunks.length, threads } })}\n`);
+  const source = { ...s.source, n: result.n };
+  if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads } })}\n`);
   else io.stdout(`${renderEvaluation(result, source)}\n`);
 }
 

@@ -14,9 +14,14 @@ import { reportHtml } from '../../report/reportHtml.js';
 import { reportJson } from '../../report/reportJson.js';
 import { reportMarkdown } from '../../report/reportMarkdown.js';
 import { presets } from '../../presets/presets.js';
-import { guard } from '../guard.js';
+import { guard, printWarnings } from '../guard.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { parseIntegerFlag, type Io } from '../io.js';
+import { STREAM_BYTES, shouldStream } from './metrics.js';
+import { evaluateSpec, streamStates } from '../streamStates.js';
+import type { MetricState } from '../../state/createState.js';
+import type { Evaluation } from '../../evaluate/evaluate.js';
+import type { ReliabilityTable } from '../../calibration/reliability.js';
 
 export const reportArgs = {
   files: { type: 'positional', description: 'one prediction file per model (.csv, .json, .jsonl, .parquet, .npy)', required: true },
@@ -28,6 +33,9 @@ export const reportArgs = {
   preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')}`, valueHint: 'NAME' },
   ood: { type: 'string', description: 'out-of-distribution predictions of a model, one --ood per FILE in order (adds the OoD chart)', valueHint: 'FILE' },
   timestamp: { type: 'boolean', description: 'print the time of the run (off by default: same input, same report)' },
+  stream: { type: 'boolean', description: `reduce each file to states in constant memory (automatic above ${STREAM_BYTES / 2 ** 20} MiB): metrics and reliability diagrams; --no-stream keeps every chart` },
+  threads: { type: 'string', description: 'with --stream: worker threads (default: every core)', valueHint: 'N' },
+  'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk (default 1048576)', valueHint: 'N' },
   ...inputArgs,
 } satisfies ArgsDef;
 
@@ -55,6 +63,33 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
     const progress = io.progress === true ? new SingleBar({ format: 'um report [{bar}] {value}/{total} {step}', stream: process.stderr, hideCursor: true, clearOnComplete: true }) : undefined;
     const models: ReportModel[] = [];
     for (const [j, file] of files.entries()) {
+      if (await shouldStream({ ...args, file })) {
+        if (oodFiles[j] !== undefined) throw new UMError('UM_OPTION', `${command}: --ood needs ${file} in memory; give --no-stream`, { fn: command, argument: '--ood' });
+        const binning: Record<string, unknown> = {};
+        if (bins !== undefined) binning.bins = bins;
+        if (typeof args.preset === 'string') binning.preset = args.preset;
+        const streamed = await streamStates(
+          command,
+          file,
+          args,
+          {
+            evaluate: evaluateSpec(args, bins, 'bounded'),
+            reliability: { metric: 'reliability', options: binning },
+            uncertainty: { metric: 'reliability', options: { ...binning, measure: 'uncertainty' } },
+          },
+          context,
+        );
+        const st = streamed.states;
+        const late = streamed.late;
+        const summary = {
+          evaluation: (st.evaluate as MetricState).result() as Evaluation,
+          reliability: (st.reliability as MetricState).result() as ReliabilityTable,
+          uncertainty: (st.uncertainty as MetricState).result() as ReliabilityTable,
+        };
+        printWarnings(io, command, [...streamed.warnings, ...late]);
+        models.push({ name: names[j] as string, source: file, summary });
+        continue;
+      }
       const data: PredictionData = await readPredictions(file, readOptionsOf(args));
       context.data = data;
       const options = inputOptions(command, data, args);

@@ -1,0 +1,75 @@
+import { availableParallelism } from 'node:os';
+import { UMError } from '../errors/UMError.js';
+import { planChunks } from '../io/planChunks.js';
+import type { PredictionData } from '../io/types.js';
+import { stateFromJSON, type MetricState, type StateMetric } from '../state/createState.js';
+import type { UMWarning } from '../warnings/warnings.js';
+import type { ChunkResult, ChunkTask } from './chunkState.js';
+import { readOptionsOf } from './inputFlags.js';
+import { parseIntegerFlag, parseNumberFlag } from './io.js';
+import { reduceChunks } from './parallelChunks.js';
+
+/** What a streamed file was reduced to. */
+export interface Streamed {
+  states: Record<string, MetricState>;
+  /** Stands in for the file's data in reports and tables (no rows). */
+  source: PredictionData;
+  warnings: UMWarning[];
+  /** Warnings of the merged states' `result()` (e.g. a degenerate AUROC), filled when the caller reads them. */
+  late: UMWarning[];
+  chunks: number;
+  threads: number;
+}
+
+/**
+ * Streams one prediction file into the named states: planned into chunks of about a million rows (CSV at line
+ * starts, Parquet at row groups, NumPy at rows), each reduced on `--threads` worker threads, the states merged in
+ * chunk order as they arrive — the same chunks and order with any number of threads, so results are identical.
+ * Shared by `um metrics --stream` and `um report --stream`.
+ */
+export async function streamStates(command: string, path: string, args: Record<string, unknown>, specs: ChunkTask['states'], context: { data?: PredictionData }): Promise<Streamed> {
+  const threadsFlag = parseIntegerFlag(command, '--threads', args.threads);
+  if (threadsFlag !== undefined && threadsFlag < 1) throw new UMError('UM_OPTION', `${command}: --threads must be ≥ 1; got ${threadsFlag}`, { fn: command, argument: '--threads', value: threadsFlag });
+  const chunkRows = parseIntegerFlag(command, '--chunk-rows', args['chunk-rows']);
+  if (chunkRows !== undefined && chunkRows < 1) throw new UMError('UM_OPTION', `${command}: --chunk-rows must be ≥ 1; got ${chunkRows}`, { fn: command, argument: '--chunk-rows', value: chunkRows });
+  const read = readOptionsOf(args);
+  const chunks = await planChunks(path, read, chunkRows);
+  const threads = Math.min(chunks.length, threadsFlag ?? availableParallelism());
+  const sumTolerance = parseNumberFlag(command, '--sum-tolerance', args['sum-tolerance']);
+  const input: ChunkTask['input'] = {};
+  if (args.binary === true) input.binary = true;
+  if (sumTolerance !== undefined) input.sumTolerance = sumTolerance;
+  const tasks: ChunkTask[] = chunks.map((chunk) => ({ command, path, read, chunk, states: specs, input }));
+  // merged in chunk order (with any number of threads); only states and warnings are kept
+  const late: UMWarning[] = [];
+  let merged: Record<string, MetricState> | undefined;
+  let first: ChunkResult['source'] | undefined;
+  const chunkWarnings: ChunkResult['warnings'] = [];
+  const infinite: { rows: number; first: string }[] = [];
+  await reduceChunks(tasks, threads, (r) => {
+    if (merged === undefined) merged = Object.fromEntries(Object.entries(r.states).map(([k, s]) => [k, stateFromJSON(s, { onWarning: (w) => late.push(w) })]));
+    else for (const [k, s] of Object.entries(r.states)) merged[k]?.merge(stateFromJSON(s));
+    first ??= r.source;
+    chunkWarnings.push(...r.warnings);
+    if (r.infinite !== undefined) infinite.push(r.infinite);
+  });
+  context.data = undefined;
+  if (merged === undefined || first === undefined) throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
+  const warnings: UMWarning[] = [];
+  if (infinite.length > 0) {
+    const rows = infinite.reduce((x, y) => x + y.rows, 0);
+    warnings.push({ code: 'UM_W_INFINITE', fn: 'evaluate', message: `evaluate: ${rows} rows give probability exactly 0 to their label (first: ${(infinite[0] as { first: string }).first}); the NLL is Infinity — pass clip to bound it` });
+  }
+  for (const w of chunkWarnings) if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
+  const src = first;
+  const source = { ...src, n: 0, labels: new Float64Array(0), hasLabels: true, locate: () => src.path } as PredictionData;
+  return { states: merged, source, warnings, late, chunks: chunks.length, threads };
+}
+
+/** The state specs of the `um metrics` set (and its bins and preset) (internal). */
+export function evaluateSpec(args: Record<string, unknown>, bins: number | undefined, mode: 'exact' | 'bounded'): { metric: StateMetric; options: Record<string, unknown> } {
+  const options: Record<string, unknown> = { mode };
+  if (bins !== undefined) options.bins = bins;
+  if (typeof args.preset === 'string') options.preset = args.preset;
+  return { metric: 'evaluate', options };
+}
