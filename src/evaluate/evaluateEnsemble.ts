@@ -2,6 +2,7 @@ import { disagreementOf } from '../ensemble/disagreement.js';
 import { gibbsNllOf } from '../ensemble/gibbsNll.js';
 import { meanPrediction } from '../ensemble/mcIntegrate.js';
 import { decomposeUncertainty } from '../ensemble/modelUncertainty.js';
+import { positiveRows, weightArray, type WeightOptions } from '../input/weights.js';
 import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
@@ -55,20 +56,32 @@ export interface EnsembleEvaluation extends Evaluation {
  * [r.numMembers, r.accuracy, r.disagreement]; // => [2, 1, 0.5]
  * ```
  */
-export function evaluateEnsemble(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions & { bins?: number; preset?: PresetName } = {}): EnsembleEvaluation {
+export function evaluateEnsemble(
+  labels: Labels,
+  members: EnsembleScores,
+  options: EnsembleOptions & WarningOptions & WeightOptions & { bins?: number; preset?: PresetName } = {},
+): EnsembleEvaluation {
   const fn = 'evaluateEnsemble';
-  checkOptions(fn, options, ENSEMBLE_KEYS, ['bins', 'preset', 'onWarning']);
+  checkOptions(fn, options, ENSEMBLE_KEYS, ['bins', 'preset', 'onWarning', 'weights']);
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
-  const base = evaluateCore(fn, meanPrediction(e), y, options);
+  const w = weightArray(fn, options.weights, e.n);
+  const p = meanPrediction(e);
+  let base: Evaluation;
+  if (w === undefined) base = evaluateCore(fn, p, y, options);
+  else {
+    const kept = positiveRows(p, y, w);
+    base = evaluateCore(fn, kept.p, kept.y, options, kept.w);
+  }
   const u = decomposeUncertainty(e);
+  const total = w === undefined ? e.n : w.reduce((a, b) => a + b, 0);
   return {
     ...base,
     numMembers: e.numMembers,
-    totalUncertainty: mean(u.total),
-    expectedDataUncertainty: mean(u.expectedData),
-    mutualInformation: mean(u.mutualInformation),
-    disagreement: e.numMembers < 2 ? 0 : disagreementOf(fn, e),
-    gibbsNll: gibbsNllOf(fn, e, y, options),
+    totalUncertainty: mean(u.total, w),
+    expectedDataUncertainty: mean(u.expectedData, w),
+    mutualInformation: mean(u.mutualInformation, w),
+    disagreement: e.numMembers < 2 ? 0 : disagreementOf(fn, e, w, total),
+    gibbsNll: gibbsNllOf(fn, e, y, options, w),
   };
 }

@@ -27,6 +27,21 @@ import { decomposeUncertainty } from '../ensemble/modelUncertainty.js';
 import { meanPrediction } from '../ensemble/mcIntegrate.js';
 import { nllRows } from '../scores/nllPerExample.js';
 import { ENSEMBLE_KEYS } from '../errors/checkOptions.js';
+import { GenericRowsPart, type GenericRowsMetric } from './genericRows.js';
+import { binaryCalibrationError } from '../calibration/binaryCalibrationError.js';
+import { binaryReliability } from '../calibration/binaryReliability.js';
+import { binaryBrier } from '../scores/binaryBrier.js';
+import { semiparametricCalibrationError } from '../calibration/semiparametricCalibrationError.js';
+import { disagreement } from '../ensemble/disagreement.js';
+import { doubleFault } from '../ensemble/doubleFault.js';
+import { pairwiseKl } from '../ensemble/pairwiseKl.js';
+import { cosineDistance } from '../ensemble/cosineDistance.js';
+import { lpDistance } from '../ensemble/lpDistance.js';
+import { averagePairwiseDiversity } from '../ensemble/averagePairwiseDiversity.js';
+import { varianceBound } from '../ensemble/varianceBound.js';
+import { evaluateEnsemble } from '../evaluate/evaluateEnsemble.js';
+import { negativeWaic } from '../information/negativeWaic.js';
+import { iscv } from '../information/iscv.js';
 import {
   BrierDecompositionPart,
   EnsembleMeanPart,
@@ -67,7 +82,25 @@ export type StateMetric =
   | 'modelUncertainty'
   | 'ensembleNll'
   | 'gibbsNll'
-  | RowsMetricName;
+  | RowsMetricName
+  | GenericRowsName;
+
+/** Metrics of other input shapes whose state keeps the rows (exact mode only). */
+export type GenericRowsName =
+  | 'binaryCalibrationError'
+  | 'binaryReliability'
+  | 'binaryBrier'
+  | 'semiparametricCalibrationError'
+  | 'disagreement'
+  | 'doubleFault'
+  | 'pairwiseKl'
+  | 'cosineDistance'
+  | 'lpDistance'
+  | 'averagePairwiseDiversity'
+  | 'varianceBound'
+  | 'evaluateEnsemble'
+  | 'negativeWaic'
+  | 'iscv';
 
 /** Metrics whose state keeps the rows (exact mode only): curves and estimators without a smaller statistic. */
 export type RowsMetricName =
@@ -184,6 +217,12 @@ export function partOf(fn: string, metric: StateMetric, options: StateOptions, m
       checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
       return new BrierDecompositionPart(resolveBrierDecomposition(fn, options));
     default: {
+      const generic = GENERIC[metric as GenericRowsName];
+      if (generic !== undefined) {
+        if (mode !== 'exact') fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${metric} (its state keeps the rows)`, { value: mode });
+        const { mode: _m, cellBits: _r, onWarning: _o, ...own } = options;
+        return new GenericRowsPart(metric, generic, own);
+      }
       const rows = ROWS[metric as RowsMetricName];
       if (rows === undefined) break;
       if (mode !== 'exact') fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${metric} (its state keeps the rows)`, { value: mode });
@@ -222,6 +261,43 @@ function ensemblePart(metric: 'modelUncertainty' | 'ensembleNll' | 'gibbsNll', w
   );
 }
 
+type Call = GenericRowsMetric['call'];
+const pairs = (f: (a: ArrayLike<number>, b: ArrayLike<number>, o: Record<string, unknown>) => unknown, weighted: boolean): GenericRowsMetric => ({
+  layout: 'pairs',
+  labeled: true,
+  weighted,
+  call: ((a, b, o) => f(a as ArrayLike<number>, b as ArrayLike<number>, o)) as Call,
+});
+const unlabeled = (f: (m: EnsembleScores, o: Record<string, unknown>) => unknown, weighted: boolean): GenericRowsMetric => ({
+  layout: 'members',
+  labeled: false,
+  weighted,
+  call: ((_a, m, o) => f(m as EnsembleScores, o)) as Call,
+});
+const labeled = (f: (y: Labels, m: EnsembleScores, o: Record<string, unknown>) => unknown, weighted: boolean): GenericRowsMetric => ({
+  layout: 'members',
+  labeled: true,
+  weighted,
+  call: ((y, m, o) => f(y as Labels, m as EnsembleScores, o)) as Call,
+});
+const matrix = (f: (m: number[][], o: Record<string, unknown>) => unknown): GenericRowsMetric => ({ layout: 'matrix', labeled: false, weighted: false, call: ((_a, m, o) => f(m as number[][], o)) as Call });
+const GENERIC: Record<GenericRowsName, GenericRowsMetric> = {
+  binaryCalibrationError: pairs(binaryCalibrationError as never, true),
+  binaryReliability: pairs(binaryReliability as never, true),
+  binaryBrier: pairs(binaryBrier as never, true),
+  semiparametricCalibrationError: pairs(semiparametricCalibrationError as never, false),
+  disagreement: unlabeled(disagreement as never, true),
+  pairwiseKl: unlabeled(pairwiseKl as never, true),
+  cosineDistance: unlabeled(cosineDistance as never, true),
+  lpDistance: unlabeled(lpDistance as never, true),
+  averagePairwiseDiversity: unlabeled(averagePairwiseDiversity as never, true),
+  doubleFault: labeled(doubleFault as never, true),
+  varianceBound: labeled(varianceBound as never, false),
+  evaluateEnsemble: labeled(evaluateEnsemble as never, true),
+  negativeWaic: matrix(negativeWaic as never),
+  iscv: matrix(iscv as never),
+};
+
 type Labeled = (labels: Int32Array, scores: ProbMatrix, options: Record<string, unknown>) => unknown;
 const ROWS: Record<RowsMetricName, { fn: Labeled; weighted: boolean }> = {
   rocCurve: { fn: rocCurve as unknown as Labeled, weighted: true },
@@ -244,6 +320,9 @@ export const STATE_METRICS: readonly StateMetric[] = [
   'auroc', 'aupr', 'aurc', 'eAurc', 'evaluate',
   'rocCurve', 'precisionRecallCurve', 'riskCoverageCurve', 'rejectionCurve', 'accuracyAtCoverage', 'coverageAtRisk', 'oracleCollaborativeAccuracy',
   'mmce', 'debiasedEce', 'smoothEce', 'bayesianEce',
+  'binaryCalibrationError', 'binaryReliability', 'binaryBrier', 'semiparametricCalibrationError',
+  'disagreement', 'doubleFault', 'pairwiseKl', 'cosineDistance', 'lpDistance', 'averagePairwiseDiversity', 'varianceBound', 'evaluateEnsemble',
+  'negativeWaic', 'iscv',
 ];
 
 /** Options as plain JSON (functions such as `onWarning` are not part of the configuration). */
@@ -280,6 +359,13 @@ class State implements MetricState {
     const fn = `${this.metric}.update`;
     checkOptions(fn, batch, ['weights']);
     if (this.part instanceof EnsembleMeanPart) return this.updateEnsemble(fn, labels, scores as unknown as EnsembleScores, batch);
+    if (this.part instanceof GenericRowsPart) {
+      const first = labels as ArrayLike<unknown> | null;
+      const n = (this.part as GenericRowsPart).name;
+      const rows = GENERIC[n as GenericRowsName].layout === 'members' ? ((scores as ArrayLike<ArrayLike<unknown>>)[0]?.length ?? 0) : (scores as ArrayLike<unknown>).length;
+      this.part.addRows(fn, first, scores, weightArray(fn, batch.weights, rows, false, true));
+      return this;
+    }
     const { mode: _m, cellBits: _r, onWarning: _w, ...input } = this.options;
     const p0 = probMatrix(fn, scores as Scores, { ...(input as InputOptions), ...(this.numClasses === null ? {} : { numClasses: this.numClasses }) });
     if (this.numClasses !== null && p0.numClasses !== this.numClasses) {
@@ -353,7 +439,10 @@ class State implements MetricState {
  * estimators (`mmce`, `debiasedEce`, `smoothEce`, `bayesianEce`) keep the rows (exact mode only; their own options
  * are checked when `result()` runs them). Ensemble states take members [S, n, C] per batch and keep exact sums:
  * `ensembleNll`, `gibbsNll`, and `modelUncertainty` — the means of total, expected-data and mutual-information
- * uncertainty over rows. Order-based metrics (equal-mass and adaptive binning: RMSCE, ACE, TACE, AECE, AMCE;
+ * uncertainty over rows. Metrics of other shapes keep their rows too (exact mode only; values checked at `result()`):
+ * binary pairs (`binaryCalibrationError`, `binaryReliability`, `binaryBrier`, `semiparametricCalibrationError`:
+ * `update(outcomes, probs)`), ensemble diversity and `evaluateEnsemble` (`update(labels | null, members [S][n][C])`),
+ * and `negativeWaic`, `iscv` (`update(null, logLikelihood [n][M])`). Order-based metrics (equal-mass and adaptive binning: RMSCE, ACE, TACE, AECE, AMCE;
  * AUROC, AUPR, AURC, E-AURC) keep their (score, outcome, weight) entries in mode `'exact'`, or in mode
  * `'bounded'` per slice a grid of 2·(40·2^m + 1) cells by the leading bits of min(x, 1 − x) (m = `cellBits`),
  * binned or ranked as one weighted pseudo-entry per cell.

@@ -189,6 +189,10 @@ describe('sample weights on ensemble metrics', () => {
     ['averagePairwiseDiversity', (m, _l, wt) => um.averagePairwiseDiversity(m, { weights: wt })],
     ['ensembleNll', (m, l, wt) => um.ensembleNll(l, m, { weights: wt })],
     ['gibbsNll', (m, l, wt) => um.gibbsNll(l, m, { weights: wt })],
+    ['evaluateEnsemble', (m, l, wt) => {
+      const r = um.evaluateEnsemble(l, m, { weights: wt, onWarning: () => {} });
+      return { ...r, config: { ...r.config, weighted: null } };
+    }],
   ];
   it.each(cases)('%s: integer weights equal repeated rows; unit weights equal none', (_, f) => {
     close(f(members, y, w), f(rm, ry));

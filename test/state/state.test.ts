@@ -313,3 +313,42 @@ describe('ensemble states', () => {
     expect(() => createState('ensembleNll').update([0], [[0.5, 0.5]])).toThrow(UMError);
   });
 });
+
+describe('row-keeping states of other shapes', () => {
+  const c = loadCase('ens_m5_n1000_c3');
+  const perRow = c.member_probs as number[][][];
+  const members = (perRow[0] as number[][]).map((_, m) => perRow.map((row) => row[m] as number[]));
+  const n = c.labels.length;
+  const outcomes = c.labels.map((y) => (y === 0 ? 1 : 0));
+  const p0 = (c.probs as number[][]).map((r) => r[0] as number);
+  const loglik = c.labels.map((y, i) => members.map((m) => Math.log((m[i] as number[])[y] as number)));
+  const cases: [StateMetric, (idx: number[]) => [unknown, unknown], () => unknown][] = [
+    ['binaryCalibrationError', (ix) => [ix.map((i) => outcomes[i]), ix.map((i) => p0[i])], () => um.binaryCalibrationError(outcomes, p0)],
+    ['binaryReliability', (ix) => [ix.map((i) => outcomes[i]), ix.map((i) => p0[i])], () => um.binaryReliability(outcomes, p0)],
+    ['binaryBrier', (ix) => [ix.map((i) => outcomes[i]), ix.map((i) => p0[i])], () => um.binaryBrier(outcomes, p0)],
+    ['disagreement', (ix) => [null, members.map((m) => ix.map((i) => m[i]))], () => um.disagreement(members)],
+    ['pairwiseKl', (ix) => [null, members.map((m) => ix.map((i) => m[i]))], () => um.pairwiseKl(members)],
+    ['averagePairwiseDiversity', (ix) => [null, members.map((m) => ix.map((i) => m[i]))], () => um.averagePairwiseDiversity(members)],
+    ['doubleFault', (ix) => [ix.map((i) => c.labels[i]), members.map((m) => ix.map((i) => m[i]))], () => um.doubleFault(c.labels, members)],
+    ['varianceBound', (ix) => [ix.map((i) => c.labels[i]), members.map((m) => ix.map((i) => m[i]))], () => um.varianceBound(c.labels, members)],
+    ['negativeWaic', (ix) => [null, ix.map((i) => loglik[i])], () => um.negativeWaic(loglik)],
+    ['iscv', (ix) => [null, ix.map((i) => loglik[i])], () => um.iscv(loglik)],
+  ];
+  it.each(cases)('%s: merge of shards equals one pass exactly, and the function', (metric, slice, direct) => {
+    const feedG = (batches: number[][]) => {
+      const s = createState(metric);
+      for (const b of batches) if (b.length > 0) s.update(...(slice(b) as [never, never]));
+      return s;
+    };
+    const one = feedG([Array.from({ length: n }, (_, i) => i)]);
+    const merged = shards(23, n, 3).map(feedG).reduce((a, b) => a.merge(b));
+    expect(merged.result()).toEqual(one.result());
+    close(stripCount(one.result()), stripCount(direct()), 1e-12, metric);
+    expect(stateFromJSON(JSON.stringify(merged)).result()).toEqual(merged.result());
+  });
+  it('checks shapes when rows are added', () => {
+    expect(() => createState('binaryBrier').update([1, 0], [0.5])).toThrow(/binaryBrier\.update: labels must have one outcome per probability \(1\); got 2/);
+    expect(() => createState('doubleFault').update(null, [[[0.5, 0.5]]])).toThrow(/doubleFault\.update: labels must be given/);
+    expect(() => createState('iscv').update(null, [[0]], { weights: [2] })).toThrow(/iscv has no sample weights/);
+  });
+});
