@@ -1,10 +1,11 @@
 import { fail } from '../errors/fail.js';
+import { weightArray, type WeightOptions } from '../input/weights.js';
 import type { Labels, Scores } from '../input/types.js';
 import { calibrationPairs, type TargetOptions } from './pairs.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link mmce}. */
-export interface MmceOptions extends TargetOptions {
+export interface MmceOptions extends TargetOptions, WeightOptions {
   /** Weighted MMCE_w of Kumar et al. (the training penalty's form) instead of the plain MMCE. Default false. */
   weighted?: boolean;
   /** Width w of the Laplacian kernel k(r, r′) = exp(−|r − r′|/w) (default 0.4, as Kumar et al. and netcal). */
@@ -65,22 +66,31 @@ export function laplacianQuadraticForm(r: Float64Array, a: Float64Array, width: 
  * ```
  */
 export function mmce(labels: Labels, scores: Scores, options: MmceOptions = {}): number {
-  checkOptions('mmce', options, INPUT_KEYS, ['target', 'weighted', 'kernelWidth']);
+  checkOptions('mmce', options, INPUT_KEYS, ['target', 'weighted', 'kernelWidth', 'weights']);
   const fn = 'mmce';
   const width = options.kernelWidth ?? 0.4;
   if (typeof width !== 'number' || !Number.isFinite(width) || width <= 0) fail('UM_OPTION', fn, 'options.kernelWidth', 'be a finite number > 0', { value: width });
   const weighted = options.weighted ?? false;
   if (typeof weighted !== 'boolean') fail('UM_OPTION', fn, 'options.weighted', 'be true or false', { value: weighted });
-  const { s, o } = calibrationPairs(fn, labels, scores, options);
+  const { weights: _w, ...rest } = options;
+  const { s, o } = calibrationPairs(fn, labels, scores, rest);
   const n = s.length;
+  // frequency weights: a weight-w pair is w copies (each pair's coefficient scaled by w, totals by Σw)
+  const w = weightArray(fn, options.weights, n);
+  const wi = (i: number) => (w === undefined ? 1 : (w[i] as number));
   const a = new Float64Array(n);
   if (!weighted) {
-    for (let i = 0; i < n; i++) a[i] = ((o[i] as number) - (s[i] as number)) / n;
+    let total = 0;
+    for (let i = 0; i < n; i++) total += wi(i);
+    for (let i = 0; i < n; i++) a[i] = (wi(i) * ((o[i] as number) - (s[i] as number))) / total;
   } else {
     let nc = 0;
-    for (let i = 0; i < n; i++) nc += o[i] as number;
-    const nw = n - nc;
-    for (let i = 0; i < n; i++) a[i] = o[i] === 1 ? (1 - (s[i] as number)) / nc : -(s[i] as number) / nw;
+    let nw = 0;
+    for (let i = 0; i < n; i++) {
+      if (o[i] === 1) nc += wi(i);
+      else nw += wi(i);
+    }
+    for (let i = 0; i < n; i++) a[i] = o[i] === 1 ? (wi(i) * (1 - (s[i] as number))) / nc : -(wi(i) * (s[i] as number)) / nw;
   }
   return Math.sqrt(Math.max(0, laplacianQuadraticForm(s, a, width)));
 }

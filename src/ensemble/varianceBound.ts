@@ -1,7 +1,9 @@
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
 import type { EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
-import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { WeightOptions } from '../input/weights.js';
+import { rowWeights } from './pairs.js';
 
 /**
  * Empirical variance bound of an ensemble (Masegosa's tighter PAC-Bayes bound), as uncertainty_metrics'
@@ -32,14 +34,17 @@ import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
  * varianceBound([0, 2], probs); // ≈ 0.0232536410
  * ```
  */
-export function varianceBound(labels: Labels, members: EnsembleScores, options: EnsembleOptions = {}): number {
-  checkOptions('varianceBound', options, ENSEMBLE_KEYS);
+export function varianceBound(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WeightOptions = {}): number {
+  checkOptions('varianceBound', options, ENSEMBLE_KEYS, WEIGHT_KEYS);
   const fn = 'varianceBound';
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
   const { data, numMembers: s, n, numClasses: c } = e;
+  const { w, total } = rowWeights(fn, options.weights, n);
   let sum = 0;
   for (let i = 0; i < n; i++) {
+    const wi = w === undefined ? 1 : (w[i] as number);
+    if (wi === 0) continue;
     let mean = 0;
     let max = 0;
     for (let m = 0; m < s; m++) {
@@ -51,8 +56,8 @@ export function varianceBound(labels: Labels, members: EnsembleScores, options: 
     if (max === 0) continue;
     for (let m = 0; m < s; m++) {
       const v = data[(m * n + i) * c + (y[i] as number)] as number;
-      sum += ((v - mean) / max) ** 2;
+      sum += wi * ((v - mean) / max) ** 2;
     }
   }
-  return (0.5 * sum) / (s * n);
+  return (0.5 * sum) / (s * total);
 }

@@ -1,5 +1,6 @@
 import { logLikelihoodMatrix, meanWithError, resolveIc, rowLogSumExp, type EstimateWithError, type InformationCriterionOptions } from './logLikelihoodMatrix.js';
 import { checkOptions } from '../errors/checkOptions.js';
+import { weightArray } from '../input/weights.js';
 
 /**
  * Importance-sampling cross-validation criterion: the leave-one-out log predictive density estimated from the
@@ -31,12 +32,12 @@ import { checkOptions } from '../errors/checkOptions.js';
  * ```
  */
 export function iscv(logLikelihood: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array, options: InformationCriterionOptions = {}): EstimateWithError {
-  checkOptions('iscv', options, ['numMembers', 'varianceDdof', 'sem', 'preset']);
+  checkOptions('iscv', options, ['numMembers', 'varianceDdof', 'sem', 'preset', 'weights']);
   const fn = 'iscv';
   const { sem } = resolveIc(fn, options);
   const { data, n, m } = logLikelihoodMatrix(fn, logLikelihood, options);
   const terms = new Float64Array(n);
   const logM = Math.log(m);
   for (let i = 0; i < n; i++) terms[i] = -(rowLogSumExp(data, i, m, -1) - logM);
-  return meanWithError(terms, m, sem);
+  return meanWithError(terms, m, sem, weightArray(fn, options.weights, n));
 }

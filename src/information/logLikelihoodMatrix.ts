@@ -4,6 +4,8 @@ import type { PresetName } from '../presets/presets.js';
 
 /** Options of {@link negativeWaic} and {@link iscv}. */
 export interface InformationCriterionOptions {
+  /** Frequency weights of the N instances (default 1 each). */
+  weights?: ArrayLike<number>;
   /** Members M for a flat typed array. */
   numMembers?: number;
   /** ddof of the variance over members in WAIC1 (default: the preset's, 1 — the sample variance of Vehtari et al.). */
@@ -72,13 +74,19 @@ export function resolveIc(fn: string, options: InformationCriterionOptions): { v
 }
 
 /** Mean and standard error of per-instance terms (internal). */
-export function meanWithError(terms: Float64Array, m: number, sem: 'instances' | 'members'): EstimateWithError {
-  const n = terms.length;
+export function meanWithError(terms: Float64Array, m: number, sem: 'instances' | 'members', w?: Float64Array): EstimateWithError {
+  // with frequency weights, N is Σw and every sum is weighted (equal to repeating instances)
+  const wi = (i: number) => (w === undefined ? 1 : (w[i] as number));
+  let n = 0;
   let mean = 0;
-  for (let i = 0; i < n; i++) mean += terms[i] as number;
+  for (let i = 0; i < terms.length; i++) {
+    if (wi(i) === 0) continue;
+    n += wi(i);
+    mean += wi(i) * (terms[i] as number);
+  }
   mean /= n;
   let ss = 0;
-  for (let i = 0; i < n; i++) ss += ((terms[i] as number) - mean) ** 2;
+  for (let i = 0; i < terms.length; i++) if (wi(i) > 0) ss += wi(i) * ((terms[i] as number) - mean) ** 2;
   if (sem === 'members') return { value: mean, sem: Math.sqrt(ss / n / m) };
   return { value: mean, sem: n < 2 ? null : Math.sqrt(ss / (n - 1) / n) };
 }

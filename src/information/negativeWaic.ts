@@ -1,6 +1,7 @@
 import { fail } from '../errors/fail.js';
 import { logLikelihoodMatrix, meanWithError, resolveIc, rowLogSumExp, type EstimateWithError, type InformationCriterionOptions } from './logLikelihoodMatrix.js';
 import { checkOptions } from '../errors/checkOptions.js';
+import { weightArray } from '../input/weights.js';
 
 /**
  * Negative widely applicable information criterion: an estimate of the expected log predictive density on new data
@@ -36,7 +37,7 @@ import { checkOptions } from '../errors/checkOptions.js';
  * ```
  */
 export function negativeWaic(logLikelihood: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array, options: InformationCriterionOptions & { type?: 'waic1' | 'waic2' } = {}): EstimateWithError {
-  checkOptions('negativeWaic', options, ['numMembers', 'varianceDdof', 'sem', 'preset', 'type']);
+  checkOptions('negativeWaic', options, ['numMembers', 'varianceDdof', 'sem', 'preset', 'type', 'weights']);
   const fn = 'negativeWaic';
   const type = options.type ?? 'waic1';
   if (type !== 'waic1' && type !== 'waic2') fail('UM_OPTION', fn, 'options.type', `be 'waic1' or 'waic2'`, { value: type });
@@ -58,5 +59,5 @@ export function negativeWaic(logLikelihood: ReadonlyArray<ArrayLike<number>> | F
       terms[i] = lpd - ss / (m - varianceDdof);
     }
   }
-  return meanWithError(terms, m, sem);
+  return meanWithError(terms, m, sem, weightArray(fn, options.weights, n));
 }

@@ -280,7 +280,7 @@ const labeled = (f: (y: Labels, m: EnsembleScores, o: Record<string, unknown>) =
   weighted,
   call: ((y, m, o) => f(y as Labels, m as EnsembleScores, o)) as Call,
 });
-const matrix = (f: (m: number[][], o: Record<string, unknown>) => unknown): GenericRowsMetric => ({ layout: 'matrix', labeled: false, weighted: false, call: ((_a, m, o) => f(m as number[][], o)) as Call });
+const matrix = (f: (m: number[][], o: Record<string, unknown>) => unknown): GenericRowsMetric => ({ layout: 'matrix', labeled: false, weighted: true, call: ((_a, m, o) => f(m as number[][], o)) as Call });
 const GENERIC: Record<GenericRowsName, GenericRowsMetric> = {
   binaryCalibrationError: pairs(binaryCalibrationError as never, true),
   binaryReliability: pairs(binaryReliability as never, true),
@@ -292,7 +292,7 @@ const GENERIC: Record<GenericRowsName, GenericRowsMetric> = {
   lpDistance: unlabeled(lpDistance as never, true),
   averagePairwiseDiversity: unlabeled(averagePairwiseDiversity as never, true),
   doubleFault: labeled(doubleFault as never, true),
-  varianceBound: labeled(varianceBound as never, false),
+  varianceBound: labeled(varianceBound as never, true),
   evaluateEnsemble: labeled(evaluateEnsemble as never, true),
   negativeWaic: matrix(negativeWaic as never),
   iscv: matrix(iscv as never),
@@ -307,7 +307,7 @@ const ROWS: Record<RowsMetricName, { fn: Labeled; weighted: boolean }> = {
   accuracyAtCoverage: { fn: accuracyAtCoverage as unknown as Labeled, weighted: true },
   coverageAtRisk: { fn: coverageAtRisk as unknown as Labeled, weighted: true },
   oracleCollaborativeAccuracy: { fn: oracleCollaborativeAccuracy as unknown as Labeled, weighted: true },
-  mmce: { fn: mmce as unknown as Labeled, weighted: false },
+  mmce: { fn: mmce as unknown as Labeled, weighted: true },
   debiasedEce: { fn: debiasedEce as unknown as Labeled, weighted: false },
   smoothEce: { fn: smoothEce as unknown as Labeled, weighted: false },
   bayesianEce: { fn: bayesianEce as unknown as Labeled, weighted: false },

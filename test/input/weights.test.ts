@@ -19,6 +19,8 @@ const scalar: Record<string, Call> = {
   amce: (y, p, w) => um.amce(y, p, { weights: w }),
   uce: (y, p, w) => um.uce(y, p, { weights: w }),
   'uce classwise': (y, p, w) => um.uce(y, p, { weights: w, classwise: true }),
+  mmce: (y, p, w) => um.mmce(y, p, { weights: w }),
+  'mmce weighted': (y, p, w) => um.mmce(y, p, { weights: w, weighted: true }),
   'gce equal-mass classwise l2': (y, p, w) => um.gce(y, p, { weights: w, binning: 'equal-mass', norm: 'l2', topLabel: false, classConditional: true }),
   // `count` is the number of rows in a bin by design; `weight` is the weight sum
   reliability: (y, p, w) => um.reliability(y, p, { weights: w, bins: 5 }).bins.map(({ count: _, ...b }) => b),
@@ -189,6 +191,9 @@ describe('sample weights on ensemble metrics', () => {
     ['averagePairwiseDiversity', (m, _l, wt) => um.averagePairwiseDiversity(m, { weights: wt })],
     ['ensembleNll', (m, l, wt) => um.ensembleNll(l, m, { weights: wt })],
     ['gibbsNll', (m, l, wt) => um.gibbsNll(l, m, { weights: wt })],
+    ['varianceBound', (m, l, wt) => um.varianceBound(l, m, { weights: wt })],
+    ['negativeWaic', (m, l, wt) => um.negativeWaic(l.map((yy, i) => m.map((mm) => Math.log((mm[i] as number[])[yy] as number))), { weights: wt })],
+    ['iscv', (m, l, wt) => um.iscv(l.map((yy, i) => m.map((mm) => Math.log((mm[i] as number[])[yy] as number))), { weights: wt })],
     ['evaluateEnsemble', (m, l, wt) => {
       const r = um.evaluateEnsemble(l, m, { weights: wt, onWarning: () => {} });
       return { ...r, config: { ...r.config, weighted: null } };
