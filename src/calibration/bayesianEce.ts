@@ -1,3 +1,4 @@
+import { weightArray, type WeightOptions } from '../input/weights.js';
 import { presetOf } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
@@ -8,7 +9,7 @@ import { calibrationPairs, type TargetOptions } from './pairs.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link bayesianEce}. */
-export interface BayesianEceOptions extends TargetOptions {
+export interface BayesianEceOptions extends TargetOptions, WeightOptions {
   /** Equal-width bins of the confidence (default 15). */
   bins?: number;
   /** Number of posterior samples (default 500, as uncertainty_metrics). */
@@ -87,7 +88,7 @@ function quantileOf(sorted: Float64Array, q: number): number {
  * ```
  */
 export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEceOptions = {}): BayesianEceResult {
-  checkOptions('bayesianEce', options, INPUT_KEYS, ['target', 'bins', 'samples', 'seed', 'quantiles', 'preset']);
+  checkOptions('bayesianEce', options, INPUT_KEYS, ['target', 'bins', 'samples', 'seed', 'quantiles', 'preset', 'weights']);
   const fn = 'bayesianEce';
   const bins = options.bins ?? 15;
   if (!Number.isInteger(bins) || bins < 1) fail('UM_OPTION', fn, 'options.bins', 'be an integer ≥ 1', { value: bins });
@@ -98,15 +99,19 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   for (const [j, q] of qs.entries()) if (typeof q !== 'number' || !(q >= 0 && q <= 1)) fail('UM_OPTION', fn, 'options.quantiles', 'be numbers in [0, 1]', { index: [j], value: q });
   const quirks = presetOf(fn, options.preset).name.startsWith('uncertainty-metrics');
   const rng = createRng(fn, options.seed ?? 0);
-  const { s, o } = calibrationPairs(fn, labels, scores, options);
+  const { weights: _w, ...rest } = options;
+  const { s, o } = calibrationPairs(fn, labels, scores, rest);
   const n = s.length;
+  // frequency weights add to the Dirichlet counts and the confidence sums (as repeated pairs)
+  const w = weightArray(fn, options.weights, n);
   const m = [new Float64Array(bins), new Float64Array(bins)] as const;
   const confSum = new Float64Array(bins);
   for (let i = 0; i < n; i++) {
     const b = Math.min(Math.floor(bins * (s[i] as number)), bins - 1);
     const z = o[i] as number;
-    m[z === 1 ? 1 : 0][b] = (m[z === 1 ? 1 : 0][b] as number) + 1;
-    confSum[b] = (confSum[b] as number) + (s[i] as number);
+    const wi = w === undefined ? 1 : (w[i] as number);
+    m[z === 1 ? 1 : 0][b] = (m[z === 1 ? 1 : 0][b] as number) + wi;
+    confSum[b] = (confSum[b] as number) + wi * (s[i] as number);
   }
   const width = 1 / bins;
   const variance = quirks ? width / 12 : (width * width) / 12;

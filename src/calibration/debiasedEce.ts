@@ -1,17 +1,17 @@
+import { labeledInput } from '../input/labeledInput.js';
+import type { WeightOptions } from '../input/weights.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
 import { assignBinsFor } from '../binning/assignBins.js';
 import { resolveBinning, type BinningOptions } from '../binning/options.js';
 import type { BinningSpec } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { atPrecision } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { BINNING_KEYS, INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link debiasedEce}. */
-export interface DebiasedEceOptions extends InputOptions, BinningOptions {
+export interface DebiasedEceOptions extends InputOptions, BinningOptions, WeightOptions {
   /**
    * `'top-label'` (default); `'marginal'`: the class-wise form, √(mean_k CE_k²) over one-vs-rest columns;
    * `'positive-class'`: P(y = 1) of two-class predictions against 1[y = 1].
@@ -25,16 +25,17 @@ export interface DebiasedEceOptions extends InputOptions, BinningOptions {
 }
 
 /** θ̂ = Σ_b w_b [(ȳ_b − s̄_b)² − ȳ_b(1 − ȳ_b)/(n_b − 1)] for one slice (internal). */
-function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, spec: BinningSpec, smallBins: 'drop' | 'plugin'): number {
-  const bins = binStatisticsUnchecked(assignBinsFor(fn, s, spec), s, o);
+function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, spec: BinningSpec, smallBins: 'drop' | 'plugin', w?: Float64Array): number {
+  const bins = binStatisticsUnchecked(assignBinsFor(fn, s, spec, w), s, o, w);
   let theta = 0;
   for (const b of bins) {
     if (b.gap === null || b.meanOutcome === null) continue;
-    if (b.count < 2) {
+    // n_b is the bin's weight: with whole-number (frequency) weights, the number of samples it stands for
+    if (b.weight < 2) {
       if (smallBins === 'plugin') theta += b.fraction * b.gap * b.gap;
       continue;
     }
-    theta += b.fraction * (b.gap * b.gap - (b.meanOutcome * (1 - b.meanOutcome)) / (b.count - 1));
+    theta += b.fraction * (b.gap * b.gap - (b.meanOutcome * (1 - b.meanOutcome)) / (b.weight - 1));
   }
   return theta;
 }
@@ -72,7 +73,7 @@ function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, 
  * ```
  */
 export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEceOptions = {}): number {
-  checkOptions('debiasedEce', options, INPUT_KEYS, BINNING_KEYS, ['mode', 'smallBins']);
+  checkOptions('debiasedEce', options, INPUT_KEYS, BINNING_KEYS, WEIGHT_KEYS, ['mode', 'smallBins']);
   const fn = 'debiasedEce';
   const mode = options.mode ?? 'top-label';
   if (mode !== 'top-label' && mode !== 'marginal' && mode !== 'positive-class') {
@@ -81,20 +82,20 @@ export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEce
   const { spec, preset, precision } = resolveBinning(fn, options, 'equal-mass');
   const smallBins = options.smallBins ?? preset.debiasedEce.smallBins;
   if (smallBins !== 'drop' && smallBins !== 'plugin') fail('UM_OPTION', fn, 'options.smallBins', `be 'drop' or 'plugin'`, { value: smallBins });
-  const p0 = probMatrix(fn, scores, options);
-  const y = labelArray(fn, labels, p0.n, p0.numClasses);
-  const p = atPrecision(p0, precision);
+  // whole-number weights: the n_b − 1 correction counts samples
+  const { p: p1, y, w } = labeledInput(fn, labels, scores, options, true);
+  const p = atPrecision(p1, precision);
   const { n, numClasses: c, data } = p;
   if (mode === 'positive-class') {
     if (c !== 2) fail('UM_OPTION', fn, 'options.mode', `be 'top-label' or 'marginal' with ${c} classes ('positive-class' needs 2)`, { value: mode });
     const s1 = Float64Array.from({ length: n }, (_, i) => data[2 * i + 1] as number);
     const o = Float64Array.from(y, (v) => (v === 1 ? 1 : 0));
-    return Math.sqrt(Math.max(0, debiasedSquare(fn, s1, o, spec, smallBins)));
+    return Math.sqrt(Math.max(0, debiasedSquare(fn, s1, o, spec, smallBins, w)));
   }
   if (mode === 'top-label') {
     const t = topLabel(p);
     const o = Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0));
-    return Math.sqrt(Math.max(0, debiasedSquare(fn, t.confidence, o, spec, smallBins)));
+    return Math.sqrt(Math.max(0, debiasedSquare(fn, t.confidence, o, spec, smallBins, w)));
   }
   let sum = 0;
   const col = new Float64Array(n);
@@ -104,7 +105,7 @@ export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEce
       col[i] = data[i * c + k] as number;
       out[i] = y[i] === k ? 1 : 0;
     }
-    sum += Math.max(0, debiasedSquare(fn, col, out, spec, smallBins));
+    sum += Math.max(0, debiasedSquare(fn, col, out, spec, smallBins, w));
   }
   return Math.sqrt(sum / c);
 }

@@ -22,6 +22,11 @@ export interface SemiparametricOptions {
   alpha?: number;
   /** Seed for the fold assignment and the bootstrap (default 0). */
   seed?: number;
+  /**
+   * Frequency weights of the pairs, whole numbers (named apart from `weights`, the peer's weight function): a
+   * weight-w pair is repeated w times before folds are drawn. Default 1 each.
+   */
+  sampleWeights?: ArrayLike<number>;
 }
 
 /** Estimate, interval and the choices behind them. */
@@ -129,7 +134,7 @@ function crossFit(q: Float64Array, y: Float64Array, fold: Int32Array, k: number,
  * ```
  */
 export function semiparametricCalibrationError(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: SemiparametricOptions = {}): SemiparametricResult {
-  checkOptions('semiparametricCalibrationError', options, ['folds', 'weights', 'orthogonal', 'normalize', 'bandwidths', 'bootstrap', 'alpha', 'seed']);
+  checkOptions('semiparametricCalibrationError', options, ['folds', 'weights', 'orthogonal', 'normalize', 'bandwidths', 'bootstrap', 'alpha', 'seed', 'sampleWeights']);
   const fn = 'semiparametricCalibrationError';
   const k = options.folds ?? 5;
   if (!Number.isInteger(k) || k < 2) fail('UM_OPTION', fn, 'options.folds', 'be an integer ≥ 2', { value: k });
@@ -139,7 +144,8 @@ export function semiparametricCalibrationError(outcomes: ArrayLike<number>, prob
   if (!Number.isInteger(boot) || boot < 2) fail('UM_OPTION', fn, 'options.bootstrap', 'be an integer ≥ 2', { value: boot });
   const alpha = options.alpha ?? 0.05;
   if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) fail('UM_OPTION', fn, 'options.alpha', 'be in (0, 1)', { value: alpha });
-  const { o: y, p: q } = binaryPairs(fn, outcomes, probs, false);
+  const pairs = binaryPairs(fn, outcomes, probs, false);
+  const { o: y, p: q } = options.sampleWeights === undefined ? pairs : repeatPairs(fn, pairs.o, pairs.p, options.sampleWeights);
   const n = q.length;
   let positives = 0;
   for (const v of y) positives += v;
@@ -225,4 +231,23 @@ export function semiparametricCalibrationError(outcomes: ArrayLike<number>, prob
     interval: [Math.sqrt(Math.max(theta - z * se, 0)), Math.sqrt(Math.max(theta + z * se, 0))],
     bandwidth: sigma,
   };
+}
+
+/** Pairs repeated by whole-number frequency weights (internal). */
+function repeatPairs(fn: string, o: ArrayLike<number>, p: ArrayLike<number>, weights: ArrayLike<number>): { o: Float64Array; p: Float64Array } {
+  if (weights === null || typeof weights !== 'object' || weights.length !== p.length) {
+    fail('UM_SHAPE', fn, 'options.sampleWeights', `have one weight per pair (${p.length})`, { value: weights === null || typeof weights !== 'object' ? weights : weights.length });
+  }
+  const oo: number[] = [];
+  const pp: number[] = [];
+  for (let i = 0; i < p.length; i++) {
+    const w = weights[i] as number;
+    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0) fail('UM_OPTION', fn, 'options.sampleWeights', 'be whole numbers ≥ 0 (a weight-w pair is w copies)', { index: [i], value: w });
+    for (let j = 0; j < w; j++) {
+      oo.push(o[i] as number);
+      pp.push(p[i] as number);
+    }
+  }
+  if (pp.length === 0) fail('UM_EMPTY', fn, 'options.sampleWeights', 'not all be 0', { value: 0 });
+  return { o: Float64Array.from(oo), p: Float64Array.from(pp) };
 }

@@ -1,3 +1,4 @@
+import { weightArray, type WeightOptions } from '../input/weights.js';
 import { roundHalfEven } from '../binning/numpy.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
@@ -5,7 +6,7 @@ import { calibrationPairs, type TargetOptions } from './pairs.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link smoothEce}. */
-export interface SmoothEceOptions extends TargetOptions {
+export interface SmoothEceOptions extends TargetOptions, WeightOptions {
   /** Fixed kernel bandwidth σ in (0, 1]; default: chosen automatically as the fixed point σ = smECE_σ. */
   bandwidth?: number;
   /** Smallest bandwidth the automatic search accepts (default 0.001, as relplot). */
@@ -75,13 +76,14 @@ function apply(f: Float64Array, v: ArrayLike<number>, t: Float64Array, sigma: nu
 }
 
 /** smECE at a fixed bandwidth (relplot `smooth_ece`); internal kernel. */
-export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: number): number {
+export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: number, w?: Float64Array): number {
   const m = Math.max(roundHalfEven(10 / sigma), 200);
   const t = new Float64Array(m);
   const step = 1 / (m - 1);
   for (let k = 0; k < m; k++) t[k] = k === m - 1 ? 1 : k * step;
-  const ones = new Float64Array(f.length).fill(1);
-  const ys = apply(f, residual, t, sigma);
+  // frequency weights scale each pair's mass (splatting is linear: the same as repeating the pair)
+  const ones = w ?? new Float64Array(f.length).fill(1);
+  const ys = apply(f, w === undefined ? residual : residual.map((r, i) => r * (w[i] as number)), t, sigma);
   const dens = apply(f, ones, t, sigma);
   let num = 0;
   let den = 0;
@@ -128,7 +130,7 @@ export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: numb
  * ```
  */
 export function smoothEce(labels: Labels, scores: Scores, options: SmoothEceOptions = {}): { value: number; bandwidth: number } {
-  checkOptions('smoothEce', options, INPUT_KEYS, ['target', 'bandwidth', 'eps']);
+  checkOptions('smoothEce', options, INPUT_KEYS, ['target', 'bandwidth', 'eps', 'weights']);
   const fn = 'smoothEce';
   const eps = options.eps ?? 0.001;
   if (typeof eps !== 'number' || !(eps > 0 && eps < 1)) fail('UM_OPTION', fn, 'options.eps', 'be a number in (0, 1)', { value: eps });
@@ -136,10 +138,12 @@ export function smoothEce(labels: Labels, scores: Scores, options: SmoothEceOpti
   if (fixed !== undefined && (typeof fixed !== 'number' || !(fixed > 0 && fixed <= 1))) {
     fail('UM_OPTION', fn, 'options.bandwidth', 'be a number in (0, 1]', { value: fixed });
   }
-  const { s, o } = calibrationPairs(fn, labels, scores, options);
+  const { weights: _w, ...rest } = options;
+  const { s, o } = calibrationPairs(fn, labels, scores, rest);
+  const w = weightArray(fn, options.weights, s.length);
   const residual = Float64Array.from(s, (v, i) => v - (o[i] as number));
-  if (fixed !== undefined) return { value: smoothEceAt(s, residual, fixed), bandwidth: fixed };
-  const predicate = (alpha: number) => alpha < eps || alpha < smoothEceAt(s, residual, alpha);
+  if (fixed !== undefined) return { value: smoothEceAt(s, residual, fixed, w), bandwidth: fixed };
+  const predicate = (alpha: number) => alpha < eps || alpha < smoothEceAt(s, residual, alpha, w);
   let sigma = 1;
   if (!predicate(1)) {
     let start = 1;
@@ -151,5 +155,5 @@ export function smoothEce(labels: Labels, scores: Scores, options: SmoothEceOpti
     }
     sigma = start;
   }
-  return { value: smoothEceAt(s, residual, sigma), bandwidth: sigma };
+  return { value: smoothEceAt(s, residual, sigma, w), bandwidth: sigma };
 }

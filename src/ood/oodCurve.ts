@@ -2,7 +2,7 @@ import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { createRng, type Rng } from '../random/rng.js';
 import type { NamedMeasure } from '../selective/types.js';
-import { OOD_KEYS, oodInput, type OodInput, type OodOptions } from './oodInput.js';
+import { OOD_KEYS, oodInput, type OodData, type OodInput, type OodOptions } from './oodInput.js';
 
 /** Options of {@link oodCurve}. */
 export interface OodCurveOptions extends OodOptions {
@@ -65,6 +65,7 @@ function draw(rng: Rng, n: number, k: number): Uint32Array {
  * - Values in the measure's own scale (default `'normalized-entropy'`, the seed's H̃); for a confidence measure the
  *   curve falls instead of rising.
  * - Each side: scores ranked by `by`, or `{ uncertainty }` / `{ confidence }` values.
+ * - `weights` (whole numbers, per side): a weight-w sample is repeated w times before batches are drawn.
  *
  * **References.**
  * - "Uncertainty Calibration Error: A New Metric for Multi-Class Classification", ICLR 2020 submission, §5 and
@@ -86,10 +87,7 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   const fn = 'oodCurve';
   checkOptions(fn, options, OOD_KEYS, ['batchSize', 'repeats', 'seed']);
   const { batchSize = 100, repeats = 1, seed = 0, ...rest } = options;
-  if (rest.weights !== undefined) {
-    fail('UM_OPTION', fn, 'options.weights', 'not be given: the curve draws random batches of samples (repeat rows to weight them)', { value: 'weights' });
-  }
-  const d = oodInput(fn, inDistribution, outOfDistribution, rest);
+  const d = repeatRows(fn, oodInput(fn, inDistribution, outOfDistribution, rest));
   const nIn = d.inConfidence.length;
   const nOut = d.outConfidence.length;
   if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 1 || batchSize > Math.min(nIn, nOut)) {
@@ -119,4 +117,18 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
     points.push({ outCount: k, fraction: k / b, mean, std });
   }
   return { measure: d.measure, direction: d.sign === 1 ? 'confidence' : 'uncertainty', batchSize: b, repeats, seed, points };
+}
+
+/** Whole-number weights as repeated samples: the batches are drawn from the repeated rows (internal). */
+function repeatRows(fn: string, d: OodData): OodData {
+  const side = (values: Float64Array, w: Float64Array | undefined, name: string): Float64Array => {
+    if (w === undefined) return values;
+    const out: number[] = [];
+    w.forEach((k, i) => {
+      if (!Number.isInteger(k)) fail('UM_OPTION', fn, `options.weights.${name}`, 'be whole numbers here (the curve draws samples; a weight-w sample is w copies)', { index: [i], value: k });
+      for (let j = 0; j < k; j++) out.push(values[i] as number);
+    });
+    return Float64Array.from(out);
+  };
+  return { ...d, inConfidence: side(d.inConfidence, d.inWeights, 'inDistribution'), outConfidence: side(d.outConfidence, d.outWeights, 'outOfDistribution'), inWeights: undefined, outWeights: undefined };
 }

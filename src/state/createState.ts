@@ -285,7 +285,7 @@ const GENERIC: Record<GenericRowsName, GenericRowsMetric> = {
   binaryCalibrationError: pairs(binaryCalibrationError as never, true),
   binaryReliability: pairs(binaryReliability as never, true),
   binaryBrier: pairs(binaryBrier as never, true),
-  semiparametricCalibrationError: pairs(semiparametricCalibrationError as never, false),
+  semiparametricCalibrationError: { ...pairs(semiparametricCalibrationError as never, true), weightKey: 'sampleWeights' },
   disagreement: unlabeled(disagreement as never, true),
   pairwiseKl: unlabeled(pairwiseKl as never, true),
   cosineDistance: unlabeled(cosineDistance as never, true),
@@ -308,9 +308,9 @@ const ROWS: Record<RowsMetricName, { fn: Labeled; weighted: boolean }> = {
   coverageAtRisk: { fn: coverageAtRisk as unknown as Labeled, weighted: true },
   oracleCollaborativeAccuracy: { fn: oracleCollaborativeAccuracy as unknown as Labeled, weighted: true },
   mmce: { fn: mmce as unknown as Labeled, weighted: true },
-  debiasedEce: { fn: debiasedEce as unknown as Labeled, weighted: false },
-  smoothEce: { fn: smoothEce as unknown as Labeled, weighted: false },
-  bayesianEce: { fn: bayesianEce as unknown as Labeled, weighted: false },
+  debiasedEce: { fn: debiasedEce as unknown as Labeled, weighted: true },
+  smoothEce: { fn: smoothEce as unknown as Labeled, weighted: true },
+  bayesianEce: { fn: bayesianEce as unknown as Labeled, weighted: true },
 };
 
 /** Every metric with a state. */

@@ -14,6 +14,8 @@ export interface GenericRowsMetric {
   /** Whether the first argument (labels, outcomes) is required. */
   labeled: boolean;
   weighted: boolean;
+  /** The option the function takes its frequency weights by (default `weights`). */
+  weightKey?: string;
   call: (first: unknown, second: unknown, options: Record<string, unknown>) => unknown;
 }
 
@@ -73,7 +75,7 @@ export class GenericRowsPart implements Part {
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const rows = keyed.map((k) => k.r);
     const w = rows.map((r) => r.weight);
-    const options = w.every((v) => v === 1) ? this.options : { ...this.options, weights: w };
+    const options = w.every((v) => v === 1) ? this.options : { ...this.options, [this.metric.weightKey ?? 'weights']: w };
     const firsts = rows.map((r) => r.first);
     if (this.metric.layout === 'members') {
       const s = (rows[0]?.second as unknown[]).length;

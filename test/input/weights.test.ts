@@ -20,6 +20,10 @@ const scalar: Record<string, Call> = {
   uce: (y, p, w) => um.uce(y, p, { weights: w }),
   'uce classwise': (y, p, w) => um.uce(y, p, { weights: w, classwise: true }),
   mmce: (y, p, w) => um.mmce(y, p, { weights: w }),
+  debiasedEce: (y, p, w) => um.debiasedEce(y, p, { weights: w }),
+  'debiasedEce marginal': (y, p, w) => um.debiasedEce(y, p, { weights: w, mode: 'marginal' }),
+  bayesianEce: (y, p, w) => um.bayesianEce(y, p, { weights: w, samples: 50 }),
+  smoothEce: (y, p, w) => um.smoothEce(y, p, { weights: w }),
   'mmce weighted': (y, p, w) => um.mmce(y, p, { weights: w, weighted: true }),
   'gce equal-mass classwise l2': (y, p, w) => um.gce(y, p, { weights: w, binning: 'equal-mass', norm: 'l2', topLabel: false, classConditional: true }),
   // `count` is the number of rows in a bin by design; `weight` is the weight sum
@@ -110,6 +114,25 @@ describe('sample weights', () => {
     expect(r.n).toBe(weights.reduce((a, b) => a + b, 0) * 0.5);
   });
 
+  it('semiparametricCalibrationError: sampleWeights are repeated pairs', () => {
+    const o = labels.map((y) => (y === 0 ? 1 : 0));
+    const p = probs.map((r) => r[0] as number);
+    const ro = repeated.labels.map((y) => (y === 0 ? 1 : 0));
+    const rp = repeated.probs.map((r) => r[0] as number);
+    const opts = { bootstrap: 20, folds: 2 };
+    expect(um.semiparametricCalibrationError(o, p, { ...opts, sampleWeights: weights })).toEqual(um.semiparametricCalibrationError(ro, rp, opts));
+    expect(() => um.semiparametricCalibrationError(o, p, { sampleWeights: weights.map(() => 0.5) })).toThrow(/options.sampleWeights\[0\] must be whole numbers/);
+  });
+
+  it('oodCurve: whole-number weights per side are repeated samples', () => {
+    const inside = [0.1, 0.2, 0.3, 0.25];
+    const outside = [0.8, 0.7, 0.9];
+    const opts = { batchSize: 2, repeats: 5, seed: 3 };
+    const weighted = um.oodCurve({ uncertainty: inside }, { uncertainty: outside }, { ...opts, weights: { inDistribution: [2, 0, 1, 1], outOfDistribution: [1, 3, 1] } });
+    const repeated = um.oodCurve({ uncertainty: [0.1, 0.1, 0.3, 0.25] }, { uncertainty: [0.8, 0.7, 0.7, 0.7, 0.9] }, opts);
+    expect(weighted).toEqual(repeated);
+  });
+
   it('OoD weights per side equal repeated rows', () => {
     const inside = [0.9, 0.8, 0.7, 0.4];
     const outside = [0.3, 0.85, 0.5];
@@ -144,12 +167,13 @@ describe('sample weights', () => {
     const w = labels.map(() => 0.5);
     expect(() => um.aurc(labels, probs, { weights: w })).toThrow(/aurc: options.weights\[0\] must be whole numbers/);
     expect(() => um.accuracyAtCoverage(labels, probs, { weights: w, coverage: 0.5 })).toThrow(/whole numbers/);
+    expect(() => um.debiasedEce(labels, probs, { weights: w })).toThrow(/debiasedEce: options.weights\[0\] must be whole numbers/);
     expect(um.aurc(labels, probs, { weights: w, estimator: 'fd-shifts' })).toBeGreaterThan(0);
   });
 
   it('rejects weights where they are not supported (random or order-of-rows estimators)', () => {
     expect(() => um.ace(labels, probs, { weights, equalMass: 'numpy-quantile' } as never)).toThrow(UMError);
-    expect(() => um.oodCurve({ confidence: [0.9, 0.1] }, { confidence: [0.5] }, { weights: { inDistribution: [1, 1] } } as never)).toThrow(UMError);
+    expect(() => um.oodCurve({ confidence: [0.9, 0.1] }, { confidence: [0.5] }, { weights: { inDistribution: [0.5, 1] } } as never)).toThrow(/oodCurve: options.weights.inDistribution\[0\] must be whole numbers/);
   });
 
   it('reliability intervals: Wilson and Clopper–Pearson on 8 of 10', () => {

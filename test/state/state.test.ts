@@ -49,7 +49,7 @@ const table: [StateMetric, Fn, StateOptions][] = [
   ['bayesianEce', um.bayesianEce as Fn, { samples: 20 }],
 ];
 // metrics without sample weights (their states refuse weighted batches)
-const unweighted = new Set<StateMetric>(['evaluate', 'debiasedEce', 'smoothEce', 'bayesianEce']);
+const unweighted = new Set<StateMetric>(['evaluate']);
 
 /** Splits 0…n−1 into random consecutive-free shards of random batches (seeded). */
 function shards(seed: number, n: number, count: number): number[][][] {
@@ -172,7 +172,6 @@ describe('mergeable states', () => {
     expect(() => createState('ece', { bins: 10 }).update([0], [[0.6, 0.4]]).update([0], [[0.6, 0.3, 0.1]])).toThrow(/ece\.update: probs\[0\] must have/);
     expect(() => createState('nope' as StateMetric)).toThrow(/metric must be one of/);
     expect(() => createState('rocCurve', { mode: 'bounded' })).toThrow(/options.mode must be 'exact' for rocCurve/);
-    expect(() => createState('smoothEce').update([0, 1], [[0.6, 0.4], [0.3, 0.7]], { weights: [1, 2] })).toThrow(/smoothEce\.update: weights must not be given: smoothEce has no sample weights/);
     expect(() => createState('ece').result()).toThrow(UMError);
     expect(() => stateFromJSON('{"format":"x"}')).toThrow(/json\.format must be 'uncertainty-metrics\/state'/);
     expect(() => stateFromJSON({ ...createState('ece').update([0], [[0.6, 0.4]]).toJSON(), data: [{ lower: [0], upper: [1], count: [1, 2] }] })).toThrow(/UM_STATE|json\.data/);
@@ -349,6 +348,6 @@ describe('row-keeping states of other shapes', () => {
   it('checks shapes when rows are added', () => {
     expect(() => createState('binaryBrier').update([1, 0], [0.5])).toThrow(/binaryBrier\.update: labels must have one outcome per probability \(1\); got 2/);
     expect(() => createState('doubleFault').update(null, [[[0.5, 0.5]]])).toThrow(/doubleFault\.update: labels must be given/);
-    expect(() => createState('semiparametricCalibrationError').update([1], [0.5], { weights: [2] })).toThrow(/semiparametricCalibrationError has no sample weights/);
+    expect(() => createState('binaryBrier').update([1], [0.5], { weights: [1, 2] })).toThrow(/binaryBrier\.update: options.weights must have one weight per row \(1\); got 2/);
   });
 });
