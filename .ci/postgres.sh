@@ -9,7 +9,9 @@ fi
 bin="$(dirname "$(ls /usr/lib/postgresql/*/bin/initdb | sort -V | tail -1)")"
 dir="$(mktemp -d /tmp/um-pg.XXXXXX)"
 chown postgres "$dir"
+# the first free port from 54329 (another server may already listen there)
 port=54329
+while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 as_pg "$bin/initdb" -D "$dir/data" -U postgres --auth=trust >/dev/null
 as_pg "$bin/pg_ctl" -D "$dir/data" -o "-p $port -k $dir -c listen_addresses=127.0.0.1" -l "$dir/log" -w start >/dev/null
