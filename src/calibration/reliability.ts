@@ -5,7 +5,7 @@ import { fail } from '../errors/fail.js';
 import { labeledInput } from '../input/labeledInput.js';
 import type { WeightOptions } from '../input/weights.js';
 import { binInterval, type IntervalMethod } from './binInterval.js';
-import type { InputOptions, Labels, Scores } from '../input/types.js';
+import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { atPrecision, sliceBins, uncertaintyPairs } from './core.js';
 import { BINNING_KEYS, INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
@@ -95,18 +95,18 @@ export function reliability(labels: Labels, scores: Scores, options: Reliability
   const interval = resolveInterval(fn, options);
   const { p: p0, y, w } = labeledInput(fn, labels, scores, options);
   const p = atPrecision(p0, precision);
-  let s: Float64Array;
-  let o: Float64Array;
+  const { s, o } = reliabilityPairs(p, y, measure);
+  return table(measure, p.n, p.numClasses, sliceBins(fn, s, o, spec, w), config, interval);
+}
+
+/** The (score, outcome) pairs a reliability table bins: confidence vs correct, or uncertainty vs error (internal). */
+export function reliabilityPairs(p: ProbMatrix, y: Int32Array, measure: ReliabilityTable['measure']): { s: Float64Array; o: Float64Array } {
   if (measure === 'confidence') {
     const t = topLabel(p);
-    s = t.confidence;
-    o = Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0));
-  } else {
-    const u = uncertaintyPairs(p, y);
-    s = u.uncertainty;
-    o = u.error;
+    return { s: t.confidence, o: Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0)) };
   }
-  return table(measure, p.n, p.numClasses, sliceBins(fn, s, o, spec, w), config, interval);
+  const u = uncertaintyPairs(p, y);
+  return { s: u.uncertainty, o: u.error };
 }
 
 /** Reads `interval` and `level` (internal; shared with binaryReliability). */

@@ -1,8 +1,8 @@
 import { binnedErrorRaw, type Norm } from '../binning/binnedError.js';
 import type { BinningConfig } from '../binning/options.js';
 import type { BinningSpec } from '../binning/types.js';
-import { calibrationSlices, errorOfSlices, resolveCalibration, resolveUce, uceSlices, uncertaintyPairs, type ResolvedCalibration, type Slice } from '../calibration/core.js';
-import { resolveInterval, table, type ReliabilityTable } from '../calibration/reliability.js';
+import { calibrationSlices, errorOfSlices, resolveCalibration, resolveUce, uceSlices, type ResolvedCalibration, type Slice } from '../calibration/core.js';
+import { reliabilityPairs, resolveInterval, table, type ReliabilityTable } from '../calibration/reliability.js';
 import { fail } from '../errors/fail.js';
 import type { EnsembleMatrix, ProbMatrix } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
@@ -177,17 +177,7 @@ export class ReliabilityPart implements Part {
   add(fn: string, p0: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
     const p = atPrecision(p0, this.precision);
     this.numClasses = p.numClasses;
-    let s: Float64Array;
-    let o: Float64Array;
-    if (this.config.measure === 'confidence') {
-      const t = topLabel(p);
-      s = t.confidence;
-      o = Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0));
-    } else {
-      const u = uncertaintyPairs(p, y);
-      s = u.uncertainty;
-      o = u.error;
-    }
+    const { s, o } = reliabilityPairs(p, y, this.config.measure);
     this.store.add(fn, [{ scores: Array.from(s), outcomes: Array.from(o), weights: w === undefined ? undefined : Array.from(w) }]);
   }
   merge(other: Part): void {
