@@ -27,7 +27,11 @@ import { decomposeUncertainty } from '../ensemble/modelUncertainty.js';
 import { meanPrediction } from '../ensemble/mcIntegrate.js';
 import { nllRows } from '../scores/nllPerExample.js';
 import { ENSEMBLE_KEYS } from '../errors/checkOptions.js';
-import { GenericRowsPart, type GenericRowsMetric } from './genericRows.js';
+import { GenericRowsPart, OodRowsPart, type GenericRowsMetric } from './genericRows.js';
+import { crpsPerExample, type CrpsForecast, type CrpsOptions } from '../scores/crpsPerExample.js';
+import { oodAuroc } from '../ood/oodAuroc.js';
+import { fprAtTpr } from '../ood/fprAtTpr.js';
+import { oodCurve } from '../ood/oodCurve.js';
 import { binaryCalibrationError } from '../calibration/binaryCalibrationError.js';
 import { binaryReliability } from '../calibration/binaryReliability.js';
 import { binaryBrier } from '../scores/binaryBrier.js';
@@ -43,6 +47,7 @@ import { evaluateEnsemble } from '../evaluate/evaluateEnsemble.js';
 import { negativeWaic } from '../information/negativeWaic.js';
 import { iscv } from '../information/iscv.js';
 import {
+  MeanPart,
   BrierDecompositionPart,
   EnsembleMeanPart,
   RowsPart,
@@ -83,7 +88,11 @@ export type StateMetric =
   | 'ensembleNll'
   | 'gibbsNll'
   | RowsMetricName
-  | GenericRowsName;
+  | GenericRowsName
+  | 'crps'
+  | 'oodAuroc'
+  | 'fprAtTpr'
+  | 'oodCurve';
 
 /** Metrics of other input shapes whose state keeps the rows (exact mode only). */
 export type GenericRowsName =
@@ -213,6 +222,19 @@ export function partOf(fn: string, metric: StateMetric, options: StateOptions, m
     case 'gibbsNll':
       checkOptions(fn, options, ENSEMBLE_KEYS, STATE_KEYS);
       return ensemblePart(metric, options);
+    case 'crps': {
+      checkOptions(fn, options, STATE_KEYS, ['estimator', 'preset']);
+      const { mode: _m, cellBits: _r, onWarning: _o, ...own } = options;
+      return new MeanPart({ crps: own }, () => new Float64Array(0));
+    }
+    case 'oodAuroc':
+    case 'fprAtTpr':
+    case 'oodCurve': {
+      if (mode !== 'exact') fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${metric} (its state keeps the samples)`, { value: mode });
+      const { mode: _m, cellBits: _r, onWarning: _o, ...own } = options;
+      const f = { oodAuroc, fprAtTpr, oodCurve }[metric] as (a: unknown, b: unknown, o: Record<string, unknown>) => unknown;
+      return new OodRowsPart(metric, f, own);
+    }
     case 'brierDecomposition':
       checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
       return new BrierDecompositionPart(resolveBrierDecomposition(fn, options));
@@ -322,7 +344,7 @@ export const STATE_METRICS: readonly StateMetric[] = [
   'mmce', 'debiasedEce', 'smoothEce', 'bayesianEce',
   'binaryCalibrationError', 'binaryReliability', 'binaryBrier', 'semiparametricCalibrationError',
   'disagreement', 'doubleFault', 'pairwiseKl', 'cosineDistance', 'lpDistance', 'averagePairwiseDiversity', 'varianceBound', 'evaluateEnsemble',
-  'negativeWaic', 'iscv',
+  'negativeWaic', 'iscv', 'crps', 'oodAuroc', 'fprAtTpr', 'oodCurve',
 ];
 
 /** Options as plain JSON (functions such as `onWarning` are not part of the configuration). */
@@ -359,6 +381,16 @@ class State implements MetricState {
     const fn = `${this.metric}.update`;
     checkOptions(fn, batch, ['weights']);
     if (this.part instanceof EnsembleMeanPart) return this.updateEnsemble(fn, labels, scores as unknown as EnsembleScores, batch);
+    if (this.part instanceof OodRowsPart) {
+      this.part.addSides(fn, labels, scores, (batch as { weights?: { inDistribution?: ArrayLike<number>; outOfDistribution?: ArrayLike<number> } }).weights);
+      return this;
+    }
+    if (this.metric === 'crps') {
+      const { mode: _m, cellBits: _r, onWarning: _w, ...own } = this.options;
+      const values = crpsPerExample(labels as ArrayLike<number>, scores as unknown as CrpsForecast, own as CrpsOptions);
+      (this.part as MeanPart).addValues(values, weightArray(fn, batch.weights, values.length, false, true));
+      return this;
+    }
     if (this.part instanceof GenericRowsPart) {
       const first = labels as ArrayLike<unknown> | null;
       const n = (this.part as GenericRowsPart).name;
@@ -442,7 +474,10 @@ class State implements MetricState {
  * uncertainty over rows. Metrics of other shapes keep their rows too (exact mode only; values checked at `result()`):
  * binary pairs (`binaryCalibrationError`, `binaryReliability`, `binaryBrier`, `semiparametricCalibrationError`:
  * `update(outcomes, probs)`), ensemble diversity and `evaluateEnsemble` (`update(labels | null, members [S][n][C])`),
- * and `negativeWaic`, `iscv` (`update(null, logLikelihood [n][M])`). Order-based metrics (equal-mass and adaptive binning: RMSCE, ACE, TACE, AECE, AMCE;
+ * and `negativeWaic`, `iscv` (`update(null, logLikelihood [n][M])`). `crps` keeps the exact sums of its per-example
+ * scores (`update(observations, forecast)`); `oodAuroc`, `fprAtTpr`, `oodCurve` keep both sides' samples
+ * (`update(inDistribution, outOfDistribution, { weights: { inDistribution, outOfDistribution } })`, either side may be
+ * `null` in a batch). Order-based metrics (equal-mass and adaptive binning: RMSCE, ACE, TACE, AECE, AMCE;
  * AUROC, AUPR, AURC, E-AURC) keep their (score, outcome, weight) entries in mode `'exact'`, or in mode
  * `'bounded'` per slice a grid of 2·(40·2^m + 1) cells by the leading bits of min(x, 1 − x) (m = `cellBits`),
  * binned or ranked as one weighted pseudo-entry per cell.

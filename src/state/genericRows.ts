@@ -96,3 +96,92 @@ export class GenericRowsPart implements Part {
     this.rows = j.rows.map((r) => ({ first: r.first, second: r.second, weight: Number(r.weight) }));
   }
 }
+
+type Side = { kind: 'rows' | 'confidence' | 'uncertainty'; rows: unknown[]; weights: number[] };
+
+/** One side of an OoD input as rows: score rows, or given confidences or uncertainties (internal). */
+function sideRows(fn: string, argument: string, side: unknown): { kind: Side['kind']; rows: unknown[] } {
+  if (side !== null && typeof side === 'object' && !Array.isArray(side) && !ArrayBuffer.isView(side)) {
+    const o = side as Record<string, unknown>;
+    const kind = 'confidence' in o ? 'confidence' : 'uncertainty' in o ? 'uncertainty' : undefined;
+    const v = kind === undefined ? undefined : o[kind];
+    if (kind === undefined || v === null || typeof v !== 'object') return fail('UM_SHAPE', fn, argument, 'be score rows, { confidence } or { uncertainty }', { value: side });
+    return { kind, rows: Array.from(v as ArrayLike<unknown>) };
+  }
+  if (side === null || typeof side !== 'object') return fail('UM_SHAPE', fn, argument, 'be score rows, { confidence } or { uncertainty }', { value: side });
+  return { kind: 'rows', rows: Array.from(side as ArrayLike<unknown>, (r) => (r !== null && typeof r === 'object' ? Array.from(r as ArrayLike<number>) : r)) };
+}
+
+/**
+ * OoD metrics (`oodAuroc`, `fprAtTpr`, `oodCurve`) in exact mode: keeps each side's rows (score rows or given values)
+ * and weights, and recomputes on both sides in a canonical order.
+ */
+export class OodRowsPart implements Part {
+  readonly config: unknown;
+  private sides: [Side | undefined, Side | undefined] = [undefined, undefined];
+  constructor(
+    readonly name: string,
+    private readonly call: (inside: unknown, outside: unknown, options: Record<string, unknown>) => unknown,
+    private readonly options: Record<string, unknown>,
+  ) {
+    this.config = { ood: name, options: JSON.parse(JSON.stringify(options)) as unknown };
+  }
+  add(fn: string): void {
+    fail('UM_STATE', fn, 'scores', 'go through addSides for an OoD state');
+  }
+  addSides(fn: string, inside: unknown, outside: unknown, weights: { inDistribution?: ArrayLike<number>; outOfDistribution?: ArrayLike<number> } = {}): void {
+    [inside, outside].forEach((side, k) => {
+      if (side === null || side === undefined) return;
+      const name = k === 0 ? 'inDistribution' : 'outOfDistribution';
+      const { kind, rows } = sideRows(fn, name, side);
+      const w = weights[name];
+      if (w !== undefined && w.length !== rows.length) fail('UM_SHAPE', fn, `options.weights.${name}`, `have one weight per sample (${rows.length})`, { value: w.length });
+      const current = this.sides[k];
+      if (current !== undefined && current.kind !== kind) fail('UM_STATE', fn, name, `be ${current.kind === 'rows' ? 'score rows' : `{ ${current.kind} }`} like the earlier batches`, { value: kind });
+      const target = current ?? (this.sides[k] = { kind, rows: [], weights: [] });
+      rows.forEach((r, i) => {
+        const wi = w === undefined ? 1 : Number(w[i]);
+        if (!(wi >= 0)) fail('UM_OPTION', fn, `options.weights.${name}`, 'be numbers ≥ 0', { index: [i], value: w?.[i] });
+        target.rows.push(r);
+        target.weights.push(wi);
+      });
+    });
+  }
+  merge(other: Part): void {
+    const o = other as OodRowsPart;
+    o.sides.forEach((side, k) => {
+      if (side === undefined) return;
+      const mine = this.sides[k];
+      if (mine === undefined) this.sides[k] = { kind: side.kind, rows: [...side.rows], weights: [...side.weights] };
+      else {
+        if (mine.kind !== side.kind) fail('UM_STATE', `${this.name}.merge`, 'other', 'hold the same kind of samples on each side', { value: side.kind });
+        mine.rows.push(...side.rows);
+        mine.weights.push(...side.weights);
+      }
+    });
+  }
+  result(fn: string): unknown {
+    const [a, b] = this.sides;
+    if (a === undefined || b === undefined) fail('UM_EMPTY', fn, 'state', 'hold samples of both sides (call update first)');
+    const canonical = (s: Side) => {
+      const order = s.rows.map((r, i) => ({ i, key: JSON.stringify([r, s.weights[i]]) })).sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
+      const rows = order.map((o) => s.rows[o.i]);
+      return { value: s.kind === 'rows' ? rows : { [s.kind]: rows }, weights: order.map((o) => s.weights[o.i] as number) };
+    };
+    const ca = canonical(a);
+    const cb = canonical(b);
+    const weighted = [...ca.weights, ...cb.weights].some((v) => v !== 1);
+    return this.call(ca.value, cb.value, weighted ? { ...this.options, weights: { inDistribution: ca.weights, outOfDistribution: cb.weights } } : this.options);
+  }
+  bound(): number {
+    return 0;
+  }
+  toJSON(): unknown {
+    return { sides: this.sides.map((s) => s ?? null) };
+  }
+  load(json: unknown): void {
+    const j = json as { sides: (Side | null)[] };
+    if (!Array.isArray(j.sides) || j.sides.length !== 2) throw new Error('two sides expected');
+    this.sides = [j.sides[0] ?? undefined, j.sides[1] ?? undefined];
+  }
+}

@@ -218,9 +218,13 @@ export class MeanPart implements Part {
     private readonly rows: (fn: string, p: ProbMatrix, y: Int32Array) => ArrayLike<number>,
   ) {}
   add(fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
-    const v = this.rows(fn, p, y);
+    this.addValues(this.rows(fn, p, y), w);
+  }
+  /** Adds per-row values directly (CRPS rows) with weights (rows of weight 0 left out). */
+  addValues(v: ArrayLike<number>, w: Float64Array | undefined): void {
     for (let i = 0; i < v.length; i++) {
       const wi = w === undefined ? 1 : (w[i] as number);
+      if (wi === 0) continue;
       this.sum.add(wi * (v[i] as number));
       this.weight.add(wi);
     }

@@ -351,3 +351,42 @@ describe('row-keeping states of other shapes', () => {
     expect(() => createState('binaryBrier').update([1], [0.5], { weights: [1, 2] })).toThrow(/binaryBrier\.update: options.weights must have one weight per row \(1\); got 2/);
   });
 });
+
+describe('CRPS and OoD states', () => {
+  const u = uniforms(41, 600);
+  const obs = Array.from({ length: 100 }, (_, i) => 4 * (u[i] as number) - 2);
+  const mean = Array.from({ length: 100 }, (_, i) => 4 * (u[100 + i] as number) - 2);
+  const std = Array.from({ length: 100 }, (_, i) => 0.1 + (u[200 + i] as number));
+  const w = Array.from({ length: 100 }, (_, i) => i % 3);
+  it('crps: merged batches equal crps() (with weights), exactly across groupings', () => {
+    const feedC = (batches: number[][]) => {
+      const s = createState('crps');
+      for (const b of batches) if (b.length > 0) s.update(b.map((i) => obs[i] as number), { mean: b.map((i) => mean[i] as number), std: b.map((i) => std[i] as number) } as never, { weights: b.map((i) => w[i] as number) });
+      return s;
+    };
+    const one = feedC([Array.from({ length: 100 }, (_, i) => i)]);
+    const merged = shards(3, 100, 3).map(feedC).reduce((a, b) => a.merge(b));
+    expect(merged.result()).toEqual(one.result());
+    close(one.result(), um.crps(obs, { mean, std }, { weights: w }), 1e-12, 'crps');
+  });
+  it('oodAuroc, fprAtTpr, oodCurve: sides added in batches equal the functions', () => {
+    const inside = Array.from({ length: 60 }, (_, i) => (u[300 + i] as number) * 0.6);
+    const outside = Array.from({ length: 40 }, (_, i) => 0.3 + (u[400 + i] as number) * 0.7);
+    const canonical = (v: number[]) => [...v].sort((x, y) => (JSON.stringify([x, 1]) < JSON.stringify([y, 1]) ? -1 : 1));
+    const cases: [StateMetric, StateOptions, () => unknown][] = [
+      ['oodAuroc', {}, () => um.oodAuroc({ uncertainty: inside }, { uncertainty: outside })],
+      ['fprAtTpr', { tpr: 0.9 }, () => um.fprAtTpr({ uncertainty: inside }, { uncertainty: outside }, { tpr: 0.9 })],
+      // the curve draws random batches: the state draws them from the samples in its canonical order (JSON text)
+      ['oodCurve', { batchSize: 10, repeats: 3 }, () => um.oodCurve({ uncertainty: canonical(inside) }, { uncertainty: canonical(outside) }, { batchSize: 10, repeats: 3 })],
+    ];
+    for (const [metric, options, direct] of cases) {
+      const a = createState(metric, options).update({ uncertainty: inside.slice(0, 30) } as never, null as never);
+      const b = createState(metric, options).update({ uncertainty: inside.slice(30) } as never, { uncertainty: outside.slice(0, 25) } as never);
+      const c = createState(metric, options).update(null, { uncertainty: outside.slice(25) } as never);
+      const merged = a.merge(b).merge(c);
+      expect(merged.result(), metric).toEqual(direct());
+      expect(stateFromJSON(JSON.stringify(merged)).result()).toEqual(merged.result());
+    }
+    expect(() => createState('oodAuroc').update({ uncertainty: inside } as never, null as never).result()).toThrow(/state must hold samples of both sides/);
+  });
+});
