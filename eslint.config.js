@@ -8,7 +8,7 @@ export default tseslint.config(
   ...tseslint.configs.strict,
   {
     files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'eslint.config.js'],
-    languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly', Buffer: 'readonly', performance: 'readonly' } },
   },
   {
     languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
