@@ -57,7 +57,7 @@ import {
   nllPart,
   RankingPart,
   ReliabilityPart,
-  UcePart,
+  ucePart,
   type Part,
   type StateMode,
 } from './parts.js';
@@ -193,7 +193,7 @@ export function partOf(fn: string, metric: StateMetric, options: StateOptions, m
   switch (metric) {
     case 'uce':
       checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, BINNING_KEYS, ['norm', 'classwise']);
-      return new UcePart(fn, options, mode, resolution);
+      return ucePart(fn, options, mode, resolution);
     case 'reliability':
       checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, BINNING_KEYS, ['measure', 'interval', 'level']);
       return new ReliabilityPart(fn, options, resolveBinning(fn, options as BinningOptions, 'equal-width'), mode, resolution);

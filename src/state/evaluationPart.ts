@@ -7,7 +7,7 @@ import type { PresetName } from '../presets/presets.js';
 import { resolveBrierForm } from '../scores/brierPerExample.js';
 import { resolveAuc } from '../selective/aucOptions.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
-import { accuracyPart, brierPart, calibrationPart, nllPart, RankingPart, UcePart, type CalibrationPart, type MeanPart, type Part, type StateMode } from './parts.js';
+import { accuracyPart, brierPart, calibrationPart, nllPart, RankingPart, ucePart, type MeanPart, type Part, type SlicedPart, type StateMode } from './parts.js';
 
 const CALIBRATION = {
   ece: { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false },
@@ -25,8 +25,8 @@ type CalibrationName = keyof typeof CALIBRATION;
 /** The `um metrics` set ({@link evaluate}) as one state part: every metric's part fed by one validated batch. */
 export class EvaluationPart implements Part {
   readonly config: unknown;
-  private readonly calibration: Record<CalibrationName, CalibrationPart>;
-  private readonly uce: UcePart;
+  private readonly calibration: Record<CalibrationName, SlicedPart>;
+  private readonly uce: SlicedPart;
   private readonly brier: MeanPart;
   private readonly nll: MeanPart;
   private readonly accuracy: MeanPart;
@@ -45,7 +45,7 @@ export class EvaluationPart implements Part {
     const make = (name: CalibrationName) =>
       calibrationPart(fn, name === 'aece' || name === 'amce' ? { preset: options.preset } : { ...base }, CALIBRATION[name], name === 'tace' ? { threshold: 0.01 } : {}, mode, resolution);
     this.calibration = { ece: make('ece'), mce: make('mce'), rmsce: make('rmsce'), sce: make('sce'), ace: make('ace'), tace: make('tace'), aece: make('aece'), amce: make('amce') };
-    this.uce = new UcePart(fn, { ...base }, mode, resolution);
+    this.uce = ucePart(fn, { ...base }, mode, resolution);
     this.brier = brierPart(fn, { preset: options.preset });
     this.nll = nllPart(fn, { clip: null, renormalize: false, precision: 'float64' }, options);
     this.accuracy = accuracyPart();

@@ -90,31 +90,35 @@ class Slices {
   }
 }
 
-/** A general calibration error (any member of the ECE family) as a state part. */
-export class CalibrationPart implements Part {
-  readonly config: unknown;
+/**
+ * A binned error over slices of entries (any member of the ECE family, or the UCE) as a state part: the entries come
+ * from the same slicing function the metric uses, the error from the same slice combination.
+ */
+export class SlicedPart implements Part {
   private readonly slices: Slices;
   constructor(
     fn: string,
-    private readonly cfg: ResolvedCalibration,
+    spec: BinningSpec,
     mode: StateMode,
     resolution: number,
+    readonly config: unknown,
+    private readonly entries: (p: ProbMatrix, y: Int32Array, w: Float64Array | undefined) => Slice[],
+    private readonly combine: { norm: Norm; classConditional: boolean; what: string },
   ) {
-    this.slices = new Slices(storeMode(fn, cfg.spec, mode), cfg.spec, resolution);
-    this.config = cfg.config;
+    this.slices = new Slices(storeMode(fn, spec, mode), spec, resolution);
   }
-  add(_fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
-    this.slices.add(_fn, calibrationSlices(p, y, this.cfg, w).slices);
+  add(fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
+    this.slices.add(fn, this.entries(p, y, w));
   }
   merge(other: Part): void {
-    this.slices.merge((other as CalibrationPart).slices);
+    this.slices.merge((other as SlicedPart).slices);
   }
   result(fn: string): number {
-    const what = this.cfg.threshold === null ? 'no entries' : `entries with p > ${this.cfg.threshold}`;
-    return errorOfSlices(fn, this.slices.raws(fn, this.cfg.norm), this.cfg, what);
+    const c = this.combine;
+    return errorOfSlices(fn, this.slices.raws(fn, c.norm), c, c.what);
   }
   bound(fn: string): number | null {
-    return this.slices.bound(fn, this.cfg.norm, this.cfg.classConditional);
+    return this.slices.bound(fn, this.combine.norm, this.combine.classConditional);
   }
   toJSON(): unknown {
     return this.slices.toJSON();
@@ -124,52 +128,28 @@ export class CalibrationPart implements Part {
   }
 }
 
-/** Resolves a member of the ECE family for a state (internal). */
-export function calibrationPart(fn: string, options: Record<string, unknown>, fixed: Parameters<typeof resolveCalibration>[2], defaults: Parameters<typeof resolveCalibration>[3], mode: StateMode, resolution: number): CalibrationPart {
-  return new CalibrationPart(fn, resolveCalibration(fn, options, fixed, defaults), mode, resolution);
+/** A member of the ECE family as a state part (internal). */
+export function calibrationPart(fn: string, options: Record<string, unknown>, fixed: Parameters<typeof resolveCalibration>[2], defaults: Parameters<typeof resolveCalibration>[3], mode: StateMode, resolution: number): SlicedPart {
+  const cfg: ResolvedCalibration = resolveCalibration(fn, options, fixed, defaults);
+  const what = cfg.threshold === null ? 'no entries' : `entries with p > ${cfg.threshold}`;
+  return new SlicedPart(fn, cfg.spec, mode, resolution, cfg.config, (p, y, w) => calibrationSlices(p, y, cfg, w).slices, { norm: cfg.norm, classConditional: cfg.classConditional, what });
 }
 
-/** The UCE as a state part. */
-export class UcePart implements Part {
-  readonly config: unknown;
-  private readonly cfg: ReturnType<typeof resolveUce>;
-  private readonly slices: Slices;
-  constructor(fn: string, options: Record<string, unknown>, mode: StateMode, resolution: number) {
-    this.cfg = resolveUce(fn, options);
-    this.slices = new Slices(storeMode(fn, this.cfg.spec, mode), this.cfg.spec, resolution);
-    this.config = this.cfg.config;
-  }
-  add(_fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
-    this.slices.add(_fn, uceSlices(p, y, this.cfg, w));
-  }
-  merge(other: Part): void {
-    this.slices.merge((other as UcePart).slices);
-  }
-  result(fn: string): number {
-    return errorOfSlices(fn, this.slices.raws(fn, this.cfg.norm), { norm: this.cfg.norm, classConditional: this.cfg.classwise }, 'no rows');
-  }
-  bound(fn: string): number | null {
-    return this.slices.bound(fn, this.cfg.norm, this.cfg.classwise);
-  }
-  toJSON(): unknown {
-    return this.slices.toJSON();
-  }
-  load(json: unknown): void {
-    this.slices.load(json);
-  }
+/** The UCE as a state part (internal). */
+export function ucePart(fn: string, options: Record<string, unknown>, mode: StateMode, resolution: number): SlicedPart {
+  const cfg = resolveUce(fn, options);
+  return new SlicedPart(fn, cfg.spec, mode, resolution, cfg.config, (p, y, w) => uceSlices(p, y, cfg, w), { norm: cfg.norm, classConditional: cfg.classwise, what: 'no rows' });
 }
 
 /** A reliability table as a state part. */
 export class ReliabilityPart implements Part {
   readonly config: { binning: BinningConfig; measure: 'confidence' | 'uncertainty'; interval: ReturnType<typeof resolveInterval> };
   private readonly store: Slices;
-  private readonly spec: BinningSpec;
   private readonly precision: 'float64' | 'float32';
   private numClasses = 0;
   constructor(fn: string, options: Record<string, unknown>, resolved: { spec: BinningSpec; config: BinningConfig; precision: 'float64' | 'float32' }, mode: StateMode, resolution: number) {
     const measure = (options.measure ?? 'confidence') as 'confidence' | 'uncertainty';
     if (measure !== 'confidence' && measure !== 'uncertainty') fail('UM_OPTION', fn, 'options.measure', `be 'confidence' or 'uncertainty'`, { value: measure });
-    this.spec = resolved.spec;
     this.precision = resolved.precision;
     this.store = new Slices(storeMode(fn, resolved.spec, mode), resolved.spec, resolution);
     this.config = { binning: resolved.config, measure, interval: resolveInterval(fn, options) };
@@ -202,10 +182,6 @@ export class ReliabilityPart implements Part {
     const j = json as { numClasses: number; slices: unknown };
     this.numClasses = j.numClasses;
     this.store.load(j.slices);
-  }
-  /** The binning spec (for the equal-check of merges). */
-  get binning(): BinningSpec {
-    return this.spec;
   }
 }
 
