@@ -14,9 +14,11 @@ export interface Streamed {
   states: Record<string, MetricState>;
   /** Stands in for the file's data in reports and tables (no rows). */
   source: PredictionData;
-  warnings: UMWarning[];
-  /** Warnings of the merged states' `result()` (e.g. a degenerate AUROC), filled when the caller reads them. */
-  late: UMWarning[];
+  /**
+   * Every warning, each once: the chunks' (an infinite NLL combined over the file, out of `n` rows, located at its
+   * first row) and those of the merged states' `result()` — call it after reading the results.
+   */
+  warningsFor(n: number): UMWarning[];
   chunks: number;
   threads: number;
 }
@@ -55,15 +57,19 @@ export async function streamStates(command: string, path: string, args: Record<s
   });
   context.data = undefined;
   if (merged === undefined || first === undefined) throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
-  const warnings: UMWarning[] = [];
-  if (infinite.length > 0) {
-    const rows = infinite.reduce((x, y) => x + y.rows, 0);
-    warnings.push({ code: 'UM_W_INFINITE', fn: 'evaluate', message: `evaluate: ${rows} rows give probability exactly 0 to their label (first: ${(infinite[0] as { first: string }).first}); the NLL is Infinity — pass clip to bound it` });
-  }
-  for (const w of chunkWarnings) if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
+  const warningsFor = (n: number): UMWarning[] => {
+    const warnings: UMWarning[] = [];
+    if (infinite.length > 0) {
+      const rows = infinite.reduce((x, y) => x + y.rows, 0);
+      const at = (infinite[0] as { first: string }).first;
+      warnings.push({ code: 'UM_W_INFINITE', fn: 'evaluate', message: `evaluate: ${rows} of ${n} rows give probability exactly 0 to their label (first: ${at}); the NLL is Infinity — pass clip to bound it` });
+    }
+    for (const w of [...chunkWarnings, ...late]) if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
+    return warnings;
+  };
   const src = first;
   const source = { ...src, n: 0, labels: new Float64Array(0), hasLabels: true, locate: () => src.path } as PredictionData;
-  return { states: merged, source, warnings, late, chunks: chunks.length, threads };
+  return { states: merged, source, warningsFor, chunks: chunks.length, threads };
 }
 
 /** The state specs of the `um metrics` set (and its bins and preset) (internal). */

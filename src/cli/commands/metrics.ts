@@ -152,7 +152,7 @@ async function streamMetrics(command: string, args: Record<string, unknown>, io:
   const mode = args.exact === true ? 'exact' : 'bounded';
   const s = await streamStates(command, String(args.file), args, { evaluate: evaluateSpec(args, bins, mode) }, context);
   const result = (s.states.evaluate as MetricState).result() as Evaluation;
-  const warnings = [...s.warnings, ...s.late].map((w) => (w.code === 'UM_W_INFINITE' ? { ...w, message: w.message.replace(/^evaluate: (\d+) rows/, `evaluate: $1 of ${result.n} rows`) } : w));
+  const warnings = s.warningsFor(result.n);
   printWarnings(io, command, warnings);
   const source = { ...s.source, n: result.n };
   if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads } })}\n`);

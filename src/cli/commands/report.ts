@@ -80,13 +80,12 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           context,
         );
         const st = streamed.states;
-        const late = streamed.late;
         const summary = {
           evaluation: (st.evaluate as MetricState).result() as Evaluation,
           reliability: (st.reliability as MetricState).result() as ReliabilityTable,
           uncertainty: (st.uncertainty as MetricState).result() as ReliabilityTable,
         };
-        printWarnings(io, command, [...streamed.warnings, ...late]);
+        printWarnings(io, command, streamed.warningsFor(summary.evaluation.n));
         models.push({ name: names[j] as string, source: file, summary });
         continue;
       }
