@@ -8,6 +8,8 @@ export { setWarningHandler } from './warnings/warnings.js';
 export type { UMWarning, UMWarningCode, WarningHandler, WarningOptions } from './warnings/warnings.js';
 
 export { toProbabilities } from './input/toProbabilities.js';
+export { useKernels } from './kernels/rowStats.js';
+export type { KernelBackend } from './kernels/rowStatsTypes.js';
 export type {
   EnsembleMatrix,
   EnsembleOptions,

@@ -1,4 +1,6 @@
 import { fail } from '../errors/fail.js';
+import { computeRowStats, rememberRowStats } from '../kernels/rowStats.js';
+import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { InputOptions, ProbMatrix, Scores, ScoreKind } from './types.js';
 import { isValidatedProbMatrix, markValidated } from './validated.js';
 
@@ -32,7 +34,7 @@ function checkFinite(fn: string, arg: string, v: unknown, index: number[], allow
  * Validates and converts scores of a declared kind into probabilities. Internal form of
  * {@link toProbabilities}; `fn` is the public function named in error messages.
  */
-export function probMatrix(fn: string, scores: Scores, options: InputOptions = {}): ProbMatrix {
+export function probMatrix(fn: string, scores: Scores, options: InputOptions = {}, statsMode: RowStatsMode = 0): ProbMatrix {
   const input = options.input ?? 'probs';
   if (!KINDS.includes(input)) {
     fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
@@ -116,18 +118,21 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
   }
   if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
 
-  const { data, logData } = convertRows(fn, arg, get, n, numClasses, input, tolerance, [], flat);
+  const { data, logData, stats } = convertRows(fn, arg, get, n, numClasses, input, tolerance, [], flat, statsMode);
   const matrix: ProbMatrix =
     logData === undefined
       ? { kind: 'probabilities', data, n, numClasses, input, binary: false }
       : { kind: 'probabilities', data, logData, n, numClasses, input, binary: false };
+  if (stats !== undefined) rememberRowStats(matrix, stats);
   return markValidated(matrix);
 }
 
 /**
  * Validates the n × c values `get(i, k)` of the declared kind and converts them to probabilities (and, for logits
  * and log-probabilities, natural-log probabilities). `prefix` is prepended to every error index (the member of an
- * ensemble). A typed array of probabilities (`flat`) is returned as is. Internal.
+ * ensemble). A typed array of probabilities (`flat`) is returned as is, validated by the fused row pass (which also
+ * returns its row statistics, of `statsMode`): rows the pass flags (minimum, maximum or sum) are re-checked entry by
+ * entry, so the error names the first bad entry exactly as the reference loop does. Internal.
  */
 export function convertRows(
   fn: string,
@@ -139,25 +144,23 @@ export function convertRows(
   tolerance: number,
   prefix: readonly number[],
   flat?: Float32Array | Float64Array,
-): { data: Float32Array | Float64Array; logData?: Float64Array } {
-  if (input === 'probs') {
-    const data = flat ?? new Float64Array(n * c);
+  statsMode: RowStatsMode = 0,
+): { data: Float32Array | Float64Array; logData?: Float64Array; stats?: RowStats } {
+  if (input === 'probs' && flat !== undefined) {
+    const stats = computeRowStats(flat, n, c, statsMode);
+    const { min, max, sum, sumSlack } = stats;
+    // A row passes the screen when min ≥ 0, max ≤ 1 and |sum − 1| ≤ tolerance less the sum's own rounding bound (each
+    // comparison is false for NaN); any other row is checked exactly, which throws or (at the margin) passes.
+    const margin = tolerance - sumSlack * 1.01;
     for (let i = 0; i < n; i++) {
-      let sum = 0;
-      for (let k = 0; k < c; k++) {
-        const v = checkFinite(fn, arg, get(i, k), [...prefix, i, k], false);
-        if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, arg, 'be in [0, 1]', { index: [...prefix, i, k], value: v });
-        if (flat === undefined) data[i * c + k] = v;
-        sum += v;
-      }
-      if (Math.abs(sum - 1) > tolerance) {
-        fail('UM_ROW_SUM', fn, arg, `sum to 1 (tolerance ${tolerance})`, {
-          index: [...prefix, i],
-          value: sum,
-          hint: `declare input: 'logits' or 'logprobs' if these are not probabilities, or raise sumTolerance`,
-        });
-      }
+      if ((min[i] as number) >= 0 && (max[i] as number) <= 1 && Math.abs((sum[i] as number) - 1) <= margin) continue;
+      checkProbRows(fn, arg, get, i, i + 1, c, tolerance, prefix, flat, false);
     }
+    return { data: flat, stats };
+  }
+  if (input === 'probs') {
+    const data = new Float64Array(n * c);
+    checkProbRows(fn, arg, get, 0, n, c, tolerance, prefix, data, true);
     return { data };
   }
 
@@ -277,4 +280,35 @@ function binaryMatrix(fn: string, scores: Scores, input: ScoreKind, numClasses: 
   return logData === undefined
     ? { kind: 'probabilities', data, n, numClasses: 2, input, binary: true }
     : { kind: 'probabilities', data, logData, n, numClasses: 2, input, binary: true };
+}
+
+/** Checks rows [from, to) of probabilities entry by entry (finite, in [0, 1], row sum), copying them into `data` when `copy`. */
+function checkProbRows(
+  fn: string,
+  arg: string,
+  get: (i: number, k: number) => unknown,
+  from: number,
+  to: number,
+  c: number,
+  tolerance: number,
+  prefix: readonly number[],
+  data: Float32Array | Float64Array,
+  copy: boolean,
+): void {
+  for (let i = from; i < to; i++) {
+    let sum = 0;
+    for (let k = 0; k < c; k++) {
+      const v = checkFinite(fn, arg, get(i, k), [...prefix, i, k], false);
+      if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, arg, 'be in [0, 1]', { index: [...prefix, i, k], value: v });
+      if (copy) data[i * c + k] = v;
+      sum += v;
+    }
+    if (Math.abs(sum - 1) > tolerance) {
+      fail('UM_ROW_SUM', fn, arg, `sum to 1 (tolerance ${tolerance})`, {
+        index: [...prefix, i],
+        value: sum,
+        hint: `declare input: 'logits' or 'logprobs' if these are not probabilities, or raise sumTolerance`,
+      });
+    }
+  }
 }

@@ -1,16 +1,10 @@
 import type { ProbMatrix } from '../input/types.js';
+import { rowStatsOf } from '../kernels/rowStats.js';
 
-/** Shannon entropy −Σ_k p_k ln p_k of every row in nats, with 0 · ln 0 = 0. Internal kernel. */
+/** Shannon entropy −Σ_k p_k ln p_k of every row in nats, with 0 · ln 0 = 0, from the fused row pass. Internal kernel. */
 export function rowEntropy(p: ProbMatrix): Float64Array {
-  const { data, n, numClasses: c } = p;
-  const out = new Float64Array(n);
-  for (let i = 0, o = 0; i < n; i++, o += c) {
-    let h = 0;
-    for (let k = 0; k < c; k++) {
-      const v = data[o + k] as number;
-      if (v > 0) h -= v * Math.log(v);
-    }
-    out[i] = h;
-  }
+  const xlogx = rowStatsOf(p, 2).xlogx as Float64Array;
+  const out = new Float64Array(p.n);
+  for (let i = 0; i < p.n; i++) out[i] = -(xlogx[i] as number) + 0;
   return out;
 }

@@ -1,4 +1,5 @@
 import { fail } from '../errors/fail.js';
+import { rowStatsOf } from '../kernels/rowStats.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
@@ -26,21 +27,18 @@ export function resolveBrierForm(fn: string, options: BrierOptions): BrierForm {
 /** Per-example Brier scores of validated probabilities (internal kernel). */
 export function brierRows(p: ProbMatrix, labels: Int32Array, form: BrierForm): Float64Array {
   const { data, n, numClasses: c } = p;
+  const sq = rowStatsOf(p, 1).sumSq as Float64Array;
   const out = new Float64Array(n);
   const half = form === 'half' || (form === 'half-if-binary' && c < 3);
   for (let i = 0, o = 0; i < n; i++, o += c) {
     const y = labels[i] as number;
-    if (form === 'minus-one') {
-      // Σ p² − 2·p_y, as uncertainty_metrics evaluates it
-      let s = 0;
-      for (let k = 0; k < c; k++) s += (data[o + k] as number) ** 2;
-      out[i] = s - 2 * (data[o + y] as number);
-    } else {
-      let s = 0;
-      for (let k = 0; k < c; k++) {
-        const d = (data[o + k] as number) - (k === y ? 1 : 0);
-        s += d * d;
-      }
+    // Σ p² comes from the fused row pass. 'minus-one' (uncertainty_metrics) is Σ p² − 2·p_y; the others
+    // Σ_{k≠y} p_k² + (1 − p_y)², the first term as max(0, Σ p² − p_y²), so a confident correct row never goes negative.
+    const py = data[o + y] as number;
+    const total = sq[i] as number;
+    if (form === 'minus-one') out[i] = total - 2 * py;
+    else {
+      const s = Math.max(0, total - py * py) + (1 - py) * (1 - py);
       out[i] = half ? s / 2 : s;
     }
   }
@@ -55,7 +53,8 @@ export function brierRows(p: ProbMatrix, labels: Int32Array, form: BrierForm): F
  *
  * **Conventions.**
  * - Every class counts (not only the top label); use {@link binaryBrier} for the Brier score of one event.
- * - Accumulated in float64.
+ * - Accumulated in float64. Σ_k p_k² comes from the fused row pass shared by every metric of a call, so a per-example
+ *   score may differ from the textbook loop by rounding: at most (C + 2)·2⁻⁵² (test/scores/brierPerExample.test.ts).
  *
  * **References.**
  * - Brier, "Verification of Forecasts Expressed in Terms of Probability", Monthly Weather Review 1950,

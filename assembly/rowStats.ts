@@ -1,0 +1,222 @@
+// Row-statistics kernels of uncertainty-metrics, in AssemblyScript, compiled to WebAssembly with SIMD by
+// `npm run build:wasm` (scripts/build-wasm.mjs) and shipped inside the package as base64 (src/kernels/wasmBinary.ts).
+// The readable reference is src/kernels/rowStatsReference.ts; test/kernels/ checks that both agree.
+//
+// One pass over a block of row-major probabilities computes, per row: the maximum and its first index (argmax, ties to
+// the lowest class), the minimum, the sum, the sum of squares and, when asked, Σ_k p_k·ln p_k (0·ln 0 = 0).
+// Sums of squares and of p·ln p are accumulated in float64 (float32 values are widened exactly). Minimum, maximum
+// and sum are a screen for validation: pseudo-min/max skip NaN, but a NaN makes the sum NaN, so the caller
+// (JavaScript) finds every invalid row in the same pass and re-checks only those rows with the reference.
+//
+// Memory: the caller owns the layout of linear memory above heapBase() and grows it as needed.
+
+const LN2_HI: f64 = 6.93147180369123816490e-1;
+const LN2_LO: f64 = 1.90821492927058770002e-10;
+const SQRT2: f64 = 1.4142135623730951;
+const LN2: f64 = 6.93147180559945309417e-1;
+// Coefficients of the minimax polynomial R(z) ≈ (ln((1+s)/(1−s)) − 2s)/s, z = s², as published with fdlibm's log.
+const LG1: f64 = 6.666666666666735130e-1;
+const LG2: f64 = 3.999999999940941908e-1;
+const LG3: f64 = 2.857142874366239149e-1;
+const LG4: f64 = 2.222219843214978396e-1;
+const LG5: f64 = 1.818357216161805012e-1;
+const LG6: f64 = 1.531383769920937332e-1;
+const LG7: f64 = 1.479819860511658591e-1;
+
+export function heapBase(): usize {
+  return __heap_base;
+}
+
+/**
+ * x·ln x for two float64 lanes with x in [0, 1] (0 where x = 0). x = 2^e·m with m in [√½, √2); ln m from
+ * f = m − 1, s = f/(2 + f): ln m = f − (f²/2 − s·(f²/2 + R(s²))). Within 1 ulp of ln for normal x; subnormal
+ * float64 x (< 2.2e-308) gives a wrong logarithm but a product below 1e-305 in magnitude.
+ */
+// @ts-ignore: decorator
+@inline function xlogx(x: v128): v128 {
+  const expo = i64x2.shr_u(x, 52);
+  let m = v128.or(v128.and(x, i64x2.splat(0x000fffffffffffff)), i64x2.splat(0x3ff0000000000000));
+  const big = f64x2.gt(m, f64x2.splat(SQRT2));
+  m = v128.bitselect(f64x2.mul(m, f64x2.splat(0.5)), m, big);
+  const e64 = i64x2.sub(i64x2.sub(expo, i64x2.splat(1023)), big);
+  const e = f64x2.convert_low_i32x4_s(v128.shuffle<i32>(e64, e64, 0, 2, 0, 2));
+  const f = f64x2.sub(m, f64x2.splat(1.0));
+  const s = f64x2.div(f, f64x2.add(f64x2.splat(2.0), f));
+  const z = f64x2.mul(s, s);
+  const w = f64x2.mul(z, z);
+  const t1 = f64x2.mul(w, f64x2.add(f64x2.splat(LG2), f64x2.mul(w, f64x2.add(f64x2.splat(LG4), f64x2.mul(w, f64x2.splat(LG6))))));
+  const t2 = f64x2.mul(z, f64x2.add(f64x2.splat(LG1), f64x2.mul(w, f64x2.add(f64x2.splat(LG3), f64x2.mul(w, f64x2.add(f64x2.splat(LG5), f64x2.mul(w, f64x2.splat(LG7))))))));
+  const r = f64x2.add(t1, t2);
+  const hfsq = f64x2.mul(f64x2.splat(0.5), f64x2.mul(f, f));
+  const inner = f64x2.sub(hfsq, f64x2.add(f64x2.mul(s, f64x2.add(hfsq, r)), f64x2.mul(e, f64x2.splat(LN2_LO))));
+  const ln = f64x2.sub(f64x2.mul(e, f64x2.splat(LN2_HI)), f64x2.sub(inner, f));
+  // x = 0 has exponent field 0 and m = 1: a finite logarithm (−1023·ln 2), so the product is exactly 0 = 0·ln 0.
+  return f64x2.mul(x, ln);
+}
+
+/** Scalar x·ln x with the same arithmetic as one lane of xlogx (for row tails). */
+// @ts-ignore: decorator
+@inline function xlogx1(x: f64): f64 {
+  return f64x2.extract_lane(xlogx(f64x2.splat(x)), 0);
+}
+
+/**
+ * Rows of float32 probabilities. With `withLog`, ln p for four lanes: p = 2^e·m, m in [√½, √2), s = (m − 1)/(m + 1),
+ * ln m = 2s·(1 + z/3 + z²/5 + z³/7 + z⁴/9) with z = s² (series truncation < 1e-9), evaluated in float32 (|ln m| ≤ 0.35,
+ * so its error is below 1e-7 absolute), then ln p = e·ln 2 + ln m and p·ln p in float64. p = 0 gives e = −127, ln m = 0
+ * (finite, so 0·ln 0 = 0); subnormal p (< 1.2e-38) gets a wrong logarithm, but p·ln p is then below 1e-35.
+ */
+// @ts-ignore: decorator
+@inline function rowsF32(src: usize, rows: i32, c: i32, outMax: usize, outArg: usize, outMin: usize, outSum: usize, outSq: usize, outXlogx: usize, withSq: bool, withLog: bool): void {
+  const c4 = c & ~3;
+  for (let i = 0; i < rows; i++) {
+    const row = src + (<usize>i * <usize>c << 2);
+    let vmax = f32x4.splat(-Infinity);
+    let vmin = f32x4.splat(Infinity);
+    let vsum = f32x4.splat(0);
+    let varg = i32x4.splat(0);
+    let vidx = i32x4(0, 1, 2, 3);
+    let sqA = f64x2.splat(0);
+    let sqB = f64x2.splat(0);
+    let lgA = f64x2.splat(0);
+    let lgB = f64x2.splat(0);
+    for (let k = 0; k < c4; k += 4) {
+      const v = v128.load(row + (<usize>k << 2));
+      varg = v128.bitselect(vidx, varg, f32x4.gt(v, vmax));
+      vmax = f32x4.pmax(vmax, v);
+      vmin = f32x4.pmin(vmin, v);
+      vsum = f32x4.add(vsum, v);
+      vidx = i32x4.add(vidx, i32x4.splat(4));
+      if (withSq) {
+        const lo = f64x2.promote_low_f32x4(v);
+        const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
+        sqA = f64x2.add(sqA, f64x2.mul(lo, lo));
+        sqB = f64x2.add(sqB, f64x2.mul(hi, hi));
+        if (withLog) {
+          let e = i32x4.sub(i32x4.shr_u(v, 23), i32x4.splat(127));
+          let m = v128.or(v128.and(v, i32x4.splat(0x007fffff)), i32x4.splat(0x3f800000));
+          const big = f32x4.gt(m, f32x4.splat(<f32>SQRT2));
+          m = v128.bitselect(f32x4.mul(m, f32x4.splat(0.5)), m, big);
+          e = i32x4.sub(e, big);
+          const f = f32x4.sub(m, f32x4.splat(1.0));
+          const s = f32x4.div(f, f32x4.add(f32x4.splat(2.0), f));
+          const z = f32x4.mul(s, s);
+          const lnm = f32x4.mul(s, f32x4.add(f32x4.splat(2.0), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 3.0)), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>0.4), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 7.0)), f32x4.mul(z, f32x4.splat(<f32>(2.0 / 9.0)))))))))));
+          const lnLo = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(e), f64x2.splat(LN2)), f64x2.promote_low_f32x4(lnm));
+          const lnHi = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(v128.shuffle<i32>(e, e, 2, 3, 2, 3)), f64x2.splat(LN2)), f64x2.promote_low_f32x4(v128.shuffle<i32>(lnm, lnm, 2, 3, 2, 3)));
+          lgA = f64x2.add(lgA, f64x2.mul(lo, lnLo));
+          lgB = f64x2.add(lgB, f64x2.mul(hi, lnHi));
+        }
+      }
+    }
+    let max: f32 = -Infinity;
+    let arg: i32 = 0;
+    if (c4 > 0) {
+      max = f32x4.extract_lane(vmax, 0);
+      arg = i32x4.extract_lane(varg, 0);
+      const m1 = f32x4.extract_lane(vmax, 1);
+      const a1 = i32x4.extract_lane(varg, 1);
+      if (m1 > max || (m1 == max && a1 < arg)) { max = m1; arg = a1; }
+      const m2 = f32x4.extract_lane(vmax, 2);
+      const a2 = i32x4.extract_lane(varg, 2);
+      if (m2 > max || (m2 == max && a2 < arg)) { max = m2; arg = a2; }
+      const m3 = f32x4.extract_lane(vmax, 3);
+      const a3 = i32x4.extract_lane(varg, 3);
+      if (m3 > max || (m3 == max && a3 < arg)) { max = m3; arg = a3; }
+    }
+    let min: f32 = Mathf.min(Mathf.min(f32x4.extract_lane(vmin, 0), f32x4.extract_lane(vmin, 1)), Mathf.min(f32x4.extract_lane(vmin, 2), f32x4.extract_lane(vmin, 3)));
+    let sum: f64 = <f64>f32x4.extract_lane(vsum, 0) + <f64>f32x4.extract_lane(vsum, 1) + <f64>f32x4.extract_lane(vsum, 2) + <f64>f32x4.extract_lane(vsum, 3);
+    const qv = f64x2.add(sqA, sqB);
+    const lv = f64x2.add(lgA, lgB);
+    let sq = f64x2.extract_lane(qv, 0) + f64x2.extract_lane(qv, 1);
+    let lg = f64x2.extract_lane(lv, 0) + f64x2.extract_lane(lv, 1);
+    for (let k = c4; k < c; k++) {
+      const v = load<f32>(row + (<usize>k << 2));
+      if (v > max) { max = v; arg = k; }
+      min = Mathf.min(min, v);
+      const d = <f64>v;
+      sum += d;
+      if (withSq) sq += d * d;
+      if (withLog) lg += xlogx1(d);
+    }
+    store<f64>(outMax + (<usize>i << 3), <f64>max);
+    store<i32>(outArg + (<usize>i << 2), arg);
+    store<f64>(outMin + (<usize>i << 3), <f64>min);
+    store<f64>(outSum + (<usize>i << 3), sum);
+    if (withSq) store<f64>(outSq + (<usize>i << 3), sq);
+    if (withLog) store<f64>(outXlogx + (<usize>i << 3), lg);
+  }
+}
+
+/**
+ * Statistics of `rows` rows of `c` float32 probabilities at `src`, per row: max (as float64), argmax (int32, first
+ * maximum), min, the sum (a float32 accumulation: a screen for validation only), and with `mode` ≥ 1 the float64 sum of
+ * squares, with `mode` = 2 also Σ p·ln p (float32 logarithm of the mantissa, float64 products and sums).
+ * The minimum and maximum use pseudo-min/max, which skip NaN; a NaN still makes the sum NaN.
+ */
+export function probsF32(src: usize, rows: i32, c: i32, outMax: usize, outArg: usize, outMin: usize, outSum: usize, outSq: usize, outXlogx: usize, mode: i32): void {
+  if (mode == 0) rowsF32(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, false, false);
+  else if (mode == 1) rowsF32(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, true, false);
+  else rowsF32(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, true, true);
+}
+
+// @ts-ignore: decorator
+@inline function rowsF64(src: usize, rows: i32, c: i32, outMax: usize, outArg: usize, outMin: usize, outSum: usize, outSq: usize, outXlogx: usize, withSq: bool, withLog: bool): void {
+  const c2 = c & ~1;
+  for (let i = 0; i < rows; i++) {
+    const row = src + (<usize>i * <usize>c << 3);
+    let vmax = f64x2.splat(-Infinity);
+    let vmin = f64x2.splat(Infinity);
+    let varg = i64x2.splat(0);
+    let vidx = i64x2(0, 1);
+    let sum = f64x2.splat(0);
+    let sq = f64x2.splat(0);
+    let lg = f64x2.splat(0);
+    for (let k = 0; k < c2; k += 2) {
+      const v = v128.load(row + (<usize>k << 3));
+      varg = v128.bitselect(vidx, varg, f64x2.gt(v, vmax));
+      vmax = f64x2.pmax(vmax, v);
+      vmin = f64x2.pmin(vmin, v);
+      vidx = i64x2.add(vidx, i64x2.splat(2));
+      sum = f64x2.add(sum, v);
+      if (withSq) sq = f64x2.add(sq, f64x2.mul(v, v));
+      if (withLog) lg = f64x2.add(lg, xlogx(v));
+    }
+    let max: f64 = -Infinity;
+    let arg: i32 = 0;
+    if (c2 > 0) {
+      const m0 = f64x2.extract_lane(vmax, 0);
+      const m1 = f64x2.extract_lane(vmax, 1);
+      const a0 = <i32>i64x2.extract_lane(varg, 0);
+      const a1 = <i32>i64x2.extract_lane(varg, 1);
+      max = m0;
+      arg = a0;
+      if (m1 > m0 || (m1 == m0 && a1 < a0)) { max = m1; arg = a1; }
+    }
+    let min = Math.min(f64x2.extract_lane(vmin, 0), f64x2.extract_lane(vmin, 1));
+    let s = f64x2.extract_lane(sum, 0) + f64x2.extract_lane(sum, 1);
+    let q = f64x2.extract_lane(sq, 0) + f64x2.extract_lane(sq, 1);
+    let l = f64x2.extract_lane(lg, 0) + f64x2.extract_lane(lg, 1);
+    for (let k = c2; k < c; k++) {
+      const v = load<f64>(row + (<usize>k << 3));
+      if (v > max) { max = v; arg = k; }
+      min = Math.min(min, v);
+      s += v;
+      if (withSq) q += v * v;
+      if (withLog) l += xlogx1(v);
+    }
+    store<f64>(outMax + (<usize>i << 3), max);
+    store<i32>(outArg + (<usize>i << 2), arg);
+    store<f64>(outMin + (<usize>i << 3), min);
+    store<f64>(outSum + (<usize>i << 3), s);
+    if (withSq) store<f64>(outSq + (<usize>i << 3), q);
+    if (withLog) store<f64>(outXlogx + (<usize>i << 3), l);
+  }
+}
+
+/** As {@link probsF32} for float64 probabilities; the sum is float64 and the logarithm is the float64 one of xlogx. */
+export function probsF64(src: usize, rows: i32, c: i32, outMax: usize, outArg: usize, outMin: usize, outSum: usize, outSq: usize, outXlogx: usize, mode: i32): void {
+  if (mode == 0) rowsF64(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, false, false);
+  else if (mode == 1) rowsF64(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, true, false);
+  else rowsF64(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, true, true);
+}

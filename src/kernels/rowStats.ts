@@ -1,0 +1,71 @@
+import { fail } from '../errors/fail.js';
+import type { ProbMatrix } from '../input/types.js';
+import { rowStatsReference } from './rowStatsReference.js';
+import type { KernelBackend, RowStats, RowStatsMode } from './rowStatsTypes.js';
+import { rowStatsWasm, wasmKernel } from './rowStatsWasm.js';
+
+let backend: KernelBackend = 'wasm';
+/** Statistics already computed for a validated matrix (validated matrices are immutable by contract). */
+let cache = new WeakMap<ProbMatrix, RowStats>();
+
+/** Row statistics of raw row-major probabilities by the selected backend (internal). */
+export function computeRowStats(data: Float32Array | Float64Array, n: number, c: number, mode: RowStatsMode): RowStats {
+  const k = backend === 'wasm' ? wasmKernel() : null;
+  return k === null ? rowStatsReference(data, n, c, mode) : rowStatsWasm(k, data, n, c, mode);
+}
+
+/** Keeps `stats` as the row statistics of `p` (internal; called where validation already computed them). */
+export function rememberRowStats(p: ProbMatrix, stats: RowStats): void {
+  cache.set(p, stats);
+}
+
+/**
+ * The per-row statistics of a validated matrix (max, argmax, min, sum and, by `mode`, Σp² and Σp·ln p), computed in one
+ * fused pass and kept with the matrix so that every metric of one call (or of one `toProbabilities` result) shares it.
+ * Internal.
+ */
+export function rowStatsOf(p: ProbMatrix, mode: RowStatsMode): RowStats {
+  const known = cache.get(p);
+  if (known !== undefined && known.mode >= mode) return known;
+  const stats = computeRowStats(p.data, p.n, p.numClasses, mode);
+  cache.set(p, stats);
+  return stats;
+}
+
+/**
+ * Selects the implementation of the fused row pass behind every metric: `'wasm'` (default; WebAssembly SIMD, falling back
+ * to the reference where WebAssembly SIMD is unavailable) or `'reference'` (plain TypeScript loops).
+ *
+ * **Formula.** One pass per row i of the [N, C] probabilities: max_k p_ik, the first argmax, min_k p_ik, Σ_k p_ik,
+ * Σ_k p_ik² and Σ_k p_ik·ln p_ik (0·ln 0 = 0). Every metric reads these: validation (min ≥ 0, max ≤ 1, |Σ − 1| ≤
+ * tolerance), the top label and confidence, the Brier score, the entropies.
+ *
+ * **Conventions.**
+ * - Both give the same max, argmax, min (bit for bit) and the same validation verdicts. Sums differ by rounding order:
+ *   Σp² within 2·C·2⁻⁵³ of the reference; Σp·ln p within 1e-14·(1 + |Σp·ln p|) for float64 data, and within 2e-7 (absolute,
+ *   per row) for float32 data, whose logarithm of the mantissa is evaluated in float32 (test/kernels/rowStats.test.ts).
+ * - Switching clears the statistics kept with validated matrices.
+ * - The logarithm: ln x = e·ln 2 + ln m with x = 2^e·m, m in [√½, √2), and ln m from s = (m − 1)/(m + 1) by a
+ *   polynomial in s² (fdlibm's coefficients for float64; the series 2s·Σ s^(2j)/(2j + 1) to j = 4 for float32).
+ *
+ * **References.**
+ * - Haas et al., "Bringing the Web up to Speed with WebAssembly", PLDI 2017, doi:10.1145/3062341.3062363 (and the
+ *   WebAssembly fixed-width SIMD proposal, https://github.com/WebAssembly/simd).
+ * - Sun Microsystems, fdlibm e_log.c (1993): the float64 logarithm's reduction and polynomial.
+ *
+ * @param which `'wasm'` or `'reference'`.
+ * @returns the backend that will actually run: `'reference'` when WebAssembly SIMD is unavailable.
+ * @throws {UMError} `UM_OPTION` when `which` is neither.
+ * @example
+ * ```js
+ * import { useKernels } from 'uncertainty-metrics';
+ * useKernels('reference'); // => 'reference'
+ * useKernels('wasm'); // => 'wasm'
+ * ```
+ */
+export function useKernels(which: KernelBackend): KernelBackend {
+  if (which !== 'wasm' && which !== 'reference') fail('UM_OPTION', 'useKernels', 'which', `be 'wasm' or 'reference'`, { value: which });
+  backend = which;
+  cache = new WeakMap();
+  return backend === 'wasm' && wasmKernel() !== null ? 'wasm' : 'reference';
+}

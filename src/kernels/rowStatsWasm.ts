@@ -1,0 +1,109 @@
+import type { RowStats, RowStatsMode } from './rowStatsTypes.js';
+import { WASM_BASE64 } from './wasmBinary.js';
+
+/** The parts of the WebAssembly JS API used here (the core's lib has no DOM or Node types). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+type KernelFn = (src: number, rows: number, c: number, outMax: number, outArg: number, outMin: number, outSum: number, outSq: number, outXlogx: number, mode: number) => void;
+interface Kernel {
+  memory: WasmMemory;
+  base: number;
+  probsF32: KernelFn;
+  probsF64: KernelFn;
+}
+
+const PAGE = 65536;
+/** Rows are copied into linear memory in blocks of about this many bytes, so each block is still in cache when the kernel reads it. */
+const BLOCK_BYTES = 1 << 18;
+
+function decodeBase64(text: string): Uint8Array {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const lookup = new Int16Array(128).fill(-1);
+  for (let i = 0; i < alphabet.length; i++) lookup[alphabet.charCodeAt(i)] = i;
+  const clean = text.replace(/=+$/, '');
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let j = 0;
+  for (let i = 0; i < clean.length; i++) {
+    acc = (acc << 6) | (lookup[clean.charCodeAt(i)] as number);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[j++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out;
+}
+
+let kernel: Kernel | null | undefined;
+
+/** The instantiated kernel, or null where WebAssembly SIMD is unavailable (then the reference is used). */
+export function wasmKernel(): Kernel | null {
+  if (kernel !== undefined) return kernel;
+  kernel = null;
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  if (api === undefined) return kernel;
+  try {
+    const instance = new api.Instance(new api.Module(decodeBase64(WASM_BASE64)), { env: { abort: () => undefined } });
+    const ex = instance.exports as { memory: WasmMemory; heapBase: () => number; probsF32: KernelFn; probsF64: KernelFn };
+    kernel = { memory: ex.memory, base: (ex.heapBase() + 63) & ~63, probsF32: ex.probsF32, probsF64: ex.probsF64 };
+  } catch {
+    kernel = null;
+  }
+  return kernel;
+}
+
+/**
+ * Row statistics by the WebAssembly SIMD kernel: rows are copied block by block into linear memory (one memory read of
+ * the input, the copy staying in cache) and reduced there. Internal; see rowStatsReference for the meaning.
+ */
+export function rowStatsWasm(k: Kernel, data: Float32Array | Float64Array, n: number, c: number, mode: RowStatsMode): RowStats {
+  const f32 = data instanceof Float32Array;
+  const bpe = f32 ? 4 : 8;
+  const blockRows = Math.max(1, Math.min(n, Math.floor(BLOCK_BYTES / (c * bpe))));
+  const inPtr = k.base;
+  const outPtr = inPtr + Math.ceil((blockRows * c * bpe) / 64) * 64;
+  const need = outPtr + blockRows * 44 + 64;
+  if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
+  const buf = k.memory.buffer;
+  const ptr = { max: outPtr, min: outPtr + blockRows * 8, sum: outPtr + blockRows * 16, sq: outPtr + blockRows * 24, lg: outPtr + blockRows * 32, arg: outPtr + blockRows * 40 };
+  const input = f32 ? new Float32Array(buf, inPtr, blockRows * c) : new Float64Array(buf, inPtr, blockRows * c);
+  const views = {
+    max: new Float64Array(buf, ptr.max, blockRows),
+    min: new Float64Array(buf, ptr.min, blockRows),
+    sum: new Float64Array(buf, ptr.sum, blockRows),
+    sq: new Float64Array(buf, ptr.sq, blockRows),
+    lg: new Float64Array(buf, ptr.lg, blockRows),
+    arg: new Int32Array(buf, ptr.arg, blockRows),
+  };
+  const max = new Float64Array(n);
+  const arg = new Int32Array(n);
+  const min = new Float64Array(n);
+  const sum = new Float64Array(n);
+  const sumSq = mode >= 1 ? new Float64Array(n) : undefined;
+  const xlogx = mode === 2 ? new Float64Array(n) : undefined;
+  const fn = f32 ? k.probsF32 : k.probsF64;
+  for (let r0 = 0; r0 < n; r0 += blockRows) {
+    const rows = Math.min(blockRows, n - r0);
+    input.set(data.subarray(r0 * c, (r0 + rows) * c));
+    fn(inPtr, rows, c, ptr.max, ptr.arg, ptr.min, ptr.sum, ptr.sq, ptr.lg, mode);
+    max.set(views.max.subarray(0, rows), r0);
+    arg.set(views.arg.subarray(0, rows), r0);
+    min.set(views.min.subarray(0, rows), r0);
+    sum.set(views.sum.subarray(0, rows), r0);
+    if (sumSq !== undefined) sumSq.set(views.sq.subarray(0, rows), r0);
+    if (xlogx !== undefined) xlogx.set(views.lg.subarray(0, rows), r0);
+  }
+  // float32 sums are accumulated in float32 (a validation screen only); float64 in two lanes.
+  const base = { mode, max, arg, min, sum, sumSlack: c * (f32 ? 2 ** -23 : 2 ** -52) };
+  if (xlogx !== undefined && sumSq !== undefined) return { ...base, sumSq, xlogx };
+  if (sumSq !== undefined) return { ...base, sumSq };
+  return base;
+}
