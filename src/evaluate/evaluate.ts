@@ -4,6 +4,8 @@ import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ProbMatrix, ScoreKind, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
+import { rowEntropy } from '../measures/rowEntropy.js';
+import { fail } from '../errors/fail.js';
 import type { BrierForm, PresetName } from '../presets/presets.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { brierRows, resolveBrierForm } from '../scores/brierPerExample.js';
@@ -23,6 +25,11 @@ export interface EvaluateOptions extends InputOptions, WarningOptions, WeightOpt
   bins?: number;
   /** Compatibility preset for every binned metric (default `'default'`). */
   preset?: PresetName;
+  /**
+   * Compute the class-wise metrics SCE, ACE and TACE (default true). They bin all N·C probabilities rather than one
+   * value per row, so they dominate the time on many classes; `false` makes them `null`.
+   */
+  classwise?: boolean;
 }
 
 /** Every option that changes a number of {@link evaluate}, as plain JSON. */
@@ -46,6 +53,8 @@ export interface EvaluationConfig {
   nllClip: null;
   /** Whether sample weights were given (`n` is then their sum). */
   weighted: boolean;
+  /** Whether SCE, ACE and TACE were computed (`classwise` option). */
+  classwise: boolean;
   /** Selective prediction: ranking by max probability; AUPR with errors as positives; AURC estimator. */
   selective: { by: 'max-prob'; auprPositive: 'error'; aurcEstimator: 'mean-risk'; aucThresholds: number | null };
 }
@@ -58,14 +67,19 @@ export interface Evaluation {
   ece: number;
   mce: number;
   rmsce: number;
-  sce: number;
-  ace: number;
-  tace: number;
+  /** SCE; `null` when `classwise: false`. */
+  sce: number | null;
+  /** ACE; `null` when `classwise: false`. */
+  ace: number | null;
+  /** TACE; `null` when `classwise: false`. */
+  tace: number | null;
   uce: number;
   aece: number;
   amce: number;
   brier: number;
   nll: number;
+  /** Mean Shannon entropy of the predicted distributions, nats (0·ln 0 = 0). */
+  meanEntropy: number;
   /** AUROC of correctness vs confidence; `null` (with a warning) when every prediction is correct or every one wrong. */
   auroc: number | null;
   /** AUPR of errors vs uncertainty; `null` like `auroc`. */
@@ -88,7 +102,8 @@ export interface Evaluation {
  *
  * **Formula.** accuracy = (1/N)·Σ_i 1[ŷ_i = y_i]; the others as in {@link ece}, {@link mce}, {@link rmsce},
  * {@link sce}, {@link ace}, {@link tace}, {@link uce}, {@link aece}, {@link amce}, {@link brier}, {@link nll},
- * {@link auroc}, {@link aupr} (errors as positives), {@link aurc} and {@link eAurc} (key `eaurc`).
+ * {@link auroc}, {@link aupr} (errors as positives), {@link aurc} and {@link eAurc} (key `eaurc`);
+ * meanEntropy = (1/N)·Σ_i H(p_i) with {@link entropy}.
  *
  * **Conventions.**
  * - Every metric uses the same `bins` and `preset`; TACE keeps its 0.01 threshold; AECE/AMCE size their own bins.
@@ -97,12 +112,15 @@ export interface Evaluation {
  *   prediction is correct (or every one wrong) instead of throwing, so the other numbers are still reported. The
  *   uncertainty_metrics presets use Keras' 200-threshold AUC.
  * - `config` records every option that changes a number, resolved (no implicit defaults left).
+ * - One fused pass over the matrix validates it and computes every per-row statistic (max, argmax, Σp², Σp·ln p) that
+ *   the metrics share (see {@link useKernels}); `classwise: false` skips SCE/ACE/TACE, the only metrics that need
+ *   every entry again.
  *
  * **References.** See each metric.
  *
  * @param labels N integer labels in [0, C).
  * @param scores [N, C] scores of the declared kind.
- * @param options `bins`, `preset`, `onWarning` and input options.
+ * @param options `bins`, `preset`, `classwise`, `weights`, `onWarning` and input options.
  * @returns an {@link Evaluation}.
  * @throws {UMError} on invalid input or options.
  * @example
@@ -113,9 +131,12 @@ export interface Evaluation {
  * ```
  */
 export function evaluate(labels: Labels, scores: Scores, options: EvaluateOptions = {}): Evaluation {
-  checkOptions('evaluate', options, INPUT_KEYS, ['bins', 'preset', 'onWarning', 'weights']);
+  checkOptions('evaluate', options, INPUT_KEYS, ['bins', 'preset', 'onWarning', 'weights', 'classwise']);
   const fn = 'evaluate';
-  const p = probMatrix(fn, scores, options);
+  if (options.classwise !== undefined && typeof options.classwise !== 'boolean') {
+    fail('UM_OPTION', fn, 'options.classwise', 'be true or false', { value: options.classwise });
+  }
+  const p = probMatrix(fn, scores, options, 2);
   const y = labelArray(fn, labels, p.n, p.numClasses);
   const w = weightArray(fn, options.weights, p.n);
   if (w === undefined) return evaluateCore(fn, p, y, options);
@@ -124,7 +145,8 @@ export function evaluate(labels: Labels, scores: Scores, options: EvaluateOption
 }
 
 /** The `um metrics` set on validated probabilities (internal; shared with `evaluateEnsemble`). */
-export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: { bins?: number; preset?: PresetName } & WarningOptions, w?: Float64Array): Evaluation {
+export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: { bins?: number; preset?: PresetName; classwise?: boolean } & WarningOptions, w?: Float64Array): Evaluation {
+  const classwise = options.classwise ?? true;
   const base = { preset: options.preset, bins: options.bins };
   const cfg = {
     ece: resolveCalibration(fn, { ...base }, { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false }),
@@ -182,14 +204,15 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
     ece: gceCore(fn, p, y, cfg.ece, w),
     mce: gceCore(fn, p, y, cfg.mce, w),
     rmsce: gceCore(fn, p, y, cfg.rmsce, w),
-    sce: gceCore(fn, p, y, cfg.sce, w),
-    ace: gceCore(fn, p, y, cfg.ace, w),
-    tace: gceCore(fn, p, y, cfg.tace, w),
+    sce: classwise ? gceCore(fn, p, y, cfg.sce, w) : null,
+    ace: classwise ? gceCore(fn, p, y, cfg.ace, w) : null,
+    tace: classwise ? gceCore(fn, p, y, cfg.tace, w) : null,
     uce: uceCore(fn, p, y, uceCfg, w),
     aece: gceCore(fn, p, y, cfg.aece, w),
     amce: gceCore(fn, p, y, cfg.amce, w),
     brier: mean(brierRows(p, y, brierForm), w),
     nll: mean(nllRows(fn, p, y, { clip: null, renormalize: false, precision: 'float64' }, options), w),
+    meanEntropy: mean(rowEntropy(p), w),
     auroc,
     aupr,
     aurc: wholeWeights ? aurcOf(fn, ranked, 'mean-risk') : null,
@@ -209,6 +232,7 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
       brierForm,
       nllClip: null,
       weighted: w !== undefined,
+      classwise,
       selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds },
     },
   };

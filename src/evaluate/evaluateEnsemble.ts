@@ -46,7 +46,7 @@ export interface EnsembleEvaluation extends Evaluation {
  *
  * @param labels N integer labels.
  * @param members [S, N, C] scores of the declared kind.
- * @param options `bins`, `preset`, `onWarning` and ensemble input options.
+ * @param options `bins`, `preset`, `classwise` (see {@link evaluate}), `weights`, `onWarning` and ensemble input options.
  * @returns an {@link EnsembleEvaluation}.
  * @throws {UMError} on invalid input or options.
  * @example
@@ -59,10 +59,10 @@ export interface EnsembleEvaluation extends Evaluation {
 export function evaluateEnsemble(
   labels: Labels,
   members: EnsembleScores,
-  options: EnsembleOptions & WarningOptions & WeightOptions & { bins?: number; preset?: PresetName } = {},
+  options: EnsembleOptions & WarningOptions & WeightOptions & { bins?: number; preset?: PresetName; classwise?: boolean } = {},
 ): EnsembleEvaluation {
   const fn = 'evaluateEnsemble';
-  checkOptions(fn, options, ENSEMBLE_KEYS, ['bins', 'preset', 'onWarning', 'weights']);
+  checkOptions(fn, options, ENSEMBLE_KEYS, ['bins', 'preset', 'onWarning', 'weights', 'classwise']);
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
   const w = weightArray(fn, options.weights, e.n);

@@ -15,6 +15,7 @@ export const METRICS: Record<string, { meaning: string; better: 'lower' | 'highe
   amce: { meaning: 'adaptive-binning MCE (Ding et al.)', better: 'lower' },
   brier: { meaning: 'Brier score (the preset’s form)', better: 'lower' },
   nll: { meaning: 'negative log-likelihood, nats (never clipped)', better: 'lower' },
+  meanEntropy: { meaning: 'mean entropy of the predictions, nats', better: null },
   auroc: { meaning: 'AUROC of correct vs confidence (max prob)', better: 'higher' },
   aupr: { meaning: 'AUPR of errors vs uncertainty (1 − max prob)', better: 'higher' },
   aurc: { meaning: 'area under the risk–coverage curve', better: 'lower' },

@@ -7,7 +7,8 @@ import type { PresetName } from '../presets/presets.js';
 import { resolveBrierForm } from '../scores/brierPerExample.js';
 import { resolveAuc } from '../selective/aucOptions.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
-import { accuracyPart, brierPart, calibrationPart, nllPart, RankingPart, ucePart, type MeanPart, type Part, type SlicedPart, type StateMode } from './parts.js';
+import { rowEntropy } from '../measures/rowEntropy.js';
+import { accuracyPart, brierPart, calibrationPart, MeanPart, nllPart, RankingPart, ucePart, type Part, type SlicedPart, type StateMode } from './parts.js';
 
 const CALIBRATION = {
   ece: { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false },
@@ -30,6 +31,7 @@ export class EvaluationPart implements Part {
   private readonly brier: MeanPart;
   private readonly nll: MeanPart;
   private readonly accuracy: MeanPart;
+  private readonly entropy: MeanPart;
   private readonly ranking: { auroc: RankingPart; aupr: RankingPart; aurc: RankingPart; eaurc: RankingPart };
   private input: { input: string; binary: boolean; numClasses: number } | null = null;
   private readonly preset: PresetName | undefined;
@@ -49,6 +51,7 @@ export class EvaluationPart implements Part {
     this.brier = brierPart(fn, { preset: options.preset });
     this.nll = nllPart(fn, { clip: null, renormalize: false, precision: 'float64' }, options);
     this.accuracy = accuracyPart();
+    this.entropy = new MeanPart({ measure: 'entropy' }, (_fn, p) => rowEntropy(p));
     this.ranking = {
       auroc: new RankingPart(fn, 'auroc', {}, mode, resolution),
       aupr: new RankingPart(fn, 'aupr', { positive: 'error' }, mode, resolution),
@@ -59,7 +62,7 @@ export class EvaluationPart implements Part {
   }
 
   private parts(): Part[] {
-    return [...Object.values(this.calibration), this.uce, this.brier, this.nll, this.accuracy, ...Object.values(this.ranking)];
+    return [...Object.values(this.calibration), this.uce, this.brier, this.nll, this.accuracy, ...Object.values(this.ranking), this.entropy];
   }
 
   add(fn: string, p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): void {
@@ -70,6 +73,7 @@ export class EvaluationPart implements Part {
     this.brier.add(fn, p, y, w);
     this.nll.add(fn, p, y, w);
     this.accuracy.add(fn, p, y, w);
+    this.entropy.add(fn, p, y, w);
     const whole = w === undefined || w.every((v) => Number.isInteger(v));
     this.ranking.auroc.add(fn, p, y, w);
     this.ranking.aupr.add(fn, p, y, w);
@@ -120,6 +124,7 @@ export class EvaluationPart implements Part {
       amce: c.amce.result(fn),
       brier: this.brier.result(fn),
       nll: this.nll.result(fn),
+      meanEntropy: this.entropy.result(fn),
       auroc,
       aupr,
       aurc: this.ranking.aurc.result(fn),
@@ -139,6 +144,7 @@ export class EvaluationPart implements Part {
         brierForm: resolveBrierForm(fn, { preset: this.preset }),
         nllClip: null,
         weighted: this.weighted,
+        classwise: true,
         selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds },
       },
     };
@@ -153,7 +159,7 @@ export class EvaluationPart implements Part {
 
   /** Per metric: its bound. */
   bounds(fn: string): Record<string, number | null> {
-    const out: Record<string, number | null> = { accuracy: 0, brier: 0, nll: 0 };
+    const out: Record<string, number | null> = { accuracy: 0, brier: 0, nll: 0, meanEntropy: 0 };
     for (const [k, part] of Object.entries(this.calibration)) out[k] = part.bound(fn);
     out.uce = this.uce.bound(fn);
     const degenerate = this.accuracy.result(fn) === 0 || this.accuracy.result(fn) === 1;

@@ -156,7 +156,7 @@ describe('one input model: every representation of the same predictions gives th
     const v = evaluate(labels, probs);
     for (const [scores, input] of [[logits, 'logits'], [logprobs, 'logprobs']] as const) {
       const w = evaluate(labels, scores, { input });
-      for (const k of ['ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce'] as const) expect(w[k]).toBeCloseTo(v[k], 12);
+      for (const k of ['ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce'] as const) expect(w[k]).toBeCloseTo(v[k] as number, 12);
     }
   });
   it('Float32Array is read as float32 values and accumulated in float64', () => {

@@ -6,7 +6,7 @@ import { exampleCsv } from '../helpers/data.js';
 import { repoRoot, um } from '../helpers/cli.js';
 
 const F = (name: string) => `test/fixtures/files/${name}`;
-const KEYS = ['n', 'numClasses', 'accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'auroc', 'aupr', 'aurc', 'eaurc', 'warnings', 'config'];
+const KEYS = ['n', 'numClasses', 'accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'meanEntropy', 'auroc', 'aupr', 'aurc', 'eaurc', 'warnings', 'config'];
 const ENSEMBLE_KEYS = ['numMembers', 'totalUncertainty', 'expectedDataUncertainty', 'mutualInformation', 'disagreement', 'gibbsNll'];
 
 describe('um metrics on the bundled example', () => {
@@ -34,6 +34,19 @@ describe('um metrics on the bundled example', () => {
     const { labels, probs } = exampleCsv('logreg_test');
     expect(j.ece).toBe(ece(labels, probs, { bins: 10, preset: 'uncertainty-metrics' }));
     expect(j.config).toMatchObject({ bins: 10, preset: 'uncertainty-metrics', threshold: 0 });
+  });
+});
+
+describe('um metrics --no-classwise', () => {
+  it('prints SCE, ACE and TACE as n/a (null in --json) and every other number unchanged', () => {
+    const j = JSON.parse(um(['metrics', 'examples/data/logreg_test.csv', '--json', '--no-classwise']).stdout) as Record<string, unknown> & { config: { classwise: boolean } };
+    const { labels, probs } = exampleCsv('logreg_test');
+    const lib = evaluate(labels, probs, { classwise: false });
+    for (const k of KEYS.slice(0, -2)) expect(j[k]).toBe((lib as unknown as Record<string, unknown>)[k]);
+    expect([j.sce, j.ace, j.tace, j.config.classwise]).toEqual([null, null, null, false]);
+    const table = um(['metrics', 'examples/data/logreg_test.csv', '--no-classwise']).stdout;
+    expect(table).toMatch(/^sce\s+n\/a/m);
+    expect(table).toMatch(/^ece\s+\d\.\d{6}/m);
   });
 });
 

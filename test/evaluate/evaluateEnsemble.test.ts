@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  ace, aece, amce, aupr, auroc, aurc, brier, eAurc, disagreement, ece, evaluate, evaluateEnsemble, gibbsNll, mce, mcIntegrate, modelUncertainty, nll, rmsce, sce, tace, uce,
+  ace, aece, amce, aupr, auroc, aurc, brier, eAurc, disagreement, ece, entropy, evaluate, evaluateEnsemble, gibbsNll, mce, mcIntegrate, modelUncertainty, nll, rmsce, sce, tace, uce,
   type UMWarning,
 } from '../../src/index.js';
 import { exampleCsv } from '../helpers/data.js';
@@ -24,6 +24,16 @@ describe('evaluate', () => {
       expect([r.auroc, r.aupr, r.aurc, r.eaurc]).toEqual([auroc(labels, probs, { preset }), aupr(labels, probs, { preset }), aurc(labels, probs), eAurc(labels, probs)]);
       expect(r.config.selective.aucThresholds).toBe(preset === 'default' || preset === 'torchmetrics' ? null : 200);
     }
+  });
+  it('meanEntropy is the mean of entropy(); classwise: false makes SCE/ACE/TACE null and changes nothing else', () => {
+    const { labels, probs } = exampleCsv('logreg_test');
+    const all = evaluate(labels, probs);
+    expect(all.meanEntropy).toBeCloseTo(mean(entropy(probs)), 14);
+    expect(all.config.classwise).toBe(true);
+    const some = evaluate(labels, probs, { classwise: false });
+    expect([some.sce, some.ace, some.tace, some.config.classwise]).toEqual([null, null, null, false]);
+    expect({ ...some, sce: all.sce, ace: all.ace, tace: all.tace, config: all.config }).toEqual(all);
+    expect(() => evaluate(labels, probs, { classwise: 'no' as unknown as boolean })).toThrow(/evaluate: options.classwise must be true or false; got "no"/);
   });
   it('an exact zero at a label: nll is Infinity and one UM_W_INFINITE warning goes to onWarning', () => {
     const seen: UMWarning[] = [];

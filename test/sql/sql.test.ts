@@ -34,7 +34,7 @@ function inMemory(labels: number[], probs: number[][], weights?: number[]): Omit
     h += wi * x;
     w += wi;
   });
-  return { n: e.n, accuracy: e.accuracy, ece: e.ece, mce: e.mce, sce: e.sce, uce: e.uce, brier: e.brier, nll: e.nll, entropy: h / w, auroc: e.auroc };
+  return { n: e.n, accuracy: e.accuracy, ece: e.ece, mce: e.mce, sce: e.sce as number, uce: e.uce, brier: e.brier, nll: e.nll, entropy: h / w, auroc: e.auroc };
 }
 
 function expectClose(got: SqlMetrics, want: ReturnType<typeof inMemory>, what: string): void {
