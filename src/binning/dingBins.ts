@@ -1,3 +1,4 @@
+import { argsort } from '../math/argsort.js';
 import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
 import type { BinAssignment, DingOptions } from './types.js';
 
@@ -22,9 +23,7 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions, weight
   const wOf = (i: number) => (weights === undefined ? 1 : (weights[i] as number));
   const { z, minRemaining, minGap } = options;
   // ascending sort of (value, index); we walk it from the top to get the descending order
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
+  const order = argsort(scores, true);
   const r = Float64Array.from(order, (i) => scores[i] as number);
   const globalMin = r[n - 1] as number;
   let total = 0;

@@ -2,6 +2,7 @@
  * Bit-exact emulations of the numpy routines that peer libraries use to place bin edges. Each follows numpy 1.24's
  * source arithmetic operation by operation, so that the same IEEE-754 doubles come out.
  */
+import { argsort } from '../math/argsort.js';
 
 /** `numpy.linspace(0, 1, bins + 1)`: i·(1/B) for i < B, and exactly 1 at the end. */
 export function numpyLinspaceUnit(bins: number): Float64Array {
@@ -55,9 +56,5 @@ export function sortedCopy(scores: ArrayLike<number>): Float64Array {
  * permutation only; callers that must not depend on the order of ties only look at values.
  */
 export function argsortAscending(scores: ArrayLike<number>): Uint32Array {
-  const n = scores.length;
-  const idx = new Uint32Array(n);
-  for (let i = 0; i < n; i++) idx[i] = i;
-  idx.sort((a, b) => (scores[a] as number) - (scores[b] as number) || a - b);
-  return idx;
+  return argsort(scores);
 }

@@ -133,14 +133,29 @@ function groupSlices(
   keep: (s: number) => boolean,
   weight?: (i: number) => number,
 ): Slice[] {
-  const slices: Slice[] = Array.from({ length: numGroups }, () => ({ scores: [], outcomes: [], weights: weight === undefined ? undefined : [] }));
+  // two passes: count each group's kept entries, then fill arrays of exactly that size (no growth by push)
+  const sizes = new Float64Array(numGroups);
+  const groupOf = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const s = score(i);
-    if (!keep(s)) continue;
-    const slice = slices[group(i)] as Slice;
-    slice.scores.push(s);
-    slice.outcomes.push(outcome(i));
-    if (weight !== undefined) slice.weights?.push(weight(i));
+    const g = keep(score(i)) ? group(i) : -1;
+    groupOf[i] = g;
+    if (g >= 0) sizes[g] = (sizes[g] as number) + 1;
+  }
+  const slices: Slice[] = Array.from(sizes, (m) => ({
+    scores: new Array<number>(m).fill(0),
+    outcomes: new Array<number>(m).fill(0),
+    weights: weight === undefined ? undefined : new Array<number>(m).fill(0),
+  }));
+  const at = new Int32Array(numGroups);
+  for (let i = 0; i < n; i++) {
+    const g = groupOf[i] as number;
+    if (g < 0) continue;
+    const slice = slices[g] as Slice;
+    const j = at[g] as number;
+    at[g] = j + 1;
+    slice.scores[j] = score(i);
+    slice.outcomes[j] = outcome(i);
+    if (slice.weights !== undefined && weight !== undefined) slice.weights[j] = weight(i);
   }
   return slices;
 }

@@ -1,3 +1,5 @@
+import { argsort } from '../math/argsort.js';
+
 /**
  * The sufficient statistics of every ranking metric: predictions sorted from most to least confident, with equal
  * confidences merged into one block. Every curve and area of `selective/` and `ood/` is computed from these
@@ -24,9 +26,7 @@ export interface Sweep {
  */
 export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: Float64Array): Sweep {
   const n = confidence.length;
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => (confidence[b] as number) - (confidence[a] as number));
+  const order = argsort(confidence, true);
   const level = new Float64Array(n);
   const count = new Float64Array(n);
   const pos = new Float64Array(n);
