@@ -106,3 +106,131 @@ export function searchTemperature(fn: string, nll: (t: number) => number, option
   }
   return { temperature, diagnostics: { nllBefore: before, nllAfter: after, evaluations: r.evaluations + 3, converged: r.converged, atBound, bounds: [lo, hi] } };
 }
+
+/** The objective at β = 1/T with its first two derivatives in β, from one pass over the data (internal). */
+export interface TemperaturePass {
+  /** Mean NLL. */
+  readonly f: number;
+  /** d f / d β. */
+  readonly g: number;
+  /** d² f / d β² ≥ 0 (the NLL of softmax(β·z) is convex in β). */
+  readonly h: number;
+}
+
+/**
+ * One pass for the temperature's Newton step: f(β) = (1/N)·Σ_i [LSE(β·ℓ_i) − β·ℓ_{i,y_i}], f′ = (1/N)·Σ_i
+ * (E_{p_i}[ℓ] − ℓ_{i,y_i}), f″ = (1/N)·Σ_i Var_{p_i}[ℓ] with p_i = softmax(β·ℓ_i); entries ℓ = −∞ have p = 0
+ * and are skipped. `rowMax` holds max_k ℓ_ik (β > 0, so it is also the argmax of β·ℓ). Internal.
+ */
+export function temperaturePass(l: Float64Array, rowMax: Float64Array, n: number, c: number, y: Int32Array, beta: number): TemperaturePass {
+  let f = 0;
+  let g = 0;
+  let h = 0;
+  for (let i = 0, o = 0; i < n; i++, o += c) {
+    const m = rowMax[i] as number;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    for (let k = 0; k < c; k++) {
+      const d = (l[o + k] as number) - m; // ≤ 0, −∞ for an exact zero probability
+      if (d === -Infinity) continue;
+      const e = Math.exp(beta * d);
+      s0 += e;
+      s1 += e * d;
+      s2 += e * d * d;
+    }
+    const mean = s1 / s0; // E[ℓ − m]
+    const dy = (l[o + (y[i] as number)] as number) - m;
+    f += Math.log(s0) - beta * dy;
+    g += mean - dy;
+    h += Math.max(0, s2 / s0 - mean * mean);
+  }
+  return { f: f / n, g: g / n, h: h / n };
+}
+
+/**
+ * Minimises the convex NLL(β), β = 1/T ∈ [1/T_max, 1/T_min], by finding the zero of its derivative in u = ln β with
+ * safeguarded Newton steps (Numerical Recipes' rtsafe idea): f′ is increasing, so every pass (f, f′, f″ from
+ * {@link temperaturePass}) shrinks a bracket around the minimiser; a Newton step in u that leaves the bracket is
+ * replaced by a step of at most 1 in u (a factor e in T) towards the bracket's far end, halfway at most. Stops when the
+ * step in ln T is below the tolerance; returns the best point seen, so never worse than T = 1. Internal.
+ */
+export function newtonTemperature(fn: string, pass: (beta: number) => TemperaturePass, options: TemperatureSearchOptions): { temperature: number; diagnostics: TemperatureDiagnostics } {
+  const { lo, hi, tolerance, maxEvaluations } = searchOptions(fn, options);
+  let a = -Math.log(hi); // bracket of u = ln β = −ln T
+  let b = -Math.log(lo);
+  let u = 0;
+  let cur = pass(1);
+  let evaluations = 1;
+  const before = cur.f;
+  if (!Number.isFinite(before)) {
+    emitWarning(options, {
+      code: 'UM_W_INFINITE',
+      fn,
+      message: `${fn}: the NLL is Infinity at every temperature (a label has probability exactly 0); T = 1 is kept`,
+    });
+    return { temperature: 1, diagnostics: { nllBefore: before, nllAfter: before, evaluations, converged: false, atBound: null, bounds: [lo, hi] } };
+  }
+  let best = { u, f: cur.f };
+  let converged = false;
+  const uLo = a;
+  const uHi = b;
+  let sameWay = 0;
+  let lastDir = 0;
+  const triedBound = new Set<number>();
+  while (evaluations < maxEvaluations) {
+    if (cur.g === 0) {
+      converged = true;
+      break;
+    }
+    if (cur.g < 0) a = u;
+    else b = u;
+    const beta = Math.exp(u);
+    const d1 = beta * cur.g; // df/du
+    const d2 = beta * beta * cur.h + d1; // d²f/du²
+    let next = d2 > 0 ? u - d1 / d2 : Number.NaN;
+    const end = cur.g < 0 ? b : a; // the bracket's end in the descent direction
+    // towards the far end when the Newton step leaves the bracket: at most 1 in u and at most halfway
+    if (!(next > a && next < b)) next = u + Math.sign(end - u) * Math.min(1, Math.abs(end - u) / 2);
+    // three steps the same way while that end is still an unevaluated bound of the interval: try the bound itself
+    // (an optimum beyond it, as for separable data, is otherwise approached only geometrically)
+    const dir = Math.sign(next - u);
+    sameWay = dir === lastDir ? sameWay + 1 : 1;
+    lastDir = dir;
+    if (sameWay >= 3 && (end === uLo || end === uHi) && !triedBound.has(end)) {
+      next = end;
+      triedBound.add(end);
+    }
+    if (Math.abs(next - u) < tolerance) {
+      converged = true;
+      break;
+    }
+    u = next;
+    cur = pass(Math.exp(u));
+    evaluations++;
+    if (cur.f < best.f) best = { u, f: cur.f };
+    if (b - a < tolerance || ((u === uLo && cur.g > 0) || (u === uHi && cur.g < 0))) {
+      converged = true; // the bracket closed, or the minimum lies beyond a bound
+      break;
+    }
+  }
+  // converging onto a bound: the bound itself is the answer when it is not worse
+  for (const [end, t] of [[uLo, hi], [uHi, lo]] as const) {
+    if (Math.abs(best.u - end) <= 1e-6 && best.u !== end && evaluations < maxEvaluations) {
+      const at = pass(1 / t);
+      evaluations++;
+      if (at.f <= best.f) best = { u: end, f: at.f };
+    }
+  }
+  const temperature = best.u === uLo ? hi : best.u === uHi ? lo : Math.exp(-best.u);
+  const atBound = best.u - uLo <= 1e-6 ? 'upper' : uHi - best.u <= 1e-6 ? 'lower' : null;
+  if (atBound !== null) {
+    emitWarning(options, {
+      code: 'UM_W_BOUND',
+      fn,
+      message: `${fn}: the fitted temperature ${temperature} is at the ${atBound} bound of [${lo}, ${hi}]; the NLL keeps falling beyond it (widen options.bounds if that is plausible)`,
+      details: { temperature, bounds: [lo, hi] },
+    });
+  }
+  return { temperature, diagnostics: { nllBefore: before, nllAfter: best.f, evaluations, converged, atBound, bounds: [lo, hi] } };
+}

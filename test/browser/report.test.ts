@@ -52,7 +52,7 @@ describe.skipIf(CHROMIUM === undefined && !required)('the HTML report in headles
       for (const [model, csv] of ['mlp_overfit_test.csv', 'logreg_test.csv'].entries()) {
         const expected = JSON.parse(um(['metrics', `${D}${csv}`, '--json']).stdout) as Record<string, unknown>;
         const mine = cells.filter((c) => c.model === model);
-        expect(mine.length).toBe(16);
+        expect(mine.length).toBe(17);
         for (const c of mine) {
           expect(Number(c.value), c.metric ?? '').toBe(expected[c.metric as string]);
           expect(Math.abs(Number.parseFloat(c.text ?? '') - (expected[c.metric as string] as number))).toBeLessThan(5e-7);

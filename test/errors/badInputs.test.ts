@@ -409,6 +409,7 @@ add('negativeWaic', [
   { what: 'one member with the sample variance', call: () => fnOf('negativeWaic')([[-1], [-2]]), code: 'UM_SHAPE', message: /^negativeWaic: logLikelihood must have at least 2 members for the variance; got 1/ },
 ]);
 add('setWarningHandler', [{ what: 'not a function', call: () => fnOf('setWarningHandler')(5), code: 'UM_OPTION', message: /^setWarningHandler: handler must be a function or undefined; got 5/ }]);
+add('useKernels', [{ what: 'an unknown backend', call: () => fnOf('useKernels')('gpu'), code: 'UM_OPTION', message: /^useKernels: which must be 'wasm' or 'reference'; got "gpu"/ }]);
 
 // ---- recalibration
 for (const fn of ['fitTemperature', 'fitPlatt', 'fitIsotonic', 'fitTopBinning']) add(fn, labeledRows(fn, fnOf(fn), false));
