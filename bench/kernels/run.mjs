@@ -1,16 +1,23 @@
-// Baseline for the performance issue: median times of single metrics in this library vs the numpy versions in
-// numpy_metrics.py, on the same seeded data (N × C probabilities, float32 and float64). Not a test.
-// Usage: node bench/kernels/run.mjs   (env KERNEL_REPEATS, default 7)
+// npm run bench — every `um metrics` metric, the fused evaluator and the temperature fit, in memory, at
+// N × C = 100 000 × 100, 50 000 × 1 000 and 1 000 000 × 10, float32 and float64, against a measured memory-copy
+// baseline and (when python3 with numpy is present) the vectorised numpy versions in numpy_metrics.py, on the same
+// seeded data. Medians of KERNEL_REPEATS runs (default 7) after one warm-up run. Not a test: it prints a table and
+// writes bench/kernels/results.json, which the README's performance section quotes.
+// Env: KERNEL_REPEATS (default 7), KERNEL_SIZES (e.g. "100000x100,50000x1000"), KERNEL_DIR (default bench/.data).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { auroc, brier, ece, normalizedEntropy, uce } from '../../dist/index.js';
+import {
+  auroc, aurc, brier, ece, entropy, evaluate, fitTemperature, mce, nll, normalizedEntropy, toProbabilities, uce, useKernels,
+} from '../../dist/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const dir = join(root, 'bench', '.data');
+const dir = process.env.KERNEL_DIR ?? join(root, 'bench', '.data');
 mkdirSync(dir, { recursive: true });
 const repeats = Number(process.env.KERNEL_REPEATS ?? 7);
+const sizes = (process.env.KERNEL_SIZES ?? '100000x100,50000x1000,1000000x10').split(',').map((s) => s.split('x').map(Number));
 
 function npy(path, array, dtype, shape) {
   let header = `{'descr': '${dtype}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
@@ -23,7 +30,7 @@ function npy(path, array, dtype, shape) {
   writeFileSync(path, Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(array.buffer, array.byteOffset, array.byteLength)]));
 }
 
-/** Seeded softmax rows (mulberry32). */
+/** Seeded softmax rows (mulberry32): logits 3·u plus 2 at the label, so the predictions are informative. */
 function data(n, c) {
   let s = 12345;
   const u = () => {
@@ -49,10 +56,11 @@ function data(n, c) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-function time(f) {
-  f();
+let last;
+function time(f, reps = repeats) {
+  last = f();
   const ts = [];
-  for (let r = 0; r < repeats; r++) {
+  for (let r = 0; r < reps; r++) {
     const t = performance.now();
     f();
     ts.push(performance.now() - t);
@@ -60,29 +68,86 @@ function time(f) {
   return median(ts);
 }
 
+const mean = (v) => v.reduce((a, b) => a + b, 0) / v.length;
+const silent = { onWarning: () => undefined };
+const numpyVersion = spawnSync('python3', ['-c', 'import numpy; print(numpy.__version__)'], { encoding: 'utf8' });
+const haveNumpy = numpyVersion.status === 0;
+const backend = useKernels('wasm');
+
 const rows = [];
-for (const [n, c] of [[100000, 100], [50000, 1000], [1000000, 10]]) {
+const temperature = [];
+for (const [n, c] of sizes) {
+  console.error(`generating ${n} × ${c} …`);
   const { p, y } = data(n, c);
-  const labels = Array.from(y);
   const base = join(dir, 'kernel');
-  npy(`${base}-${n}x${c}-labels.npy`, BigInt64Array.from(labels.map(BigInt)), '<i8', [n]);
+  npy(`${base}-${n}x${c}-labels.npy`, BigInt64Array.from(y, (v) => BigInt(v)), '<i8', [n]);
   for (const dtype of ['float32', 'float64']) {
     const arr = dtype === 'float32' ? Float32Array.from(p) : p;
     npy(`${base}-${n}x${c}-${dtype}.npy`, arr, dtype === 'float32' ? '<f4' : '<f8', [n, c]);
-    const opts = { numClasses: c, sumTolerance: dtype === 'float32' ? 1e-3 : 1e-6 };
+    const o = { numClasses: c };
+    const ow = { numClasses: c, ...silent };
+    const copy = new arr.constructor(arr.length);
+    const memcpy = time(() => copy.set(arr));
     const ours = {
-      ece: time(() => ece(labels, arr, opts)),
-      brier: time(() => brier(labels, arr, opts)),
-      normalizedEntropy: time(() => normalizedEntropy(arr, opts)),
-      uce: time(() => uce(labels, arr, opts)),
-      auroc: time(() => auroc(labels, arr, opts)),
+      'fused pass (validate + top label)': () => toProbabilities(arr, o).n,
+      ece: () => ece(y, arr, o),
+      mce: () => mce(y, arr, o),
+      uce: () => uce(y, arr, o),
+      brier: () => brier(y, arr, o),
+      nll: () => nll(y, arr, ow),
+      auroc: () => auroc(y, arr, o),
+      aurc: () => aurc(y, arr, o),
+      'normalized entropy (mean)': () => mean(normalizedEntropy(arr, o)),
+      'entropy (mean)': () => mean(entropy(arr, o)),
+      'um metrics set (evaluate, classwise: false)': () => evaluate(y, arr, { ...ow, classwise: false }),
     };
-    const py = spawnSync('python3', [join(root, 'bench', 'kernels', 'numpy_metrics.py'), String(n), String(c), dtype, String(repeats), base], { encoding: 'utf8' });
-    const numpy = py.status === 0 ? JSON.parse(py.stdout) : null;
-    for (const [k, ms] of Object.entries(ours)) rows.push({ n, c, dtype, metric: k, ms, numpyMs: numpy?.[k]?.ms ?? null });
+    console.error(`  ${dtype}: ours …`);
+    const ms = {};
+    const values = {};
+    for (const [k, fn] of Object.entries(ours)) {
+      ms[k] = time(fn);
+      const e = last;
+      values[k] = typeof e === 'number' ? e : k.startsWith('um metrics') ? [e.ece, e.mce, e.uce, e.brier, e.nll, e.auroc, e.aurc, e.meanEntropy] : null;
+    }
+    let numpy = null;
+    if (haveNumpy) {
+      console.error(`  ${dtype}: numpy …`);
+      const py = spawnSync('python3', [join(root, 'bench', 'kernels', 'numpy_metrics.py'), String(n), String(c), dtype, String(repeats), base], { encoding: 'utf8', maxBuffer: 1 << 24 });
+      if (py.status === 0) numpy = JSON.parse(py.stdout);
+      else console.error(py.stderr);
+    }
+    const bytes = arr.byteLength;
+    rows.push({ n, c, dtype, metric: 'memory copy (baseline)', ms: memcpy, gbps: bytes / memcpy / 1e6, numpyMs: null });
+    for (const [k, v] of Object.entries(ms)) {
+      // the largest |ours − numpy| over the values (both compute the same definitions; float32 numpy sums may differ)
+      const theirs = numpy?.[k]?.value;
+      const mine = values[k];
+      const diff = theirs === undefined || mine === null ? null : Math.max(...[mine].flat().map((m, i) => Math.abs(m - [theirs].flat()[i])));
+      rows.push({ n, c, dtype, metric: k, ms: v, gbps: bytes / v / 1e6, numpyMs: numpy?.[k]?.ms ?? null, maxAbsDifference: diff });
+    }
+    if (n === 50000 && c === 1000) {
+      // temperature scaling on logits: ln p (float32/float64) declared as logits
+      const logits = new arr.constructor(arr.length);
+      for (let i = 0; i < arr.length; i++) logits[i] = Math.log(arr[i]);
+      let params;
+      const msFit = time(() => {
+        params = fitTemperature(y, logits, { input: 'logits', numClasses: c });
+      }, 3);
+      temperature.push({ n, c, dtype, ms: msFit, temperature: params.temperature, evaluations: params.diagnostics.evaluations, converged: params.diagnostics.converged });
+    }
   }
 }
-console.log('| N × C | dtype | metric | ours ms | numpy ms | ours / numpy |');
-console.log('|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.n} × ${r.c} | ${r.dtype} | ${r.metric} | ${r.ms.toFixed(1)} | ${r.numpyMs === null ? 'n/a' : r.numpyMs.toFixed(1)} | ${r.numpyMs === null ? 'n/a' : (r.ms / r.numpyMs).toFixed(2)} |`);
-writeFileSync(join(root, 'bench', 'kernels', 'baseline.json'), `${JSON.stringify(rows, null, 2)}\n`);
+
+const f = (x, d = 1) => (x === null ? 'n/a' : x.toFixed(d));
+console.log(`| N × C | dtype | what | ours ms | GB/s | numpy ms | numpy / ours | ours / memcpy | max \\|ours − numpy\\| |`);
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  const copy = rows.find((x) => x.n === r.n && x.c === r.c && x.dtype === r.dtype && x.metric === 'memory copy (baseline)');
+  console.log(`| ${r.n} × ${r.c} | ${r.dtype} | ${r.metric} | ${f(r.ms)} | ${f(r.gbps, 2)} | ${f(r.numpyMs)} | ${r.numpyMs === null ? 'n/a' : (r.numpyMs / r.ms).toFixed(2)} | ${(r.ms / copy.ms).toFixed(2)} | ${r.maxAbsDifference === null || r.maxAbsDifference === undefined ? '' : r.maxAbsDifference.toExponential(1)} |`);
+}
+console.log('\n| temperature fit, N × C | dtype | ms | objective passes | T |');
+console.log('|---|---|---|---|---|');
+for (const t of temperature) console.log(`| ${t.n} × ${t.c} | ${t.dtype} | ${f(t.ms)} | ${t.evaluations} | ${t.temperature.toFixed(6)} |`);
+const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, numpy: haveNumpy ? numpyVersion.stdout.trim() : null, kernels: backend, repeats };
+console.log(`\n${JSON.stringify(machine)}`);
+writeFileSync(join(root, 'bench', 'kernels', 'results.json'), `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), machine, rows, temperature }, null, 2)}\n`);

@@ -189,6 +189,10 @@ export function newtonTemperature(fn: string, pass: (beta: number) => Temperatur
     const d1 = beta * cur.g; // df/du
     const d2 = beta * beta * cur.h + d1; // d²f/du²
     let next = d2 > 0 ? u - d1 / d2 : Number.NaN;
+    if (Math.abs(next - u) < tolerance) {
+      converged = true; // the Newton step itself is below the tolerance (it may round to no step at all)
+      break;
+    }
     const end = cur.g < 0 ? b : a; // the bracket's end in the descent direction
     // towards the far end when the Newton step leaves the bracket: at most 1 in u and at most halfway
     if (!(next > a && next < b)) next = u + Math.sign(end - u) * Math.min(1, Math.abs(end - u) / 2);
