@@ -72,21 +72,78 @@ export function heapBase(): usize {
   for (let i = 0; i < rows; i++) {
     const row = src + (<usize>i * <usize>c << 2);
     let vmax = f32x4.splat(-Infinity);
-    let vmin = f32x4.splat(Infinity);
+    let vsign = i32x4.splat(0);
     let vsum = f32x4.splat(0);
-    let varg = i32x4.splat(0);
-    let vidx = i32x4(0, 1, 2, 3);
     let sqA = f64x2.splat(0);
     let sqB = f64x2.splat(0);
     let lgA = f64x2.splat(0);
     let lgB = f64x2.splat(0);
-    for (let k = 0; k < c4; k += 4) {
+    // two vectors per iteration into two sets of max/sum accumulators: shorter dependency chains
+    let vmax2 = f32x4.splat(-Infinity);
+    let vsum2 = f32x4.splat(0);
+    const c8 = c & ~7;
+    let k = 0;
+    for (; k < c8; k += 8) {
+      {
+        const v = v128.load(row + (<usize>k << 2));
+        vmax = f32x4.pmax(vmax, v);
+        vsign = v128.or(vsign, v);
+        vsum = f32x4.add(vsum, v);
+        if (withSq) {
+          const lo = f64x2.promote_low_f32x4(v);
+          const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
+          sqA = f64x2.add(sqA, f64x2.mul(lo, lo));
+          sqB = f64x2.add(sqB, f64x2.mul(hi, hi));
+          if (withLog) {
+            let e = i32x4.sub(i32x4.shr_u(v, 23), i32x4.splat(127));
+            let m = v128.or(v128.and(v, i32x4.splat(0x007fffff)), i32x4.splat(0x3f800000));
+            const big = f32x4.gt(m, f32x4.splat(<f32>SQRT2));
+            m = v128.bitselect(f32x4.mul(m, f32x4.splat(0.5)), m, big);
+            e = i32x4.sub(e, big);
+            const f = f32x4.sub(m, f32x4.splat(1.0));
+            const s = f32x4.div(f, f32x4.add(f32x4.splat(2.0), f));
+            const z = f32x4.mul(s, s);
+            const lnm = f32x4.mul(s, f32x4.add(f32x4.splat(2.0), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 3.0)), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>0.4), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 7.0)), f32x4.mul(z, f32x4.splat(<f32>(2.0 / 9.0)))))))))));
+            const lnLo = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(e), f64x2.splat(LN2)), f64x2.promote_low_f32x4(lnm));
+            const lnHi = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(v128.shuffle<i32>(e, e, 2, 3, 2, 3)), f64x2.splat(LN2)), f64x2.promote_low_f32x4(v128.shuffle<i32>(lnm, lnm, 2, 3, 2, 3)));
+            lgA = f64x2.add(lgA, f64x2.mul(lo, lnLo));
+            lgB = f64x2.add(lgB, f64x2.mul(hi, lnHi));
+          }
+        }
+      }
+      {
+        const v = v128.load(row + (<usize>k << 2), 16);
+        vmax2 = f32x4.pmax(vmax2, v);
+        vsign = v128.or(vsign, v);
+        vsum2 = f32x4.add(vsum2, v);
+        if (withSq) {
+          const lo = f64x2.promote_low_f32x4(v);
+          const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
+          sqA = f64x2.add(sqA, f64x2.mul(lo, lo));
+          sqB = f64x2.add(sqB, f64x2.mul(hi, hi));
+          if (withLog) {
+            let e = i32x4.sub(i32x4.shr_u(v, 23), i32x4.splat(127));
+            let m = v128.or(v128.and(v, i32x4.splat(0x007fffff)), i32x4.splat(0x3f800000));
+            const big = f32x4.gt(m, f32x4.splat(<f32>SQRT2));
+            m = v128.bitselect(f32x4.mul(m, f32x4.splat(0.5)), m, big);
+            e = i32x4.sub(e, big);
+            const f = f32x4.sub(m, f32x4.splat(1.0));
+            const s = f32x4.div(f, f32x4.add(f32x4.splat(2.0), f));
+            const z = f32x4.mul(s, s);
+            const lnm = f32x4.mul(s, f32x4.add(f32x4.splat(2.0), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 3.0)), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>0.4), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 7.0)), f32x4.mul(z, f32x4.splat(<f32>(2.0 / 9.0)))))))))));
+            const lnLo = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(e), f64x2.splat(LN2)), f64x2.promote_low_f32x4(lnm));
+            const lnHi = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(v128.shuffle<i32>(e, e, 2, 3, 2, 3)), f64x2.splat(LN2)), f64x2.promote_low_f32x4(v128.shuffle<i32>(lnm, lnm, 2, 3, 2, 3)));
+            lgA = f64x2.add(lgA, f64x2.mul(lo, lnLo));
+            lgB = f64x2.add(lgB, f64x2.mul(hi, lnHi));
+          }
+        }
+      }
+    }
+    for (; k < c4; k += 4) {
       const v = v128.load(row + (<usize>k << 2));
-      varg = v128.bitselect(vidx, varg, f32x4.gt(v, vmax));
       vmax = f32x4.pmax(vmax, v);
-      vmin = f32x4.pmin(vmin, v);
+      vsign = v128.or(vsign, v);
       vsum = f32x4.add(vsum, v);
-      vidx = i32x4.add(vidx, i32x4.splat(4));
       if (withSq) {
         const lo = f64x2.promote_low_f32x4(v);
         const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
@@ -109,22 +166,10 @@ export function heapBase(): usize {
         }
       }
     }
-    let max: f32 = -Infinity;
-    let arg: i32 = 0;
-    if (c4 > 0) {
-      max = f32x4.extract_lane(vmax, 0);
-      arg = i32x4.extract_lane(varg, 0);
-      const m1 = f32x4.extract_lane(vmax, 1);
-      const a1 = i32x4.extract_lane(varg, 1);
-      if (m1 > max || (m1 == max && a1 < arg)) { max = m1; arg = a1; }
-      const m2 = f32x4.extract_lane(vmax, 2);
-      const a2 = i32x4.extract_lane(varg, 2);
-      if (m2 > max || (m2 == max && a2 < arg)) { max = m2; arg = a2; }
-      const m3 = f32x4.extract_lane(vmax, 3);
-      const a3 = i32x4.extract_lane(varg, 3);
-      if (m3 > max || (m3 == max && a3 < arg)) { max = m3; arg = a3; }
-    }
-    let min: f32 = Mathf.min(Mathf.min(f32x4.extract_lane(vmin, 0), f32x4.extract_lane(vmin, 1)), Mathf.min(f32x4.extract_lane(vmin, 2), f32x4.extract_lane(vmin, 3)));
+    vmax = f32x4.pmax(vmax, vmax2);
+    vsum = f32x4.add(vsum, vsum2);
+    let max: f32 = Mathf.max(Mathf.max(f32x4.extract_lane(vmax, 0), f32x4.extract_lane(vmax, 1)), Mathf.max(f32x4.extract_lane(vmax, 2), f32x4.extract_lane(vmax, 3)));
+    let negative = i32x4.bitmask(vsign) != 0;
     let sum: f64 = <f64>f32x4.extract_lane(vsum, 0) + <f64>f32x4.extract_lane(vsum, 1) + <f64>f32x4.extract_lane(vsum, 2) + <f64>f32x4.extract_lane(vsum, 3);
     const qv = f64x2.add(sqA, sqB);
     const lv = f64x2.add(lgA, lgB);
@@ -132,13 +177,36 @@ export function heapBase(): usize {
     let lg = f64x2.extract_lane(lv, 0) + f64x2.extract_lane(lv, 1);
     for (let k = c4; k < c; k++) {
       const v = load<f32>(row + (<usize>k << 2));
-      if (v > max) { max = v; arg = k; }
-      min = Mathf.min(min, v);
+      if (v > max) max = v;
+      if (reinterpret<i32>(v) < 0) negative = true;
       const d = <f64>v;
       sum += d;
       if (withSq) sq += d * d;
       if (withLog) lg += xlogx1(d);
     }
+    // argmax: the first entry equal to the maximum, found by a second scan of the row (still in cache)
+    let arg: i32 = 0;
+    const target = f32x4.splat(max);
+    let found = false;
+    for (let k = 0; k < c4; k += 4) {
+      const eq = f32x4.eq(v128.load(row + (<usize>k << 2)), target);
+      if (v128.any_true(eq)) {
+        arg = k + ctz(i8x16.bitmask(eq)) / 4;
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      for (let k = c4; k < c; k++) {
+        if (load<f32>(row + (<usize>k << 2)) == max) {
+          arg = k;
+          break;
+        }
+      }
+    }
+    // min(0, min_k p): only rows with a sign bit set (a negative entry or −0) are scanned
+    let min: f32 = 0;
+    if (negative) for (let k = 0; k < c; k++) min = Mathf.min(min, load<f32>(row + (<usize>k << 2)));
     store<f64>(outMax + (<usize>i << 3), <f64>max);
     store<i32>(outArg + (<usize>i << 2), arg);
     store<f64>(outMin + (<usize>i << 3), <f64>min);
@@ -166,45 +234,77 @@ export function probsF32(src: usize, rows: i32, c: i32, outMax: usize, outArg: u
   for (let i = 0; i < rows; i++) {
     const row = src + (<usize>i * <usize>c << 3);
     let vmax = f64x2.splat(-Infinity);
-    let vmin = f64x2.splat(Infinity);
-    let varg = i64x2.splat(0);
-    let vidx = i64x2(0, 1);
+    let vmax2 = f64x2.splat(-Infinity);
+    let vsign = i64x2.splat(0);
     let sum = f64x2.splat(0);
+    let sum2 = f64x2.splat(0);
     let sq = f64x2.splat(0);
+    let sq2 = f64x2.splat(0);
     let lg = f64x2.splat(0);
-    for (let k = 0; k < c2; k += 2) {
+    const c4 = c & ~3;
+    let k = 0;
+    // two vectors per iteration into two sets of accumulators: shorter dependency chains
+    for (; k < c4; k += 4) {
       const v = v128.load(row + (<usize>k << 3));
-      varg = v128.bitselect(vidx, varg, f64x2.gt(v, vmax));
+      const w = v128.load(row + (<usize>k << 3), 16);
       vmax = f64x2.pmax(vmax, v);
-      vmin = f64x2.pmin(vmin, v);
-      vidx = i64x2.add(vidx, i64x2.splat(2));
+      vmax2 = f64x2.pmax(vmax2, w);
+      vsign = v128.or(vsign, v128.or(v, w));
+      sum = f64x2.add(sum, v);
+      sum2 = f64x2.add(sum2, w);
+      if (withSq) {
+        sq = f64x2.add(sq, f64x2.mul(v, v));
+        sq2 = f64x2.add(sq2, f64x2.mul(w, w));
+      }
+      if (withLog) lg = f64x2.add(lg, f64x2.add(xlogx(v), xlogx(w)));
+    }
+    for (; k < c2; k += 2) {
+      const v = v128.load(row + (<usize>k << 3));
+      vmax = f64x2.pmax(vmax, v);
+      vsign = v128.or(vsign, v);
       sum = f64x2.add(sum, v);
       if (withSq) sq = f64x2.add(sq, f64x2.mul(v, v));
       if (withLog) lg = f64x2.add(lg, xlogx(v));
     }
-    let max: f64 = -Infinity;
-    let arg: i32 = 0;
-    if (c2 > 0) {
-      const m0 = f64x2.extract_lane(vmax, 0);
-      const m1 = f64x2.extract_lane(vmax, 1);
-      const a0 = <i32>i64x2.extract_lane(varg, 0);
-      const a1 = <i32>i64x2.extract_lane(varg, 1);
-      max = m0;
-      arg = a0;
-      if (m1 > m0 || (m1 == m0 && a1 < a0)) { max = m1; arg = a1; }
-    }
-    let min = Math.min(f64x2.extract_lane(vmin, 0), f64x2.extract_lane(vmin, 1));
+    vmax = f64x2.pmax(vmax, vmax2);
+    sum = f64x2.add(sum, sum2);
+    sq = f64x2.add(sq, sq2);
+    let max: f64 = Math.max(f64x2.extract_lane(vmax, 0), f64x2.extract_lane(vmax, 1));
+    let negative = i64x2.bitmask(vsign) != 0;
     let s = f64x2.extract_lane(sum, 0) + f64x2.extract_lane(sum, 1);
     let q = f64x2.extract_lane(sq, 0) + f64x2.extract_lane(sq, 1);
     let l = f64x2.extract_lane(lg, 0) + f64x2.extract_lane(lg, 1);
-    for (let k = c2; k < c; k++) {
+    for (k = c2; k < c; k++) {
       const v = load<f64>(row + (<usize>k << 3));
-      if (v > max) { max = v; arg = k; }
-      min = Math.min(min, v);
+      if (v > max) max = v;
+      if (reinterpret<i64>(v) < 0) negative = true;
       s += v;
       if (withSq) q += v * v;
       if (withLog) l += xlogx1(v);
     }
+    // argmax: the first entry equal to the maximum, by a second scan of the row (still in cache)
+    let arg: i32 = 0;
+    const target = f64x2.splat(max);
+    let found = false;
+    for (k = 0; k < c2; k += 2) {
+      const eq = f64x2.eq(v128.load(row + (<usize>k << 3)), target);
+      if (v128.any_true(eq)) {
+        arg = k + (i64x2.bitmask(eq) & 1 ? 0 : 1);
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      for (k = c2; k < c; k++) {
+        if (load<f64>(row + (<usize>k << 3)) == max) {
+          arg = k;
+          break;
+        }
+      }
+    }
+    // min(0, min_k p): only rows with a sign bit set (a negative entry or −0) are scanned
+    let min: f64 = 0;
+    if (negative) for (k = 0; k < c; k++) min = Math.min(min, load<f64>(row + (<usize>k << 3)));
     store<f64>(outMax + (<usize>i << 3), max);
     store<i32>(outArg + (<usize>i << 2), arg);
     store<f64>(outMin + (<usize>i << 3), min);

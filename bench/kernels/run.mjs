@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import {
   auroc, aurc, brier, ece, entropy, evaluate, fitTemperature, mce, nll, normalizedEntropy, toProbabilities, uce, useKernels,
 } from '../../dist/index.js';
+import { evaluateParallel } from '../../dist/parallel/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = process.env.KERNEL_DIR ?? join(root, 'bench', '.data');
@@ -57,12 +58,12 @@ function data(n, c) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 let last;
-function time(f, reps = repeats) {
-  last = f();
+async function time(f, reps = repeats) {
+  last = await f();
   const ts = [];
   for (let r = 0; r < reps; r++) {
     const t = performance.now();
-    f();
+    await f();
     ts.push(performance.now() - t);
   }
   return median(ts);
@@ -87,7 +88,10 @@ for (const [n, c] of sizes) {
     const o = { numClasses: c };
     const ow = { numClasses: c, ...silent };
     const copy = new arr.constructor(arr.length);
-    const memcpy = time(() => copy.set(arr));
+    const memcpy = await time(() => copy.set(arr));
+    const shared = new arr.constructor(new SharedArrayBuffer(arr.byteLength));
+    shared.set(arr);
+    const threads = cpus().length;
     const ours = {
       'fused pass (validate + top label)': () => toProbabilities(arr, o).n,
       ece: () => ece(y, arr, o),
@@ -100,14 +104,16 @@ for (const [n, c] of sizes) {
       'normalized entropy (mean)': () => mean(normalizedEntropy(arr, o)),
       'entropy (mean)': () => mean(entropy(arr, o)),
       'um metrics set (evaluate, classwise: false)': () => evaluate(y, arr, { ...ow, classwise: false }),
+      [`um metrics set, ${threads} threads (evaluateParallel)`]: () => evaluateParallel(y, arr, { ...ow, classwise: false, threads }),
+      [`um metrics set, ${threads} threads, SharedArrayBuffer input`]: () => evaluateParallel(y, shared, { ...ow, classwise: false, threads }),
     };
     console.error(`  ${dtype}: ours …`);
     const ms = {};
     const values = {};
     for (const [k, fn] of Object.entries(ours)) {
-      ms[k] = time(fn);
+      ms[k] = await time(fn);
       const e = last;
-      values[k] = typeof e === 'number' ? e : k.startsWith('um metrics') ? [e.ece, e.mce, e.uce, e.brier, e.nll, e.auroc, e.aurc, e.meanEntropy] : null;
+      values[k] = typeof e === 'number' ? e : k.startsWith('um metrics set') ? [e.ece, e.mce, e.uce, e.brier, e.nll, e.auroc, e.aurc, e.meanEntropy] : null;
     }
     let numpy = null;
     if (haveNumpy) {
@@ -120,17 +126,18 @@ for (const [n, c] of sizes) {
     rows.push({ n, c, dtype, metric: 'memory copy (baseline)', ms: memcpy, gbps: bytes / memcpy / 1e6, numpyMs: null });
     for (const [k, v] of Object.entries(ms)) {
       // the largest |ours − numpy| over the values (both compute the same definitions; float32 numpy sums may differ)
-      const theirs = numpy?.[k]?.value;
+      const key = k.startsWith('um metrics set') ? 'um metrics set (evaluate, classwise: false)' : k;
+      const theirs = numpy?.[key]?.value;
       const mine = values[k];
       const diff = theirs === undefined || mine === null ? null : Math.max(...[mine].flat().map((m, i) => Math.abs(m - [theirs].flat()[i])));
-      rows.push({ n, c, dtype, metric: k, ms: v, gbps: bytes / v / 1e6, numpyMs: numpy?.[k]?.ms ?? null, maxAbsDifference: diff });
+      rows.push({ n, c, dtype, metric: k, ms: v, gbps: bytes / v / 1e6, numpyMs: numpy?.[key]?.ms ?? null, maxAbsDifference: diff });
     }
     if (n === 50000 && c === 1000) {
       // temperature scaling on logits: ln p (float32/float64) declared as logits
       const logits = new arr.constructor(arr.length);
       for (let i = 0; i < arr.length; i++) logits[i] = Math.log(arr[i]);
       let params;
-      const msFit = time(() => {
+      const msFit = await time(() => {
         params = fitTemperature(y, logits, { input: 'logits', numClasses: c });
       }, 3);
       temperature.push({ n, c, dtype, ms: msFit, temperature: params.temperature, evaluations: params.diagnostics.evaluations, converged: params.diagnostics.converged });

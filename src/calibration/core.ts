@@ -118,9 +118,9 @@ export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: Array
 
 /** The (score, outcome[, weight]) entries of one binned slice: one class, or all entries together (internal). */
 export interface Slice {
-  scores: number[];
-  outcomes: number[];
-  weights: number[] | undefined;
+  scores: ArrayLike<number>;
+  outcomes: ArrayLike<number>;
+  weights: ArrayLike<number> | undefined;
 }
 
 /** Slices of (score, outcome[, weight]) triples grouped by class `group[i]`; `weight(i)` undefined means unweighted. */
@@ -133,7 +133,23 @@ function groupSlices(
   keep: (s: number) => boolean,
   weight?: (i: number) => number,
 ): Slice[] {
-  // two passes: count each group's kept entries, then fill arrays of exactly that size (no growth by push)
+  if (numGroups === 1) {
+    // one slice: fill arrays of n and keep the kept prefix
+    const scores = new Float64Array(n);
+    const outcomes = new Float64Array(n);
+    const weights = weight === undefined ? undefined : new Float64Array(n);
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const s = score(i);
+      if (!keep(s)) continue;
+      scores[m] = s;
+      outcomes[m] = outcome(i);
+      if (weights !== undefined && weight !== undefined) weights[m] = weight(i);
+      m++;
+    }
+    return [{ scores: scores.subarray(0, m), outcomes: outcomes.subarray(0, m), weights: weights?.subarray(0, m) }];
+  }
+  // two passes: count each group's kept entries, then fill arrays of exactly that size
   const sizes = new Float64Array(numGroups);
   const groupOf = new Int32Array(n);
   for (let i = 0; i < n; i++) {
@@ -141,16 +157,17 @@ function groupSlices(
     groupOf[i] = g;
     if (g >= 0) sizes[g] = (sizes[g] as number) + 1;
   }
-  const slices: Slice[] = Array.from(sizes, (m) => ({
-    scores: new Array<number>(m).fill(0),
-    outcomes: new Array<number>(m).fill(0),
-    weights: weight === undefined ? undefined : new Array<number>(m).fill(0),
+  const filled = Array.from(sizes, (m) => ({
+    scores: new Float64Array(m),
+    outcomes: new Float64Array(m),
+    weights: weight === undefined ? undefined : new Float64Array(m),
   }));
+  const slices: Slice[] = filled;
   const at = new Int32Array(numGroups);
   for (let i = 0; i < n; i++) {
     const g = groupOf[i] as number;
     if (g < 0) continue;
-    const slice = slices[g] as Slice;
+    const slice = filled[g] as (typeof filled)[number];
     const j = at[g] as number;
     at[g] = j + 1;
     slice.scores[j] = score(i);

@@ -5,6 +5,7 @@ import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ProbMatrix, ScoreKind, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { rowEntropy } from '../measures/rowEntropy.js';
+import type { RowStats } from '../kernels/rowStatsTypes.js';
 import { fail } from '../errors/fail.js';
 import type { BrierForm, PresetName } from '../presets/presets.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
@@ -132,11 +133,15 @@ export interface Evaluation {
  */
 export function evaluate(labels: Labels, scores: Scores, options: EvaluateOptions = {}): Evaluation {
   checkOptions('evaluate', options, INPUT_KEYS, ['bins', 'preset', 'onWarning', 'weights', 'classwise']);
-  const fn = 'evaluate';
+  return evaluateWith('evaluate', labels, scores, options);
+}
+
+/** {@link evaluate} for `fn`, optionally with the row statistics of `scores` already computed (internal; the parallel pass). */
+export function evaluateWith(fn: string, labels: Labels, scores: Scores, options: EvaluateOptions, stats?: RowStats): Evaluation {
   if (options.classwise !== undefined && typeof options.classwise !== 'boolean') {
     fail('UM_OPTION', fn, 'options.classwise', 'be true or false', { value: options.classwise });
   }
-  const p = probMatrix(fn, scores, options, 2);
+  const p = probMatrix(fn, scores, options, 2, stats);
   const y = labelArray(fn, labels, p.n, p.numClasses);
   const w = weightArray(fn, options.weights, p.n);
   if (w === undefined) return evaluateCore(fn, p, y, options);

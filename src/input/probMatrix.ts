@@ -34,7 +34,7 @@ function checkFinite(fn: string, arg: string, v: unknown, index: number[], allow
  * Validates and converts scores of a declared kind into probabilities. Internal form of
  * {@link toProbabilities}; `fn` is the public function named in error messages.
  */
-export function probMatrix(fn: string, scores: Scores, options: InputOptions = {}, statsMode: RowStatsMode = 0): ProbMatrix {
+export function probMatrix(fn: string, scores: Scores, options: InputOptions = {}, statsMode: RowStatsMode = 0, given?: RowStats): ProbMatrix {
   const input = options.input ?? 'probs';
   if (!KINDS.includes(input)) {
     fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
@@ -118,7 +118,7 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
   }
   if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
 
-  const { data, logData, stats } = convertRows(fn, arg, get, n, numClasses, input, tolerance, [], flat, statsMode);
+  const { data, logData, stats } = convertRows(fn, arg, get, n, numClasses, input, tolerance, [], flat, statsMode, given);
   const matrix: ProbMatrix =
     logData === undefined
       ? { kind: 'probabilities', data, n, numClasses, input, binary: false }
@@ -145,9 +145,11 @@ export function convertRows(
   prefix: readonly number[],
   flat?: Float32Array | Float64Array,
   statsMode: RowStatsMode = 0,
+  given?: RowStats,
 ): { data: Float32Array | Float64Array; logData?: Float64Array; stats?: RowStats } {
   if (input === 'probs' && flat !== undefined) {
-    const stats = computeRowStats(flat, n, c, statsMode);
+    // `given`: the statistics of exactly these rows, computed elsewhere (the parallel pass)
+    const stats = given !== undefined && given.max.length === n && given.mode >= statsMode ? given : computeRowStats(flat, n, c, statsMode);
     const { min, max, sum, sumSlack } = stats;
     // A row passes the screen when min ≥ 0, max ≤ 1 and |sum − 1| ≤ tolerance less the sum's own rounding bound (each
     // comparison is false for NaN); any other row is checked exactly, which throws or (at the margin) passes.

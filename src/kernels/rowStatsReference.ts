@@ -14,7 +14,7 @@ export function rowStatsReference(data: Float32Array | Float64Array, n: number, 
   for (let i = 0, o = 0; i < n; i++, o += c) {
     let best = 0;
     let hi = data[o] as number;
-    let lo = hi;
+    let lo = 0;
     let s = 0;
     let q = 0;
     let l = 0;

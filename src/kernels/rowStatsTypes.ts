@@ -1,5 +1,5 @@
 /**
- * What a row-statistics pass computes: 0 — max, argmax, min and sum (enough to validate probabilities and to find
+ * What a row-statistics pass computes: 0 — max, argmax, min(0, min) and sum (enough to validate probabilities and to find
  * the top label); 1 — also Σ_k p_k²; 2 — also Σ_k p_k·ln p_k.
  */
 export type RowStatsMode = 0 | 1 | 2;
@@ -11,7 +11,7 @@ export interface RowStats {
   readonly max: Float64Array;
   /** First index of the maximum (ties → lowest class). */
   readonly arg: Int32Array;
-  /** min_k p_ik (NaN entries are skipped by the fast kernel; they make `sum` NaN instead). */
+  /** min(0, min_k p_ik): 0 unless an entry is negative (or −0) — a validation screen; NaN entries make `sum` NaN instead. */
   readonly min: Float64Array;
   /** Σ_k p_ik — a validation screen: float32 accumulation for float32 data in the fast kernel. */
   readonly sum: Float64Array;

@@ -6,4 +6,5 @@ export const ENTRIES: Record<string, string> = {
   'uncertainty-metrics/plot': 'src/plot/index.ts',
   'uncertainty-metrics/report': 'src/report/index.ts',
   'uncertainty-metrics/sql': 'src/sql/index.ts',
+  'uncertainty-metrics/parallel': 'src/parallel/index.ts',
 };

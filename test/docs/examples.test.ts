@@ -13,6 +13,8 @@ const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'uncertainty-metrics/plot': () => import('../../src/plot/index.js'),
   'uncertainty-metrics/report': () => import('../../src/report/index.js'),
   'uncertainty-metrics/sql': () => import('../../src/sql/index.js'),
+  // workers start from the built JavaScript (dist/parallel/rowStatsWorker.js), so this entry runs from dist
+  'uncertainty-metrics/parallel': () => import('../../dist/parallel/index.js'),
 };
 
 const api = publicExports(ENTRIES).filter((e) => e.tags.has('example'));

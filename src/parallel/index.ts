@@ -1,0 +1,3 @@
+// uncertainty-metrics/parallel — Node only: the fused row pass across worker threads.
+export { evaluateParallel } from './evaluateParallel.js';
+export type { EvaluateParallelOptions } from './evaluateParallel.js';
