@@ -43,6 +43,6 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
 export function uce(labels: Labels, scores: Scores, options: UceOptions = {}): number {
   checkOptions('uce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'classwise']);
   const cfg = resolveUce('uce', options);
-  const { p, y, w } = labeledInput('uce', labels, scores, options);
+  const { p, y, w } = labeledInput('uce', labels, scores, options, false, 2);
   return uceCore('uce', p, y, cfg, w);
 }

@@ -39,7 +39,7 @@ export function entropy(scores: Scores, options: EntropyOptions = {}): Float64Ar
   if (typeof base !== 'number' || !(base > 0) || base === 1 || !Number.isFinite(base)) {
     fail('UM_OPTION', 'entropy', 'options.base', 'be a finite number > 0 and ≠ 1', { value: base });
   }
-  const h = rowEntropy(probMatrix('entropy', scores, options));
+  const h = rowEntropy(probMatrix('entropy', scores, options, 2));
   if (base !== Math.E) {
     const scale = Math.log(base);
     for (let i = 0; i < h.length; i++) h[i] = (h[i] as number) / scale;

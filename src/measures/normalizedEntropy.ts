@@ -39,5 +39,5 @@ export function rowNormalizedEntropy(p: ProbMatrix): Float64Array {
  */
 export function normalizedEntropy(scores: Scores, options: InputOptions = {}): Float64Array {
   checkOptions('normalizedEntropy', options, INPUT_KEYS);
-  return rowNormalizedEntropy(probMatrix('normalizedEntropy', scores, options));
+  return rowNormalizedEntropy(probMatrix('normalizedEntropy', scores, options, 2));
 }

@@ -55,7 +55,7 @@ export function brier(labels: Labels, scores: Scores, options: BrierOptions & We
   checkOptions('brier', options, INPUT_KEYS, WEIGHT_KEYS, ['form', 'preset']);
   const fn = 'brier';
   const form = resolveBrierForm(fn, options);
-  const p = probMatrix(fn, scores, options);
+  const p = probMatrix(fn, scores, options, 1);
   const { p: q, y, w } = positiveRows(p, labelArray(fn, labels, p.n, p.numClasses), weightArray(fn, options.weights, p.n));
   return mean(brierRows(q, y, form), w);
 }

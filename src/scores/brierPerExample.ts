@@ -78,6 +78,6 @@ export function brierPerExample(labels: Labels, scores: Scores, options: BrierOp
   checkOptions('brierPerExample', options, INPUT_KEYS, ['form', 'preset']);
   const fn = 'brierPerExample';
   const form = resolveBrierForm(fn, options);
-  const p = probMatrix(fn, scores, options);
+  const p = probMatrix(fn, scores, options, 1);
   return brierRows(p, labelArray(fn, labels, p.n, p.numClasses), form);
 }
