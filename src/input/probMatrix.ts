@@ -173,7 +173,9 @@ export function convertRows(
   for (let i = 0; i < n; i++) {
     let max = -Infinity;
     for (let k = 0; k < c; k++) {
-      const v = checkFinite(fn, arg, get(i, k), [...prefix, i, k], true);
+      const raw = get(i, k);
+      // the index array is built only for a value that fails
+      const v = typeof raw === 'number' && raw === raw && raw !== Infinity ? raw : checkFinite(fn, arg, raw, [...prefix, i, k], true);
       if (input === 'logprobs' && v > 0) {
         fail('UM_PROB_RANGE', fn, arg, 'be ≤ 0 (a log-probability)', { index: [...prefix, i, k], value: v });
       }
@@ -300,7 +302,8 @@ function checkProbRows(
   for (let i = from; i < to; i++) {
     let sum = 0;
     for (let k = 0; k < c; k++) {
-      const v = checkFinite(fn, arg, get(i, k), [...prefix, i, k], false);
+      const raw = get(i, k);
+      const v = typeof raw === 'number' && raw === raw && raw !== Infinity && raw !== -Infinity ? raw : checkFinite(fn, arg, raw, [...prefix, i, k], false);
       if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, arg, 'be in [0, 1]', { index: [...prefix, i, k], value: v });
       if (copy) data[i * c + k] = v;
       sum += v;

@@ -31,17 +31,23 @@ export function argsort(keys: ArrayLike<number>, descending = false): Uint32Arra
     hi[i] = h;
     lo[i] = l;
   }
+  // keys travel with their indices, so every pass reads sequentially and only the writes scatter (into 2048 streams)
   let order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   let next = new Uint32Array(n);
+  let kHi = hi;
+  let kLo = lo;
+  let nHi = new Uint32Array(n);
+  let nLo = new Uint32Array(n);
   const count = new Uint32Array(2048);
-  const digits: [Uint32Array, number, number][] = [
-    [lo, 0, 0x7ff], [lo, 11, 0x7ff], [lo, 22, 0x3ff], [hi, 0, 0x7ff], [hi, 11, 0x7ff], [hi, 22, 0x3ff],
+  const digits: [boolean, number, number][] = [
+    [false, 0, 0x7ff], [false, 11, 0x7ff], [false, 22, 0x3ff], [true, 0, 0x7ff], [true, 11, 0x7ff], [true, 22, 0x3ff],
   ];
-  for (const [word, shift, mask] of digits) {
+  for (const [high, shift, mask] of digits) {
+    const word = high ? kHi : kLo;
     count.fill(0);
-    for (let i = 0; i < n; i++) {
-      const d = ((word[i] as number) >>> shift) & mask;
+    for (let r = 0; r < n; r++) {
+      const d = ((word[r] as number) >>> shift) & mask;
       count[d] = (count[d] as number) + 1;
     }
     if (count[((word[0] as number) >>> shift) & mask] === n) continue; // every key has this digit
@@ -52,14 +58,16 @@ export function argsort(keys: ArrayLike<number>, descending = false): Uint32Arra
       sum += c;
     }
     for (let r = 0; r < n; r++) {
-      const i = order[r] as number;
-      const d = ((word[i] as number) >>> shift) & mask;
-      next[count[d] as number] = i;
-      count[d] = (count[d] as number) + 1;
+      const d = ((word[r] as number) >>> shift) & mask;
+      const at = count[d] as number;
+      count[d] = at + 1;
+      next[at] = order[r] as number;
+      nHi[at] = kHi[r] as number;
+      nLo[at] = kLo[r] as number;
     }
-    const t = order;
-    order = next;
-    next = t;
+    [order, next] = [next, order];
+    [kHi, nHi] = [nHi, kHi];
+    [kLo, nLo] = [nLo, kLo];
   }
   return order;
 }
