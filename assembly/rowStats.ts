@@ -188,12 +188,22 @@ export function heapBase(): usize {
     let arg: i32 = 0;
     const target = f32x4.splat(max);
     let found = false;
-    for (let k = 0; k < c4; k += 4) {
-      const eq = f32x4.eq(v128.load(row + (<usize>k << 2)), target);
-      if (v128.any_true(eq)) {
-        arg = k + ctz(i8x16.bitmask(eq)) / 4;
+    let j = 0;
+    // eight entries per test: one any_true over both vectors, then the exact lane
+    for (; j < c8 && !found; j += 8) {
+      const e0 = f32x4.eq(v128.load(row + (<usize>j << 2)), target);
+      const e1 = f32x4.eq(v128.load(row + (<usize>j << 2), 16), target);
+      if (v128.any_true(v128.or(e0, e1))) {
+        const bits = i32x4.bitmask(e0) | (i32x4.bitmask(e1) << 4);
+        arg = j + ctz(bits);
         found = true;
-        break;
+      }
+    }
+    for (; j < c4 && !found; j += 4) {
+      const eq = f32x4.eq(v128.load(row + (<usize>j << 2)), target);
+      if (v128.any_true(eq)) {
+        arg = j + ctz(i32x4.bitmask(eq));
+        found = true;
       }
     }
     if (!found) {
