@@ -60,121 +60,80 @@ export function heapBase(): usize {
   return f64x2.extract_lane(xlogx(f64x2.splat(x)), 0);
 }
 
+/** Σ of the squares of four float32 lanes, widened to float64, as two float64 lanes. */
+// @ts-ignore: decorator
+@inline function squaresF32(v: v128): v128 {
+  const lo = f64x2.promote_low_f32x4(v);
+  const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
+  return f64x2.add(f64x2.mul(lo, lo), f64x2.mul(hi, hi));
+}
+
 /**
- * Rows of float32 probabilities. With `withLog`, ln p for four lanes: p = 2^e·m, m in [√½, √2), s = (m − 1)/(m + 1),
+ * Σ p·ln p of four float32 lanes as two float64 lanes: p = 2^e·m, m in [√½, √2), s = (m − 1)/(m + 1),
  * ln m = 2s·(1 + z/3 + z²/5 + z³/7 + z⁴/9) with z = s² (series truncation < 1e-9), evaluated in float32 (|ln m| ≤ 0.35,
  * so its error is below 1e-7 absolute), then ln p = e·ln 2 + ln m and p·ln p in float64. p = 0 gives e = −127, ln m = 0
  * (finite, so 0·ln 0 = 0); subnormal p (< 1.2e-38) gets a wrong logarithm, but p·ln p is then below 1e-35.
  */
+// @ts-ignore: decorator
+@inline function xlogxF32(v: v128): v128 {
+  let e = i32x4.sub(i32x4.shr_u(v, 23), i32x4.splat(127));
+  let m = v128.or(v128.and(v, i32x4.splat(0x007fffff)), i32x4.splat(0x3f800000));
+  const big = f32x4.gt(m, f32x4.splat(<f32>SQRT2));
+  m = v128.bitselect(f32x4.mul(m, f32x4.splat(0.5)), m, big);
+  e = i32x4.sub(e, big);
+  const f = f32x4.sub(m, f32x4.splat(1.0));
+  const s = f32x4.div(f, f32x4.add(f32x4.splat(2.0), f));
+  const z = f32x4.mul(s, s);
+  const lnm = f32x4.mul(s, f32x4.add(f32x4.splat(2.0), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 3.0)), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>0.4), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 7.0)), f32x4.mul(z, f32x4.splat(<f32>(2.0 / 9.0)))))))))));
+  const lnLo = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(e), f64x2.splat(LN2)), f64x2.promote_low_f32x4(lnm));
+  const lnHi = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(v128.shuffle<i32>(e, e, 2, 3, 2, 3)), f64x2.splat(LN2)), f64x2.promote_low_f32x4(v128.shuffle<i32>(lnm, lnm, 2, 3, 2, 3)));
+  const lo = f64x2.promote_low_f32x4(v);
+  const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
+  return f64x2.add(f64x2.mul(lo, lnLo), f64x2.mul(hi, lnHi));
+}
+
+/** Rows of float32 probabilities (see probsF32); `withSq`/`withLog` are constants, so each mode compiles to its own loop. */
 // @ts-ignore: decorator
 @inline function rowsF32(src: usize, rows: i32, c: i32, outMax: usize, outArg: usize, outMin: usize, outSum: usize, outSq: usize, outXlogx: usize, withSq: bool, withLog: bool): void {
   const c4 = c & ~3;
   for (let i = 0; i < rows; i++) {
     const row = src + (<usize>i * <usize>c << 2);
     let vmax = f32x4.splat(-Infinity);
+    let vmax2 = f32x4.splat(-Infinity);
     let vsign = i32x4.splat(0);
     let vsum = f32x4.splat(0);
-    let sqA = f64x2.splat(0);
-    let sqB = f64x2.splat(0);
-    let lgA = f64x2.splat(0);
-    let lgB = f64x2.splat(0);
-    // two vectors per iteration into two sets of max/sum accumulators: shorter dependency chains
-    let vmax2 = f32x4.splat(-Infinity);
     let vsum2 = f32x4.splat(0);
+    let sqv = f64x2.splat(0);
+    let lgv = f64x2.splat(0);
+    // two vectors per iteration into two sets of max/sum accumulators: shorter dependency chains
     const c8 = c & ~7;
     let k = 0;
     for (; k < c8; k += 8) {
-      {
-        const v = v128.load(row + (<usize>k << 2));
-        vmax = f32x4.pmax(vmax, v);
-        vsign = v128.or(vsign, v);
-        vsum = f32x4.add(vsum, v);
-        if (withSq) {
-          const lo = f64x2.promote_low_f32x4(v);
-          const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
-          sqA = f64x2.add(sqA, f64x2.mul(lo, lo));
-          sqB = f64x2.add(sqB, f64x2.mul(hi, hi));
-          if (withLog) {
-            let e = i32x4.sub(i32x4.shr_u(v, 23), i32x4.splat(127));
-            let m = v128.or(v128.and(v, i32x4.splat(0x007fffff)), i32x4.splat(0x3f800000));
-            const big = f32x4.gt(m, f32x4.splat(<f32>SQRT2));
-            m = v128.bitselect(f32x4.mul(m, f32x4.splat(0.5)), m, big);
-            e = i32x4.sub(e, big);
-            const f = f32x4.sub(m, f32x4.splat(1.0));
-            const s = f32x4.div(f, f32x4.add(f32x4.splat(2.0), f));
-            const z = f32x4.mul(s, s);
-            const lnm = f32x4.mul(s, f32x4.add(f32x4.splat(2.0), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 3.0)), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>0.4), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 7.0)), f32x4.mul(z, f32x4.splat(<f32>(2.0 / 9.0)))))))))));
-            const lnLo = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(e), f64x2.splat(LN2)), f64x2.promote_low_f32x4(lnm));
-            const lnHi = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(v128.shuffle<i32>(e, e, 2, 3, 2, 3)), f64x2.splat(LN2)), f64x2.promote_low_f32x4(v128.shuffle<i32>(lnm, lnm, 2, 3, 2, 3)));
-            lgA = f64x2.add(lgA, f64x2.mul(lo, lnLo));
-            lgB = f64x2.add(lgB, f64x2.mul(hi, lnHi));
-          }
-        }
-      }
-      {
-        const v = v128.load(row + (<usize>k << 2), 16);
-        vmax2 = f32x4.pmax(vmax2, v);
-        vsign = v128.or(vsign, v);
-        vsum2 = f32x4.add(vsum2, v);
-        if (withSq) {
-          const lo = f64x2.promote_low_f32x4(v);
-          const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
-          sqA = f64x2.add(sqA, f64x2.mul(lo, lo));
-          sqB = f64x2.add(sqB, f64x2.mul(hi, hi));
-          if (withLog) {
-            let e = i32x4.sub(i32x4.shr_u(v, 23), i32x4.splat(127));
-            let m = v128.or(v128.and(v, i32x4.splat(0x007fffff)), i32x4.splat(0x3f800000));
-            const big = f32x4.gt(m, f32x4.splat(<f32>SQRT2));
-            m = v128.bitselect(f32x4.mul(m, f32x4.splat(0.5)), m, big);
-            e = i32x4.sub(e, big);
-            const f = f32x4.sub(m, f32x4.splat(1.0));
-            const s = f32x4.div(f, f32x4.add(f32x4.splat(2.0), f));
-            const z = f32x4.mul(s, s);
-            const lnm = f32x4.mul(s, f32x4.add(f32x4.splat(2.0), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 3.0)), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>0.4), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 7.0)), f32x4.mul(z, f32x4.splat(<f32>(2.0 / 9.0)))))))))));
-            const lnLo = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(e), f64x2.splat(LN2)), f64x2.promote_low_f32x4(lnm));
-            const lnHi = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(v128.shuffle<i32>(e, e, 2, 3, 2, 3)), f64x2.splat(LN2)), f64x2.promote_low_f32x4(v128.shuffle<i32>(lnm, lnm, 2, 3, 2, 3)));
-            lgA = f64x2.add(lgA, f64x2.mul(lo, lnLo));
-            lgB = f64x2.add(lgB, f64x2.mul(hi, lnHi));
-          }
-        }
-      }
+      const v = v128.load(row + (<usize>k << 2));
+      const w = v128.load(row + (<usize>k << 2), 16);
+      vmax = f32x4.pmax(vmax, v);
+      vmax2 = f32x4.pmax(vmax2, w);
+      vsign = v128.or(vsign, v128.or(v, w));
+      vsum = f32x4.add(vsum, v);
+      vsum2 = f32x4.add(vsum2, w);
+      if (withSq) sqv = f64x2.add(sqv, f64x2.add(squaresF32(v), squaresF32(w)));
+      if (withLog) lgv = f64x2.add(lgv, f64x2.add(xlogxF32(v), xlogxF32(w)));
     }
     for (; k < c4; k += 4) {
       const v = v128.load(row + (<usize>k << 2));
       vmax = f32x4.pmax(vmax, v);
       vsign = v128.or(vsign, v);
       vsum = f32x4.add(vsum, v);
-      if (withSq) {
-        const lo = f64x2.promote_low_f32x4(v);
-        const hi = f64x2.promote_low_f32x4(v128.shuffle<i32>(v, v, 2, 3, 2, 3));
-        sqA = f64x2.add(sqA, f64x2.mul(lo, lo));
-        sqB = f64x2.add(sqB, f64x2.mul(hi, hi));
-        if (withLog) {
-          let e = i32x4.sub(i32x4.shr_u(v, 23), i32x4.splat(127));
-          let m = v128.or(v128.and(v, i32x4.splat(0x007fffff)), i32x4.splat(0x3f800000));
-          const big = f32x4.gt(m, f32x4.splat(<f32>SQRT2));
-          m = v128.bitselect(f32x4.mul(m, f32x4.splat(0.5)), m, big);
-          e = i32x4.sub(e, big);
-          const f = f32x4.sub(m, f32x4.splat(1.0));
-          const s = f32x4.div(f, f32x4.add(f32x4.splat(2.0), f));
-          const z = f32x4.mul(s, s);
-          const lnm = f32x4.mul(s, f32x4.add(f32x4.splat(2.0), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 3.0)), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>0.4), f32x4.mul(z, f32x4.add(f32x4.splat(<f32>(2.0 / 7.0)), f32x4.mul(z, f32x4.splat(<f32>(2.0 / 9.0)))))))))));
-          const lnLo = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(e), f64x2.splat(LN2)), f64x2.promote_low_f32x4(lnm));
-          const lnHi = f64x2.add(f64x2.mul(f64x2.convert_low_i32x4_s(v128.shuffle<i32>(e, e, 2, 3, 2, 3)), f64x2.splat(LN2)), f64x2.promote_low_f32x4(v128.shuffle<i32>(lnm, lnm, 2, 3, 2, 3)));
-          lgA = f64x2.add(lgA, f64x2.mul(lo, lnLo));
-          lgB = f64x2.add(lgB, f64x2.mul(hi, lnHi));
-        }
-      }
+      if (withSq) sqv = f64x2.add(sqv, squaresF32(v));
+      if (withLog) lgv = f64x2.add(lgv, xlogxF32(v));
     }
     vmax = f32x4.pmax(vmax, vmax2);
     vsum = f32x4.add(vsum, vsum2);
     let max: f32 = Mathf.max(Mathf.max(f32x4.extract_lane(vmax, 0), f32x4.extract_lane(vmax, 1)), Mathf.max(f32x4.extract_lane(vmax, 2), f32x4.extract_lane(vmax, 3)));
     let negative = i32x4.bitmask(vsign) != 0;
     let sum: f64 = <f64>f32x4.extract_lane(vsum, 0) + <f64>f32x4.extract_lane(vsum, 1) + <f64>f32x4.extract_lane(vsum, 2) + <f64>f32x4.extract_lane(vsum, 3);
-    const qv = f64x2.add(sqA, sqB);
-    const lv = f64x2.add(lgA, lgB);
-    let sq = f64x2.extract_lane(qv, 0) + f64x2.extract_lane(qv, 1);
-    let lg = f64x2.extract_lane(lv, 0) + f64x2.extract_lane(lv, 1);
+    let sq = f64x2.extract_lane(sqv, 0) + f64x2.extract_lane(sqv, 1);
+    let lg = f64x2.extract_lane(lgv, 0) + f64x2.extract_lane(lgv, 1);
     for (let k = c4; k < c; k++) {
       const v = load<f32>(row + (<usize>k << 2));
       if (v > max) max = v;

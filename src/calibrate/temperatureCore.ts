@@ -75,14 +75,7 @@ export function searchOptions(fn: string, o: TemperatureSearchOptions): { lo: nu
 export function searchTemperature(fn: string, nll: (t: number) => number, options: TemperatureSearchOptions): { temperature: number; diagnostics: TemperatureDiagnostics } {
   const { lo, hi, tolerance, maxEvaluations } = searchOptions(fn, options);
   const before = nll(1);
-  if (!Number.isFinite(before)) {
-    emitWarning(options, {
-      code: 'UM_W_INFINITE',
-      fn,
-      message: `${fn}: the NLL is Infinity at every temperature (a label has probability exactly 0); T = 1 is kept`,
-    });
-    return { temperature: 1, diagnostics: { nllBefore: before, nllAfter: before, evaluations: 1, converged: false, atBound: null, bounds: [lo, hi] } };
-  }
+  if (!Number.isFinite(before)) return infiniteEverywhere(fn, options, before, 1, lo, hi);
   const a = Math.log(lo);
   const b = Math.log(hi);
   const r = brentMinimize((u) => nll(Math.exp(u)), a, b, tolerance, maxEvaluations);
@@ -96,14 +89,7 @@ export function searchTemperature(fn: string, nll: (t: number) => number, option
   for (const [t, v] of candidates) if (v < after || (v === after && t === 1)) [temperature, after] = [t, v];
   const u = Math.log(temperature);
   const atBound = u - a <= 1e-6 ? 'lower' : b - u <= 1e-6 ? 'upper' : null;
-  if (atBound !== null) {
-    emitWarning(options, {
-      code: 'UM_W_BOUND',
-      fn,
-      message: `${fn}: the fitted temperature ${temperature} is at the ${atBound} bound of [${lo}, ${hi}]; the NLL keeps falling beyond it (widen options.bounds if that is plausible)`,
-      details: { temperature, bounds: [lo, hi] },
-    });
-  }
+  if (atBound !== null) warnAtBound(fn, options, temperature, atBound, lo, hi);
   return { temperature, diagnostics: { nllBefore: before, nllAfter: after, evaluations: r.evaluations + 3, converged: r.converged, atBound, bounds: [lo, hi] } };
 }
 
@@ -163,14 +149,7 @@ export function newtonTemperature(fn: string, pass: (beta: number) => Temperatur
   let cur = pass(1);
   let evaluations = 1;
   const before = cur.f;
-  if (!Number.isFinite(before)) {
-    emitWarning(options, {
-      code: 'UM_W_INFINITE',
-      fn,
-      message: `${fn}: the NLL is Infinity at every temperature (a label has probability exactly 0); T = 1 is kept`,
-    });
-    return { temperature: 1, diagnostics: { nllBefore: before, nllAfter: before, evaluations, converged: false, atBound: null, bounds: [lo, hi] } };
-  }
+  if (!Number.isFinite(before)) return infiniteEverywhere(fn, options, before, evaluations, lo, hi);
   let best = { u, f: cur.f };
   let converged = false;
   const uLo = a;
@@ -228,13 +207,26 @@ export function newtonTemperature(fn: string, pass: (beta: number) => Temperatur
   }
   const temperature = best.u === uLo ? hi : best.u === uHi ? lo : Math.exp(-best.u);
   const atBound = best.u - uLo <= 1e-6 ? 'upper' : uHi - best.u <= 1e-6 ? 'lower' : null;
-  if (atBound !== null) {
-    emitWarning(options, {
-      code: 'UM_W_BOUND',
-      fn,
-      message: `${fn}: the fitted temperature ${temperature} is at the ${atBound} bound of [${lo}, ${hi}]; the NLL keeps falling beyond it (widen options.bounds if that is plausible)`,
-      details: { temperature, bounds: [lo, hi] },
-    });
-  }
+  if (atBound !== null) warnAtBound(fn, options, temperature, atBound, lo, hi);
   return { temperature, diagnostics: { nllBefore: before, nllAfter: best.f, evaluations, converged, atBound, bounds: [lo, hi] } };
+}
+
+/** T = 1 kept, with a `UM_W_INFINITE` warning, when a label has probability exactly 0 (internal). */
+function infiniteEverywhere(fn: string, options: WarningOptions, before: number, evaluations: number, lo: number, hi: number): { temperature: number; diagnostics: TemperatureDiagnostics } {
+  emitWarning(options, {
+    code: 'UM_W_INFINITE',
+    fn,
+    message: `${fn}: the NLL is Infinity at every temperature (a label has probability exactly 0); T = 1 is kept`,
+  });
+  return { temperature: 1, diagnostics: { nllBefore: before, nllAfter: before, evaluations, converged: false, atBound: null, bounds: [lo, hi] } };
+}
+
+/** The `UM_W_BOUND` warning of a temperature at a bound of its search interval (internal). */
+function warnAtBound(fn: string, options: WarningOptions, temperature: number, atBound: 'lower' | 'upper', lo: number, hi: number): void {
+  emitWarning(options, {
+    code: 'UM_W_BOUND',
+    fn,
+    message: `${fn}: the fitted temperature ${temperature} is at the ${atBound} bound of [${lo}, ${hi}]; the NLL keeps falling beyond it (widen options.bounds if that is plausible)`,
+    details: { temperature, bounds: [lo, hi] },
+  });
 }

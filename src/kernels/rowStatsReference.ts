@@ -1,3 +1,4 @@
+import { rowStatsColumns, rowStatsResult } from './rowStatsResult.js';
 import type { RowStats, RowStatsMode } from './rowStatsTypes.js';
 
 /**
@@ -5,12 +6,7 @@ import type { RowStats, RowStatsMode } from './rowStatsTypes.js';
  * WebAssembly kernel must agree with it (test/kernels/rowStats.test.ts). Internal.
  */
 export function rowStatsReference(data: Float32Array | Float64Array, n: number, c: number, mode: RowStatsMode): RowStats {
-  const max = new Float64Array(n);
-  const arg = new Int32Array(n);
-  const min = new Float64Array(n);
-  const sum = new Float64Array(n);
-  const sumSq = mode >= 1 ? new Float64Array(n) : undefined;
-  const xlogx = mode === 2 ? new Float64Array(n) : undefined;
+  const { max, arg, min, sum, sumSq, xlogx } = rowStatsColumns(n, mode);
   for (let i = 0, o = 0; i < n; i++, o += c) {
     let best = 0;
     let hi = data[o] as number;
@@ -36,8 +32,5 @@ export function rowStatsReference(data: Float32Array | Float64Array, n: number, 
     if (sumSq !== undefined) sumSq[i] = q;
     if (xlogx !== undefined) xlogx[i] = l;
   }
-  const base = { mode, max, arg, min, sum, sumSlack: c * 2 ** -52 };
-  if (xlogx !== undefined && sumSq !== undefined) return { ...base, sumSq, xlogx };
-  if (sumSq !== undefined) return { ...base, sumSq };
-  return base;
+  return rowStatsResult(mode, { max, arg, min, sum, sumSq, xlogx }, c * 2 ** -52);
 }

@@ -1,3 +1,4 @@
+import { rowStatsColumns, rowStatsResult } from './rowStatsResult.js';
 import type { RowStats, RowStatsMode } from './rowStatsTypes.js';
 import { WASM_BASE64 } from './wasmBinary.js';
 
@@ -83,12 +84,7 @@ export function rowStatsWasm(k: Kernel, data: Float32Array | Float64Array, n: nu
     lg: new Float64Array(buf, ptr.lg, blockRows),
     arg: new Int32Array(buf, ptr.arg, blockRows),
   };
-  const max = new Float64Array(n);
-  const arg = new Int32Array(n);
-  const min = new Float64Array(n);
-  const sum = new Float64Array(n);
-  const sumSq = mode >= 1 ? new Float64Array(n) : undefined;
-  const xlogx = mode === 2 ? new Float64Array(n) : undefined;
+  const { max, arg, min, sum, sumSq, xlogx } = rowStatsColumns(n, mode);
   const fn = f32 ? k.probsF32 : k.probsF64;
   for (let r0 = 0; r0 < n; r0 += blockRows) {
     const rows = Math.min(blockRows, n - r0);
@@ -102,8 +98,5 @@ export function rowStatsWasm(k: Kernel, data: Float32Array | Float64Array, n: nu
     if (xlogx !== undefined) xlogx.set(views.lg.subarray(0, rows), r0);
   }
   // float32 sums are accumulated in float32 (a validation screen only); float64 in two lanes.
-  const base = { mode, max, arg, min, sum, sumSlack: c * (f32 ? 2 ** -23 : 2 ** -52) };
-  if (xlogx !== undefined && sumSq !== undefined) return { ...base, sumSq, xlogx };
-  if (sumSq !== undefined) return { ...base, sumSq };
-  return base;
+  return rowStatsResult(mode, { max, arg, min, sum, sumSq, xlogx }, c * (f32 ? 2 ** -23 : 2 ** -52));
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fail } from '../errors/fail.js';
 import { computeRowStats } from '../kernels/rowStats.js';
+import { rowStatsResult } from '../kernels/rowStatsResult.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import { statsBytes, viewsOf, type StatsTask } from './sharedStats.js';
 import { writeStats } from './rowStatsWorker.js';
@@ -80,8 +81,5 @@ export async function rowStatsParallel(data: Float32Array | Float64Array, n: num
   const own = computeRowStats(shared.subarray(0, end * c), end, c, mode);
   writeStats(views, own, 0);
   await Promise.all(tasks);
-  const base = { mode, max: views.max, arg: views.arg, min: views.min, sum: views.sum, sumSlack: own.sumSlack };
-  if (mode === 2) return { ...base, sumSq: views.sumSq, xlogx: views.xlogx };
-  if (mode === 1) return { ...base, sumSq: views.sumSq };
-  return base;
+  return rowStatsResult(mode, { ...views, sumSq: mode >= 1 ? views.sumSq : undefined, xlogx: mode === 2 ? views.xlogx : undefined }, own.sumSlack);
 }
