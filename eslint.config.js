@@ -28,7 +28,7 @@ export default tseslint.config(
   {
     // The core must run in browsers: no Node built-ins and no runtime dependencies.
     files: ['src/**/*.ts'],
-    ignores: ['src/io/**', 'src/cli/**', 'src/plot/**', 'src/report/**', 'src/parallel/**'],
+    ignores: ['src/io/**', 'src/cli/**', 'src/plot/**', 'src/report/**', 'src/parallel/**', 'src/tfjs/**'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -7,4 +7,5 @@ export const ENTRIES: Record<string, string> = {
   'uncertainty-metrics/report': 'src/report/index.ts',
   'uncertainty-metrics/sql': 'src/sql/index.ts',
   'uncertainty-metrics/parallel': 'src/parallel/index.ts',
+  'uncertainty-metrics/tfjs': 'src/tfjs/index.ts',
 };

@@ -15,6 +15,8 @@ const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'uncertainty-metrics/sql': () => import('../../src/sql/index.js'),
   // workers start from the built JavaScript (dist/parallel/rowStatsWorker.js), so this entry runs from dist
   'uncertainty-metrics/parallel': () => import('../../dist/parallel/index.js'),
+  'uncertainty-metrics/tfjs': () => import('../../src/tfjs/index.js'),
+  '@tensorflow/tfjs': () => import('@tensorflow/tfjs'),
 };
 
 const api = publicExports(ENTRIES).filter((e) => e.tags.has('example'));

@@ -1,0 +1,4 @@
+// uncertainty-metrics/tfjs — training-time losses for TensorFlow.js (optional peer dependency @tensorflow/tfjs).
+export { confidencePenalty, mmceLoss, uceLoss } from './losses.js';
+export type { MmceLossOptions, UceLossOptions } from './losses.js';
+export { tensorScores } from './tensorScores.js';

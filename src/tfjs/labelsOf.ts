@@ -1,0 +1,25 @@
+import * as tf from '@tensorflow/tfjs';
+import { fail } from '../errors/fail.js';
+
+/**
+ * Class indices [N] (int32, constant: labels carry no gradient) from integer labels [N] or [N, 1], or from one-hot /
+ * probability targets [N, C] (their argmax), checked against the logits' N and C (internal).
+ */
+export function labelsOf(fn: string, labels: tf.Tensor, logits: tf.Tensor): tf.Tensor1D {
+  if (logits.rank !== 2) fail('UM_SHAPE', fn, 'logits', 'be a 2-D tensor [N, C]', { value: logits.shape });
+  const [n, c] = logits.shape as [number, number];
+  if (c < 2) fail('UM_SHAPE', fn, 'logits', 'have at least 2 columns (classes)', { value: logits.shape });
+  let raw: ArrayLike<number>;
+  if (labels.rank === 2 && labels.shape[1] === c) raw = tf.tidy(() => tf.argMax(labels, 1)).dataSync();
+  else if ((labels.rank === 2 && labels.shape[1] === 1) || labels.rank === 1) raw = labels.dataSync();
+  else fail('UM_SHAPE', fn, 'labels', `be [N], [N, 1] or one-hot [N, ${c}]`, { value: labels.shape });
+  if (raw.length !== n) fail('UM_SHAPE', fn, 'labels', `have one label per row of logits (${n})`, { value: labels.shape });
+  const ints = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const v = raw[i] as number;
+    if (!(Number.isInteger(v) && v >= 0 && v < c)) fail('UM_LABEL', fn, 'labels', `be integers in [0, ${c})`, { index: [i], value: v });
+    ints[i] = v;
+  }
+  const y = tf.tensor1d(ints, 'int32');
+  return y;
+}
