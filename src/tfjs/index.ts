@@ -2,3 +2,4 @@
 export { confidencePenalty, mmceLoss, uceLoss } from './losses.js';
 export type { MmceLossOptions, UceLossOptions } from './losses.js';
 export { tensorScores } from './tensorScores.js';
+export { mcPredict } from './mcPredict.js';
