@@ -4,8 +4,9 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { describe, expect, it } from 'vitest';
-import { entropy, mmce, uce, UMError } from '../../src/index.js';
+import { entropy, mmce, uce } from '../../src/index.js';
 import { confidencePenalty, mmceLoss, tensorScores, uceLoss } from '../../src/tfjs/index.js';
+import { failure } from '../helpers/failure.js';
 import { uniforms } from '../helpers/minstd.js';
 
 tf.setBackend('cpu');
@@ -19,16 +20,6 @@ function data(seed: number, n: number, c: number, scale: number): { labels: numb
 
 /** The core value on the same float32 logits the tensor holds. */
 const f32 = (m: number[][]) => m.map((r) => r.map((v) => Math.fround(v)));
-
-function failure(call: () => unknown): UMError {
-  try {
-    call();
-  } catch (e) {
-    if (e instanceof UMError) return e;
-    throw e;
-  }
-  throw new Error('expected a UMError');
-}
 
 describe('tfjs losses equal the core metrics', () => {
   for (const [seed, n, c, scale] of [[1, 200, 4, 6], [2, 300, 10, 3], [3, 150, 3, 12]] as const) {
