@@ -2,10 +2,10 @@ import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
 
 /**
- * Class indices [N] (int32, constant: labels carry no gradient) from integer labels [N] or [N, 1], or from one-hot /
+ * Class indices [N] as an Int32Array (constants: labels carry no gradient, and no tensor is left to dispose) from integer labels [N] or [N, 1], or from one-hot /
  * probability targets [N, C] (their argmax), checked against the logits' N and C (internal).
  */
-export function labelsOf(fn: string, labels: tf.Tensor, logits: tf.Tensor): tf.Tensor1D {
+export function labelsOf(fn: string, labels: tf.Tensor, logits: tf.Tensor): Int32Array {
   if (logits.rank !== 2) fail('UM_SHAPE', fn, 'logits', 'be a 2-D tensor [N, C]', { value: logits.shape });
   const [n, c] = logits.shape as [number, number];
   if (c < 2) fail('UM_SHAPE', fn, 'logits', 'have at least 2 columns (classes)', { value: logits.shape });
@@ -20,6 +20,5 @@ export function labelsOf(fn: string, labels: tf.Tensor, logits: tf.Tensor): tf.T
     if (!(Number.isInteger(v) && v >= 0 && v < c)) fail('UM_LABEL', fn, 'labels', `be integers in [0, ${c})`, { index: [i], value: v });
     ints[i] = v;
   }
-  const y = tf.tensor1d(ints, 'int32');
-  return y;
+  return ints;
 }

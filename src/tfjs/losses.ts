@@ -100,8 +100,7 @@ export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLoss
     const u = tf.div(rowEntropy(logits), Math.log(c)) as tf.Tensor1D;
     // constants (no gradient): predicted class, error, bin membership of every row
     const pv = predictedClasses(logits);
-    const yv = y.dataSync();
-    const error = tf.tensor1d(Float32Array.from(pv, (p, i) => (p === yv[i] ? 0 : 1)));
+    const error = tf.tensor1d(Float32Array.from(pv, (p, i) => (p === y[i] ? 0 : 1)));
     const uv = u.dataSync();
     const groups = classwise ? c : 1;
     const cell = new Int32Array(n);
@@ -161,8 +160,7 @@ export function mmceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: MmceLo
   return tf.tidy(() => {
     const r = tf.max(tf.softmax(logits), 1) as tf.Tensor1D;
     const pv = predictedClasses(logits);
-    const yv = y.dataSync();
-    const correct = tf.tensor1d(Float32Array.from(pv, (p, i) => (p === yv[i] ? 1 : 0))); // constant: no gradient
+    const correct = tf.tensor1d(Float32Array.from(pv, (p, i) => (p === y[i] ? 1 : 0))); // constant: no gradient
     const k = tf.exp(tf.div(tf.neg(tf.abs(tf.sub(tf.reshape(r, [n, 1]), tf.reshape(r, [1, n])))), width)) as tf.Tensor2D;
     const form = (a: tf.Tensor1D, b: tf.Tensor1D) => tf.sum(tf.mul(tf.mul(tf.reshape(a, [n, 1]), tf.reshape(b, [1, n])), k));
     let squared: tf.Tensor;
@@ -171,7 +169,7 @@ export function mmceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: MmceLo
       squared = tf.div(form(a, a), n * n);
     } else {
       let nc = 0;
-      for (let i = 0; i < n; i++) if (pv[i] === yv[i]) nc++;
+      for (let i = 0; i < n; i++) if (pv[i] === y[i]) nc++;
       const nw = n - nc;
       const wrongR = tf.mul(tf.sub(1, correct), r) as tf.Tensor1D; // r_i on wrong rows, 0 elsewhere
       const rightQ = tf.mul(correct, tf.sub(1, r)) as tf.Tensor1D; // 1 − r_i on correct rows

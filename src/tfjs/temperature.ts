@@ -89,7 +89,7 @@ export function fitTemperatureTf(labels: tf.Tensor, logits: tf.Tensor2D, options
   if (typeof tolerance !== 'number' || !(tolerance > 0)) fail('UM_OPTION', fn, 'options.tolerance', 'be a number > 0', { value: tolerance });
   const y = labelsOf(fn, labels, logits);
   const c = logits.shape[1] as number;
-  const target = tf.oneHot(y, c);
+  const target = tf.tidy(() => tf.oneHot(tf.tensor1d(y, 'int32'), c));
   const tau = tf.variable(tf.scalar(0), true);
   const optimizer = options.optimizer ?? tf.train.adam(0.05);
   let steps = 0;
@@ -106,6 +106,5 @@ export function fitTemperatureTf(labels: tf.Tensor, logits: tf.Tensor2D, options
   } finally {
     tau.dispose();
     target.dispose();
-    y.dispose();
   }
 }

@@ -113,3 +113,13 @@ describe('bad input', () => {
     });
   }
 });
+
+describe('no tensors leak', () => {
+  it('uceLoss, mmceLoss and confidencePenalty leave no tensor behind but their result', () => {
+    const y = tf.tensor1d([0, 1, 1, 0]);
+    const z = tf.tensor2d([[2, 0], [0, 1], [1, 1], [0, 3]]);
+    const before = tf.memory().numTensors;
+    for (const loss of [uceLoss(y, z), uceLoss(y, z, { classwise: true }), mmceLoss(y, z), mmceLoss(y, z, { weighted: true }), confidencePenalty(z)]) loss.dispose();
+    expect(tf.memory().numTensors).toBe(before);
+  });
+});
