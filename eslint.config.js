@@ -7,7 +7,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
-    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'eslint.config.js'],
+    files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'examples/**/*.mjs', 'eslint.config.js'],
     languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly', Buffer: 'readonly', performance: 'readonly' } },
   },
   {

@@ -1,0 +1,90 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/cli.js';
+
+// The full example (examples/mnist-regularizers.mjs) takes minutes and is run by hand; its table is in the README.
+// Here it runs as a real process in a small configuration, and its output is checked for what must hold at any size.
+
+const script = join(repoRoot, 'examples', 'mnist-regularizers.mjs');
+const dir = mkdtempSync(join(tmpdir(), 'um-mnist-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [script, ...args], { cwd: repoRoot, encoding: 'utf8' });
+  if (r.error !== undefined) throw r.error;
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+interface Metrics { accuracy: number; ece: number; ace: number | null; uce: number; mmce: number; brier: number; nll: number }
+interface Row {
+  objective: string;
+  temperature: number;
+  temperatureTf: number;
+  validationNll: { before: number; after: number };
+  before: Metrics;
+  after: Metrics;
+}
+
+const small = ['--train', '500', '--val', '200', '--test', '300', '--epochs', '3', '--hidden', '32', '--lr', '0.005', '--quiet'];
+
+describe('examples/mnist-regularizers.mjs', () => {
+  const jsonPath = join(dir, 'small.json');
+  let result = { code: -1, stdout: '', stderr: '' };
+  beforeAll(() => {
+    result = run([...small, '--json', jsonPath]);
+  });
+
+  it('trains the four objectives and prints the table', () => {
+    expect(result.code, result.stderr).toBe(0);
+    const rows = result.stdout.split('\n').filter((l) => l.startsWith('| NLL'));
+    expect(rows.map((l) => l.split('|')[1]?.trim())).toEqual([
+      'NLL', 'NLL + T',
+      'NLL + 10·UCE', 'NLL + 10·UCE + T',
+      'NLL + 10·MMCE', 'NLL + 10·MMCE + T',
+      'NLL + 0.1·penalty', 'NLL + 0.1·penalty + T',
+    ]);
+    expect(result.stdout).toContain('500 training, 200 validation (fits T), 300 test images');
+  });
+
+  it('reports what temperature scaling must and must not change', () => {
+    const { results } = JSON.parse(readFileSync(jsonPath, 'utf8')) as { results: Row[] };
+    expect(results).toHaveLength(4);
+    for (const r of results) {
+      // T > 0 keeps every argmax, so the accuracy is the same before and after
+      expect(r.after.accuracy).toBe(r.before.accuracy);
+      // the fit minimises the validation NLL, so it never rises there
+      expect(r.validationNll.after).toBeLessThanOrEqual(r.validationNll.before);
+      // the tfjs optimiser and the core Newton fit find the same temperature
+      expect(Math.abs(r.temperatureTf - r.temperature) / r.temperature).toBeLessThan(1e-3);
+      for (const m of [r.before, r.after]) {
+        for (const k of ['accuracy', 'ece', 'uce', 'mmce'] as const) {
+          expect(m[k]).toBeGreaterThanOrEqual(0);
+          expect(m[k]).toBeLessThanOrEqual(1);
+        }
+        expect(m.brier).toBeGreaterThan(0);
+        expect(m.nll).toBeGreaterThan(0);
+      }
+    }
+    // three epochs on 500 images at a high learning rate beat chance (10 %) by far (81.7 % when written)
+    expect(results[0]?.before.accuracy).toBeGreaterThan(0.6);
+  });
+
+  it('is reproducible: the same seed gives the same numbers', () => {
+    const again = join(dir, 'again.json');
+    expect(run([...small, '--json', again]).code).toBe(0);
+    const strip = (path: string): unknown => (JSON.parse(readFileSync(path, 'utf8')) as { results: Row[] }).results.map(({ objective, temperature, before, after }) => ({ objective, temperature, before, after }));
+    expect(strip(again)).toEqual(strip(jsonPath));
+  });
+
+  it('rejects bad options naming them', () => {
+    const r = run(['--epochs', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('mnist-regularizers: --epochs must be a whole number ≥ 1; got 0');
+    const tooMany = run(['--train', '9500', '--val', '600']);
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toContain('--train + --val must be < 10000; got 10100');
+  });
+});
