@@ -16,12 +16,21 @@ describe('argsort (radix, stable)', () => {
     ['many ties', uniforms(4, 3000).map((u) => Math.round(u * 20) / 20)],
     ['signs, zeros, −0, infinities, subnormals', [3, -1, 0, -0, 1e-310, -1e-310, Infinity, -Infinity, 2.5, -2.5, 0, -0, 1e300, -1e300, 5e-324]],
     ['integers (as counts)', uniforms(5, 2000).map((u) => Math.floor(u * 1e6) - 5e5)],
+    // float32 values take the three-pass 32-bit path
+    ['float32 in [0, 1)', Array.from(Float32Array.from(uniforms(6, 5000)))],
+    ['float32 with ties', Array.from(Float32Array.from(uniforms(7, 3000), (u) => Math.round(u * 30) / 30))],
+    ['float32 signs, zeros, −0, infinities, subnormals', Array.from(Float32Array.of(3, -1, 0, -0, 1e-40, -1e-40, Infinity, -Infinity, 2.5, -2.5, 0, -0, 3e38, -3e38, 1e-45))],
+    // one key that is not a float32 value sends all to the 64-bit path: 0.1 and fround(0.1) must stay apart
+    ['float32 values and one float64 neighbour', [Math.fround(0.1), 0.1, 0.5, Math.fround(0.1), 0.1, 0, 1]],
   ];
   for (const [what, keys] of cases) {
     for (const descending of [false, true]) {
       it(`${what}, ${descending ? 'descending' : 'ascending'}: the permutation of a stable comparison sort`, () => {
         expect(Array.from(argsort(keys, descending))).toEqual(byComparator(keys, descending));
         expect(Array.from(argsort(Float64Array.from(keys), descending))).toEqual(byComparator(keys, descending));
+        if (keys.every((v) => Math.fround(v) === v)) {
+          expect(Array.from(argsort(Float32Array.from(keys), descending))).toEqual(byComparator(keys, descending));
+        }
       });
     }
   }
