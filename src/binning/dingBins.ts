@@ -1,4 +1,5 @@
 import { argsort } from '../math/argsort.js';
+import { gather } from '../math/gather.js';
 import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
 import type { BinAssignment, DingOptions } from './types.js';
 
@@ -24,7 +25,7 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions, weight
   const { z, minRemaining, minGap } = options;
   // ascending sort of (value, index); we walk it from the top to get the descending order
   const order = argsort(scores, true);
-  const r = Float64Array.from(order, (i) => scores[i] as number);
+  const r = gather(scores, order);
   const globalMin = r[n - 1] as number;
   let total = 0;
   for (let i = 0; i < n; i++) total += wOf(i);
@@ -69,7 +70,7 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions, weight
   // Cut positions in the descending order, expressed on the ascending array so snapCut can be reused.
   const asc = Float64Array.from(r).reverse();
   const ascOrder = Uint32Array.from(order).reverse();
-  const blocks = weights === undefined ? undefined : weightedBlocks(asc, Float64Array.from(ascOrder, (i) => weights[i] as number));
+  const blocks = weights === undefined ? undefined : weightedBlocks(asc, gather(weights, ascOrder));
   const ascCuts: number[] = [];
   let pos = 0;
   for (let b = 0; b < last; b++) {

@@ -1,3 +1,4 @@
+import { gather } from '../math/gather.js';
 import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
 import { argsortAscending, numpyLinspaceUnit, numpyQuantileSorted, roundHalfEven } from './numpy.js';
 import type { BinAssignment, EqualMassMethod } from './types.js';
@@ -7,12 +8,12 @@ import type { BinAssignment, EqualMassMethod } from './types.js';
  * same in weight units, a sample of weight w counting as w tied copies: cuts at round(k·W/B), snapped to the nearer
  * boundary between distinct scores — so integer weights give exactly the bins of the repeated samples.
  */
-function quantileBins(scores: ArrayLike<number>, bins: number, weights?: ArrayLike<number>): BinAssignment {
+function quantileBins(scores: ArrayLike<number>, bins: number, weights?: ArrayLike<number>, ascending?: Uint32Array): BinAssignment {
   const n = scores.length;
-  const order = argsortAscending(scores);
-  const v = Float64Array.from(order, (i) => scores[i] as number);
+  const order = ascending ?? argsortAscending(scores);
+  const v = gather(scores, order);
   const cuts: number[] = [];
-  const blocks = weights === undefined ? undefined : weightedBlocks(v, Float64Array.from(order, (i) => weights[i] as number));
+  const blocks = weights === undefined ? undefined : weightedBlocks(v, gather(weights, order));
   for (let k = 1; k < bins; k++) {
     // round(k·N/B), half up, in exact integer arithmetic (weight units: floor(k·W/B + 1/2))
     const r =
@@ -123,10 +124,10 @@ function sklearnQuantileBins(scores: ArrayLike<number>, bins: number): BinAssign
  * Assigns every score to an equal-mass bin with the given construction (see {@link EqualMassMethod}). Weights are
  * supported by this library's `'quantile'` construction; the peers' constructions have none (callers reject them).
  */
-export function equalMassBins(scores: ArrayLike<number>, bins: number, method: EqualMassMethod, weights?: ArrayLike<number>): BinAssignment {
+export function equalMassBins(scores: ArrayLike<number>, bins: number, method: EqualMassMethod, weights?: ArrayLike<number>, ascending?: Uint32Array): BinAssignment {
   switch (method) {
     case 'quantile':
-      return quantileBins(scores, bins, weights);
+      return quantileBins(scores, bins, weights, ascending);
     case 'uncertainty-metrics':
       return umAdaptiveBins(scores, bins);
     case 'verified-calibration':

@@ -1,5 +1,6 @@
 import { fail } from '../errors/fail.js';
 import { weightArray } from '../input/weights.js';
+import { gather } from '../math/gather.js';
 
 /** Validates a binary (outcome, probability) pair input and returns float64 copies. Internal. */
 export function binaryPairs(
@@ -34,5 +35,5 @@ export function binaryPairs(
   const w = weightArray(fn, weights, n);
   if (w === undefined || w.every((x) => x > 0)) return { o, p, w };
   const keep = Array.from(w.keys()).filter((i) => (w[i] as number) > 0);
-  return { o: Float64Array.from(keep, (i) => o[i] as number), p: Float64Array.from(keep, (i) => p[i] as number), w: Float64Array.from(keep, (i) => w[i] as number) };
+  return { o: gather(o, keep), p: gather(p, keep), w: gather(w, keep) };
 }

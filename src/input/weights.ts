@@ -1,6 +1,7 @@
 import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from './types.js';
 import { markValidated } from './validated.js';
+import { gather } from '../math/gather.js';
 
 /** Options of every function that accepts sample weights. */
 export interface WeightOptions {
@@ -54,5 +55,5 @@ export function positiveRows(p: ProbMatrix, y: Int32Array, w: Float64Array | und
     logData === undefined
       ? { kind: 'probabilities', data: p.data instanceof Float32Array ? Float32Array.from(data) : data, n: keep.length, numClasses: c, input: p.input, binary: p.binary }
       : { kind: 'probabilities', data, logData, n: keep.length, numClasses: c, input: p.input, binary: p.binary };
-  return { p: markValidated(q), y: Int32Array.from(keep, (i) => y[i] as number), w: Float64Array.from(keep, (i) => w[i] as number) };
+  return { p: markValidated(q), y: Int32Array.from(keep, (i) => y[i] as number), w: gather(w, keep) };
 }

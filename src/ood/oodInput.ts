@@ -7,6 +7,7 @@ import { givenValues, namedConfidence, resolveBy } from '../selective/selectiveI
 import type { GivenMeasure, NamedMeasure } from '../selective/types.js';
 import { sweep, type Sweep } from '../selective/sweep.js';
 import { weightArray } from '../input/weights.js';
+import { gather } from '../math/gather.js';
 
 /** One side of an out-of-distribution comparison: scores of the model, or the caller's per-sample values. */
 export type OodInput = Scores | GivenMeasure;
@@ -126,8 +127,8 @@ export function pooledSweep(d: OodData): Sweep {
   const keep: number[] = [];
   for (let i = 0; i < w.length; i++) if ((w[i] as number) > 0) keep.push(i);
   return sweep(
-    Float64Array.from(keep, (i) => confidence[i] as number),
+    gather(confidence, keep),
     Uint8Array.from(keep, (i) => isIn[i] as number),
-    Float64Array.from(keep, (i) => w[i] as number),
+    gather(w, keep),
   );
 }

@@ -9,6 +9,7 @@ import { rowMargin } from '../measures/margin.js';
 import type { NamedMeasure, RankBy, SelectiveOptions } from './types.js';
 import { sweep, type Sweep } from './sweep.js';
 import { weightArray } from '../input/weights.js';
+import { gather } from '../math/gather.js';
 
 /** Option keys of the selective-prediction input. */
 export const SELECTIVE_KEYS = ['input', 'numClasses', 'binary', 'sumTolerance', 'by', 'decisionThreshold', 'weights'] as const;
@@ -47,7 +48,7 @@ function weighted(fn: string, d: SelectiveData, weights: unknown, integer: boole
   return {
     n: keep.length,
     correct: Uint8Array.from(keep, (i) => d.correct[i] as number),
-    confidence: Float64Array.from(keep, (i) => d.confidence[i] as number),
+    confidence: gather(d.confidence, keep),
     sign: d.sign,
     measure: d.measure,
     weights: Float64Array.from(keep, (i) => w[i] as number),

@@ -19,6 +19,7 @@ import type { WarningOptions } from '../warnings/warnings.js';
 import { atPrecision } from '../calibration/core.js';
 import { ExactSum } from './exactSum.js';
 import { SliceStore, type StoreMode } from './sliceStore.js';
+import { gather } from '../math/gather.js';
 
 /** Exact (keeps what it must) or bounded memory (fine fixed grid) for the order-based metrics. */
 export type StateMode = 'exact' | 'bounded';
@@ -433,7 +434,7 @@ export class RowsPart implements Part {
       for (let k = 0; k < c; k++) data[r * c + k] = this.probs[i * c + k] as number;
     });
     const labels = Int32Array.from(order, (i) => this.labels[i] as number);
-    const w = Float64Array.from(order, (i) => this.weights[i] as number);
+    const w = gather(this.weights, order);
     const p = markValidated<ProbMatrix>({ kind: 'probabilities', data, n, numClasses: c, input: 'probs', binary: false });
     return this.metric(labels, p, w.every((v) => v === 1) ? this.options : { ...this.options, weights: w });
   }

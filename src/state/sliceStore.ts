@@ -4,6 +4,7 @@ import type { Bin, BinningSpec } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import { cellCount, cellOf } from './cells.js';
 import { ExactSum } from './exactSum.js';
+import { gather } from '../math/gather.js';
 
 /**
  * How a state keeps the (score, outcome, weight) entries of one slice (internal):
@@ -206,7 +207,7 @@ export class SliceStore {
       const order = new Uint32Array(s.length);
       for (let i = 0; i < order.length; i++) order[i] = i;
       order.sort((a, b) => (s[a] as number) - (s[b] as number) || (o[a] as number) - (o[b] as number) || (w[a] as number) - (w[b] as number));
-      return { scores: Float64Array.from(order, (i) => s[i] as number), outcomes: Float64Array.from(order, (i) => o[i] as number), weights: Float64Array.from(order, (i) => w[i] as number) };
+      return { scores: gather(s, order), outcomes: gather(o, order), weights: gather(w, order) };
     }
     if (this.mode === 'sketch') {
       const scores: number[] = [];
