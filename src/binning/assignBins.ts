@@ -61,7 +61,7 @@ function checkSpec(fn: string, spec: BinningSpec): void {
  * data-dependent cuts (equal-mass `'quantile'`, Ding) as if each sample were repeated w times; the peers' equal-mass
  * constructions have no weighted form and are rejected.
  */
-export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>): BinAssignment {
+export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>, ascending?: Uint32Array): BinAssignment {
   switch (spec.scheme) {
     case 'equal-width':
       return equalWidthBins(scores, spec.bins, spec.rule, spec.precision);
@@ -69,7 +69,7 @@ export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: Binni
       if (weights !== undefined && spec.method !== 'quantile') {
         fail('UM_OPTION', fn, 'options.weights', `not be given with equal-mass construction '${spec.method}' (a peer's, which has no weighted form; this library's 'quantile' has one)`);
       }
-      return equalMassBins(scores, spec.bins, spec.method, weights);
+      return equalMassBins(scores, spec.bins, spec.method, weights, ascending);
     case 'ding':
       return dingBins(scores, spec.ding, weights);
     case 'distinct':

@@ -1,4 +1,5 @@
 import { assignBinsFor } from '../binning/assignBins.js';
+import { argsortAscending } from '../binning/numpy.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
 import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
 import { resolveBinning, type BinningConfig, type BinningOptions, type BinningScheme } from '../binning/options.js';
@@ -112,8 +113,8 @@ export function atPrecision(p: ProbMatrix, precision: Precision): ProbMatrix {
 }
 
 /** Bins one slice of (score, outcome[, weight]) triples and returns its bins. */
-export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>): Bin[] {
-  return binStatisticsUnchecked(assignBinsFor(fn, scores, spec, weights), scores, outcomes, weights);
+export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>, ascending?: Uint32Array): Bin[] {
+  return binStatisticsUnchecked(assignBinsFor(fn, scores, spec, weights, ascending), scores, outcomes, weights);
 }
 
 /** The (score, outcome[, weight]) entries of one binned slice: one class, or all entries together (internal). */
@@ -121,6 +122,8 @@ export interface Slice {
   scores: ArrayLike<number>;
   outcomes: ArrayLike<number>;
   weights: ArrayLike<number> | undefined;
+  /** The stable ascending order of `scores`, once some binning has sorted them (shared by later binnings). */
+  ascending?: Uint32Array;
 }
 
 /** Slices of (score, outcome[, weight]) triples grouped by class `group[i]`; `weight(i)` undefined means unweighted. */
@@ -197,8 +200,78 @@ export function combineClasses(fn: string, arg: string, raws: (number | null)[],
  * norm of the bin gaps.
  */
 export function gceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ResolvedCalibration, w?: Float64Array): number {
-  const { slices, what } = calibrationSlices(p0, labels, cfg, w);
-  return errorOfSlices(fn, slices.map((sl) => rawOf(fn, sl, cfg)), cfg, what);
+  return gceCores(fn, p0, labels, [cfg], w)[0] as number;
+}
+
+/**
+ * {@link gceCore} for several configurations of the same data, in order: the entries are selected once per distinct
+ * selection (top label / class-conditional / threshold / precision) and binned once per distinct binning, then each
+ * configuration takes its own norm — so ECE and MCE share their bins, SCE and ACE their entries, AECE and AMCE their
+ * Ding bins. The results equal separate {@link gceCore} calls (internal; used by `evaluate`).
+ */
+export function gceCores(fn: string, p0: ProbMatrix, labels: Int32Array, cfgs: readonly ResolvedCalibration[], w?: Float64Array): number[] {
+  const selections = new Map<string, { slices: Slice[]; what: string }>();
+  const binned = new Map<string, (Bin[] | null)[]>();
+  const key = (cfg: ResolvedCalibration, threshold: number | null) => JSON.stringify([cfg.topLabel, cfg.classConditional, threshold, cfg.precision]);
+  return cfgs.map((cfg) => {
+    const selection = key(cfg, cfg.threshold);
+    let chosen = selections.get(selection);
+    if (chosen === undefined) {
+      // a thresholded selection is the unthresholded one filtered (with its sort, if one was made)
+      const all = cfg.threshold === null ? undefined : selections.get(key(cfg, null));
+      chosen = all === undefined ? calibrationSlices(p0, labels, cfg, w) : { slices: all.slices.map((sl) => aboveThreshold(sl, cfg.threshold as number)), what: selectionWhat(cfg.threshold) };
+      selections.set(selection, chosen);
+    }
+    const binning = `${selection}${JSON.stringify(cfg.spec)}`;
+    let bins = binned.get(binning);
+    if (bins === undefined) {
+      const sorts = cfg.spec.scheme === 'equal-mass' && cfg.spec.method === 'quantile';
+      bins = chosen.slices.map((sl) => {
+        if (sl.scores.length === 0) return null;
+        if (sorts) sl.ascending ??= argsortAscending(sl.scores);
+        return sliceBins(fn, sl.scores, sl.outcomes, cfg.spec, sl.weights, sorts ? sl.ascending : undefined);
+      });
+      binned.set(binning, bins);
+    }
+    return errorOfSlices(fn, bins.map((b) => (b === null ? null : binnedErrorRaw(b, cfg.norm))), cfg, chosen.what);
+  });
+}
+
+/** What a selection keeps, for the empty-selection error. */
+function selectionWhat(threshold: number | null): string {
+  return threshold === null ? 'no entries' : `entries with p > ${threshold}`;
+}
+
+/**
+ * The entries of a slice with score > threshold, in the same order; a known ascending order carries over: the kept
+ * entries are its last m, renumbered (stable, since renumbering keeps their relative order).
+ */
+function aboveThreshold(sl: Slice, threshold: number): Slice {
+  const { scores, outcomes, weights } = sl;
+  const n = scores.length;
+  let m = 0;
+  for (let j = 0; j < n; j++) if ((scores[j] as number) > threshold) m++;
+  const kept: Slice = { scores: new Float64Array(m), outcomes: new Float64Array(m), weights: weights === undefined ? undefined : new Float64Array(m) };
+  const s = kept.scores as Float64Array;
+  const o = kept.outcomes as Float64Array;
+  const wk = kept.weights as Float64Array | undefined;
+  const rank = new Uint32Array(n);
+  let k = 0;
+  for (let j = 0; j < n; j++) {
+    const v = scores[j] as number;
+    if (!(v > threshold)) continue;
+    rank[j] = k;
+    s[k] = v;
+    o[k] = outcomes[j] as number;
+    if (wk !== undefined && weights !== undefined) wk[k] = weights[j] as number;
+    k++;
+  }
+  if (sl.ascending !== undefined) {
+    const asc = new Uint32Array(m);
+    for (let i = 0; i < m; i++) asc[i] = rank[sl.ascending[n - m + i] as number] as number;
+    kept.ascending = asc;
+  }
+  return kept;
 }
 
 /**
@@ -212,7 +285,7 @@ export function calibrationSlices(p0: ProbMatrix, labels: Int32Array, cfg: Omit<
   const { n, numClasses: c, data } = p;
   const thr = cfg.threshold;
   const keep = thr === null ? () => true : (s: number) => s > thr;
-  const what = thr === null ? 'no entries' : `entries with p > ${thr}`;
+  const what = selectionWhat(thr);
   if (cfg.topLabel) {
     const { predicted, confidence } = topLabel(p);
     const outcome = (i: number) => (predicted[i] === labels[i] ? 1 : 0);
@@ -220,13 +293,39 @@ export function calibrationSlices(p0: ProbMatrix, labels: Int32Array, cfg: Omit<
     if (!cfg.classConditional) return { slices: groupSlices(1, n, () => 0, score, outcome, keep, rowWeight), what };
     return { slices: groupSlices(c, n, (i) => predicted[i] as number, score, outcome, keep, rowWeight), what };
   }
-  // every class of every row, in row-major order
-  const m = n * c;
-  const score = (e: number) => data[e] as number;
-  const outcome = (e: number) => (labels[Math.floor(e / c)] === e % c ? 1 : 0);
-  const entryWeight = w === undefined ? undefined : (e: number) => w[Math.floor(e / c)] as number;
-  if (!cfg.classConditional) return { slices: groupSlices(1, m, () => 0, score, outcome, keep, entryWeight), what };
-  return { slices: groupSlices(c, m, (e) => e % c, score, outcome, keep, entryWeight), what };
+  return { slices: entrySlices(data, labels, n, c, cfg.classConditional, thr, w), what };
+}
+
+/**
+ * {@link calibrationSlices} for every class of every row (N·C entries), in row-major order, grouped by class or all in
+ * one slice, kept when p > threshold — plain loops, no per-entry callbacks (internal).
+ */
+function entrySlices(data: ArrayLike<number>, labels: Int32Array, n: number, c: number, byClass: boolean, thr: number | null, w?: Float64Array): Slice[] {
+  const sizes = new Int32Array(byClass ? c : 1);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < c; k++) {
+      if (thr !== null && !((data[i * c + k] as number) > thr)) continue;
+      const g = byClass ? k : 0;
+      sizes[g] = (sizes[g] as number) + 1;
+    }
+  }
+  const filled = Array.from(sizes, (m) => ({ scores: new Float64Array(m), outcomes: new Float64Array(m), weights: w === undefined ? undefined : new Float64Array(m) }));
+  const at = new Int32Array(sizes.length);
+  for (let i = 0; i < n; i++) {
+    const y = labels[i] as number;
+    for (let k = 0; k < c; k++) {
+      const s = data[i * c + k] as number;
+      if (thr !== null && !(s > thr)) continue;
+      const g = byClass ? k : 0;
+      const slice = filled[g] as (typeof filled)[number];
+      const j = at[g] as number;
+      at[g] = j + 1;
+      slice.scores[j] = s;
+      slice.outcomes[j] = y === k ? 1 : 0;
+      if (slice.weights !== undefined && w !== undefined) slice.weights[j] = w[i] as number;
+    }
+  }
+  return filled;
 }
 
 /** The error from the raw errors of the slices: the one slice's, or the class combination (internal). */

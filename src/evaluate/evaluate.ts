@@ -1,5 +1,5 @@
 import type { DingOptions, EqualMassMethod, EqualWidthRule, Precision } from '../binning/types.js';
-import { gceCore, resolveCalibration, resolveUce, uceCore, type CalibrationConfig } from '../calibration/core.js';
+import { gceCores, resolveCalibration, resolveUce, uceCore, type CalibrationConfig } from '../calibration/core.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ProbMatrix, ScoreKind, Scores } from '../input/types.js';
@@ -202,19 +202,23 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
   const ew = cfg.ece.config as Extract<CalibrationConfig, { binning: 'equal-width' }>;
   const em = cfg.ace.config as Extract<CalibrationConfig, { binning: 'equal-mass' }>;
   const dg = cfg.aece.config as Extract<CalibrationConfig, { binning: 'ding' }>;
+  // one selection and binning per distinct kind (ECE/MCE share bins, SCE/ACE entries, AECE/AMCE Ding bins)
+  const binned = [cfg.ece, cfg.mce, cfg.rmsce, ...(classwise ? [cfg.sce, cfg.ace, cfg.tace] : []), cfg.aece, cfg.amce];
+  const errors = gceCores(fn, p, y, binned, w);
+  const at = (c: (typeof binned)[number]) => errors[binned.indexOf(c)] as number;
   return {
     n: total,
     numClasses: p.numClasses,
     accuracy: correct / total,
-    ece: gceCore(fn, p, y, cfg.ece, w),
-    mce: gceCore(fn, p, y, cfg.mce, w),
-    rmsce: gceCore(fn, p, y, cfg.rmsce, w),
-    sce: classwise ? gceCore(fn, p, y, cfg.sce, w) : null,
-    ace: classwise ? gceCore(fn, p, y, cfg.ace, w) : null,
-    tace: classwise ? gceCore(fn, p, y, cfg.tace, w) : null,
+    ece: at(cfg.ece),
+    mce: at(cfg.mce),
+    rmsce: at(cfg.rmsce),
+    sce: classwise ? at(cfg.sce) : null,
+    ace: classwise ? at(cfg.ace) : null,
+    tace: classwise ? at(cfg.tace) : null,
     uce: uceCore(fn, p, y, uceCfg, w),
-    aece: gceCore(fn, p, y, cfg.aece, w),
-    amce: gceCore(fn, p, y, cfg.amce, w),
+    aece: at(cfg.aece),
+    amce: at(cfg.amce),
     brier: mean(brierRows(p, y, brierForm), w),
     nll: mean(nllRows(fn, p, y, { clip: null, renormalize: false, precision: 'float64' }, options), w),
     meanEntropy: mean(rowEntropy(p), w),

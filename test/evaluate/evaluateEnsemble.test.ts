@@ -6,6 +6,7 @@ import {
   type UMWarning,
 } from '../../src/index.js';
 import { exampleCsv } from '../helpers/data.js';
+import { uniforms } from '../helpers/minstd.js';
 
 const M = JSON.parse(readFileSync('test/fixtures/files/members.json', 'utf8')) as { labels: number[]; member_probs: number[][][] };
 const mean = (v: Float64Array) => v.reduce((a, b) => a + b, 0) / v.length;
@@ -23,6 +24,44 @@ describe('evaluate', () => {
       expect([r.brier, r.nll]).toEqual([brier(labels, probs, { preset }), nll(labels, probs)]);
       expect([r.auroc, r.aupr, r.aurc, r.eaurc]).toEqual([auroc(labels, probs, { preset }), aupr(labels, probs, { preset }), aurc(labels, probs), eAurc(labels, probs)]);
       expect(r.config.selective.aucThresholds).toBe(preset === 'default' || preset === 'torchmetrics' ? null : 200);
+    }
+  });
+  it('shared bins and sorts (ECE/MCE, SCE/ACE, TACE from ACE, AECE/AMCE) give exactly the separate values: ties, entries at the TACE threshold, weights, float32', () => {
+    // quantized rows: many ties, many zeros, entries exactly at 0.01 (TACE keeps p > 0.01) and just above it
+    const u = uniforms(21, 400 * 6);
+    const c = 5;
+    const rows: number[][] = [];
+    const labels: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      const q = Array.from({ length: c }, (_, k) => Math.floor((u[i * 6 + k] as number) * 6));
+      if (i % 7 === 0) rows.push([0.01, 0.01, 0.47, 0.5, 0.01]);
+      else if (i % 11 === 0) rows.push([0.0125, 0.0125, 0.475, 0.25, 0.25]);
+      else {
+        const z = q.reduce((a, b) => a + b, 0);
+        rows.push(z === 0 ? [0.2, 0.2, 0.2, 0.2, 0.2] : q.map((v) => v / z));
+      }
+      labels.push(Math.floor((u[i * 6 + 5] as number) * c));
+    }
+    const flat32 = Float32Array.from(rows.flat());
+    const intWeights = labels.map((_, i) => 1 + (i % 3));
+    const realWeights = labels.map((_, i) => 0.25 + ((i * 7) % 5) / 3);
+    const cases: [string, number[][] | Float32Array, Record<string, unknown>][] = [
+      ['float64 rows', rows, {}],
+      ['float32 flat', flat32, { numClasses: c, sumTolerance: 1e-5 }],
+      ['whole-number weights', rows, { weights: intWeights }],
+      ['real weights', rows, { weights: realWeights }],
+    ];
+    for (const [what, probs, extra] of cases) {
+      // the peers' equal-mass constructions have no weighted form
+      for (const preset of extra.weights === undefined ? (['default', 'uncertainty-metrics', 'torchmetrics'] as const) : (['default'] as const)) {
+        const o = { bins: 10, preset, ...extra };
+        const r = evaluate(labels, probs, { ...o, onWarning: () => undefined }); // real weights: AURC is null, with a warning
+        const d = { ...extra, preset };
+        expect([r.ece, r.mce, r.rmsce, r.sce, r.ace, r.tace, r.aece, r.amce], `${what}, ${preset}`).toEqual([
+          ece(labels, probs, o), mce(labels, probs, o), rmsce(labels, probs, o), sce(labels, probs, o), ace(labels, probs, o), tace(labels, probs, o),
+          aece(labels, probs, d), amce(labels, probs, d),
+        ]);
+      }
     }
   });
   it('meanEntropy is the mean of entropy(); classwise: false makes SCE/ACE/TACE null and changes nothing else', () => {
