@@ -298,31 +298,43 @@ export function calibrationSlices(p0: ProbMatrix, labels: Int32Array, cfg: Omit<
 
 /**
  * {@link calibrationSlices} for every class of every row (N·C entries), in row-major order, grouped by class or all in
- * one slice, kept when p > threshold — plain loops, no per-entry callbacks (internal).
+ * one slice, kept when p > threshold — plain loops, no per-entry callbacks. By class, rows are read in blocks of
+ * about 64k entries and each class's entries of a block are copied together, so every slice is written sequentially
+ * while the block stays in cache (internal).
  */
 function entrySlices(data: ArrayLike<number>, labels: Int32Array, n: number, c: number, byClass: boolean, thr: number | null, w?: Float64Array): Slice[] {
   const sizes = new Int32Array(byClass ? c : 1);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < c; k++) {
-      if (thr !== null && !((data[i * c + k] as number) > thr)) continue;
-      const g = byClass ? k : 0;
+  if (thr === null) sizes.fill(byClass ? n : n * c);
+  else {
+    for (let e = 0; e < n * c; e++) {
+      if (!((data[e] as number) > thr)) continue;
+      const g = byClass ? e % c : 0;
       sizes[g] = (sizes[g] as number) + 1;
     }
   }
   const filled = Array.from(sizes, (m) => ({ scores: new Float64Array(m), outcomes: new Float64Array(m), weights: w === undefined ? undefined : new Float64Array(m) }));
   const at = new Int32Array(sizes.length);
-  for (let i = 0; i < n; i++) {
-    const y = labels[i] as number;
-    for (let k = 0; k < c; k++) {
-      const s = data[i * c + k] as number;
-      if (thr !== null && !(s > thr)) continue;
-      const g = byClass ? k : 0;
-      const slice = filled[g] as (typeof filled)[number];
-      const j = at[g] as number;
-      at[g] = j + 1;
-      slice.scores[j] = s;
-      slice.outcomes[j] = y === k ? 1 : 0;
-      if (slice.weights !== undefined && w !== undefined) slice.weights[j] = w[i] as number;
+  const block = byClass ? Math.max(1, Math.floor(65536 / c)) : n;
+  for (let i0 = 0; i0 < n; i0 += block) {
+    const i1 = Math.min(n, i0 + block);
+    for (let g = 0; g < sizes.length; g++) {
+      const { scores, outcomes, weights } = filled[g] as (typeof filled)[number];
+      let j = at[g] as number;
+      // by class: column g of the block; together: every entry of the block, row by row
+      const k0 = byClass ? g : 0;
+      const k1 = byClass ? g + 1 : c;
+      for (let i = i0; i < i1; i++) {
+        const y = labels[i] as number;
+        for (let k = k0; k < k1; k++) {
+          const s = data[i * c + k] as number;
+          if (thr !== null && !(s > thr)) continue;
+          scores[j] = s;
+          outcomes[j] = y === k ? 1 : 0;
+          if (weights !== undefined && w !== undefined) weights[j] = w[i] as number;
+          j++;
+        }
+      }
+      at[g] = j;
     }
   }
   return filled;
