@@ -289,3 +289,4 @@ export function probsF64(src: usize, rows: i32, c: i32, outMax: usize, outArg: u
   else if (mode == 1) rowsF64(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, true, false);
   else rowsF64(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, true, true);
 }
+export { argsortU32 } from './argsort';

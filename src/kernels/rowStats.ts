@@ -2,15 +2,20 @@ import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from '../input/types.js';
 import { rowStatsReference } from './rowStatsReference.js';
 import type { KernelBackend, RowStats, RowStatsMode } from './rowStatsTypes.js';
-import { rowStatsWasm, wasmKernel } from './rowStatsWasm.js';
+import { rowStatsWasm, wasmKernel, type Kernel } from './rowStatsWasm.js';
 
 let backend: KernelBackend = 'wasm';
 /** Statistics already computed for a validated matrix (validated matrices are immutable by contract). */
 let cache = new WeakMap<ProbMatrix, RowStats>();
 
+/** The WebAssembly kernel when it is the selected backend and available, else null (internal; also used by argsort). */
+export function activeKernel(): Kernel | null {
+  return backend === 'wasm' ? wasmKernel() : null;
+}
+
 /** Row statistics of raw row-major probabilities by the selected backend (internal). */
 export function computeRowStats(data: Float32Array | Float64Array, n: number, c: number, mode: RowStatsMode): RowStats {
-  const k = backend === 'wasm' ? wasmKernel() : null;
+  const k = activeKernel();
   return k === null ? rowStatsReference(data, n, c, mode) : rowStatsWasm(k, data, n, c, mode);
 }
 

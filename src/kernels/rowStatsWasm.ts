@@ -12,11 +12,13 @@ interface WasmMemory {
   grow(pages: number): number;
 }
 type KernelFn = (src: number, rows: number, c: number, outMax: number, outArg: number, outMin: number, outSum: number, outSq: number, outXlogx: number, mode: number) => void;
-interface Kernel {
+type ArgsortFn = (hi: number, lo: number, hiOut: number, loOut: number, words: number, n: number, order: number, next: number, count: number) => number;
+export interface Kernel {
   memory: WasmMemory;
   base: number;
   probsF32: KernelFn;
   probsF64: KernelFn;
+  argsortU32: ArgsortFn;
 }
 
 const PAGE = 65536;
@@ -53,8 +55,8 @@ export function wasmKernel(): Kernel | null {
   if (api === undefined) return kernel;
   try {
     const instance = new api.Instance(new api.Module(decodeBase64(WASM_BASE64)), { env: { abort: () => undefined } });
-    const ex = instance.exports as { memory: WasmMemory; heapBase: () => number; probsF32: KernelFn; probsF64: KernelFn };
-    kernel = { memory: ex.memory, base: (ex.heapBase() + 63) & ~63, probsF32: ex.probsF32, probsF64: ex.probsF64 };
+    const ex = instance.exports as { memory: WasmMemory; heapBase: () => number; probsF32: KernelFn; probsF64: KernelFn; argsortU32: ArgsortFn };
+    kernel = { memory: ex.memory, base: (ex.heapBase() + 63) & ~63, probsF32: ex.probsF32, probsF64: ex.probsF64, argsortU32: ex.argsortU32 };
   } catch {
     kernel = null;
   }

@@ -1,3 +1,6 @@
+import { argsortWasm, WASM_SORT_MAX } from '../kernels/argsortWasm.js';
+import { activeKernel } from '../kernels/rowStats.js';
+
 /** Digits of a 32-bit word, least significant first: 11, 11 and 10 bits (2048 counters at most). */
 const DIGITS: readonly (readonly [shift: number, mask: number])[] = [
   [0, 0x7ff],
@@ -69,7 +72,8 @@ function scatter(
  * An LSD radix sort on the keys' IEEE-754 bits, O(N) instead of a comparison sort with a callback: three passes of
  * 11, 11, 10 bits over the 32-bit pattern when every key is a float32 value (float32 input), six over the 64-bit
  * pattern otherwise (the high word is carried only through the low word's passes); a digit shared by every key is
- * skipped. NaN must not occur (validated input). Internal.
+ * skipped. NaN must not occur (validated input). The passes run in the WebAssembly kernel (assembly/argsort.ts) when it
+ * is the selected backend and N ≤ 2^21, else in JavaScript (the same algorithm; `useKernels('reference')`). Internal.
  */
 export function argsort(keys: ArrayLike<number>, descending = false): Uint32Array {
   const n = keys.length;
@@ -106,6 +110,8 @@ export function argsort(keys: ArrayLike<number>, descending = false): Uint32Arra
     }
     words = [hi, lo];
   }
+  const k = n <= WASM_SORT_MAX ? activeKernel() : null;
+  if (k !== null) return argsortWasm(k, words, n);
   let next: Uint32Array = new Uint32Array(n);
   const spare: Uint32Array[] = words.map(() => new Uint32Array(n));
   const count = new Uint32Array(2048);

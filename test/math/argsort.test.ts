@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useKernels } from '../../src/index.js';
 import { argsort } from '../../src/math/argsort.js';
 import { uniforms } from '../helpers/minstd.js';
 
@@ -23,9 +24,12 @@ describe('argsort (radix, stable)', () => {
     // one key that is not a float32 value sends all to the 64-bit path: 0.1 and fround(0.1) must stay apart
     ['float32 values and one float64 neighbour', [Math.fround(0.1), 0.1, 0.5, Math.fround(0.1), 0.1, 0, 1]],
   ];
-  for (const [what, keys] of cases) {
+  afterAll(() => useKernels('wasm'));
+  // the WebAssembly passes (default) and the JavaScript passes (reference backend) must both give it
+  for (const [what, keys] of cases) for (const backend of ['wasm', 'reference'] as const) {
     for (const descending of [false, true]) {
-      it(`${what}, ${descending ? 'descending' : 'ascending'}: the permutation of a stable comparison sort`, () => {
+      it(`${what}, ${descending ? 'descending' : 'ascending'}, ${backend}: the permutation of a stable comparison sort`, () => {
+        expect(useKernels(backend)).toBe(backend);
         expect(Array.from(argsort(keys, descending))).toEqual(byComparator(keys, descending));
         expect(Array.from(argsort(Float64Array.from(keys), descending))).toEqual(byComparator(keys, descending));
         if (keys.every((v) => Math.fround(v) === v)) {
