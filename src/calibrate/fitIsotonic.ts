@@ -26,7 +26,13 @@ export interface IsotonicParams extends CalibratorHeader<'isotonic'> {
  * linearly interpolated between its breakpoints and constant beyond them; for C > 2 the row is divided by its sum.
  *
  * **Conventions.**
- * - Tied scores are pooled before PAV (their mean outcome), so the fit does not depend on row order.
+ * - Tied scores are pooled before PAV (their mean outcome), so the fit depends only on the set of (score, outcome)
+ *   pairs, never on row order. Ties are scikit-learn's (`_make_unique`): in sorted order, a score less than 1e-15
+ *   (`np.finfo(float64).resolution`, absolute) above the first score of the current group joins it, and the group
+ *   stands at that first (smallest) score — so k/100 computed in different ways (differing by ulps) is one score, as
+ *   in scikit-learn; a Float32Array is widened exactly and pooled by the same rule (scikit-learn given float32 arrays
+ *   uses 1e-6).
+ * - Adjacent blocks of equal mean are pooled (as scikit-learn), compared exactly on the counts.
  * - Breakpoints are each constant block's smallest and largest score (scikit-learn's `X_thresholds_`); interpolation
  *   between blocks and clipping outside the fitted range as scikit-learn's `out_of_bounds='clip'`.
  * - Two classes: one map of P(y = 1), result [1 − m, m]; C > 2: a row of zeros becomes uniform.
