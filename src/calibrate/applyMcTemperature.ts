@@ -4,17 +4,16 @@ import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleOptions, EnsembleScores, ProbMatrix } from '../input/types.js';
 import { markValidated } from '../input/validated.js';
 import { memberLogProbabilities, type McTemperatureParams } from './fitMcTemperature.js';
-import { checkClasses, field, numberField, readHeader } from './params.js';
+import { scaledLogSoftmax } from './applyTemperature.js';
+import { checkClasses, field, readHeader, readTemperatureFields } from './params.js';
 
 /** Validates MC temperature parameters (internal; shared with parseCalibrator). */
 export function readMcTemperature(fn: string, params: unknown): McTemperatureParams {
   const h = readHeader(fn, params, 'mc-temperature');
-  const temperature = numberField(fn, params, 'params', 'temperature', (v) => v > 0, 'be a finite number > 0');
+  const { temperature, diagnostics } = readTemperatureFields(fn, params);
   const objective = field(params, 'objective');
   if (objective !== 'predictive' && objective !== 'mean-nll') fail('UM_CALIBRATOR', fn, 'params.objective', "be 'predictive' or 'mean-nll'", { value: objective });
-  const d = field(params, 'diagnostics');
-  if (d === null || typeof d !== 'object') fail('UM_CALIBRATOR', fn, 'params.diagnostics', 'be an object', { value: d });
-  return { ...h, temperature, objective, diagnostics: d as McTemperatureParams['diagnostics'] };
+  return { ...h, temperature, objective, diagnostics: diagnostics as McTemperatureParams['diagnostics'] };
 }
 
 /**
@@ -24,7 +23,9 @@ export function readMcTemperature(fn: string, params: unknown): McTemperaturePar
  *
  * **Conventions.**
  * - Any number of passes S may be given (MC dropout draws new passes at test time); the classes must match.
- * - Returns validated probabilities [N, C] (with exact log-probabilities) that every metric accepts.
+ * - Returns validated probabilities [N, C] (with exact log-probabilities) that every metric accepts. T is validated
+ *   to [1e-6, 1e12] (see {@link parseCalibrator}) and each pass is scaled from ℓ_k − max ℓ ≤ 0, so every valid T and
+ *   pass gives finite probabilities summing to 1.
  *
  * **References.**
  * - Laves et al., arXiv:1909.13550, eq. 9.
@@ -60,15 +61,7 @@ export function applyMcTemperatureAs(fn: string, params: unknown, members: Ensem
   const scaled = new Float64Array(s * c);
   for (let i = 0; i < n; i++) {
     // scaled log-softmax of every pass, then ln p̄_k = LSE_s − ln S
-    for (let m = 0; m < s; m++) {
-      const o = (m * n + i) * c;
-      let max = -Infinity;
-      for (let k = 0; k < c; k++) max = Math.max(max, (l[o + k] as number) * inv);
-      let sum = 0;
-      for (let k = 0; k < c; k++) sum += Math.exp((l[o + k] as number) * inv - max);
-      const lse = max + Math.log(sum);
-      for (let k = 0; k < c; k++) scaled[m * c + k] = (l[o + k] as number) * inv - lse;
-    }
+    for (let m = 0; m < s; m++) scaledLogSoftmax(l, (m * n + i) * c, c, inv, scaled, m * c);
     for (let k = 0; k < c; k++) {
       let max = -Infinity;
       for (let m = 0; m < s; m++) max = Math.max(max, scaled[m * c + k] as number);

@@ -1,19 +1,30 @@
-import { fail } from '../errors/fail.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, ProbMatrix, Scores } from '../input/types.js';
 import { markValidated } from '../input/validated.js';
 import type { TemperatureParams } from './fitTemperature.js';
-import { checkClasses, field, numberField, readHeader } from './params.js';
+import { checkClasses, readHeader, readTemperatureFields } from './params.js';
 import { logProbabilities } from './temperatureCore.js';
 
 /** Validates temperature parameters (internal; shared with parseCalibrator). */
 export function readTemperature(fn: string, params: unknown): TemperatureParams {
   const h = readHeader(fn, params, 'temperature');
-  const temperature = numberField(fn, params, 'params', 'temperature', (v) => v > 0, 'be a finite number > 0');
-  const d = field(params, 'diagnostics');
-  if (d === null || typeof d !== 'object') fail('UM_CALIBRATOR', fn, 'params.diagnostics', 'be an object', { value: d });
-  return { ...h, temperature, diagnostics: d as TemperatureParams['diagnostics'] };
+  const { temperature, diagnostics } = readTemperatureFields(fn, params);
+  return { ...h, temperature, diagnostics: diagnostics as TemperatureParams['diagnostics'] };
+}
+
+/**
+ * log softmax(ℓ / T) of one row, written to `out` at `o`: from d_k = ℓ_k − max ℓ ≤ 0, so d_k / T ≤ 0 never
+ * overflows, exp(d_k / T) ≤ 1 with one term exactly 1, and the log-sum lies in [0, ln C] — finite for every T in the
+ * calibrator range and every row (entries ℓ = −∞, exact zeros, stay −∞ and give probability 0). Internal.
+ */
+export function scaledLogSoftmax(l: Float64Array, o: number, c: number, inv: number, out: Float64Array, to: number): void {
+  let max = -Infinity;
+  for (let k = 0; k < c; k++) max = Math.max(max, l[o + k] as number);
+  let sum = 0;
+  for (let k = 0; k < c; k++) sum += Math.exp(((l[o + k] as number) - max) * inv);
+  const lse = Math.log(sum);
+  for (let k = 0; k < c; k++) out[to + k] = ((l[o + k] as number) - max) * inv - lse;
 }
 
 /** softmax(ℓ / T) row by row, with exact log-probabilities kept (internal). */
@@ -24,16 +35,8 @@ export function scaleMatrix(p: ProbMatrix, t: number): ProbMatrix {
   const logData = new Float64Array(p.n * c);
   const inv = 1 / t;
   for (let o = 0; o < data.length; o += c) {
-    let max = -Infinity;
-    for (let k = 0; k < c; k++) max = Math.max(max, (l[o + k] as number) * inv);
-    let sum = 0;
-    for (let k = 0; k < c; k++) sum += Math.exp((l[o + k] as number) * inv - max);
-    const lse = max + Math.log(sum);
-    for (let k = 0; k < c; k++) {
-      const v = (l[o + k] as number) * inv - lse;
-      logData[o + k] = v;
-      data[o + k] = Math.exp(v);
-    }
+    scaledLogSoftmax(l, o, c, inv, logData, o);
+    for (let k = 0; k < c; k++) data[o + k] = Math.exp(logData[o + k] as number);
   }
   return markValidated({ kind: 'probabilities', data, logData, n: p.n, numClasses: c, input: 'logprobs', binary: p.binary });
 }
@@ -45,8 +48,12 @@ export function scaleMatrix(p: ProbMatrix, t: number): ProbMatrix {
  * gives the same result.
  *
  * **Conventions.**
- * - The parameters are validated (`UM_CALIBRATOR` for a malformed object, another kind, or data with another number
- *   of classes); the scores are declared like every input (logits, log-probabilities or probabilities).
+ * - The parameters are validated (`UM_CALIBRATOR` for a malformed object, another kind, a T outside [1e-6, 1e12] —
+ *   see {@link parseCalibrator} — or data with another number of classes); the scores are declared like every input
+ *   (logits, log-probabilities or probabilities).
+ * - Computed from ℓ_k − max ℓ ≤ 0, so nothing overflows: every valid T and every valid row give finite
+ *   probabilities summing to 1 (T = 1e-6: one-hot on the argmax, ties shared; T = 1e12: uniform over non-zero
+ *   entries to ~1e-10).
  * - Returns validated probabilities (with exact log-probabilities) that every metric accepts directly. The
  *   predicted class never changes.
  *

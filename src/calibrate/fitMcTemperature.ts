@@ -48,7 +48,9 @@ export function memberLogProbabilities(e: EnsembleMatrix): Float64Array {
  * - `'predictive'` (default) fits the distribution that is used for predictions; `'mean-nll'` fits each pass as a
  *   single model (the appendix derivation). They differ (bundled MNIST deep ensemble: T = 2.078 vs 2.142).
  * - Members stacked [S, N, C] as everywhere (see {@link toEnsemble}); ln p̄ by log-sum-exp over members.
- * - Search as {@link fitTemperature}: Brent on ln T in [0.001, 1000], never worse than T = 1, `UM_W_BOUND` at a bound.
+ * - Search as {@link fitTemperature}: Brent on ln T in [0.001, 1000] (bounds within [1e-6, 1e12]), never worse
+ *   than T = 1 or either bound; a bound as good as the Brent point (a flat NLL) is preferred, and a T at a bound
+ *   gives `UM_W_BOUND`.
  *
  * **References.**
  * - Laves, Ihler, Kortmann & Ortmaier, "Well-calibrated Model Uncertainty with Temperature Scaling for Dropout

@@ -29,8 +29,12 @@ export const SEARCH_KEYS = ['bounds', 'tolerance', 'maxEvaluations', 'onWarning'
  *   on ln β from T = 1, each one pass over the data giving the NLL and its first two derivatives, inside a bracket that
  *   every pass shrinks (search interval [0.001, 1000] by default), until the step in ln T is below the tolerance
  *   (1e-10): typically 5–10 passes (`diagnostics.evaluations`). The best point seen is returned, never worse than T = 1.
+ * - `bounds` must lie within [1e-6, 1e12], the temperatures a calibrator may hold (`UM_OPTION` otherwise): below
+ *   1e-6, 1/T amplifies the rounding of float64 log-probabilities (~1e-16·ln C) past 1e-10 and every gap above
+ *   ~1e-3 nats is already one-hot; 1e12 covers diverged logits (the bundled gnb_raw, ±5e10, fits T ≈ 5.2e8).
  * - A T at a bound gives a `UM_W_BOUND` warning and `diagnostics.atBound` (e.g. logits of ±5e10 whose NLL keeps
- *   falling as T grows); the parameters stay finite.
+ *   falling as T grows); the parameters stay finite. Also when the NLL is flat out to the bound (separable data: the
+ *   exponentials underflow and the NLL is exactly 0 from some T down): the bound is reported, with the warning.
  * - Logits, log-probabilities or probabilities (used as ln p: softmax(ln p / T) = p^{1/T} normalised) are all
  *   declared; log-softmax via log-sum-exp in float64. Binary heads (`binary: true`, one logit per row) use σ(z / T).
  * - An exact 0 at a label makes the NLL infinite for every T: T = 1 is kept with a `UM_W_INFINITE` warning.

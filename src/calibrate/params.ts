@@ -36,6 +36,15 @@ export function header<K extends CalibratorKind>(kind: K, fittedOn: FittedOn): C
   return { format: 'uncertainty-metrics/calibrator', version: 1, library: VERSION, kind, fittedOn };
 }
 
+/**
+ * The temperatures a calibrator may hold and a fit may search, [1e-6, 1e12] (internal; documented in fitTemperature).
+ * Below 1e-6, 1/T amplifies the rounding of float64 log-probabilities (~1e-16·ln C) past 1e-10 and every gap of more
+ * than ~1e-3 nats is already one-hot; above 1e12, real diverged logits are covered (gnb_raw's ±5e10 logits fit at
+ * T ≈ 5.2e8) and a search over ln T ∈ [−13.8, 27.6] stays a few Newton passes.
+ */
+export const TEMPERATURE_RANGE: readonly [number, number] = [1e-6, 1e12];
+export const TEMPERATURE_RANGE_TEXT = '[1e-6, 1e12]';
+
 /** Reads a field of a JSON object (internal). */
 export function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
@@ -46,6 +55,52 @@ export function numberField(fn: string, obj: unknown, path: string, key: string,
   const v = field(obj, key);
   if (typeof v !== 'number' || !Number.isFinite(v) || !check(v)) fail('UM_CALIBRATOR', fn, `${path}.${key}`, requirement, { value: v });
   return v;
+}
+
+/** A whole-number field in [min, max], or `UM_CALIBRATOR` (internal). */
+export function wholeField(fn: string, obj: unknown, path: string, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  return numberField(fn, obj, path, key, (v) => Number.isInteger(v) && v >= min && v <= max, max === Number.MAX_SAFE_INTEGER ? `be an integer ≥ ${min}` : `be an integer in [${min}, ${max}]`);
+}
+
+/** A boolean field, or `UM_CALIBRATOR` (internal). */
+export function booleanField(fn: string, obj: unknown, path: string, key: string): boolean {
+  const v = field(obj, key);
+  if (typeof v !== 'boolean') fail('UM_CALIBRATOR', fn, `${path}.${key}`, 'be true or false', { value: v });
+  return v;
+}
+
+/** The `diagnostics` object of a calibrator, or `UM_CALIBRATOR` (internal). */
+export function diagnosticsField(fn: string, params: unknown): object {
+  const d = field(params, 'diagnostics');
+  if (d === null || typeof d !== 'object' || Array.isArray(d)) fail('UM_CALIBRATOR', fn, 'params.diagnostics', 'be an object', { value: d });
+  return d;
+}
+
+/**
+ * A temperature (in {@link TEMPERATURE_RANGE}) and its search diagnostics, checked field by field: NLLs ≥ 0 (null is
+ * how JSON writes the infinite NLL of an exact zero at a label), a whole number of evaluations, the flags and the
+ * searched interval (internal; shared by the temperature and mc-temperature kinds).
+ */
+export function readTemperatureFields(fn: string, params: unknown): { temperature: number; diagnostics: object } {
+  const [lo, hi] = TEMPERATURE_RANGE;
+  // a non-positive or non-number temperature keeps its own message; a positive one outside the range names the range
+  numberField(fn, params, 'params', 'temperature', (v) => v > 0, 'be a finite number > 0');
+  const temperature = numberField(fn, params, 'params', 'temperature', (v) => v >= lo && v <= hi, `be in ${TEMPERATURE_RANGE_TEXT} (the temperatures a fit can produce)`);
+  const d = diagnosticsField(fn, params);
+  for (const key of ['nllBefore', 'nllAfter']) {
+    const v = field(d, key);
+    if (v !== null && (typeof v !== 'number' || !(v >= 0))) fail('UM_CALIBRATOR', fn, `params.diagnostics.${key}`, 'be a number ≥ 0 (null for Infinity)', { value: v });
+  }
+  wholeField(fn, d, 'params.diagnostics', 'evaluations', 0);
+  booleanField(fn, d, 'params.diagnostics', 'converged');
+  const atBound = field(d, 'atBound');
+  if (atBound !== null && atBound !== 'lower' && atBound !== 'upper') fail('UM_CALIBRATOR', fn, 'params.diagnostics.atBound', "be 'lower', 'upper' or null", { value: atBound });
+  const bounds = numbersField(fn, d, 'params.diagnostics', 'bounds', 2);
+  // informational only: files fitted before the range existed may record a wider interval
+  if (!((bounds[0] as number) > 0 && (bounds[0] as number) < 1 && (bounds[1] as number) > 1)) {
+    fail('UM_CALIBRATOR', fn, 'params.diagnostics.bounds', 'be [T_min, T_max] with 0 < T_min < 1 < T_max', { value: bounds });
+  }
+  return { temperature, diagnostics: d };
 }
 
 /** An array of finite numbers field, or `UM_CALIBRATOR` (internal). */

@@ -2,13 +2,14 @@ import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from '../input/types.js';
 import { brentMinimize } from '../math/minimize.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
+import { TEMPERATURE_RANGE, TEMPERATURE_RANGE_TEXT } from './params.js';
 
 /** Default search interval of T. */
 export const DEFAULT_TEMPERATURE_BOUNDS: readonly [number, number] = [1e-3, 1e3];
 
 /** Options of the temperature search. */
 export interface TemperatureSearchOptions extends WarningOptions {
-  /** Interval [T_min, T_max] searched (default [0.001, 1000]); 0 < T_min < 1 < T_max. */
+  /** Interval [T_min, T_max] searched (default [0.001, 1000]); 1e-6 ≤ T_min < 1 < T_max ≤ 1e12. */
   bounds?: readonly [number, number];
   /** Absolute tolerance on ln T (default 1e-10). */
   tolerance?: number;
@@ -58,6 +59,9 @@ export function searchOptions(fn: string, o: TemperatureSearchOptions): { lo: nu
   if (!Array.isArray(bounds) || bounds.length !== 2 || !(bounds[0] > 0 && bounds[0] < 1 && bounds[1] > 1 && Number.isFinite(bounds[1]))) {
     fail('UM_OPTION', fn, 'options.bounds', 'be [T_min, T_max] with 0 < T_min < 1 < T_max < Infinity', { value: bounds });
   }
+  const [min, max] = TEMPERATURE_RANGE;
+  if (!(bounds[0] >= min)) fail('UM_OPTION', fn, 'options.bounds', `be ≥ 1e-6 (temperatures lie in ${TEMPERATURE_RANGE_TEXT})`, { index: [0], value: bounds[0] });
+  if (!(bounds[1] <= max)) fail('UM_OPTION', fn, 'options.bounds', `be ≤ 1e12 (temperatures lie in ${TEMPERATURE_RANGE_TEXT})`, { index: [1], value: bounds[1] });
   const tolerance = o.tolerance ?? 1e-10;
   if (typeof tolerance !== 'number' || !(tolerance > 0 && tolerance < 1)) fail('UM_OPTION', fn, 'options.tolerance', 'be a number in (0, 1)', { value: tolerance });
   const maxEvaluations = o.maxEvaluations ?? 200;
@@ -79,14 +83,16 @@ export function searchTemperature(fn: string, nll: (t: number) => number, option
   const a = Math.log(lo);
   const b = Math.log(hi);
   const r = brentMinimize((u) => nll(Math.exp(u)), a, b, tolerance, maxEvaluations);
+  // the first strict minimum in this order: T = 1 when nothing beats it; a bound before the Brent iterate when they
+  // tie, since equal values mean the NLL is flat out to that bound (exponentials underflowed) and it has to be said
   const candidates: [number, number][] = [
-    [Math.exp(r.x), r.fx],
+    [1, before],
     [lo, nll(lo)],
     [hi, nll(hi)],
-    [1, before],
+    [Math.exp(r.x), r.fx],
   ];
   let [temperature, after] = candidates[0] as [number, number];
-  for (const [t, v] of candidates) if (v < after || (v === after && t === 1)) [temperature, after] = [t, v];
+  for (const [t, v] of candidates) if (v < after) [temperature, after] = [t, v];
   const u = Math.log(temperature);
   const atBound = u - a <= 1e-6 ? 'lower' : b - u <= 1e-6 ? 'upper' : null;
   if (atBound !== null) warnAtBound(fn, options, temperature, atBound, lo, hi);
@@ -191,7 +197,8 @@ export function newtonTemperature(fn: string, pass: (beta: number) => Temperatur
     u = next;
     cur = pass(Math.exp(u));
     evaluations++;
-    if (cur.f < best.f) best = { u, f: cur.f };
+    // ties go to the later point (except T = 1): the NLL is then flat to rounding and the search keeps moving on
+    if (cur.f < best.f || (cur.f === best.f && best.u !== 0)) best = { u, f: cur.f };
     if (b - a < tolerance || ((u === uLo && cur.g > 0) || (u === uHi && cur.g < 0))) {
       converged = true; // the bracket closed, or the minimum lies beyond a bound
       break;
@@ -201,6 +208,17 @@ export function newtonTemperature(fn: string, pass: (beta: number) => Temperatur
   for (const [end, t] of [[uLo, hi], [uHi, lo]] as const) {
     if (Math.abs(best.u - end) <= 1e-6 && best.u !== end && evaluations < maxEvaluations) {
       const at = pass(1 / t);
+      evaluations++;
+      if (at.f <= best.f) best = { u: end, f: at.f };
+    }
+  }
+  // stopped on f′ = 0 exactly after moving: the exponentials underflowed, so the NLL may be flat from here out to the
+  // bound in the direction travelled; by convexity the bound is then as good, and it is reported with the warning
+  // (the data do not determine T inside the interval)
+  if (cur.g === 0 && best.u !== 0 && lastDir !== 0 && evaluations < maxEvaluations) {
+    const end = lastDir > 0 ? uHi : uLo;
+    if (best.u !== end) {
+      const at = pass(Math.exp(end));
       evaluations++;
       if (at.f <= best.f) best = { u: end, f: at.f };
     }
