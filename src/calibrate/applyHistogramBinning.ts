@@ -26,6 +26,13 @@ export function readHistogramBinning(fn: string, params: unknown): HistogramBinn
       if (v < 0 || v > 1) fail('UM_CALIBRATOR', fn, `${path}.values`, 'be probabilities in [0, 1]', { index: [i], value: v });
     });
     const counts = numbersField(fn, x, path, 'counts', edges.length - 1);
+    let total = 0;
+    counts.forEach((c, i) => {
+      if (!Number.isInteger(c) || c < 0) fail('UM_CALIBRATOR', fn, `${path}.counts`, 'be whole numbers ≥ 0', { index: [i], value: c });
+      total += c;
+    });
+    // every calibration example falls in one bin of every histogram
+    if (total !== h.fittedOn.n) fail('UM_CALIBRATOR', fn, `${path}.counts`, `sum to fittedOn.n = ${h.fittedOn.n}`, { value: total });
     return { edges, values, counts };
   });
   return { ...h, binning, histograms };
@@ -39,7 +46,7 @@ export function readHistogramBinning(fn: string, params: unknown): HistogramBinn
  * **Conventions.**
  * - Bins [e_b, e_{b+1}) with the last closed, the edges stored at fitting (the shared edge binning of the core).
  * - Two classes: [1 − v, v]; C > 2: a row whose values are all 0 becomes uniform.
- * - Parameters validated (`UM_CALIBRATOR`); returns validated probabilities.
+ * - Parameters validated against their ranges (`UM_CALIBRATOR`, see {@link parseCalibrator}); returns validated probabilities.
  *
  * **References.**
  * - Zadrozny & Elkan, ICML 2001 and KDD 2002.

@@ -19,6 +19,8 @@ export function readIsotonic(fn: string, params: unknown): IsotonicParams {
     const y = numbersField(fn, m, path, 'y', x.length);
     if (x.length === 0) fail('UM_CALIBRATOR', fn, `${path}.x`, 'hold at least one breakpoint', { value: x });
     x.forEach((v, i) => {
+      // breakpoints are scores, i.e. probabilities
+      if (v < 0 || v > 1) fail('UM_CALIBRATOR', fn, `${path}.x`, 'be scores in [0, 1]', { index: [i], value: v });
       if (i > 0 && v <= (x[i - 1] as number)) fail('UM_CALIBRATOR', fn, `${path}.x`, 'increase strictly', { index: [i], value: v });
       const w = y[i] as number;
       if (w < 0 || w > 1 || (i > 0 && w < (y[i - 1] as number))) fail('UM_CALIBRATOR', fn, `${path}.y`, 'be non-decreasing probabilities', { index: [i], value: w });
@@ -35,7 +37,7 @@ export function readIsotonic(fn: string, params: unknown): IsotonicParams {
  *
  * **Conventions.**
  * - As scikit-learn's `IsotonicRegression(out_of_bounds='clip').predict`. Two classes: [1 − m, m]; C > 2: a row of
- *   zeros becomes uniform. Parameters validated (`UM_CALIBRATOR`); returns validated probabilities.
+ *   zeros becomes uniform. Parameters validated against their ranges (`UM_CALIBRATOR`, see {@link parseCalibrator}); returns validated probabilities.
  *
  * **References.**
  * - Zadrozny & Elkan, KDD 2002.

@@ -1,19 +1,26 @@
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
-import { fail } from '../errors/fail.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, ProbMatrix, Scores } from '../input/types.js';
 import { markValidated } from '../input/validated.js';
 import { logOdds, type PlattParams } from './fitPlatt.js';
-import { checkClasses, field, numberField, readHeader } from './params.js';
+import { booleanField, checkClasses, diagnosticsField, numberField, readHeader, wholeField } from './params.js';
 
 /** Validates Platt parameters (internal; shared with parseCalibrator). */
 export function readPlatt(fn: string, params: unknown): PlattParams {
   const h = readHeader(fn, params, 'platt');
+  // any finite a, b: a·f + b may overflow to ±Infinity, which the softplus form below maps to exactly 0 or 1
   const a = numberField(fn, params, 'params', 'a');
   const b = numberField(fn, params, 'params', 'b');
-  const d = field(params, 'diagnostics');
-  if (d === null || typeof d !== 'object') fail('UM_CALIBRATOR', fn, 'params.diagnostics', 'be an object', { value: d });
+  const d = diagnosticsField(fn, params);
+  wholeField(fn, d, 'params.diagnostics', 'iterations', 0);
+  booleanField(fn, d, 'params.diagnostics', 'converged');
+  numberField(fn, d, 'params.diagnostics', 'loss', (v) => v >= 0, 'be a finite number ≥ 0');
   return { ...h, a, b, diagnostics: d as PlattParams['diagnostics'] };
+}
+
+/** softplus(x) = ln(1 + eˣ), never overflowing: Infinity only for x = Infinity, 0 for x = −Infinity (internal). */
+function softplus(x: number): number {
+  return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
 }
 
 /**
@@ -22,8 +29,9 @@ export function readPlatt(fn: string, params: unknown): PlattParams {
  * **Formula.** P(y = 1 | f) = 1 / (1 + exp(a·f + b)), f = ln(p / (1 − p)) (the logit for logits).
  *
  * **Conventions.**
- * - Two classes only; the parameters are validated (`UM_CALIBRATOR`). Returns validated two-column probabilities
- *   [1 − P, P] with exact log-probabilities.
+ * - Two classes only; the parameters are validated (`UM_CALIBRATOR`; a and b any finite numbers). Returns validated
+ *   two-column probabilities [1 − P, P] with exact log-probabilities, computed as exp(−softplus(±z)), z = a·f + b:
+ *   finite for every z, an overflow of a·f to ±Infinity giving exactly 0 and 1.
  *
  * **References.**
  * - Platt 1999; Lin, Lin & Weng 2007, doi:10.1007/s10994-007-5018-6.
@@ -54,13 +62,12 @@ export function applyPlattAs(fn: string, params: unknown, scores: Scores, option
   const data = new Float64Array(2 * p.n);
   const logData = new Float64Array(2 * p.n);
   for (let i = 0; i < p.n; i++) {
+    // z ∈ [−Infinity, Infinity], never NaN (f and b finite); ln P = −softplus(z), ln(1 − P) = −softplus(−z)
     const z = t.a * (f[i] as number) + t.b;
-    // ln P = −softplus(z), ln(1 − P) = −softplus(−z)
-    const sp = (x: number) => (x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x)));
-    logData[2 * i + 1] = -sp(z);
-    logData[2 * i] = -sp(-z);
-    data[2 * i + 1] = Math.exp(-sp(z));
-    data[2 * i] = Math.exp(-sp(-z));
+    logData[2 * i + 1] = -softplus(z);
+    logData[2 * i] = -softplus(-z);
+    data[2 * i + 1] = Math.exp(-softplus(z));
+    data[2 * i] = Math.exp(-softplus(-z));
   }
   return markValidated({ kind: 'probabilities', data, logData, n: p.n, numClasses: 2, input: 'logprobs', binary: p.binary });
 }

@@ -3,7 +3,7 @@ import { fail } from '../errors/fail.js';
 import type { Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import type { TopBin, TopBinningParams } from './fitTopBinning.js';
-import { checkClasses, field, numberField, numbersField, readHeader } from './params.js';
+import { booleanField, checkClasses, field, numberField, numbersField, readHeader, wholeField } from './params.js';
 import { TOP_SCORES, binsByCuts, topData, type TopData, type TopScoreName, type TopScoreOptions } from './topScore.js';
 
 /** Validates Top-k binning parameters (internal; shared with parseCalibrator). */
@@ -13,6 +13,11 @@ export function readTopBinning(fn: string, params: unknown): TopBinningParams {
   if (score !== 'given' && !TOP_SCORES.includes(score as never)) fail('UM_CALIBRATOR', fn, 'params.score', `be one of ${TOP_SCORES.map((s) => `'${s}'`).join(', ')}, 'given'`, { value: score });
   const direction = field(params, 'direction');
   if (direction !== 'confidence' && direction !== 'uncertainty') fail('UM_CALIBRATOR', fn, 'params.direction', "be 'confidence' or 'uncertainty'", { value: direction });
+  if (score !== 'given') {
+    // a named score has one direction; a mismatch would only surface later as a confusing score error
+    const own = score === 'max-prob' || score === 'margin' ? 'confidence' : 'uncertainty';
+    if (direction !== own) fail('UM_CALIBRATOR', fn, 'params.direction', `be '${own}' (the direction of the '${String(score)}' score)`, { value: direction });
+  }
   const top = numberField(fn, params, 'params', 'top', (v) => Number.isInteger(v) && v >= 1 && v < h.fittedOn.numClasses, 'be an integer in [1, C)');
   const cuts = numbersField(fn, params, 'params', 'cuts');
   cuts.forEach((c, i) => {
@@ -20,21 +25,36 @@ export function readTopBinning(fn: string, params: unknown): TopBinningParams {
   });
   const list = field(params, 'bins');
   if (!Array.isArray(list) || list.length !== cuts.length + 1) fail('UM_CALIBRATOR', fn, 'params.bins', `be an array of ${cuts.length + 1} bins (one more than cuts)`, { value: list });
+  let total = 0;
   const bins: TopBin[] = list.map((b: unknown, j) => {
     const path = `params.bins[${j}]`;
-    const count = numberField(fn, b, path, 'count', (v) => Number.isInteger(v) && v >= 1, 'be an integer ≥ 1');
-    const hits = numberField(fn, b, path, 'hits', (v) => Number.isInteger(v) && v >= 0 && v <= count, 'be an integer in [0, count]');
+    const count = wholeField(fn, b, path, 'count', 1);
+    const hits = wholeField(fn, b, path, 'hits', 0, count);
     const probability = numberField(fn, b, path, 'probability', (v) => v >= 0 && v <= 1, 'be a probability in [0, 1]');
     const interval = numbersField(fn, b, path, 'interval', 2) as unknown as readonly [number, number];
+    const freq = hits / count;
+    if (!(interval[0] >= 0 && interval[0] <= freq && freq <= interval[1] && interval[1] <= 1)) {
+      fail('UM_CALIBRATOR', fn, `${path}.interval`, `be [lo, hi] with 0 ≤ lo ≤ hits/count = ${freq} ≤ hi ≤ 1`, { value: interval });
+    }
     const range = numbersField(fn, b, path, 'range', 2) as unknown as readonly [number, number];
+    // bins in score order: bin j holds the scores s with cuts[j − 1] ≤ s < cuts[j]
+    const from = j === 0 ? -Infinity : (cuts[j - 1] as number);
+    const to = j === cuts.length ? Infinity : (cuts[j] as number);
+    if (!(range[0] <= range[1] && range[0] >= from && range[1] < to)) {
+      fail('UM_CALIBRATOR', fn, `${path}.range`, `be [lo, hi] with ${j === 0 ? '' : `cuts[${j - 1}] = ${from} ≤ `}lo ≤ hi${j === cuts.length ? '' : ` < cuts[${j}] = ${to}`} (bins in score order)`, {
+        value: range,
+      });
+    }
+    total += count;
     return { count, hits, probability, interval, range };
   });
+  if (total !== h.fittedOn.n) fail('UM_CALIBRATOR', fn, 'params.bins', `hold fittedOn.n = ${h.fittedOn.n} examples in all`, { value: `${total} examples` });
   const accuracy = numberField(fn, params, 'params', 'accuracy', (v) => v >= 0 && v <= 1, 'be a probability in [0, 1]');
-  const regularized = field(params, 'regularized');
-  if (typeof regularized !== 'boolean') fail('UM_CALIBRATOR', fn, 'params.regularized', 'be true or false', { value: regularized });
+  const regularized = booleanField(fn, params, 'params', 'regularized');
   const delta = numberField(fn, params, 'params', 'delta', (v) => v > 0 && v < 1, 'be a number in (0, 1)');
   const eor = field(params, 'eor');
-  if (eor !== null && (typeof eor !== 'number' || !Number.isFinite(eor))) fail('UM_CALIBRATOR', fn, 'params.eor', 'be a number or null', { value: eor });
+  // EOR is a weighted mean of odds ratios ≥ 1 (≥ 1 up to the rounding of the weights)
+  if (eor !== null && (typeof eor !== 'number' || !Number.isFinite(eor) || !(eor >= 1 - 1e-12))) fail('UM_CALIBRATOR', fn, 'params.eor', 'be a finite number ≥ 1 or null', { value: eor });
   return { ...h, score: score as TopScoreName, direction, top, cuts, bins, accuracy, regularized, delta, eor: eor as number | null };
 }
 
@@ -70,7 +90,8 @@ export interface TopBinningPrediction {
  * **Conventions.**
  * - The score is recomputed from the scores as at fitting (or must be given again as `{ confidence }` /
  *   `{ uncertainty }` values when the calibrator was fitted on values); scores beyond the calibration range fall
- *   in the first or last bin. Parameters validated (`UM_CALIBRATOR`).
+ *   in the first or last bin. Parameters validated against their ranges, bins in score order (`UM_CALIBRATOR`, see
+ *   {@link parseCalibrator}).
  * - Only the Top-k event is calibrated: the result is a probability per prediction, not a distribution over classes.
  *
  * **References.**

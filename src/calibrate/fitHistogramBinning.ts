@@ -7,6 +7,7 @@ import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import type { PresetName } from '../presets/presets.js';
+import { cutsOf } from './binCuts.js';
 import { problems } from './oneVsRest.js';
 import { header, type CalibratorHeader } from './params.js';
 
@@ -46,6 +47,9 @@ export interface FitHistogramBinningOptions extends InputOptions {
  * **Conventions.**
  * - Bins are [e_b, e_{b+1}) with the last closed; equal-width edges b/B, or equal-mass edges at the midpoints
  *   between groups of calibration scores (tied scores never split); fitting and applying use the same edges.
+ * - The edges always increase strictly from 0 to 1 (what {@link parseCalibrator} accepts): equal-mass edges that
+ *   coincide (a preset's quantile edges on tied scores) are merged, an edge that would be 1 becomes 1 − 2⁻⁵³ (scores
+ *   of exactly 1 keep their own bin), and scores one ulp apart are cut at the upper one.
  * - An empty bin keeps its midpoint (e_b + e_{b+1})/2; a row whose C values are all 0 becomes uniform.
  * - Two classes: one histogram of P(y = 1); the result is [1 − v, v].
  *
@@ -80,8 +84,8 @@ export function fitHistogramBinning(labels: Labels, scores: Scores, options: Fit
     if (binning === 'equal-width') edges = Array.from({ length: bins + 1 }, (_, b) => b / bins);
     else {
       const a = equalMassBins(s, bins, method);
-      // between the largest score of one bin and the smallest of the next, so no calibration score sits on an edge
-      edges = [0, ...Array.from({ length: a.numBins - 1 }, (_, b) => ((a.upper[b] as number) + (a.lower[b + 1] as number)) / 2), 1];
+      // between the largest score of one bin and the smallest of the next, strictly increasing inside (0, 1)
+      edges = [0, ...cutsOf(s, a, 0, 1), 1];
     }
     const index = edgeBins(fn, s, edges, 'left').index;
     const counts = new Array<number>(edges.length - 1).fill(0);

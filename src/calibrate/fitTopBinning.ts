@@ -2,6 +2,7 @@ import { equalMassBins } from '../binning/equalMass.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
+import { cutsOf } from './binCuts.js';
 import { oddsRatioOf } from './oddsRatio.js';
 import { header, type CalibratorHeader } from './params.js';
 import { binsByCuts, topData, type TopScoreName, type TopScoreOptions } from './topScore.js';
@@ -64,8 +65,8 @@ export function hoeffding(delta: number, n: number): number {
  *
  * **Conventions.**
  * - Bins are equal-mass on the score (this library's tie-aware construction: tied scores never split, so there may
- *   be fewer bins than asked); boundaries sit midway between neighbouring bins' scores, and new scores beyond the
- *   calibration range go to the first or last bin.
+ *   be fewer bins than asked); boundaries sit midway between neighbouring bins' scores (at the upper one when they
+ *   are one ulp apart, so no bin is empty), and new scores beyond the calibration range go to the first or last bin.
  * - Scores: `'max-prob'` (default), `'margin'`, `'entropy'`, `'normalized-entropy'`, `'neg-log-max-prob'`,
  *   `'neg-log-top-k'` (−ln of the top-k mass), or your values `{ confidence }` / `{ uncertainty }` (e.g.
  *   {@link ensembleVariance}), which must be given again when applying.
@@ -99,12 +100,14 @@ export function fitTopBinning(labels: Labels, scores: Scores, options: FitTopBin
   const d = topData(fn, labels, scores, rest);
   const event = d.event as Uint8Array;
   const a = equalMassBins(d.score, bins, 'quantile');
-  const cuts = Array.from({ length: a.numBins - 1 }, (_, b) => ((a.upper[b] as number) + (a.lower[b + 1] as number)) / 2);
+  // strictly between neighbouring bins' scores, so every bin keeps its scores (none empty)
+  const cuts = cutsOf(d.score, a);
+  const numBins = cuts.length + 1;
   const index = binsByCuts(cuts, d.score);
-  const count = new Array<number>(a.numBins).fill(0);
-  const hits = new Array<number>(a.numBins).fill(0);
-  const lo = new Array<number>(a.numBins).fill(Infinity);
-  const hi = new Array<number>(a.numBins).fill(-Infinity);
+  const count = new Array<number>(numBins).fill(0);
+  const hits = new Array<number>(numBins).fill(0);
+  const lo = new Array<number>(numBins).fill(Infinity);
+  const hi = new Array<number>(numBins).fill(-Infinity);
   let total = 0;
   for (let i = 0; i < d.n; i++) {
     const b = index[i] as number;

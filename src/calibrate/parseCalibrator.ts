@@ -46,7 +46,20 @@ export function readCalibrator(fn: string, value: unknown): CalibratorParams {
  *
  * **Conventions.**
  * - Checks `format` ("uncertainty-metrics/calibrator"), `version` (1), `kind`, what it was fitted on (n, classes,
- *   input) and the kind's parameters (finite numbers, increasing edges, probabilities in [0, 1], matching lengths).
+ *   input) and every parameter of the kind against its range — the values a fit can produce, for which every
+ *   `apply…` returns finite probabilities (rows summing to 1):
+ *   - `temperature`, `mc-temperature`: T in [1e-6, 1e12] (below, 1/T turns the rounding of log-probabilities into
+ *     noise; the search bounds must lie in the same range); `objective` 'predictive' or 'mean-nll'; diagnostics:
+ *     NLLs ≥ 0 (null for Infinity), whole evaluations, `converged`, `atBound` 'lower' | 'upper' | null, bounds
+ *     0 < T_min < 1 < T_max.
+ *   - `platt`: a, b any finite numbers (a·f + b may overflow to ±Infinity, which gives exactly 0 or 1);
+ *     diagnostics: whole iterations, `converged`, loss ≥ 0.
+ *   - `histogram-binning`: edges increasing strictly from 0 to 1, values in [0, 1], whole counts ≥ 0 summing to n.
+ *   - `isotonic`: breakpoints x in [0, 1], increasing strictly; y in [0, 1], non-decreasing; at least one.
+ *   - `top-binning`: cuts increasing strictly; one more bin than cuts, in score order (bin j's score range [lo, hi]
+ *     with cuts[j − 1] ≤ lo ≤ hi < cuts[j]); whole count ≥ 1 and hits in [0, count], counts summing to n;
+ *     probability in [0, 1]; interval 0 ≤ lo ≤ hits/count ≤ hi ≤ 1; accuracy in [0, 1]; delta in (0, 1); top in
+ *     [1, C); a named score with its own direction; EOR ≥ 1 or null.
  * - The result is the same plain object, typed; `JSON.stringify` of a fitted calibrator round-trips exactly.
  *
  * **References.** None.
