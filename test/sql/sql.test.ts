@@ -101,6 +101,20 @@ describe.skipIf(process.env.UM_TEST_POSTGRES === undefined)('SQL push-down: Post
     });
     expect(checked).toBeGreaterThanOrEqual(20);
   });
+
+  it('database errors caused by the source are one-line UMErrors (SQLSTATE class 22 → UM_FILE_FORMAT, 42 → UM_OPTION)', async () => {
+    const engine = postgresEngine(client);
+    await client.query('DROP TABLE IF EXISTS um_words');
+    await client.query("CREATE TEMP TABLE um_words AS SELECT 'zero'::text AS label, 0.5::float8 AS p_0, 0.5::float8 AS p_1");
+    for (const [source, code, message] of [
+      ['um_words', 'UM_FILE_FORMAT', /^sqlMetrics: source: PostgreSQL cannot run the query: invalid input syntax for type double precision: "zero"$/],
+      ['no_such_table', 'UM_OPTION', /^sqlMetrics: source: PostgreSQL cannot run the query: relation "no_such_table" does not exist$/],
+    ] as const) {
+      const e = await sqlMetrics(engine, source, { numClasses: 2 }).catch((x: unknown) => x);
+      expect(e, source).toBeInstanceOf(UMError);
+      expect([(e as UMError).code, (e as UMError).message], source).toEqual([code, expect.stringMatching(message)]);
+    }
+  });
 });
 
 describe('SQL dialects', () => {
