@@ -1,9 +1,24 @@
 import type { Report } from './createReport.js';
 import { metricRows } from './metricRows.js';
 
-/** Escapes a table cell for Markdown (internal). */
-function md(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+/**
+ * Escapes text for Markdown, wherever it goes (heading, list item, table cell) (internal): every ASCII punctuation
+ * character gets a backslash — CommonMark makes any backslash-escaped punctuation a literal character, so no link,
+ * image, autolink, raw HTML, emphasis, code span, entity, list marker or table pipe can come out of the text — and
+ * every run of whitespace and control characters (line breaks included) becomes one space, so the text stays on its
+ * line and cannot start an indented code block. GitHub's e-mail autolinks ignore escapes, so `@` is followed by an
+ * invisible word joiner (U+2060).
+ */
+export function escapeMarkdown(text: string): string {
+  // GFM links e-mail addresses after escapes are resolved, so an invisible word joiner after `@` breaks the address
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&').replace(/@/g, '@\u2060');
+}
+
+/** A code fence longer than any run of backticks in the text, so the text cannot close it (internal). */
+function fence(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((r) => r.length));
+  return '`'.repeat(Math.max(3, longest + 1));
 }
 
 /**
@@ -13,9 +28,14 @@ function md(text: string): string {
  * **Formula.** Not applicable (presentation of {@link createReport}'s numbers).
  *
  * **Conventions.**
- * - Numbers with 6 decimals (scientific below 1e-4), as `um metrics`; model names and paths are escaped.
+ * - Numbers with 6 decimals (scientific below 1e-4), as `um metrics`.
+ * - Every text (title, model names, paths, chart texts, notes, warnings) is escaped the way the HTML report escapes
+ *   HTML: each ASCII punctuation character gets a backslash and whitespace runs (line breaks included) become one
+ *   space, so a name like `[click](javascript:alert(1))` or one with `|` or a line break stays plain text in its
+ *   cell (an `@` gets an invisible word joiner, U+2060, after it: GitHub links e-mail addresses despite escapes);
+ *   the configuration JSON sits in a code fence longer than any backtick run in it.
  *
- * **References.** None.
+ * **References.** CommonMark spec 0.31, §2.4 "Backslash escapes"; GitHub Flavored Markdown spec, "Tables (extension)".
  *
  * @param report from {@link createReport}.
  * @returns the Markdown text.
@@ -29,28 +49,31 @@ function md(text: string): string {
  */
 export function reportMarkdown(report: Report): string {
   const fmt = (v: number | null) => (v === null ? 'n/a' : !Number.isFinite(v) ? String(v) : v !== 0 && Math.abs(v) < 1e-4 ? v.toExponential(3) : Number.isInteger(v) && Math.abs(v) >= 1 ? String(v) : v.toFixed(6));
-  const rows = metricRows(report).map((r) => `| ${r.key} | ${r.values.map((v, j) => (r.best.includes(j) ? `**${fmt(v)}**` : fmt(v))).join(' | ')} |`);
+  const rows = metricRows(report).map((r) => `| ${escapeMarkdown(r.key)} | ${r.values.map((v, j) => (r.best.includes(j) ? `**${fmt(v)}**` : fmt(v))).join(' | ')} |`);
   const lines = [
-    `# ${md(report.title)}`,
+    `# ${escapeMarkdown(report.title)}`,
     '',
-    `uncertainty-metrics ${report.version}${report.timestamp === null ? '' : ` · ${report.timestamp}`}`,
+    escapeMarkdown(`uncertainty-metrics ${report.version}${report.timestamp === null ? '' : ` · ${report.timestamp}`}`),
     '',
-    ...report.models.map((m) => `- **${md(m.name)}**${m.source === null ? '' : ` (${md(m.source)})`}: ${m.n} examples, ${m.numClasses} classes${m.numMembers === null ? '' : `, ${m.numMembers} members`}`),
+    ...report.models.map((m) => `- **${escapeMarkdown(m.name)}**${m.source === null ? '' : ` (${escapeMarkdown(m.source)})`}: ${m.n} examples, ${m.numClasses} classes${m.numMembers === null ? '' : `, ${m.numMembers} members`}`),
     '',
     '## Metrics',
     '',
-    `| metric | ${report.models.map((m) => md(m.name)).join(' | ')} |`,
+    `| metric | ${report.models.map((m) => escapeMarkdown(m.name)).join(' | ')} |`,
     `|---|${report.models.map(() => '---').join('|')}|`,
     ...rows,
     '',
     '## Charts (in the HTML report)',
     '',
-    ...report.charts.map((c) => `- **${md(c.title)}** — ${md(c.howToRead)}`),
-    ...(report.notes.length + report.warnings.length === 0 ? [] : ['', '## Notes', '', ...report.notes.map((n) => `- ${md(n)}`), ...report.warnings.map((w) => `- ${md(w.message)} [${w.code}]`)]),
+    ...report.charts.map((c) => `- **${escapeMarkdown(c.title)}** — ${escapeMarkdown(c.howToRead)}`),
+    ...(report.notes.length + report.warnings.length === 0 ? [] : ['', '## Notes', '', ...report.notes.map((n) => `- ${escapeMarkdown(n)}`), ...report.warnings.map((w) => `- ${escapeMarkdown(`${w.message} [${w.code}]`)}`)]),
     '',
     '## Configuration',
     '',
-    ...report.models.flatMap((m) => [`### ${md(m.name)}`, '', '```json', JSON.stringify(m.evaluation.config, null, 2), '```', '']),
+    ...report.models.flatMap((m) => {
+      const json = JSON.stringify(m.evaluation.config, null, 2);
+      return [`### ${escapeMarkdown(m.name)}`, '', `${fence(json)}json`, json, fence(json), ''];
+    }),
   ];
   return `${lines.join('\n').trimEnd()}\n`;
 }

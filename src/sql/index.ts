@@ -6,4 +6,7 @@ export type { MetricsRows, SqlMetrics, SqlRow } from './finishSqlMetrics.js';
 export { sqlMetrics } from './sqlMetrics.js';
 export type { SqlEngine } from './sqlMetrics.js';
 export { duckdbEngine } from './duckdbEngine.js';
+export type { DuckdbEngine } from './duckdbEngine.js';
+export { duckdbSource, QUERY_TABLE_FUNCTIONS } from './duckdbSource.js';
+export type { DuckdbSource } from './duckdbSource.js';
 export { postgresEngine } from './postgresEngine.js';

@@ -1,4 +1,5 @@
 import { fail } from '../errors/fail.js';
+import { checkColumnName, quoteIdentifier } from './quote.js';
 
 /** SQL dialects the generator writes. */
 export type SqlDialect = 'duckdb' | 'postgres' | 'spark' | 'bigquery' | 'trino';
@@ -40,17 +41,16 @@ export interface MetricsQueries {
 }
 
 interface Syntax {
-  quote: (name: string) => string;
   double: string;
   int: string;
 }
 
 const SYNTAX: Record<SqlDialect, Syntax> = {
-  duckdb: { quote: (n) => `"${n.replace(/"/g, '""')}"`, double: 'DOUBLE', int: 'INTEGER' },
-  postgres: { quote: (n) => `"${n.replace(/"/g, '""')}"`, double: 'DOUBLE PRECISION', int: 'INTEGER' },
-  trino: { quote: (n) => `"${n.replace(/"/g, '""')}"`, double: 'DOUBLE', int: 'INTEGER' },
-  spark: { quote: (n) => `\`${n.replace(/`/g, '``')}\``, double: 'DOUBLE', int: 'INT' },
-  bigquery: { quote: (n) => `\`${n.replace(/`/g, '\\`')}\``, double: 'FLOAT64', int: 'INT64' },
+  duckdb: { double: 'DOUBLE', int: 'INTEGER' },
+  postgres: { double: 'DOUBLE PRECISION', int: 'INTEGER' },
+  trino: { double: 'DOUBLE', int: 'INTEGER' },
+  spark: { double: 'DOUBLE', int: 'INT' },
+  bigquery: { double: 'FLOAT64', int: 'INT64' },
 };
 
 /** A number as an exact SQL literal (shortest round-trip decimal, scientific notation kept). */
@@ -70,7 +70,13 @@ export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Requi
   if (!Number.isInteger(bins) || bins < 1) fail('UM_OPTION', fn, 'options.bins', 'be an integer ≥ 1', { value: bins });
   const sumTolerance = options.sumTolerance ?? 1e-3;
   if (!(sumTolerance >= 0) || !Number.isFinite(sumTolerance)) fail('UM_OPTION', fn, 'options.sumTolerance', 'be a finite number ≥ 0', { value: sumTolerance });
-  return { dialect, numClasses: c, labelColumn: options.labelColumn ?? 'label', scorePrefix: options.scorePrefix ?? 'p_', weightColumn: options.weightColumn, bins, sumTolerance };
+  const labelColumn = checkColumnName(fn, 'options.labelColumn', options.labelColumn ?? 'label');
+  // the prefix may be empty (columns 0, 1, …); the names it makes are checked as column names
+  const scorePrefix = options.scorePrefix ?? 'p_';
+  if (typeof scorePrefix !== 'string') fail('UM_OPTION', fn, 'options.scorePrefix', 'be a string', { value: scorePrefix });
+  checkColumnName(fn, 'options.scorePrefix', `${scorePrefix}0`);
+  const weightColumn = options.weightColumn === undefined ? undefined : checkColumnName(fn, 'options.weightColumn', options.weightColumn);
+  return { dialect, numClasses: c, labelColumn, scorePrefix, weightColumn, bins, sumTolerance };
 }
 
 /**
@@ -90,16 +96,22 @@ export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Requi
  * - The scores query also counts invalid rows (NULLs, probabilities outside [0, 1], rows not summing to 1 within
  *   `sumTolerance`, labels outside [0, C) or not integers, negative weights); the finisher throws on any.
  * - Equal-mass and adaptive bins (RMSCE, ACE, TACE, AECE, AMCE) and AURC are not pushed down.
- * - `source` is inserted as given: a table name, `read_parquet('…')` (DuckDB) or a parenthesized subquery with an
- *   alias. Column names are quoted for the dialect.
+ * - `source` is SQL, inserted as given (a table name, a parenthesized subquery with an alias, `read_parquet('…')`):
+ *   never build it from untrusted text; {@link duckdbSource} makes one from a file name or a query.
+ * - Column names are quoted for the dialect — `"…"` with `""` (DuckDB, PostgreSQL, Trino), `` `…` `` with doubled
+ *   backticks (Spark), and for BigQuery, whose quoted names follow its string-literal rules, `\\`, `` \` `` and
+ *   `\xhh` for control characters — so any name (quotes, backslashes, line breaks, `--`, `;`) stays one identifier.
+ *   Names must be non-empty, without NUL or unpaired surrogates (no database can hold those).
  *
- * **References.** See {@link ece}, {@link sce}, {@link uce}, {@link brier}, {@link nll}, {@link auroc}.
+ * **References.** See {@link ece}, {@link sce}, {@link uce}, {@link brier}, {@link nll}, {@link auroc}. Quoting:
+ * PostgreSQL, "Lexical Structure" §4.1.1; Trino and Spark SQL identifier docs; GoogleSQL, "Lexical structure and
+ * syntax" (quoted identifiers, escape sequences).
  *
  * @param source the FROM expression.
  * @param options `numClasses` (required), `dialect`, `labelColumn`, `scorePrefix`, `weightColumn`, `bins`,
  *   `sumTolerance`.
  * @returns the five queries.
- * @throws {UMError} `UM_OPTION` for invalid options.
+ * @throws {UMError} `UM_OPTION` for invalid options or column names.
  * @example
  * ```js
  * import { metricsSql } from 'uncertainty-metrics/sql';
@@ -112,15 +124,16 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
   if (typeof source !== 'string' || source.trim() === '') fail('UM_OPTION', fn, 'source', 'be a table name or a FROM expression', { value: source });
   const o = resolveSqlOptions(fn, options);
   const s = SYNTAX[o.dialect];
+  const q = (name: string) => quoteIdentifier(o.dialect, name);
   const c = o.numClasses;
   const B = o.bins;
   const k = Array.from({ length: c }, (_, j) => j);
   const p = (j: number) => `p${j}`;
   const d = (expr: string) => `CAST(${expr} AS ${s.double})`;
-  const w = o.weightColumn === undefined ? '1.0' : d(s.quote(o.weightColumn));
+  const w = o.weightColumn === undefined ? '1.0' : d(q(o.weightColumn));
   const bin = (x: string) => `LEAST(CAST(FLOOR(${literal(B)} * ${x}) AS ${s.int}), ${B - 1})`;
   const base = [
-    `src AS (SELECT ${d(s.quote(o.labelColumn))} AS y, ${k.map((j) => `${d(s.quote(`${o.scorePrefix}${j}`))} AS ${p(j)}`).join(', ')}, ${w} AS w FROM ${source})`,
+    `src AS (SELECT ${d(q(o.labelColumn))} AS y, ${k.map((j) => `${d(q(`${o.scorePrefix}${j}`))} AS ${p(j)}`).join(', ')}, ${w} AS w FROM ${source})`,
     `t AS (SELECT src.*, GREATEST(${k.map(p).join(', ')}) AS conf FROM src)`,
     `u AS (SELECT t.*, CASE ${k.map((j) => `WHEN ${p(j)} = conf THEN ${j}`).join(' ')} END AS pred, ` +
       `(0.0 ${k.map((j) => `- CASE WHEN ${p(j)} > 0 THEN ${p(j)} * LN(${p(j)}) ELSE 0.0 END`).join(' ')}) AS ent, ` +

@@ -1,4 +1,5 @@
 import type { WarningOptions } from '../warnings/warnings.js';
+import { engineError } from './engineError.js';
 import { finishSqlMetrics, type MetricsRows, type SqlMetrics, type SqlRow } from './finishSqlMetrics.js';
 import { metricsSql, type MetricsSqlOptions, type SqlDialect } from './metricsSql.js';
 
@@ -15,7 +16,8 @@ export interface SqlEngine {
  * **Formula.** As {@link metricsSql} and {@link finishSqlMetrics}; equal to the in-memory `ece`, `mce`, `sce`,
  * `uce`, `brier`, `nll`, mean `entropy` and `auroc` up to the order of floating-point sums (tested ≤ 1e-9 relative).
  *
- * **Conventions.** Five queries, run one after another; each scans the source once. See {@link metricsSql}.
+ * **Conventions.** Five queries, run one after another; each scans the source once. See {@link metricsSql}: `source`
+ * is SQL; for a file or a user's query use {@link duckdbSource}, which quotes and checks them.
  *
  * **References.** As {@link metricsSql}.
  *
@@ -23,7 +25,10 @@ export interface SqlEngine {
  * @param source the FROM expression: a table, a subquery with an alias, or (DuckDB) `read_parquet('file')`.
  * @param options {@link MetricsSqlOptions} without `dialect` (the engine's), and `onWarning`.
  * @returns {@link SqlMetrics}.
- * @throws {UMError} on invalid options or rows; database errors propagate as the driver throws them.
+ * @throws {UMError} on invalid options or rows; on errors of the database caused by the source: a value it cannot
+ *   convert (`UM_FILE_FORMAT`), a missing table or column (`UM_OPTION`), a file it cannot read (`UM_FILE_READ`) —
+ *   DuckDB's error classes and PostgreSQL's SQLSTATE classes, first line of the message. Other driver errors (a lost
+ *   connection) propagate as the driver throws them.
  * @example
  * ```js
  * import { duckdbEngine, sqlMetrics } from 'uncertainty-metrics/sql';
@@ -35,12 +40,19 @@ export interface SqlEngine {
  */
 export async function sqlMetrics(engine: SqlEngine, source: string, options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions): Promise<SqlMetrics> {
   const q = metricsSql(source, { ...options, dialect: engine.dialect });
+  const run = async (sql: string): Promise<SqlRow[]> => {
+    try {
+      return await engine.query(sql);
+    } catch (error) {
+      throw engineError('sqlMetrics', 'source', error, engine.dialect) ?? error;
+    }
+  };
   const rows: MetricsRows = {
-    topLabel: await engine.query(q.topLabel),
-    classwise: await engine.query(q.classwise),
-    uncertainty: await engine.query(q.uncertainty),
-    scores: await engine.query(q.scores),
-    auroc: await engine.query(q.auroc),
+    topLabel: await run(q.topLabel),
+    classwise: await run(q.classwise),
+    uncertainty: await run(q.uncertainty),
+    scores: await run(q.scores),
+    auroc: await run(q.auroc),
   };
   return finishSqlMetrics(rows, { ...options, dialect: engine.dialect });
 }

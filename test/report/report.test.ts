@@ -84,7 +84,7 @@ describe('reportHtml', () => {
 describe('reportMarkdown and reportJson', () => {
   it('Markdown: the metrics table with the best value in bold and the configuration', async () => {
     const text = reportMarkdown(await createReport(TWO));
-    expect(text).toContain('| metric | mlp_overfit | logreg |');
+    expect(text).toContain('| metric | mlp\\_overfit | logreg |');
     expect(text).toMatch(/^\| ece \| 0\.038882 \| \*\*0\.013780\*\* \|$/m);
     expect(text).toContain('```json');
   });

@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as um from '../../src/index.js';
 import { UMError } from '../../src/index.js';
-import { SQL_DIALECTS, duckdbEngine, metricsSql, postgresEngine, sqlMetrics, type SqlEngine, type SqlMetrics } from '../../src/sql/index.js';
+import { SQL_DIALECTS, duckdbEngine, metricsSql, postgresEngine, sqlMetrics, type SqlEngine } from '../../src/sql/index.js';
 import { caseIds, loadCase } from '../helpers/conformance.js';
 import { exampleCsv } from '../helpers/data.js';
+import { expectClose, inMemory } from '../helpers/sqlReference.js';
 import { uniforms } from '../helpers/minstd.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-sql-'));
@@ -20,32 +20,6 @@ function csv(name: string, labels: number[], probs: number[][], weights?: number
   const path = join(dir, `${name}.csv`);
   writeFileSync(path, `${head}\n${rows.join('\n')}\n`);
   return path;
-}
-
-/** The same numbers in memory. */
-function inMemory(labels: number[], probs: number[][], weights?: number[]): Omit<SqlMetrics, 'config' | 'numClasses'> {
-  const o = weights === undefined ? {} : { weights };
-  const e = um.evaluate(labels, probs, { ...o, ...quiet });
-  const ent = um.entropy(probs);
-  let h = 0;
-  let w = 0;
-  ent.forEach((x, i) => {
-    const wi = weights?.[i] ?? 1;
-    h += wi * x;
-    w += wi;
-  });
-  return { n: e.n, accuracy: e.accuracy, ece: e.ece, mce: e.mce, sce: e.sce as number, uce: e.uce, brier: e.brier, nll: e.nll, entropy: h / w, auroc: e.auroc };
-}
-
-function expectClose(got: SqlMetrics, want: ReturnType<typeof inMemory>, what: string): void {
-  for (const [k, v] of Object.entries(want)) {
-    const g = (got as unknown as Record<string, number | null>)[k];
-    if (v === null || !Number.isFinite(v)) {
-      expect(g, `${what} ${k}`).toBe(v);
-      continue;
-    }
-    expect(Math.abs((g as number) - v), `${what} ${k}: ${g} vs ${v}`).toBeLessThanOrEqual(1e-9 * Math.max(Math.abs(v), 1e-300));
-  }
 }
 
 const cases = caseIds('classification')
@@ -126,6 +100,20 @@ describe.skipIf(process.env.UM_TEST_POSTGRES === undefined)('SQL push-down: Post
       return table;
     });
     expect(checked).toBeGreaterThanOrEqual(20);
+  });
+
+  it('database errors caused by the source are one-line UMErrors (SQLSTATE class 22 → UM_FILE_FORMAT, 42 → UM_OPTION)', async () => {
+    const engine = postgresEngine(client);
+    await client.query('DROP TABLE IF EXISTS um_words');
+    await client.query("CREATE TEMP TABLE um_words AS SELECT 'zero'::text AS label, 0.5::float8 AS p_0, 0.5::float8 AS p_1");
+    for (const [source, code, message] of [
+      ['um_words', 'UM_FILE_FORMAT', /^sqlMetrics: source: PostgreSQL cannot run the query: invalid input syntax for type double precision: "zero"$/],
+      ['no_such_table', 'UM_OPTION', /^sqlMetrics: source: PostgreSQL cannot run the query: relation "no_such_table" does not exist$/],
+    ] as const) {
+      const e = await sqlMetrics(engine, source, { numClasses: 2 }).catch((x: unknown) => x);
+      expect(e, source).toBeInstanceOf(UMError);
+      expect([(e as UMError).code, (e as UMError).message], source).toEqual([code, expect.stringMatching(message)]);
+    }
   });
 });
 

@@ -39,7 +39,7 @@ export const metricsArgs = {
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core); results do not depend on it', valueHint: 'N' },
   'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk reduced on its own (default 1048576); results depend on it only through rounding of the bounded grid', valueHint: 'N' },
   engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, Brier, NLL, entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
-  query: { type: 'string', description: 'with --engine: a SQL query whose rows are the predictions (instead of FILE)', valueHint: 'SQL' },
+  query: { type: 'string', description: 'with --engine: one SELECT whose rows are the predictions (instead of FILE); it may read files with read_csv, read_parquet, read_json', valueHint: 'SQL' },
 } satisfies ArgsDef;
 
 /** Runs `um metrics`; returns the exit code. */
@@ -48,6 +48,7 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
   return guard(command, io, async (context) => {
     const bins = parseIntegerFlag(command, '--bins', args.bins);
     if (args.engine !== undefined || args.query !== undefined) {
+      const { engineMetrics } = await import('../engineMetrics.js'); // loads DuckDB only when asked for
       await engineMetrics(command, args, io, bins);
       return;
     }
@@ -159,62 +160,6 @@ async function streamMetrics(command: string, args: Record<string, unknown>, io:
   const source = { ...s.source, n: result.n };
   if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads } })}\n`);
   else io.stdout(`${renderEvaluation(result, source)}\n`);
-}
-
-/** `um metrics --engine duckdb`: the SQL push-down of `uncertainty-metrics/sql` on a file or a query. */
-async function engineMetrics(command: string, args: Record<string, unknown>, io: Io, bins: number | undefined): Promise<void> {
-  if (args.engine !== 'duckdb') throw new UMError('UM_OPTION', `${command}: --query needs --engine duckdb`, { fn: command, argument: '--engine' });
-  for (const flag of ['calibration', 'stream', 'exact', 'preset', 'members', 'binary', 'labels'] as const) {
-    if (args[flag] !== undefined && args[flag] !== false) throw new UMError('UM_OPTION', `${command}: --${flag} is not available with --engine`, { fn: command, argument: `--${flag}` });
-  }
-  if (args.input !== undefined && args.input !== 'probs') throw new UMError('UM_OPTION', `${command}: --engine reads probabilities only`, { fn: command, argument: '--input' });
-  const { duckdbEngine } = await import('../../sql/duckdbEngine.js');
-  const { sqlMetrics } = await import('../../sql/sqlMetrics.js');
-  let source: string;
-  const quote = (x: string) => `'${x.replace(/'/g, "''")}'`;
-  if (typeof args.query === 'string') {
-    if (args.file !== undefined) throw new UMError('UM_OPTION', `${command}: give FILE or --query, not both`, { fn: command, argument: '--query' });
-    source = `(${args.query}) AS q`;
-  } else if (typeof args.file === 'string') {
-    await stat(args.file).catch(() => {
-      throw new UMError('UM_FILE_NOT_FOUND', `${command}: ${args.file as string}: no such file`, { fn: command, file: args.file as string });
-    });
-    if (/\.parquet$/i.test(args.file)) source = `read_parquet(${quote(args.file)})`;
-    else if (/\.csv$/i.test(args.file)) source = `read_csv(${quote(args.file)}, header = true)`;
-    else throw new UMError('UM_FILE_FORMAT', `${command}: ${args.file}: --engine duckdb reads .csv and .parquet files`, { fn: command, file: args.file });
-  } else throw new UMError('UM_OPTION', `${command}: give a FILE or --query`, { fn: command, argument: 'FILE' });
-  const db = await duckdbEngine();
-  try {
-    const prefix = typeof args['score-prefix'] === 'string' ? args['score-prefix'] : 'p_';
-    const labelColumn = typeof args['label-column'] === 'string' ? args['label-column'] : 'label';
-    let columns: string[];
-    try {
-      columns = (await db.query(`DESCRIBE SELECT * FROM ${source}`)).map((r) => String(r.column_name));
-    } catch (error) {
-      throw new UMError('UM_FILE_FORMAT', `${command}: DuckDB cannot read the source: ${(error as Error).message}`, { fn: command });
-    }
-    let c = 0;
-    while (columns.includes(`${prefix}${c}`)) c++;
-    if (c < 2) throw new UMError('UM_FILE_FORMAT', `${command}: the source needs score columns ${prefix}0, ${prefix}1, …; it has ${columns.join(', ')}`, { fn: command });
-    if (!columns.includes(labelColumn)) throw new UMError('UM_FILE_FORMAT', `${command}: the source needs a ${JSON.stringify(labelColumn)} column`, { fn: command });
-    const warnings: UMWarning[] = [];
-    const options: Parameters<typeof sqlMetrics>[2] = { numClasses: c, labelColumn, scorePrefix: prefix, onWarning: (w) => warnings.push(w) };
-    if (bins !== undefined) options.bins = bins;
-    if (typeof args.weights === 'string') options.weightColumn = args.weights;
-    const tol = parseNumberFlag(command, '--sum-tolerance', args['sum-tolerance']);
-    if (tol !== undefined) options.sumTolerance = tol;
-    const r = await sqlMetrics(db, source, options);
-    printWarnings(io, command, warnings);
-    if (args.json === true) {
-      io.stdout(`${toJson({ ...r, warnings: warnings.map((w) => ({ code: w.code, fn: w.fn, message: w.message })), config: { ...r.config, engine: 'duckdb', source } })}\n`);
-      return;
-    }
-    const names = ['accuracy', 'ece', 'mce', 'sce', 'uce', 'brier', 'nll', 'entropy', 'auroc'] as const;
-    const rows = names.map((k) => [k, r[k] === null ? 'n/a' : formatNumber(r[k]), k === 'entropy' ? 'mean entropy of the predictions, nats' : (METRICS[k]?.meaning ?? '')]);
-    io.stdout(`${source}: ${r.n} examples, ${r.numClasses} classes, computed in DuckDB (bins ${r.config.bins})\n\n${renderTable(['metric', 'value', 'meaning'], rows)}\n`);
-  } finally {
-    db.close();
-  }
 }
 
 /** The JSON document: the evaluation, the warnings (code, function, message) and the config with the file read. */

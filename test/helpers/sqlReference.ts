@@ -1,0 +1,33 @@
+/** The in-memory numbers the SQL push-down must equal, and the comparison (≤ 1e-9 relative), shared by test/sql/. */
+import { expect } from 'vitest';
+import * as um from '../../src/index.js';
+import type { SqlMetrics } from '../../src/sql/index.js';
+
+export type SqlReference = Omit<SqlMetrics, 'config' | 'numClasses'>;
+
+/** evaluate() and the weighted mean entropy: what sqlMetrics computes, in memory. */
+export function inMemory(labels: number[], probs: number[][], weights?: number[]): SqlReference {
+  const o = weights === undefined ? {} : { weights };
+  const e = um.evaluate(labels, probs, { ...o, onWarning: () => {} });
+  const ent = um.entropy(probs);
+  let h = 0;
+  let w = 0;
+  ent.forEach((x, i) => {
+    const wi = weights?.[i] ?? 1;
+    h += wi * x;
+    w += wi;
+  });
+  return { n: e.n, accuracy: e.accuracy, ece: e.ece, mce: e.mce, sce: e.sce as number, uce: e.uce, brier: e.brier, nll: e.nll, entropy: h / w, auroc: e.auroc };
+}
+
+/** Every metric within 1e-9 relative (non-finite and null values exactly). */
+export function expectClose(got: SqlMetrics, want: SqlReference, what: string): void {
+  for (const [k, v] of Object.entries(want)) {
+    const g = (got as unknown as Record<string, number | null>)[k];
+    if (v === null || !Number.isFinite(v)) {
+      expect(g, `${what} ${k}`).toBe(v);
+      continue;
+    }
+    expect(Math.abs((g as number) - v), `${what} ${k}: ${g} vs ${v}`).toBeLessThanOrEqual(1e-9 * Math.max(Math.abs(v), 1e-300));
+  }
+}
