@@ -182,4 +182,6 @@ export type { MetricState, StateJSON, StateMetric, StateOptions } from './state/
 export type { StateMode } from './state/parts.js';
 
 export { bootstrap } from './bootstrap/bootstrap.js';
-export type { BootstrapInterval, BootstrapOptions, BootstrapResult, WeightedMetric } from './bootstrap/bootstrap.js';
+export type { BootstrapInterval, BootstrapMethod, BootstrapOptions, BootstrapResult, WeightedMetric } from './bootstrap/bootstrap.js';
+export { comparePaired } from './bootstrap/comparePaired.js';
+export type { ComparePairedOptions, PairedComparison, PairedMetric, PairedVerdict } from './bootstrap/comparePaired.js';

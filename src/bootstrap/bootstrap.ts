@@ -1,32 +1,32 @@
+import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { createRng } from '../random/rng.js';
+import { BOOTSTRAP_METHODS, intervalOf, type BootstrapInterval, type BootstrapMethod } from './intervals.js';
+
+export type { BootstrapInterval, BootstrapMethod } from './intervals.js';
 
 /** A metric of rows given frequency weights: a number, or named numbers (null where undefined). */
 export type WeightedMetric = (weights: Float64Array) => number | null | Readonly<Record<string, unknown>>;
 
+/** Largest `resamples` (beyond it the Monte Carlo error of the interval ends is negligible; values are kept in memory). */
+export const MAX_RESAMPLES = 100_000;
+/** Largest number of rows `n` (the weights of a resample are one Float64Array of n). */
+export const MAX_ROWS = 2 ** 30;
+/** Number of jackknife groups of BCa's acceleration (every row its own group when there are fewer rows). */
+export const JACKKNIFE_GROUPS = 100;
+
 /** Options of {@link bootstrap}. */
 export interface BootstrapOptions {
-  /** Number of resamples (default 1000). */
+  /** Number of resamples, an integer in [2, 100 000] (default 1000). */
   resamples?: number;
-  /** Confidence level of the percentile interval (default 0.95). */
+  /** Confidence level, in (0, 1) (default 0.95). */
   level?: number;
-  /** Seed of the resampling (default 0). */
+  /** Seed of the resampling, an integer in [0, 2³² − 1] (default 0). */
   seed?: number;
+  /** How the interval is read from the resamples: `'percentile'` (default), `'basic'`, `'bca'` or `'union'`. */
+  method?: BootstrapMethod;
   /** Sample weights of the rows (default 1 each): each resample multiplies them by its counts. */
   weights?: ArrayLike<number>;
-}
-
-/** A bootstrap interval of one number. */
-export interface BootstrapInterval {
-  /** The metric on the data as given. */
-  readonly estimate: number | null;
-  /** Percentile interval [lower, upper] at `level`; null when the estimate is null. */
-  readonly lower: number | null;
-  readonly upper: number | null;
-  /** Standard deviation of the resampled values. */
-  readonly standardError: number | null;
-  /** Resamples where the metric was undefined (null) or threw, left out of the interval. */
-  readonly failed: number;
 }
 
 /** What {@link bootstrap} returns: one interval, or one per named number, with the settings used. */
@@ -35,24 +35,33 @@ export interface BootstrapResult {
   readonly level: number;
   readonly resamples: number;
   readonly seed: number;
-  readonly method: 'percentile';
+  readonly method: BootstrapMethod;
 }
 
-/** The q-quantile of sorted values with linear interpolation (numpy's default, type 7) (internal). */
-function quantile(sorted: number[], q: number): number {
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(sorted.length - 1, lo + 1);
-  return (sorted[lo] as number) + (h - lo) * ((sorted[hi] as number) - (sorted[lo] as number));
+/** The settings of a bootstrap, validated (internal; shared with comparePaired). */
+export interface BootstrapSettings<M extends string = BootstrapMethod> {
+  resamples: number;
+  level: number;
+  seed: number;
+  method: M;
 }
 
-function interval(estimate: number | null, values: number[], failed: number, level: number): BootstrapInterval {
-  if (estimate === null || values.length === 0) return { estimate, lower: null, upper: null, standardError: null, failed };
-  values.sort((a, b) => a - b);
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const sd = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, values.length - 1));
-  const alpha = (1 - level) / 2;
-  return { estimate, lower: quantile(values, alpha), upper: quantile(values, 1 - alpha), standardError: sd, failed };
+/**
+ * Validates `resamples`, `level`, `seed` and `method` (one of `methods`, default `fallback`) of `fn`'s options
+ * against their documented ranges (internal; shared with comparePaired so both name the same ranges).
+ */
+export function bootstrapSettings<M extends string>(fn: string, options: { resamples?: unknown; level?: unknown; seed?: unknown; method?: unknown }, methods: readonly M[], fallback: M): BootstrapSettings<M> {
+  const { resamples = 1000, level = 0.95, seed = 0 } = options;
+  if (typeof resamples !== 'number' || !Number.isInteger(resamples) || resamples < 2 || resamples > MAX_RESAMPLES) {
+    fail('UM_OPTION', fn, 'options.resamples', `be an integer in [2, ${MAX_RESAMPLES}]`, { value: resamples });
+  }
+  if (typeof level !== 'number' || !(level > 0 && level < 1)) fail('UM_OPTION', fn, 'options.level', 'be a number in (0, 1)', { value: level });
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    fail('UM_OPTION', fn, 'options.seed', 'be an integer in [0, 2³² − 1]', { value: seed });
+  }
+  const method = options.method ?? fallback;
+  if (!methods.includes(method as M)) fail('UM_OPTION', fn, 'options.method', `be one of ${methods.map((x) => `'${x}'`).join(', ')}`, { value: method });
+  return { resamples, level, seed, method: method as M };
 }
 
 /** The numbers of a metric result: the number itself under '', or the numeric (or null) fields (internal). */
@@ -64,63 +73,125 @@ function numbersOf(r: number | null | Readonly<Record<string, unknown>>): Map<st
 }
 
 /**
- * Seeded percentile bootstrap confidence intervals for any metric: resamples the N rows with replacement and
- * recomputes the metric on each resample, given as frequency weights (how often each row was drawn) — so every
- * library metric with a `weights` option bootstraps without copying data.
+ * The metric with one group of rows left out, for each of min(rows of positive weight, {@link JACKKNIFE_GROUPS})
+ * groups; row j of positive weight is in group j mod G (interleaved, so sorted data spreads over every group).
+ * Values where the metric is undefined or throws are left out (internal).
+ */
+function jackknife(base: Float64Array, metric: WeightedMetric, keys: readonly string[]): Map<string, number[]> {
+  const rows: number[] = [];
+  for (let i = 0; i < base.length; i++) if ((base[i] as number) > 0) rows.push(i);
+  const groups = Math.min(rows.length, JACKKNIFE_GROUPS);
+  const out = new Map<string, number[]>(keys.map((k) => [k, []]));
+  const w = Float64Array.from(base);
+  for (let g = 0; g < groups; g++) {
+    for (let j = g; j < rows.length; j += groups) w[rows[j] as number] = 0;
+    try {
+      const r = numbersOf(metric(w));
+      for (const k of keys) {
+        const v = r.get(k);
+        if (typeof v === 'number' && Number.isFinite(v)) out.get(k)?.push(v);
+      }
+    } catch {
+      // a group whose removal leaves the metric undefined does not inform the acceleration
+    }
+    for (let j = g; j < rows.length; j += groups) w[rows[j] as number] = base[rows[j] as number] as number;
+  }
+  return out;
+}
+
+/**
+ * Seeded bootstrap confidence intervals for any metric: resamples the N rows with replacement and recomputes the
+ * metric on each resample, given as frequency weights (how often each row was drawn) — so every library metric
+ * with a `weights` option bootstraps without copying data.
  *
- * **Formula.** For b = 1 … R: counts c^b ~ Multinomial(N; 1/N, …, 1/N), θ̂_b = metric(w ⊙ c^b); the interval is the
- * (α/2, 1 − α/2) quantiles of {θ̂_b} with α = 1 − level (linear interpolation), the standard error their standard
- * deviation.
+ * **Formula.** For b = 1 … R: counts c^b ~ Multinomial(N; 1/N, …, 1/N), θ̂*_b = metric(w ⊙ c^b); q(·) are the
+ * quantiles of {θ̂*_b} (linear interpolation), α = 1 − level, z_u = Φ⁻¹(u).
+ * - `'percentile'`: [q(α/2), q(1 − α/2)].
+ * - `'basic'`: [2θ̂ − q(1 − α/2), 2θ̂ − q(α/2)] (θ̂ − θ estimated by θ̂* − θ̂, so a bias under resampling is
+ *   subtracted, not added).
+ * - `'bca'`: [q(α₁), q(α₂)] with α_{1,2} = Φ(z₀ + (z₀ + z_{α/2, 1−α/2})/(1 − a·(z₀ + z_{α/2, 1−α/2}))),
+ *   z₀ = Φ⁻¹((#{θ̂*_b < θ̂} + ½·#{θ̂*_b = θ̂})/R), a = Σ d_g³ / (6·(Σ d_g²)^{3/2}), d_g = θ̄_(·) − θ̂_(g) over
+ *   G = min(N, 100) jackknife groups (row j of positive weight in group j mod G; θ̂_(g) the metric without group g).
+ *   Past the pole (1 − a·(z₀ + z) ≤ 0) α is 0 or 1.
+ * - `'union'`: θ̂ ± max(|q(α/2) − θ̂|, |q(1 − α/2) − θ̂|), the smallest interval holding both the percentile and the
+ *   basic interval (and always θ̂).
+ * The standard error is the standard deviation of {θ̂*_b}.
  *
  * **Conventions.**
  * - Row resampling (the i.i.d. nonparametric bootstrap); `metric` must treat weights as frequency weights (every
  *   metric of this library does: a weight-w row counts as w copies).
- * - A resample where the metric is null or throws (e.g. AUROC with one class left) is counted in `failed` and left
- *   out; the interval is null when the estimate itself is null.
+ * - The default `'percentile'` interval assumes the metric is unbiased under resampling. Binned calibration errors
+ *   are not (duplicated rows sharpen the bins), so their percentile interval can lie above the estimate. `'bca'`
+ *   corrects a bias the resamples measure (z₀) and skewness (a) — for smooth metrics (accuracy, Brier, NLL, AUROC)
+ *   it is the method of choice; it costs G ≤ 100 extra evaluations of `metric` (Efron & Narasimhan's grouped
+ *   jackknife; with N ≤ 100 the ordinary jackknife). The bias of binned errors is one the resamples under-measure;
+ *   `'union'` is the conservative choice for them ({@link comparePaired} documents the measured coverage).
+ * - BCa when every resample lies strictly on one side of θ̂ (z₀ = ±∞, undefined): the `'union'` interval, marked
+ *   `method: 'union'` on that interval.
+ * - A resample where the metric is null, not finite or throws (e.g. AUROC with one class left) is counted in
+ *   `failed` and left out; the interval is null when the estimate itself is null or not finite.
  * - Object results (e.g. {@link evaluate}) get one interval per numeric field, from the same resamples.
- * - Binned calibration errors are biased upward under resampling (duplicated rows sharpen the bins), so their
- *   percentile interval can lie above the plug-in estimate; see `debiasedEce` (Kumar et al. 2019) for a debiased
- *   estimator.
- * - Deterministic for a seed (xoshiro128**).
+ * - Ranges: `resamples` an integer in [2, 100 000], `level` in (0, 1), `seed` an integer in [0, 2³² − 1],
+ *   n ≤ 2³⁰; unknown option keys are rejected. Deterministic for a seed (xoshiro128**).
  *
  * **References.**
- * - Efron & Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall 1993, doi:10.1201/9780429246593.
+ * - Efron & Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall 1993, doi:10.1201/9780429246593
+ *   (ch. 13 percentile, ch. 14 BCa with eq. 14.15).
+ * - Davison & Hinkley, "Bootstrap Methods and their Application", Cambridge 1997, doi:10.1017/CBO9780511802843
+ *   (eq. 5.6, the basic interval).
+ * - Efron, "Better bootstrap confidence intervals", JASA 82(397) 1987, doi:10.1080/01621459.1987.10478410.
+ * - Efron & Narasimhan, "The automatic construction of bootstrap confidence intervals", JCGS 29(3) 2020,
+ *   doi:10.1080/10618600.2020.1714633 (grouped jackknife for the acceleration).
  *
  * @param n number of rows N.
  * @param metric the metric of the rows under frequency weights.
- * @param options `resamples` (1000), `level` (0.95), `seed` (0), `weights`.
+ * @param options `resamples` (1000), `level` (0.95), `seed` (0), `method` (`'percentile'`), `weights`.
  * @returns a {@link BootstrapResult}.
- * @throws {UMError} `UM_OPTION` for invalid options, `UM_EMPTY` for n < 1; errors of `metric` on the full data.
+ * @throws {UMError} `UM_OPTION` for unknown or invalid options, `UM_EMPTY` for n < 1; errors of `metric` on the
+ *   full data.
  * @example
  * ```js
  * import { bootstrap, brier } from 'uncertainty-metrics';
  * const y = [0, 1, 1, 0, 1, 0, 1, 1];
  * const p = [[0.8, 0.2], [0.3, 0.7], [0.4, 0.6], [0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.5, 0.5], [0.1, 0.9]];
- * const r = bootstrap(y.length, (w) => brier(y, p, { weights: w }), { resamples: 200, seed: 1 });
+ * const r = bootstrap(y.length, (w) => brier(y, p, { weights: w }), { resamples: 200, seed: 1, method: 'bca' });
  * r.intervals.estimate; // ≈ 0.19
  * r.intervals.lower < 0.19 && 0.19 < r.intervals.upper; // => true
  * ```
  */
 export function bootstrap(n: number, metric: WeightedMetric, options: BootstrapOptions = {}): BootstrapResult {
   const fn = 'bootstrap';
-  if (!Number.isInteger(n) || n < 1) fail('UM_EMPTY', fn, 'n', 'be an integer ≥ 1 (the number of rows)', { value: n });
+  checkOptions(fn, options, ['resamples', 'level', 'seed', 'method', 'weights']);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) fail('UM_EMPTY', fn, 'n', 'be an integer ≥ 1 (the number of rows)', { value: n });
+  if (n > MAX_ROWS) fail('UM_OPTION', fn, 'n', `be at most 2³⁰ = ${MAX_ROWS} (the number of rows)`, { value: n });
   if (typeof metric !== 'function') fail('UM_OPTION', fn, 'metric', 'be a function of the row weights', { value: metric });
-  const { resamples = 1000, level = 0.95, seed = 0 } = options;
-  if (!Number.isInteger(resamples) || resamples < 2) fail('UM_OPTION', fn, 'options.resamples', 'be an integer ≥ 2', { value: resamples });
-  if (typeof level !== 'number' || !(level > 0 && level < 1)) fail('UM_OPTION', fn, 'options.level', 'be a number in (0, 1)', { value: level });
+  const settings = bootstrapSettings(fn, options, BOOTSTRAP_METHODS, 'percentile');
   const base = new Float64Array(n).fill(1);
   if (options.weights !== undefined) {
+    if (options.weights === null || typeof options.weights !== 'object' || typeof options.weights.length !== 'number') {
+      fail('UM_SHAPE', fn, 'options.weights', 'be an array of numbers, one per row', { value: options.weights });
+    }
     if (options.weights.length !== n) fail('UM_SHAPE', fn, 'options.weights', `have one weight per row (${n})`, { value: options.weights.length });
     for (let i = 0; i < n; i++) {
       const v = options.weights[i] as number;
-      if (!(v >= 0) || !Number.isFinite(v)) fail('UM_OPTION', fn, 'options.weights', 'be finite numbers ≥ 0', { index: [i], value: v });
+      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) fail('UM_OPTION', fn, 'options.weights', 'be finite numbers ≥ 0', { index: [i], value: v });
       base[i] = v;
     }
   }
-  const rng = createRng(fn, seed);
+  return resample(n, metric, base, settings);
+}
+
+/**
+ * The resampling loop of {@link bootstrap} on validated settings and base weights; `methodOf` may choose the method
+ * per number (internal; shared with comparePaired).
+ */
+export function resample(n: number, metric: WeightedMetric, base: Float64Array, settings: BootstrapSettings, methodOf: (key: string) => BootstrapMethod = () => settings.method): BootstrapResult {
+  const { resamples, level, seed, method } = settings;
+  const rng = createRng('bootstrap', seed);
   const estimate = numbersOf(metric(Float64Array.from(base)));
-  const samples = new Map<string, number[]>([...estimate.keys()].map((k) => [k, []]));
-  const failed = new Map<string, number>([...estimate.keys()].map((k) => [k, 0]));
+  const keys = [...estimate.keys()];
+  const samples = new Map<string, number[]>(keys.map((k) => [k, []]));
+  const failed = new Map<string, number>(keys.map((k) => [k, 0]));
   const w = new Float64Array(n);
   for (let b = 0; b < resamples; b++) {
     w.fill(0);
@@ -133,16 +204,17 @@ export function bootstrap(n: number, metric: WeightedMetric, options: BootstrapO
     try {
       r = numbersOf(metric(w));
     } catch {
-      for (const k of failed.keys()) failed.set(k, (failed.get(k) as number) + 1);
+      for (const k of keys) failed.set(k, (failed.get(k) as number) + 1);
       continue;
     }
-    for (const k of estimate.keys()) {
+    for (const k of keys) {
       const v = r.get(k);
-      if (typeof v === 'number' && !Number.isNaN(v)) samples.get(k)?.push(v);
+      if (typeof v === 'number' && Number.isFinite(v)) samples.get(k)?.push(v);
       else failed.set(k, (failed.get(k) as number) + 1);
     }
   }
-  const per = (k: string) => interval(estimate.get(k) ?? null, samples.get(k) ?? [], failed.get(k) ?? 0, level);
-  const intervals = estimate.has('') && estimate.size === 1 ? per('') : Object.fromEntries([...estimate.keys()].map((k) => [k, per(k)]));
-  return { intervals, level, resamples, seed, method: 'percentile' };
+  const jack = keys.some((k) => methodOf(k) === 'bca') ? jackknife(base, metric, keys) : new Map<string, number[]>();
+  const per = (k: string) => intervalOf(methodOf(k), estimate.get(k) ?? null, samples.get(k) ?? [], failed.get(k) ?? 0, level, jack.get(k) ?? []);
+  const intervals = estimate.has('') && estimate.size === 1 ? per('') : Object.fromEntries(keys.map((k) => [k, per(k)]));
+  return { intervals, level, resamples, seed, method };
 }

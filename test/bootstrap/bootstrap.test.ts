@@ -52,24 +52,42 @@ describe('bootstrap', () => {
     expect(i.failed).toBeLessThan(200);
   });
 
-  it('rejects bad options', () => {
+  it('rejects bad options with a typed error naming the option and its range — never a plain Error', () => {
     const f = () => 1;
     const cases: [() => unknown, string, RegExp][] = [
       [() => bootstrap(0, f), 'UM_EMPTY', /^bootstrap: n must be an integer ≥ 1/],
-      [() => bootstrap(5, f, { resamples: 1 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer ≥ 2; got 1/],
+      [() => bootstrap(2 ** 31, f), 'UM_OPTION', /^bootstrap: n must be at most 2³⁰ = 1073741824 \(the number of rows\); got 2147483648/],
+      [() => bootstrap(1e15, f), 'UM_OPTION', /^bootstrap: n must be at most 2³⁰/],
+      [() => bootstrap(5, f, { resamples: 1 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 1/],
+      [() => bootstrap(5, f, { resamples: 1e10 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 10000000000/],
+      [() => bootstrap(5, f, { resamples: Infinity }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got Infinity/],
+      [() => bootstrap(5, f, { resamples: 2.5 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer/],
+      [() => bootstrap(5, f, { resamples: '100' as unknown as number }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got "100"/],
       [() => bootstrap(5, f, { level: 1 }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got 1/],
-      [() => bootstrap(5, f, { seed: -1 }), 'UM_OPTION', /^bootstrap: options.seed must be an integer/],
+      [() => bootstrap(5, f, { level: 0 }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got 0/],
+      [() => bootstrap(5, f, { level: NaN }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got NaN/],
+      [() => bootstrap(5, f, { level: '0.9' as unknown as number }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got "0.9"/],
+      [() => bootstrap(5, f, { seed: -1 }), 'UM_OPTION', /^bootstrap: options.seed must be an integer in \[0, 2³² − 1\]; got -1/],
+      [() => bootstrap(5, f, { seed: 2 ** 32 }), 'UM_OPTION', /^bootstrap: options.seed must be an integer in \[0, 2³² − 1\]; got 4294967296/],
+      [() => bootstrap(5, f, { seed: 0.5 }), 'UM_OPTION', /^bootstrap: options.seed must be an integer/],
+      [() => bootstrap(5, f, { method: 'bc' as 'bca' }), 'UM_OPTION', /^bootstrap: options.method must be one of 'bca', 'basic', 'percentile', 'union'; got "bc"/],
+      [() => bootstrap(5, f, { resample: 10 } as never), 'UM_OPTION', /^bootstrap: options.resample must not be given: bootstrap has no such option \(its options: resamples, level, seed, method, weights\)/],
+      [() => bootstrap(5, f, 7 as never), 'UM_OPTION', /^bootstrap: options must be an object; got 7/],
+      [() => bootstrap(5, 'brier' as never), 'UM_OPTION', /^bootstrap: metric must be a function of the row weights; got "brier"/],
       [() => bootstrap(5, f, { weights: [1] }), 'UM_SHAPE', /^bootstrap: options.weights must have one weight per row \(5\); got 1/],
+      [() => bootstrap(3, f, { weights: 'abc' as never }), 'UM_SHAPE', /^bootstrap: options.weights must be an array of numbers, one per row; got "abc"/],
+      [() => bootstrap(2, f, { weights: [1, NaN] }), 'UM_OPTION', /^bootstrap: options.weights\[1\] must be finite numbers ≥ 0; got NaN/],
     ];
     for (const [call, code, message] of cases) {
+      let caught: unknown;
       try {
         call();
-        expect.unreachable();
       } catch (e) {
-        expect(e).toBeInstanceOf(UMError);
-        expect((e as UMError).code).toBe(code);
-        expect((e as UMError).message).toMatch(message);
+        caught = e;
       }
+      expect(caught, String(message)).toBeInstanceOf(UMError);
+      expect((caught as UMError).code, String(message)).toBe(code);
+      expect((caught as UMError).message).toMatch(message);
     }
   });
 });

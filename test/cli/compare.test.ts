@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/index.js';
+import { comparePaired, type PairedMetric } from '../../src/index.js';
 import { um } from '../helpers/cli.js';
 import { exampleCsv } from '../helpers/data.js';
 
@@ -10,32 +10,53 @@ const A = 'examples/data/logreg_test.csv';
 const B = 'examples/data/mlp_overfit_test.csv';
 
 describe('um compare A B', () => {
-  it('prints every metric of both, the difference and its paired interval (JSON)', () => {
-    const r = um(['compare', A, B, '--resamples', '200', '--seed', '4', '--json']);
+  it('prints comparePaired’s result for the two files (JSON): every metric, B − A, its interval and a verdict that follows it', () => {
+    // the order: A = the MLP, B = logistic regression (SCE printed "B better" above an interval > 0)
+    const r = um(['compare', B, A, '--resamples', '100', '--seed', '4', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { n: number; level: number; metrics: { metric: string; a: number; b: number; difference: number; lower: number; upper: number; significant: boolean }[] };
-    const a = evaluate(exampleCsv('logreg_test').labels, exampleCsv('logreg_test').probs) as unknown as Record<string, number>;
-    const b = evaluate(exampleCsv('mlp_overfit_test').labels, exampleCsv('mlp_overfit_test').probs) as unknown as Record<string, number>;
-    expect([out.n, out.level]).toEqual([2000, 0.95]);
+    const out = JSON.parse(r.stdout) as { a: string; b: string; n: number; level: number; resamples: number; seed: number; method: string; metrics: PairedMetric[] };
+    const la = exampleCsv('mlp_overfit_test');
+    const lb = exampleCsv('logreg_test');
+    // exactly the library's answer on the same data and settings
+    const lib = comparePaired(la.labels, la.probs, lb.probs, { resamples: 100, seed: 4 });
+    expect({ ...out, a: undefined, b: undefined }).toEqual(JSON.parse(JSON.stringify({ ...lib, a: undefined, b: undefined })));
+    expect([out.a, out.b, out.n, out.level, out.resamples, out.seed, out.method]).toEqual([B, A, 2000, 0.95, 100, 4, 'auto']);
     for (const m of out.metrics) {
-      expect(m.a, m.metric).toBe(a[m.metric]);
-      expect(m.b, m.metric).toBe(b[m.metric]);
-      expect(m.difference, m.metric).toBeCloseTo((b[m.metric] as number) - (a[m.metric] as number), 14);
-      expect(m.lower).toBeLessThanOrEqual(m.upper);
-      expect(m.significant).toBe(m.lower > 0 || m.upper < 0);
+      const at = m.metric;
+      expect(m.lower as number, at).toBeLessThanOrEqual(m.upper as number);
+      if (m.better === null) expect(m.verdict, at).toBeNull();
+      else if ((m.lower as number) > 0) expect(m.verdict, at).toBe(m.better === 'higher' ? 'B better' : 'A better');
+      else if ((m.upper as number) < 0) expect(m.verdict, at).toBe(m.better === 'lower' ? 'B better' : 'A better');
+      else expect(m.verdict, at).toBe('no difference at this level');
     }
-    // the MLP is clearly more accurate: the interval of its accuracy gain excludes 0
-    const acc = out.metrics.find((m) => m.metric === 'accuracy');
-    expect(acc?.lower).toBeGreaterThan(0);
+    expect(out.metrics.find((m) => m.metric === 'sce')?.verdict).toBe('no difference at this level');
+    expect(out.metrics.find((m) => m.metric === 'accuracy')?.verdict).toBe('A better');
     // the same seed gives the same output
-    expect(um(['compare', A, B, '--resamples', '200', '--seed', '4', '--json']).stdout).toBe(r.stdout);
+    expect(um(['compare', B, A, '--resamples', '100', '--seed', '4', '--json']).stdout).toBe(r.stdout);
   });
 
-  it('prints a readable table', () => {
+  it('prints a readable table with the interval method and the verdict', () => {
     const r = um(['compare', A, B, '--resamples', '50']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/paired percentile bootstrap, 50 resamples, seed 0/);
-    expect(r.stdout).toMatch(/accuracy +0\.902500 +0\.952000 +0\.049500 .*B better/);
+    expect(r.stdout).toMatch(/2000 examples; paired bootstrap, 50 resamples, seed 0; BCa intervals, conservative union intervals for binned errors/);
+    expect(r.stdout).toMatch(/metric +A +B +B − A +95% CI of B − A +interval +verdict/);
+    expect(r.stdout).toMatch(/accuracy +0\.902500 +0\.952000 +0\.049500 +\S+ … \S+ +BCa +B better/);
+    expect(r.stdout).toMatch(/\nsce +0\.008336 +0\.008567 +0\.000231 +\S+ … \S+ +union +no difference at this level/);
+    expect(r.stdout).toMatch(/\nmeanEntropy +[-0-9. …]+BCa\n/);
+  });
+
+  it('rejects bad bootstrap flags with exit 2 and one line naming the flag', () => {
+    const cases: [string[], RegExp][] = [
+      [['--resamples', '1'], /^um compare: --resamples must be an integer in \[2, 100000\]; got 1\n$/],
+      [['--resamples', '1000000000'], /^um compare: --resamples must be an integer in \[2, 100000\]; got 1000000000\n$/],
+      [['--seed', '4294967296'], /^um compare: --seed must be an integer in \[0, 2³² − 1\]; got 4294967296\n$/],
+      [['--ci', '1.5'], /^um compare: --ci must be a number in \(0, 1\); got 1\.5\n$/],
+    ];
+    for (const [flags, message] of cases) {
+      const r = um(['compare', A, B, ...flags]);
+      expect([r.code, r.stdout], flags.join(' ')).toEqual([2, '']);
+      expect(r.stderr).toMatch(message);
+    }
   });
 
   it('refuses files whose labels differ, naming the row (exit 2)', () => {

@@ -124,8 +124,16 @@ const boot = um.bootstrap as (n: unknown, f: unknown, o?: unknown) => unknown;
 add('bootstrap', [
   { what: 'no rows', call: () => boot(0, () => 1), code: 'UM_EMPTY', message: /^bootstrap: n must be an integer ≥ 1 \(the number of rows\); got 0/ },
   { what: 'metric not a function', call: () => boot(3, 'ece'), code: 'UM_OPTION', message: /^bootstrap: metric must be a function of the row weights; got "ece"/ },
-  { what: 'one resample', call: () => boot(3, () => 1, { resamples: 1 }), code: 'UM_OPTION', message: /^bootstrap: options.resamples must be an integer ≥ 2; got 1/ },
+  { what: 'one resample', call: () => boot(3, () => 1, { resamples: 1 }), code: 'UM_OPTION', message: /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 1/ },
+  { what: 'a misspelt option', call: () => boot(3, () => 1, { resample: 10 }), code: 'UM_OPTION', message: /^bootstrap: options.resample must not be given: bootstrap has no such option/ },
   { what: 'a negative weight', call: () => boot(2, () => 1, { weights: [1, -1] }), code: 'UM_OPTION', message: /^bootstrap: options.weights\[1\] must be finite numbers ≥ 0; got -1/ },
+]);
+const cp = um.comparePaired as (y: unknown, a: unknown, b: unknown, o?: unknown) => unknown;
+add('comparePaired', [
+  { what: 'a misspelt option', call: () => cp(Y2, P2, P2, { resample: 10 }), code: 'UM_OPTION', message: /^comparePaired: options.resample must not be given: comparePaired has no such option/ },
+  { what: 'too many resamples', call: () => cp(Y2, P2, P2, { resamples: 1e9 }), code: 'UM_OPTION', message: /^comparePaired: options.resamples must be an integer in \[2, 100000\]; got 1000000000/ },
+  { what: 'models with different rows', call: () => cp(Y2, P2, P2.slice(1)), code: 'UM_SHAPE', message: /^comparePaired: scoresB must have the rows of scoresA \(2\); got 1/ },
+  { what: 'a bad probability of B', call: () => cp(Y2, P2, [[0.9, 0.1], [1.2, -0.2]]), code: 'UM_PROB_RANGE', message: /^comparePaired: scoresB: probs\[1\]\[0\] must be in \[0, 1\]; got 1.2/ },
 ]);
 const sj = um.stateFromJSON as (j: unknown) => unknown;
 add('stateFromJSON', [

@@ -1,8 +1,8 @@
 import { defineCommand, type ArgsDef } from 'citty';
-import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js';
+import type { BootstrapMethod } from '../../bootstrap/bootstrap.js';
+import { comparePaired, type ComparePairedOptions } from '../../bootstrap/comparePaired.js';
 import { UMError } from '../../errors/UMError.js';
-import { evaluate, type Evaluation } from '../../evaluate/evaluate.js';
-import { METRICS } from '../../evaluate/metricInfo.js';
+import { toProbabilities } from '../../input/toProbabilities.js';
 import { readPredictions } from '../../io/readPredictions.js';
 import type { PredictionData } from '../../io/types.js';
 import type { PresetName } from '../../presets/presets.js';
@@ -24,20 +24,6 @@ export const compareArgs = {
   json: { type: 'boolean', description: 'print one JSON object instead of a table' },
 } satisfies ArgsDef;
 
-const KEYS = Object.keys(METRICS).filter((k) => k !== 'numMembers');
-
-/** The metrics of B minus those of A, under the same frequency weights (internal). */
-function differences(a: Evaluation, b: Evaluation): Record<string, number | null> {
-  const out: Record<string, number | null> = {};
-  for (const k of KEYS) {
-    const x = (a as unknown as Record<string, unknown>)[k];
-    const y = (b as unknown as Record<string, unknown>)[k];
-    if (x === undefined) continue;
-    out[k] = typeof x === 'number' && typeof y === 'number' ? y - x : null;
-  }
-  return out;
-}
-
 /** Checks that both files hold the same labels (and weights) row by row. */
 function sameRows(command: string, a: PredictionData, b: PredictionData): void {
   if (a.n !== b.n) throw new UMError('UM_SHAPE', `${command}: ${b.path} has ${b.n} rows; ${a.path} has ${a.n} (compare needs the same rows)`, { fn: command, argument: 'b', value: b.n });
@@ -49,7 +35,10 @@ function sameRows(command: string, a: PredictionData, b: PredictionData): void {
   }
 }
 
-/** Runs `um compare`; returns the exit code. */
+/** How each row's interval was computed, in the header's words (internal). */
+const METHOD_NAMES: Record<BootstrapMethod, string> = { bca: 'BCa', union: 'union', basic: 'basic', percentile: 'percentile' };
+
+/** Runs `um compare`: reads both files, calls {@link comparePaired}, prints its result; returns the exit code. */
 export function runCompare(args: Record<string, unknown>, io: Io): Promise<number> {
   const command = 'um compare';
   return guard(command, io, async (context) => {
@@ -61,37 +50,30 @@ export function runCompare(args: Record<string, unknown>, io: Io): Promise<numbe
     context.data = b;
     if (a.scores === undefined || b.scores === undefined) throw new UMError('UM_OPTION', `${command}: compares one model's scores per file (ensemble files: average them first)`, { fn: command });
     sameRows(command, a, b);
-    const common: { bins?: number; preset?: PresetName } = {};
-    if (bins !== undefined) common.bins = bins;
-    if (typeof args.preset === 'string') common.preset = args.preset as PresetName;
-    const { numMembers: _a, ...inA } = inputOptions(command, a, args);
-    const { numMembers: _b, ...inB } = inputOptions(command, b, args);
-    const run = (d: PredictionData, input: typeof inA, w?: Float64Array) => {
+    // each file's scores are validated against its own kind (and located in its own file on error)
+    const probs = (d: PredictionData) => {
       context.data = d;
-      return evaluate(d.labels, d.scores as Float64Array, { ...input, ...common, onWarning: () => {}, ...(w === undefined ? (d.weights === undefined ? {} : { weights: d.weights }) : { weights: w }) });
+      const { numMembers: _, ...input } = inputOptions(command, d, args);
+      return toProbabilities(d.scores as Float64Array, input);
     };
-    const ea = run(a, inA);
-    const eb = run(b, inB);
-    context.data = undefined;
-    const boot = bootstrap(a.n, (w) => differences(run(a, inA, w), run(b, inB, w)), { ...ci, ...(a.weights === undefined ? {} : { weights: a.weights }) });
-    const intervals = boot.intervals as Record<string, BootstrapInterval>;
-    const rows = KEYS.filter((k) => k in intervals).map((k) => {
-      const x = (ea as unknown as Record<string, number | null>)[k] ?? null;
-      const y = (eb as unknown as Record<string, number | null>)[k] ?? null;
-      const i = intervals[k] as BootstrapInterval;
-      const excludesZero = i.lower !== null && i.upper !== null && (i.lower > 0 || i.upper < 0);
-      return { metric: k, a: x, b: y, difference: i.estimate, lower: i.lower, upper: i.upper, standardError: i.standardError, significant: excludesZero, better: METRICS[k]?.better ?? null };
-    });
+    const pa = probs(a);
+    const pb = probs(b);
+    context.data = a;
+    const options: ComparePairedOptions = { ...ci, onWarning: () => {} };
+    if (bins !== undefined) options.bins = bins;
+    if (typeof args.preset === 'string') options.preset = args.preset as PresetName;
+    if (a.weights !== undefined) options.weights = a.weights;
+    const r = comparePaired(a.labels, pa, pb, options);
     if (args.json === true) {
-      io.stdout(`${toJson({ a: a.path, b: b.path, n: ea.n, level: ci.level, resamples: ci.resamples, seed: ci.seed, method: 'paired percentile bootstrap', metrics: rows })}\n`);
+      io.stdout(`${toJson({ a: a.path, b: b.path, ...r })}\n`);
       return;
     }
     const f = (x: number | null) => (x === null ? 'n/a' : formatNumber(x));
     const table = renderTable(
-      ['metric', 'A', 'B', 'B − A', `${ci.level * 100}% CI of B − A`, ''],
-      rows.map((r) => [r.metric, f(r.a), f(r.b), f(r.difference), r.lower === null ? 'n/a' : `${f(r.lower)} … ${f(r.upper)}`, r.significant ? (r.better === null ? '*' : (r.difference as number) > 0 === (r.better === 'higher') ? 'B better' : 'A better') : '']),
+      ['metric', 'A', 'B', 'B − A', `${ci.level * 100}% CI of B − A`, 'interval', 'verdict'],
+      r.metrics.map((m) => [m.metric, f(m.a), f(m.b), f(m.difference), m.lower === null ? 'n/a' : `${f(m.lower)} … ${f(m.upper)}`, METHOD_NAMES[m.method], m.verdict ?? '']),
     );
-    io.stdout(`A = ${a.path}\nB = ${b.path}\n${ea.n} examples; paired percentile bootstrap, ${ci.resamples} resamples, seed ${ci.seed}\n\n${table}\n`);
+    io.stdout(`A = ${a.path}\nB = ${b.path}\n${r.n} examples; paired bootstrap, ${r.resamples} resamples, seed ${r.seed}; BCa intervals, conservative union intervals for binned errors\n\n${table}\n`);
   });
 }
 
