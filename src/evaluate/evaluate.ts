@@ -58,8 +58,11 @@ export interface EvaluationConfig {
   weighted: boolean;
   /** Whether SCE, ACE and TACE were computed (`classwise` option). */
   classwise: boolean;
-  /** Selective prediction: ranking by max probability; AUPR with errors as positives; AURC estimator. */
-  selective: { by: 'max-prob'; auprPositive: 'error'; aurcEstimator: 'mean-risk'; aucThresholds: number | null };
+  /**
+   * Selective prediction: ranking by max probability; AUPR with errors as positives; AURC estimator; AUROC/AUPR exact
+   * (`aucThresholds: null`) or Keras' approximation with its arithmetic (`aucPrecision`, `null` when exact).
+   */
+  selective: { by: 'max-prob'; auprPositive: 'error'; aurcEstimator: 'mean-risk'; aucThresholds: number | null; aucPrecision: Precision | null };
 }
 
 /** The calibration summary of one model, as `um metrics --json` prints it. */
@@ -244,7 +247,7 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
       nllClip: null,
       weighted: w !== undefined,
       classwise,
-      selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds },
+      selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds, aucPrecision: auc.thresholds === null ? null : auc.precision },
     },
   };
 }

@@ -145,7 +145,7 @@ export class EvaluationPart implements Part {
         nllClip: null,
         weighted: this.weighted,
         classwise: true,
-        selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds },
+        selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds, aucPrecision: auc.thresholds === null ? null : auc.precision },
       },
     };
     return out;

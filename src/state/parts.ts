@@ -7,9 +7,10 @@ import { fail } from '../errors/fail.js';
 import type { EnsembleMatrix, ProbMatrix } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { markValidated } from '../input/validated.js';
-import type { BrierDecompositionConvention } from '../presets/presets.js';
+import type { BrierDecompositionConvention, PresetName } from '../presets/presets.js';
 import { brierRows, resolveBrierForm } from '../scores/brierPerExample.js';
 import { nllRows, resolveNll, type NllConfig } from '../scores/nllPerExample.js';
+import { resolveAuc } from '../selective/aucOptions.js';
 import { averagePrecision, rocArea } from '../selective/ranking.js';
 import { AURC_ESTIMATORS, aurcOf, excessAurcOf, type AurcEstimator } from '../selective/riskCore.js';
 import { selectiveInput } from '../selective/selectiveInput.js';
@@ -281,6 +282,10 @@ export class RankingPart implements Part {
     const by = (options.by ?? 'max-prob') as NamedMeasure;
     if (typeof by !== 'string') fail('UM_OPTION', fn, 'options.by', 'be a named measure in a state (per-sample values cannot be merged by name)', { value: by });
     if (options.thresholds !== undefined && options.thresholds !== null) fail('UM_OPTION', fn, 'options.thresholds', 'be null in a state (the exact area)', { value: options.thresholds });
+    // a preset whose AUC is Keras' thresholded approximation cannot be computed exactly, nor silently replaced by it
+    if ((metric === 'auroc' || metric === 'aupr') && resolveAuc(fn, { preset: options.preset as PresetName | undefined }).thresholds !== null) {
+      fail('UM_STATE', fn, 'options.preset', "have exact AUROC/AUPR in a state (this preset uses Keras' thresholded AUC)", { value: options.preset });
+    }
     if (mode === 'bounded' && !BOUNDED_MEASURES.includes(by)) {
       fail('UM_OPTION', fn, 'options.by', `be one of ${BOUNDED_MEASURES.map((m) => `'${m}'`).join(', ')} in mode 'bounded' (a measure in [0, 1])`, { value: by });
     }
