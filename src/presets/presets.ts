@@ -145,6 +145,15 @@ const divideOwn: EqualWidthRule = { index: 'divide', edges: 'exact', closed: 'le
 /**
  * Every compatibility preset, keyed by name. Each reproduces its peer's bin placement exactly (see the conformance
  * tests and test/presets, which check every preset × function against CONVENTIONS.md).
+ *
+ * Sums are float64 in every preset, while the float32 peers (torchmetrics' multiclass functions, uncertainty_metrics'
+ * Keras metrics) add each bin up in float32, one value after another. Their numbers differ from ours by that
+ * summation error, which grows with the rows n_b of a bin: at most (n_b − 1)·2⁻²⁴ of the bin's mean (so at most
+ * (N − 1)·2⁻²⁴ on an ECE), about √n_b·2⁻²⁴ when the rounding errors are independent, and towards the linear bound
+ * when the scores crowd near one value (an overconfident model near 1). Measured on 10-class data, 15 bins, with both
+ * peers emulated (bench/float32Peers.mjs): |Δ ECE| ≤ 1e-7 at N = 10³, 3e-7 at 10⁴, 2e-6 at 10⁵, 6e-5 at 10⁶ (3e-4
+ * relative; 3e-3 relative for a well-calibrated model whose ECE is 0.001) and 3e-3 at 10⁷. Ours is the float64 value
+ * for the peer's bins; the difference is the peer's float32 error.
  */
 export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
   default: {
