@@ -1,4 +1,6 @@
+import { presetOf, resolveBinning, type BinningOptions, type BinningScheme } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
+import { positiveClassPrecision } from '../presets/presets.js';
 import { weightArray } from '../input/weights.js';
 import { gather } from '../math/gather.js';
 
@@ -36,4 +38,14 @@ export function binaryPairs(
   if (w === undefined || w.every((x) => x > 0)) return { o, p, w };
   const keep = Array.from(w.keys()).filter((i) => (w[i] as number) > 0);
   return { o: gather(o, keep), p: gather(p, keep), w: gather(w, keep) };
+}
+
+/**
+ * Resolves the binning of a positive-class function (internal): the preset's bins and rule, in the arithmetic of the
+ * peer's positive-class function (`positiveClass.precision`; torchmetrics keeps the precision of `probs`) unless
+ * `options.precision` is given.
+ */
+export function resolvePositiveBinning(fn: string, options: BinningOptions, probs: unknown, defaultScheme: BinningScheme = 'equal-width'): ReturnType<typeof resolveBinning> {
+  if (options.precision !== undefined) return resolveBinning(fn, options, defaultScheme);
+  return resolveBinning(fn, { ...options, precision: positiveClassPrecision(presetOf(fn, options.preset), probs) }, defaultScheme);
 }

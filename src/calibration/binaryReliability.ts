@@ -1,5 +1,5 @@
-import { resolveBinning, type BinningOptions } from '../binning/options.js';
-import { binaryPairs } from './binaryPairs.js';
+import type { BinningOptions } from '../binning/options.js';
+import { binaryPairs, resolvePositiveBinning } from './binaryPairs.js';
 import { sliceBins } from './core.js';
 import { resolveInterval, table, type IntervalOptions, type ReliabilityTable } from './reliability.js';
 import type { WeightOptions } from '../input/weights.js';
@@ -37,7 +37,7 @@ import { BINNING_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.
 export function binaryReliability(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinningOptions & WeightOptions & IntervalOptions = {}): ReliabilityTable {
   checkOptions('binaryReliability', options, BINNING_KEYS, WEIGHT_KEYS, ['interval', 'level']);
   const fn = 'binaryReliability';
-  const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
+  const { spec, config, precision } = resolvePositiveBinning(fn, options, probs);
   const interval = resolveInterval(fn, options);
   const { o, p, w } = binaryPairs(fn, outcomes, probs, precision === 'float32', options.weights);
   return table('probability', p.length, 2, sliceBins(fn, p, o, spec, w), config, interval);

@@ -180,17 +180,21 @@ function groupSlices(
   return slices;
 }
 
-/** Averages raw per-class errors (mean over all classes, empty ones counting 0) or takes their maximum. */
-export function combineClasses(fn: string, arg: string, raws: (number | null)[], norm: Norm, what: string): number {
+/**
+ * Averages raw per-class errors or takes their maximum. `over: 'all'` divides by the number of classes (an empty class
+ * counts 0); `'non-empty'` averages over the classes that hold at least one entry. The maximum is over non-empty
+ * classes either way (an empty class has no bin, so no gap).
+ */
+export function combineClasses(fn: string, arg: string, raws: (number | null)[], norm: Norm, what: string, over: 'all' | 'non-empty' = 'all'): number {
+  const nonEmpty = raws.reduce<number>((k, raw) => (raw === null ? k : k + 1), 0);
+  if (nonEmpty === 0) fail('UM_EMPTY', fn, arg, `leave at least one entry to bin (${what})`);
+  const divisor = over === 'all' ? raws.length : nonEmpty;
   let acc = 0;
-  let any = false;
   for (const raw of raws) {
     if (raw === null) continue;
-    any = true;
     if (norm === 'max') acc = Math.max(acc, raw);
-    else acc += raw / raws.length;
+    else acc += raw / divisor;
   }
-  if (!any) fail('UM_EMPTY', fn, arg, `leave at least one entry to bin (${what})`);
   return finishNorm(acc, norm);
 }
 
@@ -340,14 +344,17 @@ function entrySlices(data: ArrayLike<number>, labels: Int32Array, n: number, c: 
   return filled;
 }
 
-/** The error from the raw errors of the slices: the one slice's, or the class combination (internal). */
-export function errorOfSlices(fn: string, raws: (number | null)[], cfg: { norm: Norm; classConditional: boolean }, what: string): number {
+/**
+ * The error from the raw errors of the slices: the one slice's, or the class combination — over all classes, or over
+ * the non-empty ones with `classAverage: 'predicted-classes'` (internal).
+ */
+export function errorOfSlices(fn: string, raws: (number | null)[], cfg: { norm: Norm; classConditional: boolean; classAverage?: UceClassAverage | null }, what: string): number {
   if (!cfg.classConditional) {
     const raw = raws[0] ?? null;
     if (raw === null) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
     return finishNorm(raw, cfg.norm);
   }
-  return combineClasses(fn, 'probs', raws, cfg.norm, what);
+  return combineClasses(fn, 'probs', raws, cfg.norm, what, cfg.classAverage === 'predicted-classes' ? 'non-empty' : 'all');
 }
 
 /** The raw binned error of one slice, `null` when it is empty (internal). */
@@ -355,24 +362,60 @@ export function rawOf(fn: string, s: Slice, cfg: { spec: BinningSpec; norm: Norm
   return s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec, s.weights), cfg.norm);
 }
 
+/**
+ * How a class-wise UCE averages the per-class errors UCE(c) (each over the rows predicted as c):
+ * - `'all-classes'`: (1/C)·Σ_{c=1..C} UCE(c), the formula of the UCE paper (seed 000, §7.3); a class that no row
+ *   predicts has no rows and no bins, and counts 0 (the paper leaves it undefined).
+ * - `'predicted-classes'`: (1/|K|)·Σ_{c∈K} UCE(c) over the set K of classes that at least one row predicts (K is never
+ *   empty: every row predicts a class).
+ * The two differ only when some class is never predicted: then all-classes = (|K|/C)·predicted-classes (l1 norm).
+ */
+export type UceClassAverage = 'all-classes' | 'predicted-classes';
+
+const CLASS_AVERAGES: readonly UceClassAverage[] = ['all-classes', 'predicted-classes'];
+
 /** Options of the uncertainty calibration error. */
 export interface UceOptions extends InputOptions, BinningOptions, WeightOptions {
   /** Norm over bins (default `'l1'`, the UCE; `'max'` gives the maximum uncertainty calibration error). */
   norm?: Norm;
-  /** Class-wise UCE: the mean over predicted classes of the UCE of that class's rows (default false). */
+  /**
+   * Class-wise UCE (default false): bin the rows of each predicted class c separately, UCE(c), and average over classes
+   * as `classAverage` says.
+   */
   classwise?: boolean;
+  /**
+   * With `classwise: true` only: `'all-classes'` (default; the paper's (1/C)·Σ_c UCE(c), a class never predicted
+   * counting 0) or `'predicted-classes'` (the mean over the classes some row predicts). See {@link UceClassAverage}.
+   */
+  classAverage?: UceClassAverage;
 }
 
-/** The options a UCE resolved to. */
-export type UceConfig = BinningConfig & { norm: Norm; classwise: boolean };
+/** The options a UCE resolved to (`classAverage` is `null` unless class-wise). */
+export type UceConfig = BinningConfig & { norm: Norm; classwise: boolean; classAverage: UceClassAverage | null };
+
+/** Resolved UCE options (internal). */
+export interface ResolvedUce {
+  readonly spec: BinningSpec;
+  readonly precision: Precision;
+  readonly norm: Norm;
+  readonly classwise: boolean;
+  readonly classAverage: UceClassAverage | null;
+  readonly config: UceConfig;
+}
 
 /** Resolves UCE options. */
-export function resolveUce(fn: string, options: UceOptions): { spec: BinningSpec; precision: Precision; norm: Norm; classwise: boolean; config: UceConfig } {
+export function resolveUce(fn: string, options: UceOptions): ResolvedUce {
   const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
   const norm = options.norm ?? 'l1';
   if (!NORMS.includes(norm)) fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });
   const classwise = bool(fn, 'options.classwise', options.classwise, false);
-  return { spec, precision, norm, classwise, config: { ...config, norm, classwise } };
+  let classAverage: UceClassAverage | null = null;
+  if (options.classAverage !== undefined) {
+    if (!classwise) fail('UM_OPTION', fn, 'options.classAverage', 'be omitted unless classwise is true (it says how class-wise UCEs are averaged)', { value: options.classAverage });
+    if (!CLASS_AVERAGES.includes(options.classAverage)) fail('UM_OPTION', fn, 'options.classAverage', `be one of ${CLASS_AVERAGES.map((a) => `'${a}'`).join(', ')}`, { value: options.classAverage });
+    classAverage = options.classAverage;
+  } else if (classwise) classAverage = 'all-classes';
+  return { spec, precision, norm, classwise, classAverage, config: { ...config, norm, classwise, classAverage } };
 }
 
 /** Normalized entropy and top-1 error of every row, the pairs the UCE bins. */
@@ -385,9 +428,9 @@ export function uncertaintyPairs(p: ProbMatrix, labels: Int32Array): { uncertain
 }
 
 /** The UCE on validated probabilities. */
-export function uceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ReturnType<typeof resolveUce>, w?: Float64Array): number {
+export function uceCore(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: ResolvedUce, w?: Float64Array): number {
   const slices = uceSlices(p0, labels, cfg, w);
-  return errorOfSlices(fn, slices.map((sl) => rawOf(fn, sl, cfg)), { norm: cfg.norm, classConditional: cfg.classwise }, 'no rows');
+  return errorOfSlices(fn, slices.map((sl) => rawOf(fn, sl, cfg)), { norm: cfg.norm, classConditional: cfg.classwise, classAverage: cfg.classAverage }, 'no rows');
 }
 
 /** The (normalized entropy, error) entries of the UCE: one slice, or one per predicted class when class-wise (internal). */

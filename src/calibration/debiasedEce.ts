@@ -2,11 +2,12 @@ import { labeledInput } from '../input/labeledInput.js';
 import type { WeightOptions } from '../input/weights.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
 import { assignBinsFor } from '../binning/assignBins.js';
-import { resolveBinning, type BinningOptions } from '../binning/options.js';
+import { presetOf, resolveBinning, type BinningOptions } from '../binning/options.js';
 import type { BinningSpec } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
+import { resolvePositiveBinning } from './binaryPairs.js';
 import { atPrecision } from './core.js';
 import { BINNING_KEYS, INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
@@ -48,8 +49,11 @@ function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, 
  * √((1/C)·Σ_k max(θ̂_k, 0)) over one-vs-rest columns k (each column binned on its own).
  *
  * **Conventions.**
- * - Top label by default; equal-mass bins by default (B = 15, the estimator's recommended binning); any binning
- *   option applies (`binning: 'distinct'` for discrete outputs).
+ * - Top label by default; equal-mass bins by default (B = 15, the estimator's recommended binning) — equal-width with
+ *   `preset: 'torchmetrics'`, whose debiased estimator has no other; any binning option applies (`binning: 'distinct'`
+ *   for discrete outputs).
+ * - Arithmetic: the preset's (`'torchmetrics'`: float32, its multiclass path); `mode: 'positive-class'` uses the
+ *   preset's positive-class arithmetic (`'torchmetrics'`: the input's precision, as its binary path).
  * - ȳ(1 − ȳ)/(n − 1) is the unbiased estimate of the variance of a bin's observed frequency, so θ̂ is unbiased for
  *   the squared binned calibration error; it can be negative, which is clipped at 0 (per class in marginal mode).
  * - Bins with one sample contribute 0 by default (verified_calibration); `smallBins: 'plugin'` (preset
@@ -79,19 +83,24 @@ export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEce
   if (mode !== 'top-label' && mode !== 'marginal' && mode !== 'positive-class') {
     fail('UM_OPTION', fn, 'options.mode', `be 'top-label', 'marginal' or 'positive-class'`, { value: mode });
   }
-  const { spec, preset, precision } = resolveBinning(fn, options, 'equal-mass');
+  // the default binning is the peer's (torchmetrics' debiased estimator bins by equal width only)
+  const scheme = presetOf(fn, options.preset).debiasedEce.binning;
+  const { spec, preset, precision } = resolveBinning(fn, options, scheme);
   const smallBins = options.smallBins ?? preset.debiasedEce.smallBins;
   if (smallBins !== 'drop' && smallBins !== 'plugin') fail('UM_OPTION', fn, 'options.smallBins', `be 'drop' or 'plugin'`, { value: smallBins });
   // whole-number weights: the n_b − 1 correction counts samples
   const { p: p1, y, w } = labeledInput(fn, labels, scores, options, true);
-  const p = atPrecision(p1, precision);
-  const { n, numClasses: c, data } = p;
   if (mode === 'positive-class') {
+    // the peer's positive-class arithmetic (torchmetrics: the input's precision), not its top-label one
+    const pos = resolvePositiveBinning(fn, { ...options, binning: options.binning ?? scheme }, scores);
+    const { n, numClasses: c, data } = atPrecision(p1, pos.precision);
     if (c !== 2) fail('UM_OPTION', fn, 'options.mode', `be 'top-label' or 'marginal' with ${c} classes ('positive-class' needs 2)`, { value: mode });
     const s1 = Float64Array.from({ length: n }, (_, i) => data[2 * i + 1] as number);
     const o = Float64Array.from(y, (v) => (v === 1 ? 1 : 0));
-    return Math.sqrt(Math.max(0, debiasedSquare(fn, s1, o, spec, smallBins, w)));
+    return Math.sqrt(Math.max(0, debiasedSquare(fn, s1, o, pos.spec, smallBins, w)));
   }
+  const p = atPrecision(p1, precision);
+  const { n, numClasses: c, data } = p;
   if (mode === 'top-label') {
     const t = topLabel(p);
     const o = Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0));

@@ -1,5 +1,5 @@
 import type { DingOptions, EqualMassMethod, EqualWidthRule, Precision } from '../binning/types.js';
-import { gceCores, resolveCalibration, resolveUce, uceCore, type CalibrationConfig } from '../calibration/core.js';
+import { gceCores, resolveCalibration, resolveUce, uceCore, type CalibrationConfig, type UceClassAverage } from '../calibration/core.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ProbMatrix, ScoreKind, Scores } from '../input/types.js';
@@ -28,7 +28,8 @@ export interface EvaluateOptions extends InputOptions, WarningOptions, WeightOpt
   preset?: PresetName;
   /**
    * Compute the class-wise metrics SCE, ACE and TACE (default true). They bin all N·C probabilities rather than one
-   * value per row, so they dominate the time on many classes; `false` makes them `null`.
+   * value per row, so they dominate the time on many classes; `false` makes them `null`. The UCE is always the
+   * global one (for a class-wise UCE, call {@link uce} with `classwise: true`).
    */
   classwise?: boolean;
 }
@@ -47,7 +48,8 @@ export interface EvaluationConfig {
   /** Threshold of tace (0.01). */
   taceThreshold: number | null;
   ding: DingOptions;
-  uce: { classwise: boolean; norm: 'l1' };
+  /** The UCE: the global one (`classwise: false`, so `classAverage: null`); see {@link uce} for the class-wise forms. */
+  uce: { classwise: boolean; classAverage: UceClassAverage | null; norm: 'l1' };
   /** Form of the Brier score (the preset's). */
   brierForm: BrierForm;
   /** NLL clipping: never (an exact 0 gives Infinity and a warning). */
@@ -56,8 +58,11 @@ export interface EvaluationConfig {
   weighted: boolean;
   /** Whether SCE, ACE and TACE were computed (`classwise` option). */
   classwise: boolean;
-  /** Selective prediction: ranking by max probability; AUPR with errors as positives; AURC estimator. */
-  selective: { by: 'max-prob'; auprPositive: 'error'; aurcEstimator: 'mean-risk'; aucThresholds: number | null };
+  /**
+   * Selective prediction: ranking by max probability; AUPR with errors as positives; AURC estimator; AUROC/AUPR exact
+   * (`aucThresholds: null`) or Keras' approximation with its arithmetic (`aucPrecision`, `null` when exact).
+   */
+  selective: { by: 'max-prob'; auprPositive: 'error'; aurcEstimator: 'mean-risk'; aucThresholds: number | null; aucPrecision: Precision | null };
 }
 
 /** The calibration summary of one model, as `um metrics --json` prints it. */
@@ -237,12 +242,12 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
       threshold: cfg.ece.threshold,
       taceThreshold: cfg.tace.threshold,
       ding: dg.ding,
-      uce: { classwise: uceCfg.classwise, norm: 'l1' },
+      uce: { classwise: uceCfg.classwise, classAverage: uceCfg.classAverage, norm: 'l1' },
       brierForm,
       nllClip: null,
       weighted: w !== undefined,
       classwise,
-      selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds },
+      selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds, aucPrecision: auc.thresholds === null ? null : auc.precision },
     },
   };
 }

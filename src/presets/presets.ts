@@ -43,7 +43,10 @@ export interface NllConvention {
 
 /**
  * A compatibility preset: the conventions and defaults of one peer library, as a plain object a user can read.
- * Options given in a call override the preset's values. Where the peer has no such metric, the preset holds ours.
+ * Options given in a call override the preset's values. Each of our functions reproduces one function of the peer,
+ * and where the peer's functions differ among themselves (torchmetrics' binary calibration error keeps the input's
+ * precision while its multiclass one casts to float32), the preset has one field per function. Binned functions the
+ * peer lacks use the preset's bins and rule; the other fields hold ours where the peer has no such metric.
  */
 export interface Preset {
   readonly name: PresetName;
@@ -51,7 +54,11 @@ export interface Preset {
   readonly description: string;
   /** The peer's default number of bins. */
   readonly bins: number;
-  /** The peer's arithmetic: `'float32'` rounds scores to float32 and evaluates bin rules in float32. */
+  /**
+   * The arithmetic of the peer's top-label (multiclass) calibration error: `'float32'` rounds scores to float32 and
+   * evaluates bin rules in float32. Sums are float64 in every preset (see {@link presets} for what that means for the
+   * agreement with float32 peers).
+   */
   readonly precision: Precision;
   /** The peer's equal-width bin rule. */
   readonly equalWidth: EqualWidthRule;
@@ -69,13 +76,39 @@ export interface Preset {
   readonly crps: 'fair' | 'nrg' | 'cyclic';
   /** WAIC and ISCV: ddof of the variance over members (WAIC1), and what the standard error divides by. */
   readonly informationCriteria: { readonly varianceDdof: 0 | 1; readonly sem: 'instances' | 'members' };
-  /** Debiased ECE: bins with one sample are dropped (verified_calibration) or keep their plug-in error (torchmetrics). */
-  readonly debiasedEce: { readonly smallBins: 'drop' | 'plugin' };
+  /**
+   * The peer's positive-class calibration error (a vector of P(y = 1), or of confidences, against 0/1 outcomes:
+   * `binaryCalibrationError`, `binaryReliability`, `debiasedEce` with `mode: 'positive-class'`): its arithmetic.
+   * `'input'` keeps the input's precision — float32 for a `Float32Array`, float64 otherwise — as torchmetrics'
+   * `binary_calibration_error` does; bins and rule are the preset's.
+   */
+  readonly positiveClass: { readonly precision: Precision | 'input' };
+  /**
+   * Debiased ECE: bins with one sample are dropped (verified_calibration) or keep their plug-in error (torchmetrics);
+   * the default binning (equal-mass, verified_calibration's; equal-width for torchmetrics, the only binning it has).
+   */
+  readonly debiasedEce: { readonly smallBins: 'drop' | 'plugin'; readonly binning: 'equal-width' | 'equal-mass' };
   /**
    * AUROC/AUPR: `thresholds: null` is exact (one point per distinct value); a number T approximates with T evenly
-   * spaced thresholds and Keras' interpolation (uncertainty_metrics' `AUC`, 200).
+   * spaced thresholds and Keras' interpolation (uncertainty_metrics' `AUC`, 200), in `precision` (Keras: float32).
    */
-  readonly auc: { readonly thresholds: number | null };
+  readonly auc: { readonly thresholds: number | null; readonly precision: Precision };
+  /**
+   * The equal-width bins of `oracleCollaborativeAccuracy` with `bins` (uncertainty_metrics' `OracleCollaborativeAccuracy`,
+   * a Keras metric: ⌊B·p⌋ in float32, p = 1 in the last bin — for both uncertainty-metrics presets); the preset's rule
+   * and precision for the others.
+   */
+  readonly oracleBins: { readonly equalWidth: EqualWidthRule; readonly precision: Precision };
+}
+
+/**
+ * The precision a preset's positive-class functions use for `probs`: `positiveClass.precision`, with `'input'`
+ * resolved to float32 for a `Float32Array` and float64 otherwise (internal).
+ */
+export function positiveClassPrecision(preset: Preset, probs: unknown): Precision {
+  const p = preset.positiveClass.precision;
+  if (p !== 'input') return p;
+  return probs instanceof Float32Array ? 'float32' : 'float64';
 }
 
 const ours = {
@@ -84,8 +117,8 @@ const ours = {
   nll: { clip: null, renormalize: false },
   crps: 'fair',
   informationCriteria: { varianceDdof: 1, sem: 'instances' },
-  debiasedEce: { smallBins: 'drop' },
-  auc: { thresholds: null },
+  debiasedEce: { smallBins: 'drop', binning: 'equal-mass' },
+  auc: { thresholds: null, precision: 'float64' },
 } as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce' | 'auc'>;
 
 const googleScores = {
@@ -94,15 +127,33 @@ const googleScores = {
   nll: { clip: null, renormalize: false },
   crps: 'cyclic',
   informationCriteria: { varianceDdof: 0, sem: 'members' },
-  debiasedEce: { smallBins: 'drop' },
-  auc: { thresholds: 200 },
+  debiasedEce: { smallBins: 'drop', binning: 'equal-mass' },
+  // uncertainty_metrics' AUC is Keras' metric: 200 thresholds, float32 (both backends' presets: the NumPy backend has none)
+  auc: { thresholds: 200, precision: 'float32' },
 } as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce' | 'auc'>;
 
 const floorLast: EqualWidthRule = { index: 'floor', edges: 'exact', closed: 'left', one: 'last-bin' };
+/** uncertainty_metrics' OracleCollaborativeAccuracy subclasses its Keras ExpectedCalibrationError: ⌊B·p⌋ in float32. */
+const kerasBins = { equalWidth: floorLast, precision: 'float32' } as const;
+const numpyLeftOwn: EqualWidthRule = { index: 'edges', edges: 'numpy', closed: 'left', one: 'own-bin' };
+const torchLeftOwn: EqualWidthRule = { index: 'edges', edges: 'torch', closed: 'left', one: 'own-bin' };
+const numpyLeftLast: EqualWidthRule = { index: 'edges', edges: 'numpy', closed: 'left', one: 'last-bin' };
+const numpyRightLast: EqualWidthRule = { index: 'edges', edges: 'numpy', closed: 'right', one: 'last-bin' };
+const exactRightLast: EqualWidthRule = { index: 'edges', edges: 'exact', closed: 'right', one: 'last-bin' };
+const divideOwn: EqualWidthRule = { index: 'divide', edges: 'exact', closed: 'left', one: 'own-bin' };
 
 /**
- * Every compatibility preset, keyed by name. Each reproduces its peer's bin placement exactly (see the
- * conformance tests); sums are accumulated in float64 in every preset, so float32 peers agree to ~1e-7.
+ * Every compatibility preset, keyed by name. Each reproduces its peer's bin placement exactly (see the conformance
+ * tests and test/presets, which check every preset × function against CONVENTIONS.md).
+ *
+ * Sums are float64 in every preset, while the float32 peers (torchmetrics' multiclass functions, uncertainty_metrics'
+ * Keras metrics) add each bin up in float32, one value after another. Their numbers differ from ours by that
+ * summation error, which grows with the rows n_b of a bin: at most (n_b − 1)·2⁻²⁴ of the bin's mean (so at most
+ * (N − 1)·2⁻²⁴ on an ECE), about √n_b·2⁻²⁴ when the rounding errors are independent, and towards the linear bound
+ * when the scores crowd near one value (an overconfident model near 1). Measured on 10-class data, 15 bins, with both
+ * peers emulated (bench/float32Peers.mjs): |Δ ECE| ≤ 1e-7 at N = 10³, 3e-7 at 10⁴, 2e-6 at 10⁵, 6e-5 at 10⁶ (3e-4
+ * relative; 3e-3 relative for a well-calibrated model whose ECE is 0.001) and 3e-3 at 10⁷. Ours is the float64 value
+ * for the peer's bins; the difference is the peer's float32 error.
  */
 export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
   default: {
@@ -115,6 +166,8 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
     equalMass: 'quantile',
     threshold: null,
     ...ours,
+    positiveClass: { precision: 'float64' },
+    oracleBins: { equalWidth: floorLast, precision: 'float64' },
   },
   'uncertainty-metrics': {
     name: 'uncertainty-metrics',
@@ -122,10 +175,12 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
       'google/uncertainty-metrics 0.0.82, NumPy backend (gce, ece, rmsce, sce, ace, tace): 30 bins, numpy.linspace edges, [a, b), p = 1 in its own bin, get_adaptive_bins, entries with p ≤ 0 dropped; scores as its TF functions (Brier − 1, transposed resolution, cyclic CRPS, standard errors over members)',
     bins: 30,
     precision: 'float64',
-    equalWidth: { index: 'edges', edges: 'numpy', closed: 'left', one: 'own-bin' },
+    equalWidth: numpyLeftOwn,
     equalMass: 'uncertainty-metrics',
     threshold: 0,
     ...googleScores,
+    positiveClass: { precision: 'float64' },
+    oracleBins: kerasBins,
   },
   'uncertainty-metrics-tf': {
     name: 'uncertainty-metrics-tf',
@@ -137,6 +192,8 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
     equalMass: 'uncertainty-metrics',
     threshold: null,
     ...googleScores,
+    positiveClass: { precision: 'float32' },
+    oracleBins: kerasBins,
   },
   torchmetrics: {
     name: 'torchmetrics',
@@ -144,12 +201,16 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
       'torchmetrics 1.9 multiclass_calibration_error (float32): 15 bins, float32 ATen linspace edges, torch.bucketize(right=True) − 1, p = 1 in its own bin; CRPS as the NRG V-statistic; debiased ECE keeps single-sample bins',
     bins: 15,
     precision: 'float32',
-    equalWidth: { index: 'edges', edges: 'torch', closed: 'left', one: 'own-bin' },
+    equalWidth: torchLeftOwn,
     equalMass: 'quantile',
     threshold: null,
     ...ours,
     crps: 'nrg',
-    debiasedEce: { smallBins: 'plugin' },
+    // _ce_compute(debias=True) is reached through the multiclass update (float32) and bins by equal width only
+    debiasedEce: { smallBins: 'plugin', binning: 'equal-width' },
+    // binary_calibration_error keeps the input's dtype (CONVENTIONS.md §1, note 1; golden ece_pos@15 is float64)
+    positiveClass: { precision: 'input' },
+    oracleBins: { equalWidth: torchLeftOwn, precision: 'float32' },
   },
   netcal: {
     name: 'netcal',
@@ -157,10 +218,12 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
       'netcal 1.3.6 ECE/MCE: 10 bins, numpy.linspace edges, numpy.histogramdd ([a, b), last bin closed), quantile bins from numpy.quantile',
     bins: 10,
     precision: 'float64',
-    equalWidth: { index: 'edges', edges: 'numpy', closed: 'left', one: 'last-bin' },
+    equalWidth: numpyLeftLast,
     equalMass: 'netcal',
     threshold: null,
     ...ours,
+    positiveClass: { precision: 'float64' },
+    oracleBins: { equalWidth: numpyLeftLast, precision: 'float64' },
   },
   sklearn: {
     name: 'sklearn',
@@ -168,12 +231,14 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
       'scikit-learn 1.2–1.9 calibration_curve: 5 bins, numpy.linspace edges, (a, b] (searchsorted on the inner edges), quantile bins from numpy.percentile; log_loss clips to machine epsilon (1.9: no renormalisation); brier_score_loss halves for two classes',
     bins: 5,
     precision: 'float64',
-    equalWidth: { index: 'edges', edges: 'numpy', closed: 'right', one: 'last-bin' },
+    equalWidth: numpyRightLast,
     equalMass: 'sklearn',
     threshold: null,
     ...ours,
     brier: 'half-if-binary',
     nll: { clip: 'machine-epsilon', renormalize: false },
+    positiveClass: { precision: 'float64' },
+    oracleBins: { equalWidth: numpyRightLast, precision: 'float64' },
   },
   'verified-calibration': {
     name: 'verified-calibration',
@@ -181,20 +246,24 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
       'verified_calibration 0.1.4 (p-lambda): 15 bins, edges i/B, (a, b] (bisect_left), get_equal_bins for equal mass; marginal Brier = Brier/2; debiased ECE drops single-sample bins',
     bins: 15,
     precision: 'float64',
-    equalWidth: { index: 'edges', edges: 'exact', closed: 'right', one: 'last-bin' },
+    equalWidth: exactRightLast,
     equalMass: 'verified-calibration',
     threshold: null,
     ...ours,
     brier: 'half',
+    positiveClass: { precision: 'float64' },
+    oracleBins: { equalWidth: exactRightLast, precision: 'float64' },
   },
   relplot: {
     name: 'relplot',
     description: 'relplot 1.0.3 binnedECE: 10 bins, b = int(p / (1/B)), p = 1 in its own bin',
     bins: 10,
     precision: 'float64',
-    equalWidth: { index: 'divide', edges: 'exact', closed: 'left', one: 'own-bin' },
+    equalWidth: divideOwn,
     equalMass: 'quantile',
     threshold: null,
     ...ours,
+    positiveClass: { precision: 'float64' },
+    oracleBins: { equalWidth: divideOwn, precision: 'float64' },
   },
 });

@@ -12,7 +12,11 @@ export interface AucOptions {
    * T evenly spaced thresholds (uncertainty_metrics' `AUC` uses 200); the ranking values must lie in [0, 1].
    */
   thresholds?: number | null;
-  /** Compatibility preset supplying `thresholds` and the arithmetic (`'uncertainty-metrics-tf'`: 200, float32). */
+  /**
+   * Compatibility preset supplying `thresholds` and the arithmetic of the approximation: both uncertainty-metrics
+   * presets give Keras' `AUC` (200 thresholds, float32); the others are exact, and an explicit `thresholds` runs the
+   * approximation in float64.
+   */
   preset?: PresetName;
 }
 
@@ -23,7 +27,7 @@ export function resolveAuc(fn: string, options: AucOptions): { thresholds: numbe
   if (t !== null && (typeof t !== 'number' || !Number.isInteger(t) || t < 3)) {
     fail('UM_OPTION', fn, 'options.thresholds', 'be null (exact) or an integer ≥ 3', { value: t });
   }
-  return { thresholds: t, precision: preset.precision };
+  return { thresholds: t, precision: preset.auc.precision };
 }
 
 /**

@@ -30,7 +30,8 @@ export interface AuprOptions extends SelectiveOptions, AucOptions {
  *   `average_precision_score`, torchmetrics' exact `binary_average_precision`).
  * - No positives or no negatives: `UM_SINGLE_CLASS` (sklearn returns 1 or 0 with a warning).
  * - `thresholds: T` (or the `'uncertainty-metrics'`/`'-tf'` presets: 200) gives Keras' approximation: T evenly spaced
- *   thresholds on 1 − confidence (errors) or the confidence (correct), Davis & Goadrich interpolation.
+ *   thresholds on 1 − confidence (errors) or the confidence (correct), Davis & Goadrich interpolation; float32 with
+ *   both uncertainty-metrics presets (Keras' arithmetic), float64 otherwise.
  *
  * **References.**
  * - Davis & Goadrich, "The Relationship Between Precision-Recall and ROC Curves", ICML 2006, doi:10.1145/1143844.1143874.

@@ -22,7 +22,8 @@ import type { SelectiveOptions } from './types.js';
  * - All predictions correct, or all wrong: `UM_SINGLE_CLASS` (sklearn 1.2 raises, sklearn 1.9 returns NaN,
  *   torchmetrics and Keras return 0).
  * - `thresholds: T` (or the `'uncertainty-metrics'`/`'-tf'` presets: 200) gives Keras' approximation instead: T evenly
- *   spaced thresholds on the confidence (1 − uncertainty), trapezoid; float32 with the `-tf` preset.
+ *   spaced thresholds on the confidence (1 − uncertainty), trapezoid; float32 with both uncertainty-metrics presets
+ *   (Keras' arithmetic), float64 otherwise.
  *
  * **References.**
  * - Hendrycks & Gimpel, "A Baseline for Detecting Misclassified and Out-of-Distribution Examples in Neural

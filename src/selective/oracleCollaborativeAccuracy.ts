@@ -17,7 +17,10 @@ export interface OracleCollaborativeOptions extends SelectiveOptions {
    * example by example. The measure must lie in [0, 1].
    */
   bins?: number;
-  /** Equal-width rule and precision of the bins (default `'default'`; `'uncertainty-metrics-tf'` is TF's float32 rule). */
+  /**
+   * Equal-width rule and precision of the bins (default `'default'`): the preset's `oracleBins` — both
+   * uncertainty-metrics presets give Keras' ⌊B·p⌋ in float32 (its `OracleCollaborativeAccuracy` is a Keras metric).
+   */
   preset?: PresetName;
 }
 
@@ -34,7 +37,8 @@ export interface OracleCollaborativeOptions extends SelectiveOptions {
  * - Exact by default: referral follows the ranking example by example; a tied block cut by the quota contributes
  *   its accuracy times the share kept (the expectation over orders).
  * - `bins` reproduces uncertainty_metrics' `OracleCollaborativeAccuracy` (equal-width bins of the measure through
- *   the shared binning core, rule from `preset`); referral runs from the lowest bins for confidences and from the
+ *   the shared binning core, rule from the preset's `oracleBins`: Keras' ⌊B·p⌋ in float32 for both
+ *   uncertainty-metrics presets); referral runs from the lowest bins for confidences and from the
  *   highest for uncertainties.
  * - Correctness by top label (or P(y = 1) > `decisionThreshold`); ranking by `by` (default `'max-prob'`, or
  *   `'threshold-distance'` |P(y = 1) − t| for a threshold t ≠ 0.5, as uncertainty_metrics).
@@ -62,14 +66,15 @@ export function oracleCollaborativeAccuracy(labels: Labels, scores: Scores, opti
   checkOptions(fn, options, SELECTIVE_KEYS, ['fraction', 'bins', 'preset']);
   const { fraction = 0.01, bins, preset, ...rest } = options;
   if (typeof fraction !== 'number' || !(fraction >= 0 && fraction <= 1)) fail('UM_OPTION', fn, 'options.fraction', 'be a number in [0, 1]', { value: fraction });
-  if (preset !== undefined) presetOf(fn, preset);
+  const peer = preset === undefined ? undefined : presetOf(fn, preset);
   if (bins === undefined && preset !== undefined) fail('UM_OPTION', fn, 'options.preset', 'be given only with bins (it sets their rule)', { value: preset });
   const d = selectiveInput(fn, labels, scores, rest, true);
   const s = sweepOf(d);
   const n = s.n;
   const m = Math.floor(n * fraction);
   if (bins === undefined) return 1 - expectedErrorsAt(s, n - m) / n;
-  const { spec } = resolveBinning(fn, { bins, ...(preset === undefined ? {} : { preset }) }, 'equal-width');
+  // the peer's OracleCollaborativeAccuracy bins (Keras' ⌊B·p⌋ in float32 for uncertainty_metrics), not its ECE's
+  const { spec } = resolveBinning(fn, { bins, ...(peer === undefined ? {} : { preset: peer.name, equalWidth: peer.oracleBins.equalWidth, precision: peer.oracleBins.precision }) }, 'equal-width');
   const measure = unitMeasure(fn, d, 'equal-width bins (options.bins)');
   const a = assignBinsFor(fn, measure, spec);
   const count = new Float64Array(a.numBins);

@@ -192,7 +192,7 @@ export function partOf(fn: string, metric: StateMetric, options: StateOptions, m
   }
   switch (metric) {
     case 'uce':
-      checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, BINNING_KEYS, ['norm', 'classwise']);
+      checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, BINNING_KEYS, ['norm', 'classwise', 'classAverage']);
       return ucePart(fn, options, mode, resolution);
     case 'reliability':
       checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, BINNING_KEYS, ['measure', 'interval', 'level']);

@@ -1,5 +1,5 @@
 import type { EqualMassMethod, EqualWidthRule, DingOptions, Precision } from '../binning/types.js';
-import type { CalibrationConfig } from '../calibration/core.js';
+import type { CalibrationConfig, UceConfig } from '../calibration/core.js';
 import { fail } from '../errors/fail.js';
 import type { Evaluation } from '../evaluate/evaluate.js';
 import type { ProbMatrix } from '../input/types.js';
@@ -107,7 +107,7 @@ export class EvaluationPart implements Part {
     const ew = c.ece.config as Extract<CalibrationConfig, { binning: 'equal-width' }>;
     const em = c.ace.config as Extract<CalibrationConfig, { binning: 'equal-mass' }>;
     const dg = c.aece.config as Extract<CalibrationConfig, { binning: 'ding' }>;
-    const uceCfg = this.uce.config as { classwise: boolean };
+    const uceCfg = this.uce.config as UceConfig;
     const auc = resolveAuc(fn, { preset: this.preset });
     const out: Evaluation = {
       n,
@@ -140,12 +140,12 @@ export class EvaluationPart implements Part {
         threshold: c.ece.config === undefined ? null : (c.ece.config as { threshold: number | null }).threshold,
         taceThreshold: (c.tace.config as { threshold: number | null }).threshold,
         ding: dg.ding as DingOptions,
-        uce: { classwise: uceCfg.classwise, norm: 'l1' },
+        uce: { classwise: uceCfg.classwise, classAverage: uceCfg.classAverage, norm: 'l1' },
         brierForm: resolveBrierForm(fn, { preset: this.preset }),
         nllClip: null,
         weighted: this.weighted,
         classwise: true,
-        selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds },
+        selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auc.thresholds, aucPrecision: auc.thresholds === null ? null : auc.precision },
       },
     };
     return out;

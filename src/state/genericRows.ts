@@ -46,6 +46,11 @@ function rowsOf(fn: string, layout: RowsLayout, first: unknown, second: unknown)
 export class GenericRowsPart implements Part {
   readonly config: unknown;
   private rows: Row[] = [];
+  /**
+   * Whether every batch of pairs came as a Float32Array: the function then gets a Float32Array again, so a preset that
+   * keeps the input's precision (torchmetrics' binary calibration error) computes as it does on the whole input.
+   */
+  private float32: boolean | null = null;
   constructor(
     readonly name: string,
     private readonly metric: GenericRowsMetric,
@@ -60,6 +65,7 @@ export class GenericRowsPart implements Part {
     if (this.metric.labeled && (first === null || first === undefined)) fail('UM_SHAPE', fn, 'labels', `be given: ${this.name} needs them`, { value: first });
     if (weights !== undefined && !this.metric.weighted && weights.some((v) => v !== 1)) fail('UM_OPTION', fn, 'weights', `not be given: ${this.name} has no sample weights`);
     const rows = rowsOf(fn, this.metric.layout, first, second);
+    if (this.metric.layout === 'pairs') this.float32 = (this.float32 ?? true) && second instanceof Float32Array;
     if (weights !== undefined && weights.length !== rows.length) fail('UM_SHAPE', fn, 'options.weights', `have one weight per row (${rows.length})`, { value: weights.length });
     rows.forEach((r, i) => {
       const weight = weights === undefined ? 1 : (weights[i] as number);
@@ -67,7 +73,9 @@ export class GenericRowsPart implements Part {
     });
   }
   merge(other: Part): void {
-    this.rows.push(...(other as GenericRowsPart).rows);
+    const o = other as GenericRowsPart;
+    this.rows.push(...o.rows);
+    if (o.float32 !== null) this.float32 = (this.float32 ?? true) && o.float32;
   }
   result(fn: string): unknown {
     if (this.rows.length === 0) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
@@ -82,18 +90,20 @@ export class GenericRowsPart implements Part {
       const members = Array.from({ length: s }, (_, m) => rows.map((r) => (r.second as unknown[])[m]));
       return this.metric.call(this.metric.labeled ? firsts : null, members, options);
     }
-    return this.metric.call(this.metric.layout === 'pairs' ? firsts : null, rows.map((r) => r.second), options);
+    const seconds = rows.map((r) => r.second);
+    return this.metric.call(this.metric.layout === 'pairs' ? firsts : null, this.float32 === true ? Float32Array.from(seconds as number[]) : seconds, options);
   }
   bound(): number {
     return 0;
   }
   toJSON(): unknown {
-    return { rows: this.rows };
+    return this.float32 === true ? { rows: this.rows, float32: true } : { rows: this.rows };
   }
   load(json: unknown): void {
-    const j = json as { rows: Row[] };
+    const j = json as { rows: Row[]; float32?: unknown };
     if (!Array.isArray(j.rows)) throw new Error('rows must be an array');
     this.rows = j.rows.map((r) => ({ first: r.first, second: r.second, weight: Number(r.weight) }));
+    this.float32 = j.float32 === true ? true : j.rows.length > 0 && this.metric.layout === 'pairs' ? false : null;
   }
 }
 

@@ -1,15 +1,16 @@
 import { binnedErrorRaw, type Norm } from '../binning/binnedError.js';
 import type { BinningConfig } from '../binning/options.js';
 import type { BinningSpec } from '../binning/types.js';
-import { calibrationSlices, errorOfSlices, resolveCalibration, resolveUce, uceSlices, type ResolvedCalibration, type Slice } from '../calibration/core.js';
+import { calibrationSlices, errorOfSlices, resolveCalibration, resolveUce, uceSlices, type ResolvedCalibration, type Slice, type UceClassAverage } from '../calibration/core.js';
 import { reliabilityPairs, resolveInterval, table, type ReliabilityTable } from '../calibration/reliability.js';
 import { fail } from '../errors/fail.js';
 import type { EnsembleMatrix, ProbMatrix } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { markValidated } from '../input/validated.js';
-import type { BrierDecompositionConvention } from '../presets/presets.js';
+import type { BrierDecompositionConvention, PresetName } from '../presets/presets.js';
 import { brierRows, resolveBrierForm } from '../scores/brierPerExample.js';
 import { nllRows, resolveNll, type NllConfig } from '../scores/nllPerExample.js';
+import { resolveAuc } from '../selective/aucOptions.js';
 import { averagePrecision, rocArea } from '../selective/ranking.js';
 import { AURC_ESTIMATORS, aurcOf, excessAurcOf, type AurcEstimator } from '../selective/riskCore.js';
 import { selectiveInput } from '../selective/selectiveInput.js';
@@ -75,13 +76,14 @@ class Slices {
   raws(fn: string, norm: Norm): (number | null)[] {
     return this.stores.map((s) => (s.isEmpty() ? null : binnedErrorRaw(s.binsOf(fn), norm)));
   }
-  /** l1: the mean (class-conditional) or the one slice's sketch bound; other norms: null for sketches. */
-  bound(fn: string, norm: Norm, classConditional: boolean): number | null {
+  /** l1: the mean (class-conditional; over the non-empty slices when `nonEmptyOnly`) or the one slice's sketch bound; other norms: null for sketches. */
+  bound(fn: string, norm: Norm, classConditional: boolean, nonEmptyOnly = false): number | null {
     if (this.mode !== 'sketch') return 0;
     // the boundary argument holds for equal-mass cuts; Ding's bins grow by score range (no bound proven)
     if (norm !== 'l1' || this.spec.scheme !== 'equal-mass') return null;
     const b = this.stores.map((s) => (s.isEmpty() ? 0 : s.l1Bound(s.binsOf(fn))));
-    return classConditional ? b.reduce((a, x) => a + x, 0) / Math.max(1, b.length) : (b[0] ?? 0);
+    const slices = nonEmptyOnly ? this.stores.filter((s) => !s.isEmpty()).length : b.length;
+    return classConditional ? b.reduce((a, x) => a + x, 0) / Math.max(1, slices) : (b[0] ?? 0);
   }
   toJSON(): unknown {
     return this.stores.map((s) => s.toJSON());
@@ -104,7 +106,7 @@ export class SlicedPart implements Part {
     resolution: number,
     readonly config: unknown,
     private readonly entries: (p: ProbMatrix, y: Int32Array, w: Float64Array | undefined) => Slice[],
-    private readonly combine: { norm: Norm; classConditional: boolean; what: string },
+    private readonly combine: { norm: Norm; classConditional: boolean; classAverage?: UceClassAverage | null; what: string },
   ) {
     this.slices = new Slices(storeMode(fn, spec, mode), spec, resolution);
   }
@@ -119,7 +121,7 @@ export class SlicedPart implements Part {
     return errorOfSlices(fn, this.slices.raws(fn, c.norm), c, c.what);
   }
   bound(fn: string): number | null {
-    return this.slices.bound(fn, this.combine.norm, this.combine.classConditional);
+    return this.slices.bound(fn, this.combine.norm, this.combine.classConditional, this.combine.classAverage === 'predicted-classes');
   }
   toJSON(): unknown {
     return this.slices.toJSON();
@@ -139,7 +141,7 @@ export function calibrationPart(fn: string, options: Record<string, unknown>, fi
 /** The UCE as a state part (internal). */
 export function ucePart(fn: string, options: Record<string, unknown>, mode: StateMode, resolution: number): SlicedPart {
   const cfg = resolveUce(fn, options);
-  return new SlicedPart(fn, cfg.spec, mode, resolution, cfg.config, (p, y, w) => uceSlices(p, y, cfg, w), { norm: cfg.norm, classConditional: cfg.classwise, what: 'no rows' });
+  return new SlicedPart(fn, cfg.spec, mode, resolution, cfg.config, (p, y, w) => uceSlices(p, y, cfg, w), { norm: cfg.norm, classConditional: cfg.classwise, classAverage: cfg.classAverage, what: 'no rows' });
 }
 
 /** A reliability table as a state part. */
@@ -280,6 +282,10 @@ export class RankingPart implements Part {
     const by = (options.by ?? 'max-prob') as NamedMeasure;
     if (typeof by !== 'string') fail('UM_OPTION', fn, 'options.by', 'be a named measure in a state (per-sample values cannot be merged by name)', { value: by });
     if (options.thresholds !== undefined && options.thresholds !== null) fail('UM_OPTION', fn, 'options.thresholds', 'be null in a state (the exact area)', { value: options.thresholds });
+    // a preset whose AUC is Keras' thresholded approximation cannot be computed exactly, nor silently replaced by it
+    if ((metric === 'auroc' || metric === 'aupr') && resolveAuc(fn, { preset: options.preset as PresetName | undefined }).thresholds !== null) {
+      fail('UM_STATE', fn, 'options.preset', "have exact AUROC/AUPR in a state (this preset uses Keras' thresholded AUC)", { value: options.preset });
+    }
     if (mode === 'bounded' && !BOUNDED_MEASURES.includes(by)) {
       fail('UM_OPTION', fn, 'options.by', `be one of ${BOUNDED_MEASURES.map((m) => `'${m}'`).join(', ')} in mode 'bounded' (a measure in [0, 1])`, { value: by });
     }

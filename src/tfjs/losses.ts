@@ -6,7 +6,11 @@ import { labelsOf } from './labelsOf.js';
 export interface UceLossOptions {
   /** Equal-width bins of the normalized entropy (default 15, as the core `uce`). */
   bins?: number;
-  /** Average the UCE over predicted classes (the class-wise form seed 000 recommends for training; default false). */
+  /**
+   * Class-wise UCE (default false): (1/C)·Σ_c UCE(rows predicted as c) over all C classes, a class no row of the batch
+   * predicts counting 0 — the core `uce`'s default `classAverage: 'all-classes'`, the form seed 000 recommends for
+   * training.
+   */
   classwise?: boolean;
 }
 
@@ -62,8 +66,8 @@ export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
  * The uncertainty calibration error of a mini-batch as a differentiable loss (NLL + λ·UCE, seed 000).
  *
  * **Formula.** u_i = H(softmax(z_i))/ln C, e_i = 1[argmax z_i ≠ y_i]; UCE = Σ_m (|B_m|/N)·|mean_{B_m} e − mean_{B_m} u|
- * = (1/N)·Σ_m |Σ_{i∈B_m} (e_i − u_i)| over 15 equal-width bins of u (b = min(⌊B·u⌋, B − 1)). Class-wise: the mean over
- * the C predicted classes of the UCE of the rows predicted as each (classes never predicted count 0).
+ * = (1/N)·Σ_m |Σ_{i∈B_m} (e_i − u_i)| over 15 equal-width bins of u (b = min(⌊B·u⌋, B − 1)). Class-wise:
+ * (1/C)·Σ_c UCE(rows predicted as c) over all C classes (a class never predicted in the batch counts 0).
  *
  * **Conventions.**
  * - Gradient flows through u only: the errors e_i and the bin membership are piecewise constant in z (zero gradient

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { equalWidthEdges, equalWidthIndex } from '../../src/binning/equalWidth.js';
 import type { Precision } from '../../src/binning/types.js';
 import { binaryCalibrationError, presets, type PresetName } from '../../src/index.js';
+import { positiveClassPrecision } from '../../src/presets/presets.js';
 
 /** Rule of each peer column of CONVENTIONS.md Appendix A, as a preset (+ precision override). */
 const PEERS: Record<string, { preset: PresetName; precision?: Precision }> = {
@@ -143,17 +144,21 @@ describe('the decimal-bin-edge test (reference_values.md §9)', () => {
     ['⌊B·p⌋ float64 (default)', {}, [1, 2, 3, 4, 5, 6, 7, 8, 9], 0.34444444444444444],
     ['(lo, hi] (sklearn)', { preset: 'sklearn' }, [0, 1, 2, 3, 4, 5, 6, 7, 8], 0.34444444444444444],
     ['(lo, hi] on i/B (verified_calibration)', { preset: 'verified-calibration' }, [0, 1, 2, 3, 4, 5, 6, 7, 8], 0.34444444444444444],
-    ['bucketize on float32 linspace (torchmetrics)', { preset: 'torchmetrics' }, [1, 2, 3, 4, 5, 6, 7, 8, 9], 0.34444444444444444],
-    ['bucketize on float64 linspace (torchmetrics, float64 input)', { preset: 'torchmetrics', precision: 'float64' }, [1, 2, 2, 4, 5, 6, 7, 8, 9], 0.3],
+    ['bucketize on float32 linspace (torchmetrics, float32 arithmetic)', { preset: 'torchmetrics', precision: 'float32' }, [1, 2, 3, 4, 5, 6, 7, 8, 9], 0.34444444444444444],
+    // binary_calibration_error keeps the input's precision: float64 numbers give float64 edges
+    ['bucketize on float64 linspace (torchmetrics, float64 input)', { preset: 'torchmetrics' }, [1, 2, 2, 4, 5, 6, 7, 8, 9], 0.3],
   ];
   for (const [name, options, bins, expected] of cases) {
     it(name, () => {
       const preset = presets[options?.preset ?? 'default'];
-      const precision = options?.precision ?? preset.precision;
+      const precision = options?.precision ?? positiveClassPrecision(preset, f);
       const edges = equalWidthEdges(10, preset.equalWidth, precision);
       expect(f.map((p) => equalWidthIndex(p, 10, preset.equalWidth, precision, edges))).toEqual(bins);
       // float32 presets round the probabilities to float32 first, so agree to float32 precision only
       expect(binaryCalibrationError(y, f, { ...options, bins: 10 })).toBeCloseTo(expected, precision === 'float32' ? 7 : 14);
     });
   }
+  it('bucketize on float32 linspace (torchmetrics, Float32Array input keeps float32)', () => {
+    expect(binaryCalibrationError(y, new Float32Array(f), { preset: 'torchmetrics', bins: 10 })).toBeCloseTo(0.34444444444444444, 7);
+  });
 });

@@ -3,7 +3,7 @@
  * not an exact target. The test fails when a golden metric is neither, so coverage is explicit.
  */
 import { describe, expect, it } from 'vitest';
-import { loadGolden } from '../helpers/conformance.js';
+import { caseIds, FLOAT32_TOLERANCE_MAX_ROWS, loadCase, loadGolden } from '../helpers/conformance.js';
 import { CALIBRATION_MAPPINGS } from './mappings/calibration.js';
 import { SCORE_MAPPINGS } from './mappings/scores.js';
 import { SELECTIVE_MAPPINGS } from './mappings/selective.js';
@@ -31,5 +31,10 @@ describe('conformance inventory', () => {
       }
     }
     expect(unaccounted).toEqual([]);
+  });
+  it('every case is small enough for the 1e-6 float32 tolerance (float32 sums drift with N)', () => {
+    const rows = caseIds().map((id) => ({ id, n: (loadCase(id).shape as number[] | undefined)?.[0] ?? (loadCase(id).y as unknown[]).length }));
+    expect(rows.filter((r) => r.n > FLOAT32_TOLERANCE_MAX_ROWS)).toEqual([]);
+    expect(Math.max(...rows.map((r) => r.n))).toBeGreaterThan(1000);
   });
 });

@@ -105,7 +105,10 @@ add('ece', [
   { what: 'an equal-mass method for equal-width bins', call: () => (um.ece as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { equalMass: 'sklearn' }), code: 'UM_OPTION', message: /^ece: options.equalMass must be omitted with equal-width binning/ },
 ]);
 add('aece', [{ what: 'bins for adaptive binning', call: () => (um.aece as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { bins: 10 }), code: 'UM_OPTION', message: /^aece: options.bins must be omitted with ding binning/ }]);
-add('uce', [{ what: 'classwise not boolean', call: () => (um.uce as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { classwise: 1 }), code: 'UM_OPTION', message: /^uce: options.classwise must be true or false; got 1/ }]);
+add('uce', [
+  { what: 'classwise not boolean', call: () => (um.uce as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { classwise: 1 }), code: 'UM_OPTION', message: /^uce: options.classwise must be true or false; got 1/ },
+  { what: 'an unknown classAverage', call: () => (um.uce as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { classwise: true, classAverage: 'mean' }), code: 'UM_OPTION', message: /^uce: options.classAverage must be one of 'all-classes', 'predicted-classes'; got "mean"/ },
+]);
 add('reliability', [{ what: 'unknown measure', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { measure: 'entropy' }), code: 'UM_OPTION', message: /^reliability: options.measure must be 'confidence' or 'uncertainty'; got "entropy"/ }]);
 
 const cs = um.createState as (m: unknown, o?: unknown) => um.MetricState;
@@ -115,6 +118,8 @@ add('createState', [
   { what: 'cellBits out of range', call: () => cs('auroc', { mode: 'bounded', cellBits: 20 }), code: 'UM_OPTION', message: /^createState: options.cellBits must be an integer in \[1, 12\]; got 20/ },
   { what: 'an option the metric lacks', call: () => cs('brier', { bins: 10 }), code: 'UM_OPTION', message: /^createState: options.bins must not be given/ },
   { what: 'a float32 preset', call: () => cs('ece', { preset: 'torchmetrics' }), code: 'UM_STATE', message: /^createState: options.precision must be 'float64' in a mergeable state/ },
+  { what: "a preset with Keras' thresholded AUC", call: () => cs('auroc', { preset: 'uncertainty-metrics' }), code: 'UM_STATE', message: /^createState: options.preset must have exact AUROC\/AUPR in a state/ },
+  { what: 'a classAverage without classwise', call: () => cs('uce', { classAverage: 'predicted-classes' }), code: 'UM_OPTION', message: /^createState: options.classAverage must be omitted unless classwise is true/ },
   { what: 'an out-of-range probability in update', call: () => cs('ece').update([0, 1], [[0.5, 0.5], [1.2, -0.2]]), code: 'UM_PROB_RANGE', message: /^ece\.update: probs\[1\]\[0\] must be in \[0, 1\]; got 1.2/, fn: 'ece.update' },
   { what: 'a label out of range in update', call: () => cs('brier').update([0, 2], P2), code: 'UM_LABEL', message: /^brier\.update: labels\[1\] must be/, fn: 'brier.update' },
   { what: 'weights of the wrong length in update', call: () => cs('nll').update(Y2, P2, { weights: [1] }), code: 'UM_SHAPE', message: /^nll\.update: options.weights must have one weight per row/, fn: 'nll.update' },

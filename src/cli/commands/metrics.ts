@@ -28,7 +28,7 @@ export const metricsArgs = {
   bins: { type: 'string', description: 'number of bins of the binned metrics (default 15)', valueHint: 'N' },
   preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')} (default: default)`, valueHint: 'NAME' },
   ...inputArgs,
-  classwise: { type: 'boolean', default: true, description: 'compute SCE, ACE and TACE, which bin all N·C probabilities (--no-classwise skips them: the slow part on many classes)' },
+  classwise: { type: 'boolean', default: true, description: 'compute SCE, ACE and TACE, which bin all N·C probabilities (--no-classwise skips them: the slow part on many classes); the UCE is always the global one' },
   calibration: { type: 'string', description: 'calibrator file (um calibrate fit): report the metrics after calibration', valueHint: 'FILE' },
   json: { type: 'boolean', description: 'print one JSON object instead of a table (non-finite numbers as the strings "Infinity", "-Infinity", "NaN")' },
   ci: { type: 'string', description: 'add seeded percentile bootstrap intervals at this level to every metric (e.g. 0.95)', valueHint: 'LEVEL' },

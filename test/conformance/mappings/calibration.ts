@@ -126,7 +126,8 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
       compute: (c: ConformanceCase) => gce(c.labels, c.probs, { preset: 'torchmetrics', bins: b, norm }),
     })),
   ),
-  { peer: 'torchmetrics', metric: 'ece_pos@15', compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'torchmetrics', precision: 'float64', bins: 15 }) },
+  // binary_calibration_error keeps the input's precision (float64 here), unlike the float32 multiclass function
+  { peer: 'torchmetrics', metric: 'ece_pos@15', compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'torchmetrics', bins: 15 }) },
   {
     peer: 'torchmetrics',
     metric: 'ece@15[logits]',
@@ -138,7 +139,8 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
             compute: (k) => {
               // reproduce the peer's quantity explicitly: the logits used as (unnormalized) probabilities
               const { conf, correct } = confCorrect(k.logits as number[][], k.labels);
-              return binaryCalibrationError(correct, conf, { preset: 'torchmetrics', bins: 15 });
+              // the multiclass function's float32 arithmetic, which the binary function does not share
+              return binaryCalibrationError(correct, conf, { preset: 'torchmetrics', precision: 'float32', bins: 15 });
             },
           }
         : undefined,

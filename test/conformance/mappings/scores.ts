@@ -159,5 +159,6 @@ export const SCORE_MAPPINGS: Mapping[] = [
     metric: 'debiased_marginal_ce_l2[auto]',
     compute: (c) => debiasedEce(c.labels, c.probs, { mode: 'marginal', ...(isDiscrete(c.probs) ? { preset: 'verified-calibration', binning: 'distinct' } : { preset: 'verified-calibration', bins: 15 }) }),
   },
-  { peer: 'torchmetrics', metric: 'debiased_ece_l2@15', compute: (c) => debiasedEce(c.labels, c.probs, { preset: 'torchmetrics', binning: 'equal-width', bins: 15 }) },
+  // the torchmetrics preset bins by equal width by default: its debiased estimator has no other binning
+  { peer: 'torchmetrics', metric: 'debiased_ece_l2@15', compute: (c) => debiasedEce(c.labels, c.probs, { preset: 'torchmetrics', bins: 15 }) },
 ];
