@@ -32,7 +32,7 @@ const CAL = join(dir, 'cal.json');
 /** Every command with its flags and a valid invocation (positionals and required flags). */
 const COMMANDS: { name: string[]; def: ArgsDef; base: () => string[] }[] = [
   { name: ['metrics'], def: metricsArgs, base: () => [CSV] },
-  { name: ['compare'], def: compareArgs, base: () => [CSV, CSV] },
+  { name: ['compare'], def: compareArgs, base: () => [CSV, CSV, '--ci', '0.9', '--resamples', '20'] },
   { name: ['report'], def: reportArgs, base: () => [CSV, '-o', join(dir, 'r.html')] },
   { name: ['calibrate', 'fit'], def: fitArgs, base: () => ['--method', 'temperature', CSV, '-o', join(dir, 'fit.json')] },
   { name: ['calibrate', 'apply'], def: applyArgs, base: () => [CAL, CSV, '-o', join(dir, 'out.csv')] },
