@@ -68,20 +68,33 @@ const QUOTE = 34;
 const CR = 13;
 const LF = 10;
 
+/** Whether the first line end outside quotes is a lone `\r` (old Mac files; the parser detects it the same way). */
+function lonelyCr(bytes: Uint8Array, from: number): boolean {
+  let quoted = false;
+  for (let i = from; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === QUOTE) quoted = !quoted;
+    else if (!quoted && b === LF) return false;
+    else if (!quoted && b === CR) return bytes[i + 1] !== LF;
+  }
+  return false;
+}
+
 /**
  * The records of a CSV as byte spans (internal) — the same records the reader's parser sees in a file it accepted
- * (RFC 4180, `""` inside quotes, blank lines skipped, `\n` or `\r\n` line ends, a leading BOM skipped).
+ * (RFC 4180, `""` inside quotes, blank lines skipped, `\n`, `\r\n` or — detected from the first — `\r` line ends, a
+ * leading BOM skipped).
  */
 function* csvRecords(bytes: Uint8Array): Generator<CsvRecord> {
   const n = bytes.length;
   let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const cr = lonelyCr(bytes, pos);
+  // length of the line end at q (0: none)
+  const end = (q: number): number => (cr ? (bytes[q] === CR ? 1 : 0) : bytes[q] === LF ? 1 : bytes[q] === CR && bytes[q + 1] === LF ? 2 : 0);
   while (pos < n) {
-    if (bytes[pos] === LF) {
-      pos++;
-      continue;
-    }
-    if (bytes[pos] === CR && bytes[pos + 1] === LF) {
-      pos += 2;
+    const blank = end(pos);
+    if (blank > 0) {
+      pos += blank;
       continue;
     }
     const fields: [number, number][] = [];
@@ -102,7 +115,7 @@ function* csvRecords(bytes: Uint8Array): Generator<CsvRecord> {
           } else q++;
         }
       }
-      while (q < n && bytes[q] !== COMMA && bytes[q] !== LF && !(bytes[q] === CR && bytes[q + 1] === LF)) q++;
+      while (q < n && bytes[q] !== COMMA && end(q) === 0) q++;
       pos = q;
       fields.push([start, pos]);
       if (bytes[pos] === COMMA) {
@@ -111,9 +124,9 @@ function* csvRecords(bytes: Uint8Array): Generator<CsvRecord> {
       }
       break;
     }
-    const end = pos;
-    pos += bytes[pos] === CR ? 2 : bytes[pos] === LF ? 1 : 0;
-    yield { fields, end };
+    const last = pos;
+    pos += end(pos);
+    yield { fields, end: last };
   }
 }
 

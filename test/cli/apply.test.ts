@@ -1,8 +1,9 @@
 /**
  * `um calibrate apply` keeps everything the user gave: a CSV (JSON Lines) input comes back byte for byte except the
  * score cells (values), which hold the library's calibrated probabilities. Seeded random files with every CSV hazard
- * (quoted commas, embedded newlines, doubled quotes, unicode, empty cells, CRLF, BOM, blank lines, score columns in
- * any order and any quoting); the expected output is built from the same cells, independently of the rewriter.
+ * (quoted commas, embedded newlines, doubled quotes, unicode, empty cells, CRLF or CR line ends, BOM, blank lines,
+ * score columns in any order and any quoting); the expected output is built from the same cells, independently of the
+ * rewriter.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,7 +84,7 @@ function table(seed: number, c: number, logits: boolean): { t: Table; labels: nu
       }),
     );
   }
-  const t: Table = { header: columns, rows, eol: next() < 0.5 ? '\n' : '\r\n', bom: next() < 0.3, blank: new Set([Math.floor(next() * n)]), trailing: next() < 0.8 };
+  const t: Table = { header: columns, rows, eol: (['\n', '\r\n', '\r'] as const)[Math.floor(next() * 3)] as string, bom: next() < 0.3, blank: new Set([Math.floor(next() * n)]), trailing: next() < 0.8 };
   return { t, labels, scores };
 }
 
