@@ -65,6 +65,13 @@ export function scanUtf8(bytes: Uint8Array, partial: boolean): { bad: number; co
   return { bad: -1, complete };
 }
 
+/** Offset of the next line end (`\n` or `\r`) at or after `from`, or −1. */
+function nextEnd(bytes: Uint8Array, from: number): number {
+  const lf = bytes.indexOf(10, from);
+  const cr = bytes.indexOf(13, from);
+  return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+}
+
 /** 1-based line of byte `at` of `bytes`, given the line ends before them (internal). */
 function lineAt(bytes: Uint8Array, at: number, linesBefore: number): number {
   let line = linesBefore + 1;
@@ -104,17 +111,19 @@ export function checkedText(fn: string, path: string, source: Readable, firstLin
       return error as UMError;
     }
   };
+  let afterCr = false; // the bytes passed on so far end with \r (a \n first in the next ones completes a \r\n)
   /** Checks whole lines (the first in file order of a bad byte and a long line is reported), then counts them. */
   const pass = (out: Buffer): UMError | undefined => {
     const { bad } = scanUtf8(out, false);
     let start = 0;
-    for (let nl = out.indexOf(10); nl >= 0 || start < out.length; nl = out.indexOf(10, start)) {
-      const end = nl < 0 ? out.length : nl;
+    for (let e = nextEnd(out, 0); e >= 0 || start < out.length; e = nextEnd(out, start)) {
+      const end = e < 0 ? out.length : e;
       if (bad >= 0 && bad < end) break;
       if (end - start > maxBytes) return tooLong(offset + start);
-      if (nl < 0) break;
-      lines++;
-      start = nl + 1;
+      if (e < 0) break;
+      // \n, \r\n and (old Mac files) \r each end one line
+      if (!(out[e] === 10 && (e > 0 ? out[e - 1] === 13 : afterCr))) lines++;
+      start = e + 1;
     }
     if (bad >= 0) {
       try {
@@ -124,11 +133,12 @@ export function checkedText(fn: string, path: string, source: Readable, firstLin
       }
     }
     offset += out.length;
+    afterCr = out[out.length - 1] === 13;
     return undefined;
   };
   const t = new Transform({
     transform(chunk: Buffer, _encoding, callback: TransformCallback) {
-      const last = chunk.lastIndexOf(10);
+      const last = Math.max(chunk.lastIndexOf(10), chunk.lastIndexOf(13));
       if (last < 0) {
         parts.push(chunk);
         pending += chunk.length;
@@ -155,43 +165,55 @@ export function checkedText(fn: string, path: string, source: Readable, firstLin
 }
 
 /**
- * Splits a byte stream into UTF-8 lines (internal): `\n` or `\r\n` ends a line, a BOM before the first line is
- * dropped, a line longer than {@link MAX_RECORD_BYTES} or not UTF-8 stops with a located `UM_FILE_FORMAT` error.
+ * Splits a byte stream into UTF-8 lines (internal): `\n`, `\r\n` or `\r` ends a line, a BOM before the first line
+ * is dropped, a line longer than {@link MAX_RECORD_BYTES} or not UTF-8 stops with a located `UM_FILE_FORMAT` error.
  * Memory is one line at a time, whatever the source (a FIFO, `/dev/zero`).
  */
 export async function* textLines(fn: string, path: string, source: AsyncIterable<Buffer>, maxBytes = MAX_RECORD_BYTES): AsyncGenerator<{ text: string; line: number }> {
   let parts: Buffer[] = [];
   let pending = 0;
   let line = 0;
-  let offset = 0; // byte offset of the current line's start
+  let lineStart = 0; // file offset of the current line
+  let base = 0; // file offset of the current chunk
+  let skipLf = false; // the previous chunk ended with \r: a \n first in this one completes a \r\n
   const emit = (bytes: Buffer): { text: string; line: number } => {
     line++;
     const skip = line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-    let body = bytes.subarray(skip);
-    if (body[body.length - 1] === 13) body = body.subarray(0, body.length - 1);
+    const body = bytes.subarray(skip);
     const { bad } = scanUtf8(body, false);
-    if (bad >= 0) notUtf8(fn, path, body, bad, offset + skip, line - 1);
-    offset += bytes.length + 1;
+    if (bad >= 0) notUtf8(fn, path, body, bad, lineStart + skip, line - 1);
     return { text: body.toString('utf8'), line };
   };
-  const tooLong = (): never => fileFail('UM_FILE_FORMAT', fn, path, `the line is longer than ${maxBytes} bytes (the longest accepted)`, { line: line + 1, byte: offset + maxBytes });
+  const tooLong = (): never => fileFail('UM_FILE_FORMAT', fn, path, `the line is longer than ${maxBytes} bytes (the longest accepted)`, { line: line + 1, byte: lineStart + maxBytes });
   for await (const chunk of source) {
     let at = 0;
+    if (skipLf && chunk[0] === 10) {
+      at = 1;
+      lineStart = base + 1;
+    }
+    skipLf = false;
     for (;;) {
-      const nl = chunk.indexOf(10, at);
-      if (nl < 0) break;
-      if (pending + nl - at > maxBytes) tooLong();
-      const bytes = parts.length === 0 ? chunk.subarray(at, nl) : Buffer.concat([...parts, chunk.subarray(at, nl)]);
+      const e = nextEnd(chunk, at);
+      if (e < 0) break;
+      if (pending + e - at > maxBytes) tooLong();
+      const bytes = parts.length === 0 ? chunk.subarray(at, e) : Buffer.concat([...parts, chunk.subarray(at, e)]);
       parts = [];
       pending = 0;
       yield emit(bytes);
-      at = nl + 1;
+      let next = e + 1;
+      if (chunk[e] === 13) {
+        if (e + 1 === chunk.length) skipLf = true;
+        else if (chunk[e + 1] === 10) next = e + 2;
+      }
+      lineStart = base + next;
+      at = next;
     }
     if (at < chunk.length) {
       pending += chunk.length - at;
       if (pending > maxBytes) tooLong();
       parts.push(chunk.subarray(at));
     }
+    base += chunk.length;
   }
   if (pending > 0) yield emit(Buffer.concat(parts));
 }

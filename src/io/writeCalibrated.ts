@@ -279,9 +279,10 @@ function jsonMembers(t: string): { members: Member[]; close: number } {
 }
 
 /**
- * The input JSON Lines with the calibrated values (internal): each line is copied byte for byte except the value of
- * its score key, which becomes the calibrated probabilities under `"probs"` (`replace`; a `logits` key is renamed,
- * since the key declares the kind), or with `"predicted"`, `"p_top"`, `"bin"` added at the end (`append`).
+ * The input JSON Lines with the calibrated values (internal): each line and its line end is copied byte for byte
+ * except the value of its score key, which becomes the calibrated probabilities under `"probs"` (`replace`; a
+ * `logits` key is renamed, since the key declares the kind), or with `"predicted"`, `"p_top"`, `"bin"` added at the
+ * end (`append`).
  */
 export function rewriteJsonl(fn: string, path: string, bytes: Buffer, data: PredictionData, values: CalibratedColumns): string[] {
   const out = new Chunks();
@@ -292,14 +293,16 @@ export function rewriteJsonl(fn: string, path: string, bytes: Buffer, data: Pred
   let start = 0;
   let lineNo = 0;
   while (start < bytes.length) {
-    let end = bytes.indexOf(LF, start);
-    if (end < 0) end = bytes.length;
+    // lines end as the reader splits them: \n, \r\n or \r
+    const lf = bytes.indexOf(LF, start);
+    const cr = bytes.indexOf(CR, start);
+    const end = lf < 0 && cr < 0 ? bytes.length : lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+    const tail = end === bytes.length ? '' : bytes[end] === CR && bytes[end + 1] === LF ? '\r\n' : bytes[end] === CR ? '\r' : '\n';
     lineNo++;
     const skip = lineNo === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     const line = bytes.toString('utf8', start + skip, end);
     const keep = bytes.toString('utf8', start, start + skip);
-    start = end + 1;
-    const tail = end < bytes.length ? '\n' : '';
+    start = end + tail.length;
     if (line.trim() === '') {
       out.push(keep + line + tail);
       continue;

@@ -148,7 +148,8 @@ describe('JSON Lines round trip: each line kept but for its score value (under "
       const order = [2, 0, 1, 3].map((j) => parts[(j + i) % 4] as string);
       return `{ ${order.join(', ')} }`;
     };
-    const text = (f: (i: number) => string) => '\ufeff' + rows.map((r, i) => line(r, i, f(i))).join('\r\n') + '\n\n';
+    const eol = ['\r\n', '\n', '\r'];
+    const text = (f: (i: number) => string) => '\ufeff' + rows.map((r, i) => line(r, i, f(i)) + (eol[i % 3] as string)).join('') + '\n';
     const input = join(dir, 'in.jsonl');
     writeFileSync(input, text((i) => `[${(rows[i] as (typeof rows)[number]).z.join(', ')}]`));
     const labels = rows.map((r) => r.y);

@@ -9,14 +9,14 @@ import { UMError } from '../../src/index.js';
 import { checkedText, scanUtf8, textLines } from '../../src/io/textInput.js';
 import { minstd } from '../helpers/minstd.js';
 
-/** Seeded text: ASCII, 2-, 3- and 4-byte characters, line ends, and (when `bad`) a few invalid bytes. */
+/** Seeded text: ASCII, 2-, 3- and 4-byte characters, line ends (\n, \r\n, \r), and (when `bad`) a few invalid bytes. */
 function sample(seed: number, length: number, bad: boolean): Buffer {
   const u = minstd(seed, length * 3);
   const parts: Buffer[] = [];
   for (let i = 0; i < length; i++) {
     const a = u[3 * i] as number;
     const b = u[3 * i + 1] as number;
-    if (a < 0.5) parts.push(Buffer.from(b < 0.1 ? '\n' : String.fromCharCode(32 + Math.floor(b * 90))));
+    if (a < 0.5) parts.push(Buffer.from(b < 0.08 ? '\n' : b < 0.1 ? '\r' : String.fromCharCode(32 + Math.floor(b * 90))));
     else if (a < 0.7) parts.push(Buffer.from('é'));
     else if (a < 0.85) parts.push(Buffer.from('€名'));
     else if (a < 0.95) parts.push(Buffer.from('😀'));
@@ -82,7 +82,7 @@ describe('checkedText and textLines, whatever the chunks', () => {
     for (let seed = 1; seed <= 120; seed++) {
       const bytes = sample(seed, 80, seed % 3 === 0);
       const bad = firstBad(bytes);
-      const longest = Math.max(...bytes.toString('latin1').split('\n').map((l) => l.length));
+      const longest = Math.max(...bytes.toString('latin1').split(/[\r\n]/).map((l) => l.length));
       const { out, error } = await pass(bytes, seed + 1000);
       if (bad < 0 && longest <= 40) {
         expect(error, `seed ${seed}`).toBeUndefined();
@@ -90,15 +90,15 @@ describe('checkedText and textLines, whatever the chunks', () => {
         continue;
       }
       expect(error?.code, `seed ${seed}`).toBe('UM_FILE_FORMAT');
-      if (bad >= 0 && bytes.subarray(0, bad).toString('latin1').split('\n').every((l) => l.length <= 40) && !/longer/.test(error?.message ?? '')) {
-        const line = bytes.subarray(0, bad).toString('latin1').split('\n').length;
+      if (bad >= 0 && bytes.subarray(0, bad).toString('latin1').split(/[\r\n]/).every((l) => l.length <= 40) && !/longer/.test(error?.message ?? '')) {
+        const line = bytes.subarray(0, bad).toString('latin1').split(/\r\n|\r|\n/).length;
         expect(error?.message, `seed ${seed}`).toMatch(new RegExp(`^f: x\\.csv: line ${line}, byte ${bad}: is not valid UTF-8`));
       }
       // nothing after the error's line is passed on
       expect(out.length).toBeLessThanOrEqual(bad < 0 ? bytes.length : bad);
     }
   });
-  it('textLines gives the lines of the text (\\r\\n, a first-line BOM dropped), or the same located error', async () => {
+  it('textLines gives the lines of the text (\\n, \\r\\n or \\r; a first-line BOM dropped), or the same located error', async () => {
     for (let seed = 1; seed <= 120; seed++) {
       const body = sample(seed, 60, seed % 3 === 0);
       const bytes = seed % 5 === 0 ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]) : body;
@@ -112,12 +112,12 @@ describe('checkedText and textLines, whatever the chunks', () => {
       const bad = firstBad(body);
       if (bad < 0) {
         expect(error).toBeUndefined();
-        const expected = body.toString('utf8').split('\n').map((l) => l.replace(/\r$/, ''));
+        const expected = body.toString('utf8').split(/\r\n|\r|\n/);
         if (expected[expected.length - 1] === '') expected.pop();
         expect(lines).toEqual(expected);
       } else {
         expect(error).toBeInstanceOf(UMError);
-        const line = body.subarray(0, bad).toString('latin1').split('\n').length;
+        const line = body.subarray(0, bad).toString('latin1').split(/\r\n|\r|\n/).length;
         expect((error as UMError).message).toMatch(new RegExp(`line ${line}, byte ${bad + bytes.length - body.length}: is not valid UTF-8`));
       }
     }
