@@ -65,11 +65,19 @@ export function scanUtf8(bytes: Uint8Array, partial: boolean): { bad: number; co
   return { bad: -1, complete };
 }
 
-/** Offset of the next line end (`\n` or `\r`) at or after `from`, or −1. */
-function nextEnd(bytes: Uint8Array, from: number): number {
-  const lf = bytes.indexOf(10, from);
-  const cr = bytes.indexOf(13, from);
-  return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+/**
+ * A finder of line ends (`\n` or `\r`) in `bytes` (internal): `next(from)` is the offset of the next one at or after
+ * `from`, or −1. Each kind is searched again only once passed, so a text without `\r` is scanned once, not once per
+ * line.
+ */
+export function lineEnds(bytes: Uint8Array): (from: number) => number {
+  let lf = -2; // −2: not searched yet; −1: none left
+  let cr = -2;
+  return (from) => {
+    if (lf !== -1 && lf < from) lf = bytes.indexOf(10, from);
+    if (cr !== -1 && cr < from) cr = bytes.indexOf(13, from);
+    return lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+  };
 }
 
 /** 1-based line of byte `at` of `bytes`, given the line ends before them (internal). */
@@ -115,8 +123,9 @@ export function checkedText(fn: string, path: string, source: Readable, firstLin
   /** Checks whole lines (the first in file order of a bad byte and a long line is reported), then counts them. */
   const pass = (out: Buffer): UMError | undefined => {
     const { bad } = scanUtf8(out, false);
+    const nextEnd = lineEnds(out);
     let start = 0;
-    for (let e = nextEnd(out, 0); e >= 0 || start < out.length; e = nextEnd(out, start)) {
+    for (let e = nextEnd(0); e >= 0 || start < out.length; e = nextEnd(start)) {
       const end = e < 0 ? out.length : e;
       if (bad >= 0 && bad < end) break;
       if (end - start > maxBytes) return tooLong(offset + start);
@@ -192,8 +201,9 @@ export async function* textLines(fn: string, path: string, source: AsyncIterable
       lineStart = base + 1;
     }
     skipLf = false;
+    const nextEnd = lineEnds(chunk);
     for (;;) {
-      const e = nextEnd(chunk, at);
+      const e = nextEnd(at);
       if (e < 0) break;
       if (pending + e - at > maxBytes) tooLong();
       const bytes = parts.length === 0 ? chunk.subarray(at, e) : Buffer.concat([...parts, chunk.subarray(at, e)]);

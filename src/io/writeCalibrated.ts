@@ -4,6 +4,7 @@ import { UMError } from '../errors/UMError.js';
 import type { ProbMatrix } from '../input/types.js';
 import { fileFail } from './fileError.js';
 import { parseNumber } from './parseNumber.js';
+import { lineEnds } from './textInput.js';
 import type { PredictionData } from './types.js';
 
 /**
@@ -292,11 +293,11 @@ export function rewriteJsonl(fn: string, path: string, bytes: Buffer, data: Pred
   let row = 0;
   let start = 0;
   let lineNo = 0;
+  const nextEnd = lineEnds(bytes);
   while (start < bytes.length) {
     // lines end as the reader splits them: \n, \r\n or \r
-    const lf = bytes.indexOf(LF, start);
-    const cr = bytes.indexOf(CR, start);
-    const end = lf < 0 && cr < 0 ? bytes.length : lf < 0 ? cr : cr < 0 ? lf : Math.min(lf, cr);
+    const found = nextEnd(start);
+    const end = found < 0 ? bytes.length : found;
     const tail = end === bytes.length ? '' : bytes[end] === CR && bytes[end + 1] === LF ? '\r\n' : bytes[end] === CR ? '\r' : '\n';
     lineNo++;
     const skip = lineNo === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
