@@ -1,7 +1,7 @@
 import { UMError } from '../errors/UMError.js';
 import type { PredictionData } from '../io/types.js';
 import type { UMWarning } from '../warnings/warnings.js';
-import { cliMessage } from './errors.js';
+import { cliMessage, flagWords } from './errors.js';
 import type { Io } from './io.js';
 
 /** What a command has read so far: error messages point into it. */
@@ -29,5 +29,5 @@ export async function guard(command: string, io: Io, body: (context: CommandCont
 
 /** One stderr line per library warning: `um metrics: warning: … [UM_W_…]`. */
 export function printWarnings(io: Io, command: string, warnings: readonly UMWarning[]): void {
-  for (const w of warnings) io.stderr(`${command}: warning: ${w.message.replace(/^[A-Za-z]+: /, '')} [${w.code}]\n`);
+  for (const w of warnings) io.stderr(`${command}: warning: ${flagWords(w.message.replace(/^[A-Za-z]+: /, ''))} [${w.code}]\n`);
 }

@@ -74,6 +74,51 @@ function checkFlags(command: string, rawArgs: readonly string[], args: ArgsDef):
   }
 }
 
+/** Commands whose one positional takes any number of values (`um report a.csv b.csv …`). */
+const VARIADIC = new Set(['um report']);
+
+/** The spelling of a flag in messages. */
+function flagName(name: string): string {
+  return `--${name}`;
+}
+
+/**
+ * Validates the parsed arguments before any work (citty enforces `required` only for some types and accepts a
+ * missing value as ""): every required flag is given, enum flags hold one of their values, string flags have a
+ * value that is not itself a flag, and there are no more positional arguments than the command takes.
+ */
+function checkArgs(command: string, args: Record<string, unknown>, def: ArgsDef): void {
+  const names = new Set<string>();
+  for (const [name, d] of Object.entries(def)) {
+    if (d.type === 'positional') continue;
+    names.add(`--${name}`);
+    const alias = (d as { alias?: string | string[] }).alias;
+    for (const a of alias === undefined ? [] : Array.isArray(alias) ? alias : [alias]) names.add(a.length === 1 ? `-${a}` : `--${a}`);
+  }
+  for (const [name, d] of Object.entries(def)) {
+    if (d.type === 'positional' || d.type === 'boolean') continue;
+    const value = args[name];
+    const options = d.type === 'enum' ? (d as { options?: readonly string[] }).options : undefined;
+    const choices = options === undefined ? '' : ` (one of ${options.join(', ')})`;
+    if (value === undefined) {
+      if ((d as { required?: boolean }).required === true) throw usageError(`${command}: ${flagName(name)} is required${choices}`);
+      continue;
+    }
+    for (const v of Array.isArray(value) ? value : [value]) {
+      const text = String(v);
+      if (text === '') throw usageError(`${command}: ${flagName(name)} needs a value${choices}`);
+      if (names.has(text.split('=')[0] as string)) throw usageError(`${command}: ${flagName(name)} needs a value${choices}; got the flag ${text}`);
+      if (options !== undefined && !options.includes(text)) throw usageError(`${command}: ${flagName(name)} must be one of ${options.join(', ')}; got ${JSON.stringify(text)}`);
+    }
+  }
+  const positionals = Object.values(def).filter((d) => d.type === 'positional').length;
+  const given = Array.isArray(args._) ? (args._ as unknown[]).map(String) : [];
+  if (!VARIADIC.has(command) && given.length > positionals) {
+    const extra = given.slice(positionals);
+    throw usageError(`${command}: unexpected argument${extra.length === 1 ? '' : 's'} ${extra.map((x) => JSON.stringify(x)).join(' ')} (takes ${positionals === 0 ? 'none' : `at most ${positionals}`}; see ${command} --help)`);
+  }
+}
+
 /**
  * Runs the `um` command line with the given arguments and returns the exit code: 0 success, 2 bad usage or bad
  * input (a message on stderr), 1 an internal error.
@@ -83,6 +128,8 @@ function checkFlags(command: string, rawArgs: readonly string[], args: ArgsDef):
  * **Conventions.**
  * - Every error in the user's input (file, values, options) exits with 2 and one line naming the file, line and
  *   column or the flag; nothing partial is printed to stdout.
+ * - Arguments are checked before any work: required flags, enum values, flags without a value, unknown flags and
+ *   extra positional arguments are exit code 2.
  * - Commands only read files, call library functions and print.
  *
  * **References.** None.
@@ -138,13 +185,17 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     checkFlags(full, args0, argsDef);
     let args: Record<string, unknown>;
     try {
-      args = parseArgs(args0 as string[], argsDef) as Record<string, unknown>;
+      // enum values are checked by checkArgs, with the same message whether the value is missing or wrong
+      // (and required flags, which citty enforces for some types only)
+      const parseDef = Object.fromEntries(Object.entries(argsDef).map(([k, d]) => [k, d.type === 'positional' ? d : { ...d, ...(d.type === 'enum' ? { type: 'string' } : {}), required: false }])) as ArgsDef;
+      args = parseArgs(args0 as string[], parseDef) as Record<string, unknown>;
     } catch (error) {
       if (error instanceof Error && error.name === 'CLIError') {
         throw usageError(`${full}: ${stripAnsi(error.message)} (see ${full} --help)`);
       }
       throw error;
     }
+    checkArgs(full, args, argsDef);
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof UMError) {

@@ -1,3 +1,5 @@
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { formatValue } from '../errors/formatValue.js';
 import { UMError, type UMErrorCode } from '../errors/UMError.js';
 
@@ -10,13 +12,13 @@ export interface FilePlace {
   columnName?: string;
 }
 
-/** Describes a place in a file: `file: line 4, column 3 ("p_1")`. */
+/** Describes a place in a file: `file: line 4, column 3 ("p_1")` (then the byte offset, when known). */
 export function describePlace(file: string, place: FilePlace = {}): string {
   const parts: string[] = [];
-  if (place.byte !== undefined) parts.push(`byte ${place.byte}`);
   if (place.line !== undefined) parts.push(`line ${place.line}`);
   if (place.column !== undefined) parts.push(`column ${place.column}${place.columnName === undefined ? '' : ` (${JSON.stringify(place.columnName)})`}`);
   else if (place.columnName !== undefined) parts.push(`column ${JSON.stringify(place.columnName)}`);
+  if (place.byte !== undefined) parts.push(`byte ${place.byte}`);
   return parts.length === 0 ? file : `${file}: ${parts.join(', ')}`;
 }
 
@@ -47,5 +49,58 @@ export function readFail(fn: string, file: string, error: unknown): never {
   const code = (error as { code?: unknown }).code;
   if (code === 'ENOENT') fileFail('UM_FILE_NOT_FOUND', fn, file, 'no such file');
   if (code === 'EISDIR') fileFail('UM_FILE_READ', fn, file, 'is a directory, not a file');
-  fileFail('UM_FILE_READ', fn, file, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  if (code === 'EACCES' || code === 'EPERM') fileFail('UM_FILE_READ', fn, file, 'cannot be read (permission denied)');
+  const message = error instanceof Error ? error.message : String(error);
+  fileFail('UM_FILE_READ', fn, file, `cannot be read (${message.split('\n')[0] ?? ''})`);
+}
+
+/** What a non-regular file is, for messages. */
+function kindOf(s: Stats): string {
+  if (s.isFIFO()) return 'a FIFO (named pipe)';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  if (s.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/**
+ * Opens an input file once (internal). `sequential` readers (CSV, JSON Lines) also take a FIFO or a device, read
+ * front to back with bounded memory; the others read by position or whole, and need a regular file — checked by
+ * `stat` before opening, so a FIFO without a writer is rejected instead of blocking.
+ */
+export async function openInput(fn: string, path: string, sequential: boolean, why = 'this format is read by position and needs a regular file'): Promise<FileHandle> {
+  let s: Stats;
+  try {
+    s = await stat(path);
+  } catch (error) {
+    readFail(fn, path, error);
+  }
+  if (s.isDirectory()) fileFail('UM_FILE_READ', fn, path, 'is a directory, not a file');
+  if (!s.isFile() && !sequential) fileFail('UM_FILE_READ', fn, path, `is ${kindOf(s)}; ${why} (save it to a file first)`);
+  try {
+    return await open(path, 'r');
+  } catch (error) {
+    readFail(fn, path, error);
+  }
+}
+
+/** Reads a whole regular file (internal): {@link openInput}, then exactly the bytes `stat` reported. */
+export async function readWhole(fn: string, path: string): Promise<Buffer> {
+  const handle = await openInput(fn, path, false);
+  try {
+    const { size } = await handle.stat();
+    const bytes = Buffer.alloc(size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await handle.read(bytes, at, size - at, at);
+      if (bytesRead === 0) fileFail('UM_FILE_READ', fn, path, `changed while it was read (ended at byte ${at} of ${size})`, { byte: at });
+      at += bytesRead;
+    }
+    return bytes;
+  } catch (error) {
+    if (error instanceof UMError) throw error;
+    readFail(fn, path, error);
+  } finally {
+    await handle.close().catch(() => undefined);
+  }
 }

@@ -1,6 +1,6 @@
-import { stringify } from 'csv-stringify/sync';
 import type { TopBinningPrediction } from '../calibrate/applyTopBinning.js';
 import type { ProbMatrix } from '../input/types.js';
+import { calibratedColumns, calibratedTable } from './writeCalibrated.js';
 
 /**
  * CSV text of calibrated predictions: an optional `label` column, then `p_0 … p_{C−1}` (probabilities) or
@@ -26,21 +26,5 @@ import type { ProbMatrix } from '../input/types.js';
  * ```
  */
 export function formatPredictions(result: ProbMatrix | TopBinningPrediction, labels?: ArrayLike<number>): string {
-  const rows: (string | number)[][] = [];
-  const withLabels = labels !== undefined && labels.length > 0;
-  if ('kind' in result) {
-    const c = result.numClasses;
-    rows.push([...(withLabels ? ['label'] : []), ...Array.from({ length: c }, (_, k) => `p_${k}`)]);
-    for (let i = 0; i < result.n; i++) {
-      const row: number[] = withLabels ? [labels[i] as number] : [];
-      for (let k = 0; k < c; k++) row.push(result.data[i * c + k] as number);
-      rows.push(row);
-    }
-  } else {
-    rows.push([...(withLabels ? ['label'] : []), 'predicted', 'p_top', 'bin']);
-    for (let i = 0; i < result.probability.length; i++) {
-      rows.push([...(withLabels ? [labels[i] as number] : []), result.predicted[i] as number, result.probability[i] as number, result.bin[i] as number]);
-    }
-  }
-  return stringify(rows, { cast: { number: (v) => String(v) } });
+  return calibratedTable(calibratedColumns(result, 'kind' in result ? result.numClasses : 0), labels);
 }

@@ -1,8 +1,9 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import type { CsvRange } from './readCsv.js';
+import { parquetRows } from './readParquet.js';
 import { npyHeader } from './streamNpy.js';
 import type { ReadOptions } from './types.js';
 
@@ -23,6 +24,8 @@ const WHOLE: Chunk[] = [{ kind: 'whole' }];
 export async function planChunks(path: string, options: ReadOptions, chunkRows = CHUNK_ROWS): Promise<Chunk[]> {
   const format = options.format ?? { '.csv': 'csv', '.parquet': 'parquet', '.npy': 'npy' }[extname(path).toLowerCase()];
   try {
+    // a FIFO or device is read once, front to back: opening it here would consume (or wait for) its writer
+    if (!(await stat(path)).isFile()) return WHOLE;
     if (format === 'csv') return await planCsv(path, chunkRows);
     if (format === 'parquet') return await planParquet(path, chunkRows);
     if (format === 'npy') return await planNpy(path, chunkRows);
@@ -86,6 +89,7 @@ async function planCsv(path: string, chunkRows: number): Promise<Chunk[]> {
 
 async function planParquet(path: string, chunkRows: number): Promise<Chunk[]> {
   const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
+  parquetRows('streamPredictions', path, metadata); // a bad count: one whole chunk, whose reader reports it
   const chunks: Chunk[] = [];
   let start = 0;
   let at = 0;

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { parseCalibrator, type CalibratorParams } from '../calibrate/parseCalibrator.js';
 import { UMError } from '../errors/UMError.js';
-import { fileFail, readFail } from './fileError.js';
+import { fileFail, readWhole } from './fileError.js';
+import { decodeUtf8 } from './textInput.js';
 
 /**
  * Reads a calibrator file written by `um calibrate fit` (or `JSON.stringify` of a fitted calibrator) and validates it.
@@ -9,7 +9,8 @@ import { fileFail, readFail } from './fileError.js';
  * **Formula.** Not applicable (input/output).
  *
  * **Conventions.**
- * - The file is JSON; its content is checked by {@link parseCalibrator}. Every problem is a `UMError` that names the
+ * - The file is UTF-8 JSON (a leading BOM is dropped) in a regular file; its content is checked by
+ *   {@link parseCalibrator}. Every problem is a `UMError` that names the
  *   file: `UM_FILE_NOT_FOUND`/`UM_FILE_READ`, `UM_FILE_FORMAT` for invalid JSON, `UM_CALIBRATOR` for a bad field.
  *
  * **References.** None.
@@ -25,12 +26,7 @@ import { fileFail, readFail } from './fileError.js';
  */
 export async function readCalibrator(path: string): Promise<CalibratorParams> {
   const fn = 'readCalibrator';
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    readFail(fn, path, error);
-  }
+  const text = decodeUtf8(fn, path, await readWhole(fn, path));
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,7 +1,7 @@
-import { open } from 'node:fs/promises';
-import { parse, type CsvError } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import type { ScoreKind } from '../input/types.js';
-import { describePlace, fileFail, readFail } from './fileError.js';
+import { describePlace, fileFail, openInput, readFail } from './fileError.js';
+import { MAX_RECORD_BYTES, checkedText } from './textInput.js';
 import { parseNumber } from './parseNumber.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
@@ -42,18 +42,15 @@ export async function* streamCsv(
   batchRows = BATCH_ROWS,
   range?: CsvRange,
 ): AsyncGenerator<PredictionBatch> {
-  let handle;
-  try {
-    handle = await open(path, 'r');
-  } catch (error) {
-    readFail(fn, path, error);
-  }
-  const source = range === undefined ? handle.createReadStream() : handle.createReadStream({ start: range.start, end: range.end - 1 });
-  const parser = parse({ info: true, skip_empty_lines: true, trim: true, bom: range === undefined });
+  const handle = await openInput(fn, path, true);
+  const source = range === undefined ? handle.createReadStream({ autoClose: false }) : handle.createReadStream({ start: range.start, end: range.end - 1, autoClose: false });
+  // the field count is checked below, where the header is known (the parser would report it before we see the header)
+  const parser = parse({ info: true, skip_empty_lines: true, trim: true, bom: range === undefined, relax_column_count: true, max_record_size: MAX_RECORD_BYTES });
   const lineOffset = range === undefined ? 0 : range.firstLine - 1;
-  // pipe() does not forward read errors; without this a failing read would leave the parser waiting forever
-  source.on('error', (error) => parser.destroy(error));
-  source.pipe(parser);
+  const text = checkedText(fn, path, source, range?.firstLine ?? 1, range?.start ?? 0);
+  // pipe() does not forward errors; without this a failing read would leave the parser waiting forever
+  text.on('error', (error) => parser.destroy(error));
+  text.pipe(parser);
   let header: string[] | undefined;
   let labelIndex = -1;
   let weightIndex = -1;
@@ -74,6 +71,14 @@ export async function* streamCsv(
   };
   const useHeader = (record: string[], info: { lines: number }): void => {
     header = record;
+    const once = (name: string, what: string): void => {
+      const j = record.indexOf(name);
+      if (j >= 0 && record.indexOf(name, j + 1) >= 0) {
+        fileFail('UM_FILE_FORMAT', fn, path, `the ${what} column ${JSON.stringify(name)} appears twice (columns ${j + 1} and ${record.indexOf(name, j + 1) + 1}); which one is meant is ambiguous`, { line: info.lines, column: record.indexOf(name, j + 1) + 1 });
+      }
+    };
+    once(labelColumn, 'label');
+    if (weightColumn !== undefined) once(weightColumn, 'weight');
     labelIndex = record.indexOf(labelColumn);
     if (labelIndex < 0 && requireLabels) {
       fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line: info.lines }, { value: record.join(',') });
@@ -110,6 +115,9 @@ export async function* streamCsv(
         continue;
       }
       const line = info.lines + lineOffset;
+      if (record.length !== header.length) {
+        fileFail('UM_FILE_FORMAT', fn, path, `expected ${header.length} fields like the header, got ${record.length}`, { line });
+      }
       const cell = (j: number): number => {
         const text = record[j] as string;
         const v = parseNumber(text);
@@ -125,24 +133,40 @@ export async function* streamCsv(
       if (lines.length >= batchRows) yield batch();
     }
   } catch (error) {
-    if ((error as { code?: string }).code?.startsWith('CSV_') === true) {
-      const e = error as CsvError & { lines?: number; record?: string[] };
-      const problem =
-        e.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH'
-          ? `expected ${header?.length ?? '?'} fields like the header, got ${e.record?.length ?? '?'}`
-          : e.message.replace(/ on line \d+.*$/, '');
-      const place = e.lines === undefined ? {} : { line: e.lines + lineOffset };
-      fileFail('UM_FILE_FORMAT', fn, path, problem, place);
+    if (error instanceof CsvError) {
+      const e = error as CsvError & { lines?: number; column?: unknown };
+      const place: { line?: number; column?: number } = {};
+      if (typeof e.lines === 'number') place.line = e.lines + lineOffset;
+      if (typeof e.column === 'number') place.column = e.column + 1;
+      fileFail('UM_FILE_FORMAT', fn, path, csvProblem(e), place);
     }
     if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);
     throw error;
   } finally {
     source.destroy();
+    text.destroy();
     await handle.close().catch(() => undefined);
   }
   if (header === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'is empty (expected a header line)');
   if (range === undefined && firstRow === 0 && lines.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
   if (lines.length > 0) yield batch();
+}
+
+/** Plain words for an error of the CSV parser (its position is added by the caller) (internal). */
+function csvProblem(e: CsvError): string {
+  switch (e.code) {
+    case 'INVALID_OPENING_QUOTE':
+      return 'a quote inside an unquoted field (quote the whole field and double the quote: "x""y")';
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return 'a closing quote is followed by other characters (expected a comma or the end of the line)';
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return 'a quoted field is never closed (the file ends inside quotes)';
+    case 'CSV_MAX_RECORD_SIZE':
+      return `the record is longer than ${MAX_RECORD_BYTES} bytes (the longest accepted)`;
+    default:
+      return `cannot be parsed as CSV (${e.message.replace(/\s*(?:at|on) line \d+.*$/, '')})`;
+  }
 }
 
 /** One batch of CSV rows as `PredictionData` (internal). */

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { ScoreKind } from '../input/types.js';
-import { fileFail, readFail } from './fileError.js';
+import { fileFail, readWhole } from './fileError.js';
+import { decodeUtf8 } from './textInput.js';
 import type { PredictionData } from './types.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
@@ -54,12 +54,8 @@ function readRows(fn: string, path: string, name: string, rows: unknown[], c: nu
  * the kind: `input` selects it; without `input` the file must hold exactly one kind, or `probs`.
  */
 export async function readJson(fn: string, path: string, input: ScoreKind | undefined, preferMembers: boolean, requireLabels: boolean): Promise<PredictionData> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    readFail(fn, path, error);
-  }
+  // a regular file (a FIFO or /dev/zero would be read without bound), UTF-8, a leading BOM dropped
+  const text = decodeUtf8(fn, path, await readWhole(fn, path));
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -105,6 +101,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
     labels: lab,
     hasLabels: 'labels' in obj,
     scores,
+    ignoredColumns: Object.keys(obj).filter((k) => k !== 'labels' && k !== key),
     locate(row, column, argument) {
       if (argument === 'labels') return `${path}: "labels[${row}]"`;
       return column === undefined ? `${path}: "${key}[${row}]"` : `${path}: "${key}[${row}][${column}]"`;
@@ -146,6 +143,7 @@ function readMembers(fn: string, path: string, obj: Record<string, unknown>, inp
     hasLabels: 'labels' in obj,
     members,
     numMembers: s,
+    ignoredColumns: Object.keys(obj).filter((k) => k !== 'labels' && k !== key),
     locate(row, column, argument, member) {
       if (argument === 'labels') return `${path}: "labels[${row}]"`;
       const at = `${key}[${member ?? 0}][${row}]`;

@@ -1,8 +1,6 @@
-import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import type { ScoreKind } from '../input/types.js';
-import { fileFail, readFail } from './fileError.js';
+import { fileFail, openInput, readFail } from './fileError.js';
+import { textLines } from './textInput.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
 
@@ -10,7 +8,8 @@ const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 
 /**
  * Reads JSON Lines: one object `{label, probs | logits | logprobs}` per line (blank lines skipped). Every line uses
- * the same key (the declared `input`, or the one key present) and the same number of classes.
+ * the same key (the declared `input`, or the one key present) and the same number of classes. Lines are UTF-8 (a BOM
+ * before the first is dropped) of at most `MAX_RECORD_BYTES`.
  */
 export function readJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string): Promise<PredictionData> {
   return collect(streamJsonl(fn, path, input, requireLabels, weightKey));
@@ -18,13 +17,9 @@ export function readJsonl(fn: string, path: string, input: ScoreKind | undefined
 
 /** Streams JSON Lines in batches of `batchRows` lines (constant memory); a bad line stops it naming the line. */
 export async function* streamJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string, batchRows = BATCH_ROWS): AsyncGenerator<PredictionBatch> {
-  try {
-    await (await open(path, 'r')).close();
-  } catch (error) {
-    readFail(fn, path, error);
-  }
-  const stream = createReadStream(path, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  // opened once: a FIFO opened twice would wait for a second writer
+  const handle = await openInput(fn, path, true);
+  const stream = handle.createReadStream({ autoClose: false });
   let key: ScoreKind | undefined = input;
   let c = -1;
   let hasLabels: boolean | undefined;
@@ -32,7 +27,6 @@ export async function* streamJsonl(fn: string, path: string, input: ScoreKind | 
   let scores: number[] = [];
   let weights: number[] = [];
   let lineOf: number[] = [];
-  let lineNo = 0;
   let firstRow = 0;
   const batch = (): PredictionBatch => {
     const b = jsonlBatch(path, key as ScoreKind, c, hasLabels === true, labels, scores, weightKey === undefined ? undefined : weights, lineOf, firstRow);
@@ -44,8 +38,7 @@ export async function* streamJsonl(fn: string, path: string, input: ScoreKind | 
     return b;
   };
   try {
-    for await (const text of lines) {
-      lineNo++;
+    for await (const { text, line: lineNo } of textLines(fn, path, stream as AsyncIterable<Buffer>)) {
       if (text.trim() === '') continue;
       let obj: unknown;
       try {
@@ -85,8 +78,12 @@ export async function* streamJsonl(fn: string, path: string, input: ScoreKind | 
       lineOf.push(lineNo);
       if (lineOf.length >= batchRows) yield batch();
     }
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);
+    throw error;
   } finally {
     stream.destroy();
+    await handle.close().catch(() => undefined);
   }
   if ((firstRow === 0 && lineOf.length === 0) || key === undefined) fileFail('UM_EMPTY', fn, path, 'has no data lines');
   if (lineOf.length > 0) yield batch();

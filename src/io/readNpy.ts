@@ -1,21 +1,31 @@
-import { readFile } from 'node:fs/promises';
-import { parse, type NpyArray } from 'npyjs';
+import type { FileHandle } from 'node:fs/promises';
 import type { ScoreKind } from '../input/types.js';
-import { fileFail, readFail } from './fileError.js';
+import { fileFail, openInput } from './fileError.js';
+import { checkLabelsHeader, checkLength, npyHeader, readExactly, readItems, type NpyHeader } from './streamNpy.js';
 import type { PredictionData } from './types.js';
 
-async function loadNpy(fn: string, path: string): Promise<NpyArray> {
-  let buf: Buffer;
+/** Typed arrays view memory in the machine's byte order; `.npy` data here is little-endian. */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/** Opens and checks a `.npy` (header, dtype readable, data exactly as long as the shape says) (internal). */
+async function openNpy(fn: string, path: string): Promise<{ handle: FileHandle; h: NpyHeader }> {
+  const handle = await openInput(fn, path, false);
   try {
-    buf = await readFile(path);
+    return { handle, h: await npyHeader(fn, path, handle) };
   } catch (error) {
-    readFail(fn, path, error);
+    await handle.close().catch(() => undefined);
+    throw error;
   }
-  try {
-    return parse(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer);
-  } catch (error) {
-    fileFail('UM_FILE_FORMAT', fn, path, `is not a NumPy .npy array (${error instanceof Error ? error.message : String(error)})`);
-  }
+}
+
+/** The float scores of a checked `.npy` (float32 kept as `Float32Array`) (internal). */
+async function readFloats(fn: string, path: string, handle: FileHandle, h: NpyHeader): Promise<Float32Array | Float64Array> {
+  const count = h.shape.reduce((a, b) => a * b, 1);
+  if (!LITTLE_ENDIAN) return readItems(fn, path, handle, h, 0, count);
+  // a fresh buffer, so the typed array is aligned whatever the header length
+  const out = h.descr === '<f4' ? new Float32Array(count) : new Float64Array(count);
+  await readExactly(fn, path, handle, new Uint8Array(out.buffer), h.dataOffset);
+  return out;
 }
 
 /** Row-major copy of a Fortran-ordered 2-D array. */
@@ -25,23 +35,30 @@ function toRowMajor(data: ArrayLike<number>, rows: number, cols: number): Float6
   return out;
 }
 
-/** Reads NumPy scores [N, C] or ensemble members [S, N, C] (float32 or float64) and labels [N] (any integer or float dtype). */
+/**
+ * Reads NumPy scores [N, C] or ensemble members [S, N, C] (float32 or float64) and labels [N] (any integer, float
+ * or bool dtype). Both files must be regular files whose data is exactly as long as their headers declare.
+ */
 export async function readNpy(fn: string, path: string, labelsPath: string | undefined, input: ScoreKind, requireLabels: boolean): Promise<PredictionData> {
   if (labelsPath === undefined && requireLabels) {
     fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
   }
-  const s = await loadNpy(fn, path);
-  if (s.dtype !== 'f4' && s.dtype !== 'f8') fileFail('UM_FILE_FORMAT', fn, path, 'must hold float32 or float64 scores', {}, { value: s.dtype });
-  if (s.shape.length !== 2 && s.shape.length !== 3) {
-    fileFail('UM_FILE_FORMAT', fn, path, 'must have shape [N, C] (one model) or [S, N, C] (ensemble members)', {}, { value: `[${s.shape.join(', ')}]` });
+  const { handle, h } = await openNpy(fn, path);
+  let scores: Float32Array | Float64Array;
+  try {
+    if (h.descr !== '<f4' && h.descr !== '<f8') fileFail('UM_FILE_FORMAT', fn, path, 'must hold little-endian float32 or float64 scores', {}, { value: h.descr });
+    if (h.shape.length !== 2 && h.shape.length !== 3) {
+      fileFail('UM_FILE_FORMAT', fn, path, 'must have shape [N, C] (one model) or [S, N, C] (ensemble members)', {}, { value: `[${h.shape.join(', ')}]` });
+    }
+    if (h.fortran && h.shape.length === 3) fileFail('UM_FILE_FORMAT', fn, path, 'is a Fortran-ordered 3-D array; save it in C order (numpy.ascontiguousarray)');
+    checkLength(fn, path, h);
+    scores = await readFloats(fn, path, handle, h);
+  } finally {
+    await handle.close().catch(() => undefined);
   }
-  const ensemble = s.shape.length === 3;
-  const [sm, n, c] = (ensemble ? s.shape : [1, ...s.shape]) as [number, number, number];
-  let scores: Float32Array | Float64Array = s.data as Float32Array | Float64Array;
-  if (s.fortranOrder) {
-    if (ensemble) fileFail('UM_FILE_FORMAT', fn, path, 'is a Fortran-ordered 3-D array; save it in C order (numpy.ascontiguousarray)');
-    scores = toRowMajor(scores, n, c);
-  }
+  const ensemble = h.shape.length === 3;
+  const [sm, n, c] = (ensemble ? h.shape : [1, ...h.shape]) as [number, number, number];
+  if (h.fortran) scores = toRowMajor(scores, n, c);
   const base = { path, format: 'npy' as const, input, n, numClasses: c, ...(ensemble ? { members: scores, numMembers: sm } : { scores }) };
   const locateScore = (row: number, column?: number, member?: number) => {
     const at = ensemble ? `${path}: member ${member ?? 0}, row ${row}` : `${path}: row ${row}`;
@@ -50,16 +67,14 @@ export async function readNpy(fn: string, path: string, labelsPath: string | und
   if (labelsPath === undefined) {
     return { ...base, labels: new Float64Array(0), hasLabels: false, locate: (row, column, _argument, member) => locateScore(row, column, member) };
   }
-  const l = await loadNpy(fn, labelsPath);
-  if (l.shape.length !== 1) fileFail('UM_FILE_FORMAT', fn, labelsPath, 'must have shape [N]', {}, { value: `[${l.shape.join(', ')}]` });
-  const raw = l.data as unknown as ArrayLike<number | bigint>;
-  if (typeof l.dtype === 'string' && (l.dtype.startsWith('U') || l.dtype === 'c8' || l.dtype === 'c16')) {
-    fileFail('UM_FILE_FORMAT', fn, labelsPath, 'must hold integer labels', {}, { value: l.dtype });
+  const l = await openNpy(fn, labelsPath);
+  let labels: Float64Array;
+  try {
+    checkLabelsHeader(fn, labelsPath, l.h, n, path);
+    labels = await readItems(fn, labelsPath, l.handle, l.h, 0, n);
+  } finally {
+    await l.handle.close().catch(() => undefined);
   }
-  if (raw.length !== n) {
-    fileFail('UM_FILE_FORMAT', fn, labelsPath, `must hold one label per row of ${path} (${n})`, {}, { value: raw.length });
-  }
-  const labels = Float64Array.from({ length: raw.length }, (_, i) => Number(raw[i]));
   return {
     ...base,
     labels,

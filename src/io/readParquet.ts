@@ -1,6 +1,6 @@
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, type AsyncBuffer, type FileMetaData } from 'hyparquet';
 import type { ScoreKind } from '../input/types.js';
-import { fileFail, readFail } from './fileError.js';
+import { fileFail, openInput, readFail } from './fileError.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
 
@@ -10,6 +10,28 @@ function toNumber(v: unknown): number | undefined {
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
   return undefined;
+}
+
+/** Largest row count accepted from Parquet metadata (2^53 − 1: beyond it, row numbers are not exact doubles). */
+const MAX_ROWS = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The file's row count, checked (internal): the metadata's `num_rows` and every row group's must be whole numbers in
+ * [0, 2^53 − 1] and agree with each other, so a corrupt count is a located error, never a crash or a silent loss.
+ */
+export function parquetRows(fn: string, path: string, metadata: FileMetaData): number {
+  const count = (v: unknown, what: string): number => {
+    const x = typeof v === 'bigint' ? Number(v) : v;
+    if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > MAX_ROWS) fileFail('UM_FILE_FORMAT', fn, path, `${what} must be a whole number of rows in [0, 2^53 − 1]`, {}, { value: typeof v === 'bigint' ? String(v) : v });
+    return x;
+  };
+  const total = count(metadata.num_rows, 'the metadata\'s row count (num_rows)');
+  let sum = 0;
+  metadata.row_groups.forEach((g, k) => {
+    sum += count(g.num_rows, `row group ${k}'s row count`);
+  });
+  if (sum !== total) fileFail('UM_FILE_FORMAT', fn, path, `the metadata declares ${total} rows but its row groups hold ${sum}`);
+  return total;
 }
 
 /**
@@ -34,6 +56,8 @@ export async function* streamParquet(
 ): AsyncGenerator<PredictionBatch> {
   let file: AsyncBuffer;
   let metadata: FileMetaData;
+  // read by position: a regular file only (checked before anything opens it)
+  await (await openInput(fn, path, false)).close();
   try {
     file = await asyncBufferFromFile(path);
   } catch (error) {
@@ -44,20 +68,35 @@ export async function* streamParquet(
   } catch (error) {
     fileFail('UM_FILE_FORMAT', fn, path, `is not a readable Parquet file (${error instanceof Error ? error.message : String(error)}; ${file.byteLength} bytes)`);
   }
-  const total = Number(metadata.num_rows);
+  const total = parquetRows(fn, path, metadata);
   if (total === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');
   // only the columns the metrics use; batches follow the row groups (a row group is decoded whole), split when large
   const top = metadata.schema.slice(1).map((e) => e.name);
   const prefix = new RegExp(`^${scorePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\d+$`);
   const wanted = top.filter((name) => name === labelColumn || name === weightColumn || KEYS.includes(name as ScoreKind) || prefix.test(name));
-  const ranges: [number, number][] = [];
-  let at = 0;
-  for (const g of metadata.row_groups) {
-    const end = at + Number(g.num_rows);
-    for (let start = at; start < end; start += 2 * batchRows) ranges.push([start, Math.min(end, start + 2 * batchRows)]);
-    at = end;
+  // rows are read as objects, where a second column of the same name would silently replace the first
+  const twice = wanted.find((name, j) => wanted.indexOf(name) !== j);
+  if (twice !== undefined) fileFail('UM_FILE_FORMAT', fn, path, `has two columns named ${JSON.stringify(twice)}; which one is meant is ambiguous`);
+  // a flat column holds one value (or null) per row: a chunk with another count disagrees with the row count
+  metadata.row_groups.forEach((g, k) => {
+    for (const chunk of g.columns) {
+      const m = chunk.meta_data;
+      if (m === undefined || m.path_in_schema.length !== 1 || !wanted.includes(m.path_in_schema[0] as string) || KEYS.includes(m.path_in_schema[0] as ScoreKind)) continue;
+      if (Number(m.num_values) !== Number(g.num_rows)) {
+        fileFail('UM_FILE_FORMAT', fn, path, `row group ${k} declares ${Number(g.num_rows)} rows, but its column ${JSON.stringify(m.path_in_schema[0])} holds ${Number(m.num_values)} values`);
+      }
+    }
+  });
+  // row ranges made as they are read: a huge declared count must not be laid out before the first read fails
+  function* ranges(): Generator<[number, number]> {
+    let at = 0;
+    for (const g of metadata.row_groups) {
+      const end = at + Number(g.num_rows);
+      for (let start = at; start < end; start += 2 * batchRows) yield [start, Math.min(end, start + 2 * batchRows)];
+      at = end;
+    }
   }
-  for (const [start, end] of ranges) {
+  for (const [start, end] of ranges()) {
     if (rowRange !== undefined && (end <= rowRange[0] || start >= rowRange[1])) continue;
     let rows: Record<string, unknown>[];
     try {
@@ -65,7 +104,9 @@ export async function* streamParquet(
     } catch (error) {
       fileFail('UM_FILE_FORMAT', fn, path, `rows ${start}…${end - 1} cannot be read (${error instanceof Error ? error.message : String(error)})`);
     }
-    yield parquetBatch(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, rows, start);
+    // the row count comes from the metadata; a file whose pages hold fewer (or more) rows is corrupt
+    if (rows.length !== end - start) fileFail('UM_FILE_FORMAT', fn, path, `rows ${start}…${end - 1}: the metadata declares ${end - start} rows, the data holds ${rows.length}`);
+    yield { ...parquetBatch(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, rows, start), ignoredColumns: top.filter((name) => !wanted.includes(name)) };
   }
 }
 

@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import { fail } from '../errors/fail.js';
 import { fileFail } from './fileError.js';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import type { ScoreKind } from '../input/types.js';
 import { BATCH_ROWS, type PredictionBatch } from './batches.js';
 import { readCsv, streamCsv } from './readCsv.js';
@@ -33,6 +33,13 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  *   Fortran order transposed), labels in a second `.npy` given by `options.labels`.
  * - Values are read as they are; the metrics validate them and `locate` turns a row (and column) index into the
  *   file position for error messages.
+ * - Text (CSV, JSON Lines, JSON) must be UTF-8; a leading byte-order mark is dropped; another byte that is not UTF-8
+ *   is a `UM_FILE_FORMAT` error naming its line and byte. A CSV record or JSON line holds at most 16 MiB, so
+ *   memory stays bounded on any input (`/dev/zero` stops there). A label or weight column that appears twice is an
+ *   error (which one is meant is ambiguous).
+ * - CSV and JSON Lines are read front to back, so a FIFO works (the reader finishes when its writer closes it);
+ *   JSON, NumPy and Parquet need a regular file (a FIFO or device is rejected before it is opened). A NumPy file's
+ *   data must be exactly as long as its header's shape says, and Parquet row counts must agree with the data.
  *
  * **References.** NumPy `.npy` format v1.0/2.0, numpy.org/doc/stable/reference/generated/numpy.lib.format.html;
  * RFC 4180 (CSV).
@@ -128,6 +135,8 @@ export async function* streamPredictions(path: string, options: ReadOptions & { 
 async function streamableNpy(path: string): Promise<boolean> {
   let handle;
   try {
+    // never opens a FIFO (which could block): the whole-file reader rejects what is not a regular file
+    if (!(await stat(path)).isFile()) return false;
     handle = await open(path, 'r');
   } catch {
     return false; // the whole-file reader reports it

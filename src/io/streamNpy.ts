@@ -1,10 +1,10 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import type { ScoreKind } from '../input/types.js';
 import { BATCH_ROWS, type PredictionBatch } from './batches.js';
-import { fileFail, readFail } from './fileError.js';
+import { fileFail, openInput } from './fileError.js';
 
 /** The header of a `.npy` file: dtype, order, shape and where the data starts. */
-interface NpyHeader {
+export interface NpyHeader {
   descr: string;
   fortran: boolean;
   shape: number[];
@@ -13,7 +13,7 @@ interface NpyHeader {
   fileSize: number;
 }
 
-const READERS: Record<string, (v: DataView, at: number) => number> = {
+export const READERS: Record<string, (v: DataView, at: number) => number> = {
   '<f8': (v, at) => v.getFloat64(at, true),
   '<f4': (v, at) => v.getFloat32(at, true),
   '<i8': (v, at) => Number(v.getBigInt64(at, true)),
@@ -27,37 +27,85 @@ const READERS: Record<string, (v: DataView, at: number) => number> = {
   '|b1': (v, at) => v.getUint8(at),
 };
 
-/** Reads and checks the header of a `.npy` file (format versions 1–3) (internal). */
+/** Longest `.npy` header accepted (numpy itself refuses headers over 10 000 bytes by default). */
+const MAX_HEADER_BYTES = 65536;
+
+/**
+ * Reads and checks the header of a `.npy` file (format versions 1–3) against the file's size (internal): the
+ * dtype must be one this library reads, the shape non-negative integers, and the data exactly as long as the shape
+ * says — a file missing whole rows or with bytes after its data is rejected naming the file and the byte.
+ */
 export async function npyHeader(fn: string, path: string, handle: FileHandle): Promise<NpyHeader> {
   const { size } = await handle.stat();
-  const head = Buffer.alloc(Math.min(size, 65536 + 12));
+  const head = Buffer.alloc(Math.min(size, MAX_HEADER_BYTES + 12));
   await handle.read(head, 0, head.length, 0);
   if (head.length < 10 || head.toString('latin1', 0, 6) !== '\x93NUMPY') fileFail('UM_FILE_FORMAT', fn, path, 'is not a NumPy .npy array (no \\x93NUMPY magic)', { byte: 0 });
   const major = head[6] as number;
+  if (major < 1 || major > 3) fileFail('UM_FILE_FORMAT', fn, path, 'has an unknown .npy format version (1, 2 and 3 are read)', { byte: 6 }, { value: major });
   const lenBytes = major === 1 ? 2 : 4;
+  if (head.length < 8 + lenBytes) fileFail('UM_FILE_FORMAT', fn, path, `is truncated inside its header (${size} bytes)`, { byte: size });
   const len = major === 1 ? head.readUInt16LE(8) : head.readUInt32LE(8);
+  if (len > MAX_HEADER_BYTES) fileFail('UM_FILE_FORMAT', fn, path, `has a header of ${len} bytes; at most ${MAX_HEADER_BYTES} are read`, { byte: 8 });
   const dataOffset = 8 + lenBytes + len;
   if (dataOffset > size) fileFail('UM_FILE_FORMAT', fn, path, `is truncated inside its header (${size} bytes, the header needs ${dataOffset})`, { byte: size });
   const text = head.toString('latin1', 8 + lenBytes, dataOffset);
   const descr = /'descr':\s*'([^']+)'/.exec(text)?.[1];
-  const fortran = /'fortran_order':\s*True/.test(text);
+  const order = /'fortran_order':\s*(True|False)/.exec(text)?.[1];
   const shapeText = /'shape':\s*\(([^)]*)\)/.exec(text)?.[1];
-  if (descr === undefined || shapeText === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'has a malformed .npy header', { byte: 8 + lenBytes }, { value: text.trim() });
-  const shape = shapeText
+  if (descr === undefined || order === undefined || shapeText === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'has a malformed .npy header', { byte: 8 + lenBytes }, { value: text.trim() });
+  const parts = shapeText
     .split(',')
     .map((x) => x.trim())
-    .filter((x) => x !== '')
-    .map(Number);
-  const itemSize = Number(/(\d+)$/.exec(descr)?.[1] ?? NaN);
-  return { descr, fortran, shape, dataOffset, itemSize, fileSize: size };
+    .filter((x) => x !== '');
+  if (!parts.every((x) => /^\d+L?$/.test(x))) fileFail('UM_FILE_FORMAT', fn, path, 'has a malformed shape in its .npy header', { byte: 8 + lenBytes }, { value: `(${shapeText})` });
+  const shape = parts.map((x) => Number.parseInt(x, 10));
+  const itemSize = READERS[descr] === undefined ? NaN : Number(/(\d+)$/.exec(descr)?.[1]);
+  const items = shape.reduce((a, b) => a * b, 1);
+  if (!Number.isSafeInteger(items * (Number.isNaN(itemSize) ? 1 : itemSize))) fileFail('UM_FILE_FORMAT', fn, path, 'declares a shape too large to read', { byte: 8 + lenBytes }, { value: `[${shape.join(', ')}]` });
+  return { descr, fortran: order === 'True', shape, dataOffset, itemSize, fileSize: size };
 }
 
-/** Checks that the data of `count` items is all there; names the first row that is cut off (internal). */
-function checkLength(fn: string, path: string, h: NpyHeader, rowItems: number): void {
+/**
+ * Checks that the data is exactly as long as the header's shape and dtype say (internal): a missing part names
+ * the first row that is cut off; bytes after the data mean the file is not what its header describes.
+ */
+export function checkLength(fn: string, path: string, h: NpyHeader): void {
+  const rowItems = h.shape.slice(h.shape.length === 3 ? 2 : 1).reduce((a, b) => a * b, 1);
   const need = h.dataOffset + h.shape.reduce((a, b) => a * b, 1) * h.itemSize;
   if (h.fileSize < need) {
-    const rowsPresent = Math.floor((h.fileSize - h.dataOffset) / (rowItems * h.itemSize));
-    fileFail('UM_FILE_FORMAT', fn, path, `is truncated: the header promises ${need} bytes, the file has ${h.fileSize}; row ${rowsPresent} is cut off`, { byte: h.fileSize });
+    const what = h.shape.length === 1 ? 'element' : 'row';
+    const present = Math.floor((h.fileSize - h.dataOffset) / (Math.max(1, rowItems) * h.itemSize));
+    const at = h.shape.length === 3 ? `member ${Math.floor(present / (h.shape[1] as number))}, row ${present % (h.shape[1] as number)}` : `${what} ${present}`;
+    fileFail('UM_FILE_FORMAT', fn, path, `is truncated: its header declares shape [${h.shape.join(', ')}] (${need} bytes), the file has ${h.fileSize}; ${at} is cut off`, { byte: h.fileSize });
+  }
+  if (h.fileSize > need) fileFail('UM_FILE_FORMAT', fn, path, `has ${h.fileSize - need} bytes after the data its header declares (shape [${h.shape.join(', ')}], ${need} bytes)`, { byte: need });
+}
+
+/** Checks the dtype of a labels `.npy` (internal). */
+export function checkLabelsHeader(fn: string, path: string, h: NpyHeader, n: number, scoresPath: string): void {
+  if (READERS[h.descr] === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'must hold little-endian integer, float or bool labels', {}, { value: h.descr });
+  if (h.shape.length !== 1) fileFail('UM_FILE_FORMAT', fn, path, 'must have shape [N]', {}, { value: `[${h.shape.join(', ')}]` });
+  checkLength(fn, path, h);
+  if (h.shape[0] !== n) fileFail('UM_FILE_FORMAT', fn, path, `must hold one label per row of ${scoresPath} (${n})`, {}, { value: h.shape[0] });
+}
+
+/** Reads `count` items of a checked `.npy` from item `first` as numbers (internal). */
+export async function readItems(fn: string, path: string, handle: FileHandle, h: NpyHeader, first: number, count: number): Promise<Float64Array> {
+  const bytes = Buffer.alloc(count * h.itemSize);
+  await readExactly(fn, path, handle, bytes, h.dataOffset + first * h.itemSize);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const read = READERS[h.descr] as (v: DataView, at: number) => number;
+  const out = new Float64Array(count);
+  for (let j = 0; j < count; j++) out[j] = read(view, j * h.itemSize);
+  return out;
+}
+
+/** Fills `bytes` from `position`; a file that shrank since its size was checked is a located error (internal). */
+export async function readExactly(fn: string, path: string, handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  for (let at = 0; at < bytes.length; ) {
+    const { bytesRead } = await handle.read(bytes, at, Math.min(bytes.length - at, 1 << 30), position + at);
+    if (bytesRead === 0) fileFail('UM_FILE_FORMAT', fn, path, 'ended early (did it change while being read?)', { byte: position + at });
+    at += bytesRead;
   }
 }
 
@@ -71,49 +119,24 @@ export async function* streamNpy(fn: string, path: string, labelsPath: string | 
   let scoresFile: FileHandle | undefined;
   let labelsFile: FileHandle | undefined;
   try {
-    try {
-      scoresFile = await open(path, 'r');
-    } catch (error) {
-      readFail(fn, path, error);
-    }
+    scoresFile = await openInput(fn, path, false);
     const h = await npyHeader(fn, path, scoresFile);
     if (h.descr !== '<f8' && h.descr !== '<f4') fileFail('UM_FILE_FORMAT', fn, path, 'must hold little-endian float32 or float64 scores to be streamed', {}, { value: h.descr });
     if (h.shape.length !== 2 || h.fortran) fileFail('UM_FILE_FORMAT', fn, path, 'must be a C-ordered [N, C] array to be streamed (read ensembles and Fortran-ordered files whole)', {}, { value: `[${h.shape.join(', ')}]` });
     const [n, c] = h.shape as [number, number];
+    checkLength(fn, path, h);
     if (n === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');
-    checkLength(fn, path, h, c);
     let lh: NpyHeader | undefined;
     if (labelsPath !== undefined) {
-      try {
-        labelsFile = await open(labelsPath, 'r');
-      } catch (error) {
-        readFail(fn, labelsPath, error);
-      }
+      labelsFile = await openInput(fn, labelsPath, false);
       lh = await npyHeader(fn, labelsPath, labelsFile);
-      if (READERS[lh.descr] === undefined) fileFail('UM_FILE_FORMAT', fn, labelsPath, 'must hold little-endian integer or float labels', {}, { value: lh.descr });
-      if (lh.shape.length !== 1) fileFail('UM_FILE_FORMAT', fn, labelsPath, 'must have shape [N]', {}, { value: `[${lh.shape.join(', ')}]` });
-      if (lh.shape[0] !== n) fileFail('UM_FILE_FORMAT', fn, labelsPath, `must hold one label per row of ${path} (${n})`, {}, { value: lh.shape[0] });
-      checkLength(fn, labelsPath, lh, 1);
+      checkLabelsHeader(fn, labelsPath, lh, n, path);
     }
-    const read = READERS[h.descr] as (v: DataView, at: number) => number;
     const [from, to] = rowRange ?? [0, n];
     for (let start = from; start < Math.min(n, to); start += batchRows) {
       const rows = Math.min(batchRows, Math.min(n, to) - start);
-      const bytes = Buffer.alloc(rows * c * h.itemSize);
-      const got = (await scoresFile.read(bytes, 0, bytes.length, h.dataOffset + start * c * h.itemSize)).bytesRead;
-      if (got < bytes.length) fileFail('UM_FILE_FORMAT', fn, path, `ended early at row ${start + Math.floor(got / (c * h.itemSize))}`, { byte: h.dataOffset + start * c * h.itemSize + got });
-      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const scores = new Float64Array(rows * c);
-      for (let j = 0; j < scores.length; j++) scores[j] = read(view, j * h.itemSize);
-      let labels = new Float64Array(0);
-      if (lh !== undefined && labelsFile !== undefined) {
-        const lb = Buffer.alloc(rows * lh.itemSize);
-        await labelsFile.read(lb, 0, lb.length, lh.dataOffset + start * lh.itemSize);
-        const lv = new DataView(lb.buffer, lb.byteOffset, lb.byteLength);
-        const lread = READERS[lh.descr] as (v: DataView, at: number) => number;
-        labels = new Float64Array(rows);
-        for (let j = 0; j < rows; j++) labels[j] = lread(lv, j * lh.itemSize);
-      }
+      const scores = await readItems(fn, path, scoresFile, h, start * c, rows * c);
+      const labels = lh !== undefined && labelsFile !== undefined && labelsPath !== undefined ? await readItems(fn, labelsPath, labelsFile, lh, start, rows) : new Float64Array(0);
       const first = start;
       const lp = labelsPath;
       yield {

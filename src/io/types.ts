@@ -55,7 +55,7 @@ export interface PredictionData {
   readonly numMembers?: number;
   /** CSV: the score columns, in class order. */
   readonly columns?: readonly string[];
-  /** CSV: columns present but not used. */
+  /** CSV and Parquet: columns present but not used; JSON: keys present but not used. */
   readonly ignoredColumns?: readonly string[];
   /**
    * Describes where row `row` (0-based; and score column `column`, 0-based class index; of member `member` for

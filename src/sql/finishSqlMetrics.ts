@@ -99,14 +99,15 @@ export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions &
   const s = rows.scores[0];
   const n = num(fn, s, 'n');
   const bad: [string, 'UM_PROB_RANGE' | 'UM_ROW_SUM' | 'UM_LABEL' | 'UM_OPTION', string][] = [
-    ['bad_probability_rows', 'UM_PROB_RANGE', 'probabilities must be numbers in [0, 1]'],
-    ['bad_sum_rows', 'UM_ROW_SUM', `probability rows must sum to 1 within ${o.sumTolerance}`],
-    ['bad_label_rows', 'UM_LABEL', `labels must be integers in [0, ${o.numClasses})`],
-    ['bad_weight_rows', 'UM_OPTION', 'weights must be numbers ≥ 0'],
+    ['bad_probability_rows', 'UM_PROB_RANGE', 'have probabilities that are numbers in [0, 1]'],
+    ['bad_sum_rows', 'UM_ROW_SUM', `have probabilities that sum to 1 within ${o.sumTolerance}`],
+    ['bad_label_rows', 'UM_LABEL', `have labels that are integers in [0, ${o.numClasses})`],
+    ['bad_weight_rows', 'UM_OPTION', 'have weights that are numbers ≥ 0'],
   ];
   for (const [key, code, requirement] of bad) {
     const count = num(fn, s, key);
-    if (count > 0) fail(code, fn, 'rows', `${requirement}: ${count} of ${n} rows are not`, { value: count });
+    // reads "rows must have labels that are integers in [0, 3); got 2 (2 of 10 rows do not)"
+    if (count > 0) fail(code, fn, 'rows', requirement, { value: count, hint: `${count} of ${n} rows do not` });
   }
   const weight = num(fn, s, 'weight');
   if (n === 0 || !(weight > 0)) fail('UM_EMPTY', fn, 'rows', 'come from a table with at least one row of weight > 0', { value: n });

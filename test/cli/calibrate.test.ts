@@ -97,8 +97,8 @@ describe('bad calibrator files and flags: exit code 2 and one message', () => {
     [['metrics', F('good.csv'), '--calibration', F('calibrator_bad_kind.json')], /^um metrics: test\/fixtures\/files\/calibrator_bad_kind.json: params.kind must be one of/],
     [['calibrate', 'fit', '--method', 'temperature', '--bins', '10', ...VAL, '-o', join(dir, 'x.json')], /^um calibrate fit: --bins does not apply to --method temperature\n$/],
     [['calibrate', 'fit', '--method', 'mc-temperature', ...VAL, '-o', join(dir, 'x.json')], /^um calibrate fit: --method mc-temperature needs stacked members \[S, N, C\]/],
-    [['calibrate', 'fit', '--method', 'beta', ...VAL, '-o', join(dir, 'x.json')], /^um calibrate fit: Invalid value for argument: --method \(beta\)/],
-    [['calibrate', 'fit', '--method', 'temperature', ...VAL], /^um calibrate fit: Missing required argument: --output/],
+    [['calibrate', 'fit', '--method', 'beta', ...VAL, '-o', join(dir, 'x.json')], /^um calibrate fit: --method must be one of temperature, mc-temperature, platt, histogram, isotonic, top1; got "beta"\n$/],
+    [['calibrate', 'fit', '--method', 'temperature', ...VAL], /^um calibrate fit: --output is required\n$/],
     [['calibrate', 'fit', '--method', 'temperature', '--bounds', '2', ...VAL, '-o', join(dir, 'x.json')], /^um calibrate fit: --bounds must be MIN,MAX; got "2"\n$/],
     [['calibrate', 'refit'], /^um calibrate: unknown command "refit"; commands: fit, apply\n$/],
   ];

@@ -139,7 +139,7 @@ describe('bad input: exit code 2, one message naming the file, line and column, 
     [['metrics', F('scores_f32.npy')], /^um metrics: test\/fixtures\/files\/scores_f32.npy: holds only scores; give the labels .npy with --labels/],
     [['metrics', 'examples/data/logreg_test.csv', '--bins', '0'], /^um metrics: --bins must be an integer ≥ 1; got 0\n$/],
     [['metrics', 'examples/data/logreg_test.csv', '--bins', 'ten'], /^um metrics: --bins must be an integer; got "ten"\n$/],
-    [['metrics', 'examples/data/logreg_test.csv', '--input', 'logit'], /^um metrics: Invalid value for argument: --input \(logit\)\. Expected one of: probs, logits, logprobs\./],
+    [['metrics', 'examples/data/logreg_test.csv', '--input', 'logit'], /^um metrics: --input must be one of probs, logits, logprobs; got "logit"\n$/],
     [['metrics', 'examples/data/logreg_test.csv', '--bin', '10'], /^um metrics: unknown option --bin \(see um metrics --help\)\n$/],
     // FILE is optional only with --engine duckdb --query
     [['metrics'], /^um metrics: give a prediction FILE \(or --engine duckdb --query SQL\)\n$/],

@@ -53,7 +53,7 @@ describe('CSV', () => {
     ['gap.csv', 'UM_FILE_FORMAT', /line 1: score columns must be numbered p_0 … p_1 without gaps; p_1 is missing$/],
     ['headeronly.csv', 'UM_EMPTY', /headeronly.csv: has a header but no data rows$/],
     ['empty.csv', 'UM_FILE_FORMAT', /empty.csv: is empty \(expected a header line\)$/],
-    ['unclosed.csv', 'UM_FILE_FORMAT', /unclosed.csv: line \d+: .*quote/i],
+    ['unclosed.csv', 'UM_FILE_FORMAT', /unclosed.csv: line \d+, column \d+: a quoted field is never closed/],
     ['missing.csv', 'UM_FILE_NOT_FOUND', /^readPredictions: test\/fixtures\/files\/missing.csv: no such file$/],
   ];
   for (const [file, code, message] of BAD) {
@@ -111,7 +111,7 @@ describe('NumPy', () => {
   });
   const BAD: [string, Parameters<typeof readPredictions>[1], RegExp][] = [
     ['scores_f32.npy', {}, /holds only scores; give the labels .npy with --labels/],
-    ['scores_int.npy', { labels: F('labels_i32.npy') }, /must hold float32 or float64 scores; got "i4"/],
+    ['scores_int.npy', { labels: F('labels_i32.npy') }, /must hold little-endian float32 or float64 scores; got "<i4"/],
     ['scores_4d.npy', { labels: F('labels_i32.npy') }, /must have shape \[N, C\] \(one model\) or \[S, N, C\] \(ensemble members\); got "\[2, 2, 2, 2\]"/],
     ['scores_3d.npy', { labels: F('labels_i32.npy') }, /labels_i32.npy: must hold one label per row of .*scores_3d.npy \(2\); got 6/],
     ['notnpy.npy', { labels: F('labels_i32.npy') }, /is not a NumPy .npy array/],

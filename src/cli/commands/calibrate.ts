@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { defineCommand, type ArgsDef } from 'citty';
 import { applyCalibrator } from '../../calibrate/applyCalibrator.js';
 import { fitHistogramBinning } from '../../calibrate/fitHistogramBinning.js';
@@ -10,7 +10,8 @@ import { fitTopBinning } from '../../calibrate/fitTopBinning.js';
 import type { CalibratorParams } from '../../calibrate/parseCalibrator.js';
 import type { TopScore } from '../../calibrate/topScore.js';
 import { UMError } from '../../errors/UMError.js';
-import { formatPredictions } from '../../io/formatPredictions.js';
+import { openInput, readWhole } from '../../io/fileError.js';
+import { calibratedColumns, calibratedTable, rewriteCsv, rewriteJsonl } from '../../io/writeCalibrated.js';
 import { readCalibrator } from '../../io/readCalibrator.js';
 import { readPredictions } from '../../io/readPredictions.js';
 import type { PredictionData } from '../../io/types.js';
@@ -19,6 +20,7 @@ import { guard, printWarnings } from '../guard.js';
 import { formatNumber, renderTable } from '../format.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
+import { prepareOutput, writeOutput } from '../output.js';
 
 /** `--method` names and the library function each wires to. */
 const METHODS = ['temperature', 'mc-temperature', 'platt', 'histogram', 'isotonic', 'top1'] as const;
@@ -52,7 +54,7 @@ export const fitArgs = {
 export const applyArgs = {
   calibrator: { type: 'positional', description: 'calibrator file from um calibrate fit', required: true },
   file: { type: 'positional', description: 'predictions to calibrate (labels optional)', required: true },
-  output: { type: 'string', alias: 'o', description: 'CSV to write (default: stdout)', valueHint: 'FILE' },
+  output: { type: 'string', alias: 'o', description: 'file to write (default: stdout): a CSV or JSON Lines input with its scores calibrated, every other column kept; a new CSV for other inputs', valueHint: 'FILE' },
   ...inputArgs,
 } satisfies ArgsDef;
 
@@ -154,28 +156,64 @@ export function describeCalibrator(p: CalibratorParams): string {
 export function runCalibrateFit(args: Record<string, unknown>, io: Io): Promise<number> {
   const command = 'um calibrate fit';
   return guard(command, io, async (context) => {
+    // checked before fitting: a fit is never computed only to be lost
+    const out = await prepareOutput(command, '--output', String(args.output), [args.file, args.labels]);
     const data = await readPredictions(String(args.file), readOptionsOf(args));
     context.data = data;
     const warnings: UMWarning[] = [];
     const params = fit(command, args.method as Method, data, args, (w) => warnings.push(w));
-    await writeFile(String(args.output), `${JSON.stringify(params, null, 2)}\n`);
+    await writeOutput(command, out, [`${JSON.stringify(params, null, 2)}\n`], 'the fitted calibrator was not saved');
     printWarnings(io, command, warnings);
     io.stdout(`${describeCalibrator(params)}\nwritten to ${String(args.output)}\n`);
   });
 }
 
-/** Runs `um calibrate apply`; returns the exit code. */
+/** The output format of `um calibrate apply`: the input's for CSV and JSON Lines (rewritten), else a new CSV. */
+function applyFormat(file: string): 'csv' | 'jsonl' | 'table' {
+  const ext = extname(file).toLowerCase();
+  return ext === '.csv' ? 'csv' : ext === '.jsonl' || ext === '.ndjson' ? 'jsonl' : 'table';
+}
+
+/**
+ * Runs `um calibrate apply`; returns the exit code. A CSV or JSON Lines input is written back with only the scores
+ * replaced (every other byte kept); other inputs become a new CSV of the label and the calibrated probabilities.
+ */
 export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promise<number> {
   const command = 'um calibrate apply';
   return guard(command, io, async (context) => {
+    const file = String(args.file);
+    const format = applyFormat(file);
+    const output = typeof args.output === 'string' && args.output !== '-' ? args.output : undefined;
+    const out = output === undefined ? undefined : await prepareOutput(command, '--output', output, [args.calibrator, args.file, args.labels]);
+    if (output !== undefined) {
+      const wrote = { csv: '.csv', jsonl: '.jsonl', table: '.csv' }[format];
+      const ext = extname(output).toLowerCase();
+      if (['.csv', '.json', '.jsonl', '.ndjson', '.parquet', '.npy'].includes(ext) && ext !== wrote && !(format === 'jsonl' && ext === '.ndjson')) {
+        throw new UMError('UM_OPTION', `${command}: --output ${output}: the output is ${format === 'jsonl' ? 'JSON Lines' : 'CSV'} (${format === 'table' ? 'a new CSV' : `the input ${file} with its scores calibrated`}); give a ${wrote} name`, { fn: command, argument: '--output' });
+      }
+    }
+    // its bytes are read twice (the predictions, then the bytes copied around the new scores): not a FIFO
+    if (format !== 'table') await (await openInput(command, file, false, 'its bytes are copied into the output, which needs a regular file')).close();
     const params = await readCalibrator(String(args.calibrator));
-    const data = await readPredictions(String(args.file), { ...readOptionsOf(args), requireLabels: false });
+    const data = await readPredictions(file, { ...readOptionsOf(args), requireLabels: false });
     context.data = data;
-    const text = formatPredictions(applyTo(command, params, data, args), data.hasLabels ? data.labels : undefined);
-    if (typeof args.output === 'string') {
-      await writeFile(args.output, text);
-      io.stdout(`${data.n} calibrated predictions written to ${args.output}\n`);
-    } else io.stdout(text);
+    const result = applyTo(command, params, data, args);
+    context.data = undefined;
+    const values = calibratedColumns(result, data.numClasses);
+    let chunks: string[];
+    if (format === 'table') {
+      if (data.ignoredColumns !== undefined && data.ignoredColumns.length > 0) {
+        io.stderr(`${command}: note: ${file}: ${data.ignoredColumns.join(', ')} ${data.ignoredColumns.length === 1 ? 'is' : 'are'} not copied (only CSV and JSON Lines inputs are written back with every column)\n`);
+      }
+      chunks = [calibratedTable(values, data.hasLabels ? data.labels : undefined, data.format === 'parquet' ? (args['label-column'] as string | undefined) ?? 'label' : 'label')];
+    } else {
+      const bytes = await readWhole(command, file);
+      chunks = format === 'csv' ? rewriteCsv(command, file, bytes, data, values) : rewriteJsonl(command, file, bytes, data, values);
+    }
+    if (out !== undefined) {
+      await writeOutput(command, out, chunks);
+      io.stdout(`${data.n} calibrated predictions written to ${out.path}\n`);
+    } else for (const chunk of chunks) io.stdout(chunk);
   });
 }
 

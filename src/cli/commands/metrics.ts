@@ -92,12 +92,13 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
     } else {
       throw new UMError('UM_FILE_FORMAT', `${command}: ${data.path}: holds no scores`, { fn: command, file: data.path });
     }
-    printWarnings(io, command, warnings);
     const ci = bootstrapOf(command, args, data, (w) => {
       if (calibration !== undefined || data.scores === undefined) throw new UMError('UM_OPTION', `${command}: --ci takes one model's scores without --calibration`, { fn: command, argument: '--ci' });
       const { numMembers: _s, ...single } = input;
       return evaluate(data.labels, data.scores, { ...single, ...common, onWarning: () => {}, weights: w }) as unknown as Record<string, unknown>;
     });
+    // after everything that can fail: an error is one line, with no warnings of a run that gave no result
+    printWarnings(io, command, warnings);
     if (args.json === true) io.stdout(`${toJson({ ...withSource(result, data, warnings, calibration), ...(ci === undefined ? {} : { intervals: ci }) })}\n`);
     else io.stdout(`${renderEvaluation(result, data, calibration?.file, ci)}\n`);
   });

@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { defineCommand, type ArgsDef } from 'citty';
@@ -17,6 +16,7 @@ import { presets } from '../../presets/presets.js';
 import { guard, printWarnings } from '../guard.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { parseIntegerFlag, type Io } from '../io.js';
+import { prepareOutput, writeOutput } from '../output.js';
 import { STREAM_BYTES, shouldStream } from './metrics.js';
 import { evaluateSpec, streamStates } from '../streamStates.js';
 import type { MetricState } from '../../state/createState.js';
@@ -59,6 +59,10 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
     const oodFiles = asList(args.ood);
     if (oodFiles.length > files.length) throw new UMError('UM_OPTION', `${command}: ${oodFiles.length} --ood files for ${files.length} model files; give at most one per model, in order`, { fn: command, argument: '--ood' });
     const bins = parseIntegerFlag(command, '--bins', args.bins);
+    const format = args.json === true ? 'json' : args.md === true ? 'md' : 'html';
+    const output = typeof args.output === 'string' ? args.output : `report.${format}`;
+    // checked before any work: a report is never computed only to be lost, nor written over an input
+    const out = output === '-' ? undefined : await prepareOutput(command, '--output', output, [files, oodFiles, args.labels]);
     const names = modelNames(files);
     const progress = io.progress === true ? new SingleBar({ format: 'um report [{bar}] {value}/{total} {step}', stream: process.stderr, hideCursor: true, clearOnComplete: true }) : undefined;
     const models: ReportModel[] = [];
@@ -121,13 +125,11 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
       },
     });
     progress?.stop();
-    const format = args.json === true ? 'json' : args.md === true ? 'md' : 'html';
     const text = format === 'json' ? reportJson(report) : format === 'md' ? reportMarkdown(report) : reportHtml(report);
-    const output = typeof args.output === 'string' ? args.output : `report.${format}`;
-    // written once, after everything succeeded: a failing run leaves no partial report
-    if (output === '-') io.stdout(text);
+    // written once, after everything succeeded, and atomically: a failing run leaves no partial report
+    if (out === undefined) io.stdout(text);
     else {
-      await writeFile(output, text);
+      await writeOutput(command, out, [text]);
       io.stdout(`${output}: ${report.models.length} model${report.models.length === 1 ? '' : 's'}, ${report.charts.length} charts${report.notes.length === 0 ? '' : `, ${report.notes.length} notes`}\n`);
     }
   });
