@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { dingBins } from './dingBins.js';
 import { distinctBins } from './distinctBins.js';
 import { edgeBins } from './edgeBins.js';
@@ -17,7 +18,7 @@ function checkSpec(fn: string, spec: BinningSpec): void {
   if (spec === null || typeof spec !== 'object') fail('UM_OPTION', fn, 'spec', 'be a binning spec object', { value: spec });
   oneOf(fn, 'spec.scheme', spec.scheme, ['equal-width', 'equal-mass', 'ding', 'distinct', 'edges']);
   if (spec.scheme === 'equal-width' || spec.scheme === 'equal-mass') {
-    if (!Number.isInteger(spec.bins) || spec.bins < 1) fail('UM_OPTION', fn, 'spec.bins', 'be an integer ≥ 1', { value: spec.bins });
+    checkCount(fn, 'spec.bins', spec.bins);
   }
   if (spec.scheme === 'equal-width') {
     const r = spec.rule;

@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { weightArray, type WeightOptions } from '../input/weights.js';
 import { presetOf } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
@@ -91,9 +92,9 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   checkOptions('bayesianEce', options, INPUT_KEYS, ['target', 'bins', 'samples', 'seed', 'quantiles', 'preset', 'weights']);
   const fn = 'bayesianEce';
   const bins = options.bins ?? 15;
-  if (!Number.isInteger(bins) || bins < 1) fail('UM_OPTION', fn, 'options.bins', 'be an integer ≥ 1', { value: bins });
+  checkCount(fn, 'options.bins', bins);
   const count = options.samples ?? 500;
-  if (!Number.isInteger(count) || count < 1) fail('UM_OPTION', fn, 'options.samples', 'be an integer ≥ 1', { value: count });
+  checkCount(fn, 'options.samples', count);
   const qs = options.quantiles ?? [0.1, 0.5, 0.9];
   if (!Array.isArray(qs)) fail('UM_OPTION', fn, 'options.quantiles', 'be an array of numbers in [0, 1]', { value: qs });
   for (const [j, q] of qs.entries()) if (typeof q !== 'number' || !(q >= 0 && q <= 1)) fail('UM_OPTION', fn, 'options.quantiles', 'be numbers in [0, 1]', { index: [j], value: q });

@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { binaryPairs } from './binaryPairs.js';
 import { fail } from '../errors/fail.js';
 import { normalQuantile } from '../math/special.js';
@@ -137,11 +138,11 @@ export function semiparametricCalibrationError(outcomes: ArrayLike<number>, prob
   checkOptions('semiparametricCalibrationError', options, ['folds', 'weights', 'orthogonal', 'normalize', 'bandwidths', 'bootstrap', 'alpha', 'seed', 'sampleWeights']);
   const fn = 'semiparametricCalibrationError';
   const k = options.folds ?? 5;
-  if (!Number.isInteger(k) || k < 2) fail('UM_OPTION', fn, 'options.folds', 'be an integer ≥ 2', { value: k });
+  checkCount(fn, 'options.folds', k, { min: 2 });
   const weightsKind = options.weights ?? 'constant';
   if (weightsKind !== 'constant' && weightsKind !== 'relative' && weightsKind !== 'chi') fail('UM_OPTION', fn, 'options.weights', `be 'constant', 'relative' or 'chi'`, { value: weightsKind });
   const boot = options.bootstrap ?? 500;
-  if (!Number.isInteger(boot) || boot < 2) fail('UM_OPTION', fn, 'options.bootstrap', 'be an integer ≥ 2', { value: boot });
+  checkCount(fn, 'options.bootstrap', boot, { min: 2 });
   const alpha = options.alpha ?? 0.05;
   if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) fail('UM_OPTION', fn, 'options.alpha', 'be in (0, 1)', { value: alpha });
   const pairs = binaryPairs(fn, outcomes, probs, false);

@@ -1,3 +1,4 @@
+import { checkCount, MAX_COUNT } from '../errors/checkCount.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { createRng, type Rng } from '../random/rng.js';
@@ -90,10 +91,9 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   const d = repeatRows(fn, oodInput(fn, inDistribution, outOfDistribution, rest));
   const nIn = d.inConfidence.length;
   const nOut = d.outConfidence.length;
-  if (typeof batchSize !== 'number' || !Number.isInteger(batchSize) || batchSize < 1 || batchSize > Math.min(nIn, nOut)) {
-    fail('UM_OPTION', fn, 'options.batchSize', `be an integer in [1, ${Math.min(nIn, nOut)}] (at most the samples of each side)`, { value: batchSize });
-  }
-  if (typeof repeats !== 'number' || !Number.isInteger(repeats) || repeats < 1) fail('UM_OPTION', fn, 'options.repeats', 'be an integer ≥ 1', { value: repeats });
+  const smaller = Math.min(nIn, nOut);
+  checkCount(fn, 'options.batchSize', batchSize, smaller < MAX_COUNT ? { max: smaller, why: 'at most the samples of each side' } : {});
+  checkCount(fn, 'options.repeats', repeats);
   const rng = createRng(fn, seed);
   const b = batchSize;
   const sums = new Float64Array(b + 1);
