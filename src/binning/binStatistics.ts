@@ -1,4 +1,5 @@
 import { fail } from '../errors/fail.js';
+import { rescaleExponent, timesPow2 } from '../input/weights.js';
 import type { Bin, BinAssignment } from './types.js';
 
 function checkVector(fn: string, argument: string, v: ArrayLike<number>, n: number, nonNegative: boolean): void {
@@ -69,7 +70,30 @@ export function binStatistics(
   weights?: ArrayLike<number>,
 ): Bin[] {
   checkInputs(assignment, scores, outcomes, weights);
-  return binStatisticsUnchecked(assignment, scores, outcomes, weights);
+  // extreme magnitudes (any finite score, outcome or weight is allowed here): the sums are taken on values scaled by
+  // exact powers of two, so w·s neither overflows nor underflows, and the means and weights are scaled back
+  const ew = weights === undefined ? 0 : rescaleExponent(maxAbs(weights));
+  const es = rescaleExponent(maxAbs(scores));
+  const eo = rescaleExponent(maxAbs(outcomes));
+  if (ew === 0 && es === 0 && eo === 0) return binStatisticsUnchecked(assignment, scores, outcomes, weights);
+  if (weights !== undefined && ew > 0) {
+    let total = 0;
+    for (let i = 0; i < weights.length; i++) total += weights[i] as number;
+    if (total === Infinity) fail('UM_OPTION', 'binStatistics', 'weights', 'have a finite sum (at most 1.8e308): each bin reports its weight', { value: 'a sum above 1.8e308' });
+  }
+  const scaled = (v: ArrayLike<number>, e: number) => (e === 0 ? v : Float64Array.from(v, (x) => timesPow2(x, -e)));
+  const bins = binStatisticsUnchecked(assignment, scaled(scores, es), scaled(outcomes, eo), weights === undefined ? undefined : scaled(weights, ew));
+  return bins.map((b) => {
+    const meanScore = b.meanScore === null ? null : timesPow2(b.meanScore, es);
+    const meanOutcome = b.meanOutcome === null ? null : timesPow2(b.meanOutcome, eo);
+    return { ...b, weight: timesPow2(b.weight, ew), meanScore, meanOutcome, gap: meanScore === null || meanOutcome === null ? null : meanOutcome - meanScore };
+  });
+}
+
+function maxAbs(v: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i] as number));
+  return m;
 }
 
 /** {@link binStatistics} without input validation, for internal callers whose inputs are valid by construction. */

@@ -1,5 +1,5 @@
 import { checkCount } from '../errors/checkCount.js';
-import { weightArray, type WeightOptions } from '../input/weights.js';
+import { samplesPerWeight, weightInput, type WeightOptions } from '../input/weights.js';
 import { presetOf } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
@@ -36,6 +36,7 @@ export interface BayesianEceResult {
 function truncatedNormal(rng: Rng, mu: number, sigma: number, lo: number, hi: number): number {
   const a = (lo - mu) / sigma;
   const b = (hi - mu) / sigma;
+  if (sigma === 0) return Math.min(Math.max(mu, lo), hi); // a posterior of astronomically many samples
   const flip = a > 0; // work in the lower tail, where Φ keeps its precision
   const pa = flip ? normalCdf(-b) : normalCdf(a);
   const pb = flip ? normalCdf(-a) : normalCdf(b);
@@ -43,6 +44,18 @@ function truncatedNormal(rng: Rng, mu: number, sigma: number, lo: number, hi: nu
   const z = normalQuantile(pa + rng.uniform() * (pb - pa));
   const x = mu + sigma * (flip ? -z : z);
   return Math.min(Math.max(x, lo), hi);
+}
+
+/**
+ * Gamma(count·unit + prior) / unit for counts given in units of `unit` (scaled weights; the shape may exceed
+ * float64): drawn directly while the shape is below 2^60, else by its normal approximation shape + √shape·Z, whose
+ * error (skewness 2/√shape < 2^-29 of a standard deviation that is itself < 2^-30 of the mean) float64 cannot show.
+ */
+function scaledGamma(rng: Rng, count: number, prior: number, unit: number): number {
+  const shape = count * unit + prior;
+  if (shape <= 2 ** 60) return rng.gamma(shape) / unit;
+  const mean = count + prior / unit;
+  return mean + Math.sqrt(mean / unit) * rng.normal();
 }
 
 /** Linear-interpolation quantile of sorted values (numpy's default). */
@@ -104,7 +117,10 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   const { s, o } = calibrationPairs(fn, labels, scores, rest);
   const n = s.length;
   // frequency weights add to the Dirichlet counts and the confidence sums (as repeated pairs)
-  const w = weightArray(fn, options.weights, n);
+  const given = weightInput(fn, options.weights, n);
+  const w = given?.w;
+  // samples per unit of the weights below (1 without weights; see samplesPerWeight)
+  const unit = given === undefined ? 1 : samplesPerWeight(given.w, given.scale);
   const m = [new Float64Array(bins), new Float64Array(bins)] as const;
   const confSum = new Float64Array(bins);
   for (let i = 0; i < n; i++) {
@@ -123,8 +139,8 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   for (let t = 0; t < count; t++) {
     let total = 0;
     for (let b = 0; b < bins; b++) {
-      pi0[b] = rng.gamma((m[0][b] as number) + 1 / bins);
-      pi1[b] = rng.gamma((m[1][b] as number) + 1 / bins);
+      pi0[b] = unit === 1 ? rng.gamma((m[0][b] as number) + 1 / bins) : scaledGamma(rng, m[0][b] as number, 1 / bins, unit);
+      pi1[b] = unit === 1 ? rng.gamma((m[1][b] as number) + 1 / bins) : scaledGamma(rng, m[1][b] as number, 1 / bins, unit);
       total += (pi0[b] as number) + (pi1[b] as number);
     }
     let correctMass = 0;
@@ -135,8 +151,9 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
       const nb = (m[0][b] as number) + (m[1][b] as number);
       const centre = b * width + 0.5 * width;
       const mean = nb === 0 ? centre : (confSum[b] as number) / nb;
-      const postVar = 1 / (nb / variance + 1 / variance);
-      const postMean = postVar * (centre / variance + (nb * mean) / variance);
+      // nb·unit samples (Infinity beyond float64: the posterior is then a point)
+      const postVar = unit === 1 ? 1 / (nb / variance + 1 / variance) : variance / (nb * unit + 1);
+      const postMean = unit === 1 ? postVar * (centre / variance + (nb * mean) / variance) : (centre / unit + nb * mean) / (nb + 1 / unit);
       ptilde[b] = truncatedNormal(rng, postMean, Math.sqrt(postVar), centre - 0.5 * width, centre + 0.5 * width);
     }
     let ece = 0;

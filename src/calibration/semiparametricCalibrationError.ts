@@ -1,4 +1,4 @@
-import { checkCount } from '../errors/checkCount.js';
+import { checkCount, MAX_COUNT } from '../errors/checkCount.js';
 import { binaryPairs } from './binaryPairs.js';
 import { fail } from '../errors/fail.js';
 import { normalQuantile } from '../math/special.js';
@@ -25,7 +25,8 @@ export interface SemiparametricOptions {
   seed?: number;
   /**
    * Frequency weights of the pairs, whole numbers (named apart from `weights`, the peer's weight function): a
-   * weight-w pair is repeated w times before folds are drawn. Default 1 each.
+   * weight-w pair is repeated w times before folds are drawn, so they may sum to at most 2^20 (the limit of every
+   * count). Default 1 each.
    */
   sampleWeights?: ArrayLike<number>;
 }
@@ -239,11 +240,19 @@ function repeatPairs(fn: string, o: ArrayLike<number>, p: ArrayLike<number>, wei
   if (weights === null || typeof weights !== 'object' || weights.length !== p.length) {
     fail('UM_SHAPE', fn, 'options.sampleWeights', `have one weight per pair (${p.length})`, { value: weights === null || typeof weights !== 'object' ? weights : weights.length });
   }
+  let total = 0;
+  for (let i = 0; i < p.length; i++) {
+    const w = weights[i] as number;
+    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0) fail('UM_OPTION', fn, 'options.sampleWeights', 'be whole numbers ≥ 0 (a weight-w pair is w copies)', { index: [i], value: w });
+    total += w;
+  }
+  // the estimator folds and resamples single pairs, so it runs on the Σw pairs the weights stand for: bounded like
+  // every count (a sum of 1e15 would otherwise never finish)
+  if (total > MAX_COUNT) fail('UM_OPTION', fn, 'options.sampleWeights', `sum to at most ${MAX_COUNT} (the estimator runs on the pairs the weights stand for)`, { value: total });
   const oo: number[] = [];
   const pp: number[] = [];
   for (let i = 0; i < p.length; i++) {
     const w = weights[i] as number;
-    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0) fail('UM_OPTION', fn, 'options.sampleWeights', 'be whole numbers ≥ 0 (a weight-w pair is w copies)', { index: [i], value: w });
     for (let j = 0; j < w; j++) {
       oo.push(o[i] as number);
       pp.push(p[i] as number);

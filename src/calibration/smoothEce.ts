@@ -1,4 +1,4 @@
-import { weightArray, type WeightOptions } from '../input/weights.js';
+import { samplesPerWeight, weightArray, weightUnit, type WeightOptions } from '../input/weights.js';
 import { roundHalfEven } from '../binning/numpy.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
@@ -85,10 +85,12 @@ export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: numb
   const ones = w ?? new Float64Array(f.length).fill(1);
   const ys = apply(f, w === undefined ? residual : residual.map((r, i) => r * (w[i] as number)), t, sigma);
   const dens = apply(f, ones, t, sigma);
+  // relplot's density floor of 0.0001 samples, in weight units (see samplesPerWeight)
+  const floor = w === undefined ? 0.0001 : 0.0001 / samplesPerWeight(w, weightUnit(w));
   let num = 0;
   let den = 0;
   for (let k = 0; k < m; k++) {
-    const d = (dens[k] as number) + 0.0001;
+    const d = (dens[k] as number) + floor;
     num += Math.abs((ys[k] as number) / d) * d;
     den += d;
   }

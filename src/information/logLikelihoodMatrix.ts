@@ -1,3 +1,4 @@
+import { samplesPerWeight, weightUnit } from '../input/weights.js';
 import { presetOf } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import type { PresetName } from '../presets/presets.js';
@@ -88,7 +89,11 @@ export function meanWithError(terms: Float64Array, m: number, sem: 'instances' |
   let ss = 0;
   for (let i = 0; i < terms.length; i++) if (wi(i) > 0) ss += wi(i) * ((terms[i] as number) - mean) ** 2;
   if (sem === 'members') return { value: mean, sem: Math.sqrt(ss / n / m) };
-  return { value: mean, sem: n < 2 ? null : Math.sqrt(ss / (n - 1) / n) };
+  // the instances the weights stand for: Σw of whole weights, N rows of relative ones (see samplesPerWeight)
+  const u = w === undefined ? 1 : samplesPerWeight(w, weightUnit(w));
+  if (u === 1) return { value: mean, sem: n < 2 ? null : Math.sqrt(ss / (n - 1) / n) };
+  const samples = n * u;
+  return { value: mean, sem: samples < 2 ? null : Math.sqrt(ss / n / (samples - 1)) };
 }
 
 /** LSE of row i of a row-major [N, M] matrix, optionally negated entries (internal). */

@@ -3,7 +3,7 @@ import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { createRng, type Rng } from '../random/rng.js';
 import type { NamedMeasure } from '../selective/types.js';
-import { OOD_KEYS, oodInput, type OodData, type OodInput, type OodOptions } from './oodInput.js';
+import { OOD_KEYS, oodInput, type OodInput, type OodOptions } from './oodInput.js';
 
 /** Options of {@link oodCurve}. */
 export interface OodCurveOptions extends OodOptions {
@@ -38,17 +38,66 @@ export interface OodCurve {
   readonly points: OodCurvePoint[];
 }
 
-/** k distinct indices of [0, n) in random order (partial Fisher–Yates). */
-function draw(rng: Rng, n: number, k: number): Uint32Array {
-  const pool = new Uint32Array(n);
-  for (let i = 0; i < n; i++) pool[i] = i;
+/**
+ * One side's samples as the caller's rows and their whole-number multiplicities: a weight-w row stands for w
+ * samples, laid out row after row (internal). `cumulative[i]` counts the samples of rows 0…i, in units of `unit`.
+ */
+interface Population {
+  readonly values: Float64Array;
+  /** Undefined: every row is one sample. */
+  readonly cumulative?: Float64Array;
+  readonly unit: number;
+  /** Number of samples (in units of `unit`). */
+  readonly size: number;
+}
+
+function population(fn: string, values: Float64Array, w: Float64Array | undefined, unit: number, name: string): Population {
+  if (w === undefined) return { values, unit: 1, size: values.length };
+  const cumulative = new Float64Array(w.length);
+  let total = 0;
+  w.forEach((k, i) => {
+    if (!Number.isInteger(k * unit)) fail('UM_OPTION', fn, `options.weights.${name}`, 'be whole numbers here (the curve draws samples; a weight-w sample is w copies)', { index: [i], value: k * unit });
+    total += k;
+    cumulative[i] = total;
+  });
+  return { values, cumulative, unit, size: total };
+}
+
+/** The row that holds sample `slot` (0-based, in units of `unit`): the first whose running count exceeds it. */
+function rowOf(p: Population, slot: number): number {
+  const c = p.cumulative;
+  if (c === undefined) return slot;
+  let lo = 0;
+  let hi = c.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((c[mid] as number) > slot) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * k distinct samples in random order, as rows (partial Fisher–Yates over the samples, with only the displaced slots
+ * kept: O(k) time and memory whatever the population's size — the same draws as shuffling the repeated rows).
+ * Beyond 2^53 samples float64 no longer numbers each one: a draw picks a uniform position in the population (with
+ * replacement, which at that size differs with probability below k²/2^53).
+ */
+function draw(rng: Rng, p: Population, k: number): Uint32Array {
+  const out = new Uint32Array(k);
+  const n = p.size;
+  if (p.unit !== 1 || n > 2 ** 53) {
+    for (let i = 0; i < k; i++) out[i] = rowOf(p, rng.uniform() * n);
+    return out;
+  }
+  const moved = new Map<number, number>();
   for (let i = 0; i < k; i++) {
     const j = i + rng.integer(n - i);
-    const t = pool[i] as number;
-    pool[i] = pool[j] as number;
-    pool[j] = t;
+    const atJ = moved.get(j) ?? j;
+    moved.set(j, moved.get(i) ?? i);
+    out[i] = rowOf(p, atJ);
   }
-  return pool.slice(0, k);
+  return out;
 }
 
 /**
@@ -88,10 +137,11 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   const fn = 'oodCurve';
   checkOptions(fn, options, OOD_KEYS, ['batchSize', 'repeats', 'seed']);
   const { batchSize = 100, repeats = 1, seed = 0, ...rest } = options;
-  const d = repeatRows(fn, oodInput(fn, inDistribution, outOfDistribution, rest));
-  const nIn = d.inConfidence.length;
-  const nOut = d.outConfidence.length;
-  const smaller = Math.min(nIn, nOut);
+  // the curve draws each side's samples on their own; whole weights are counts (used as given within [2^-100, 2^100])
+  const d = oodInput(fn, inDistribution, outOfDistribution, rest, false);
+  const inside = population(fn, d.inConfidence, d.inWeights, d.inScale ?? 1, 'inDistribution');
+  const outside = population(fn, d.outConfidence, d.outWeights, d.outScale ?? 1, 'outOfDistribution');
+  const smaller = Math.min(inside.size * inside.unit, outside.size * outside.unit);
   checkCount(fn, 'options.batchSize', batchSize, smaller < MAX_COUNT ? { max: smaller, why: 'at most the samples of each side' } : {});
   checkCount(fn, 'options.repeats', repeats);
   const rng = createRng(fn, seed);
@@ -99,8 +149,8 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   const sums = new Float64Array(b + 1);
   const squares = new Float64Array(b + 1);
   for (let r = 0; r < repeats; r++) {
-    const a = draw(rng, nIn, b);
-    const o = draw(rng, nOut, b);
+    const a = draw(rng, inside, b);
+    const o = draw(rng, outside, b);
     let total = 0;
     for (let j = 0; j < b; j++) total += d.sign * (d.inConfidence[a[j] as number] as number);
     for (let k = 0; k <= b; k++) {
@@ -117,18 +167,4 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
     points.push({ outCount: k, fraction: k / b, mean, std });
   }
   return { measure: d.measure, direction: d.sign === 1 ? 'confidence' : 'uncertainty', batchSize: b, repeats, seed, points };
-}
-
-/** Whole-number weights as repeated samples: the batches are drawn from the repeated rows (internal). */
-function repeatRows(fn: string, d: OodData): OodData {
-  const side = (values: Float64Array, w: Float64Array | undefined, name: string): Float64Array => {
-    if (w === undefined) return values;
-    const out: number[] = [];
-    w.forEach((k, i) => {
-      if (!Number.isInteger(k)) fail('UM_OPTION', fn, `options.weights.${name}`, 'be whole numbers here (the curve draws samples; a weight-w sample is w copies)', { index: [i], value: k });
-      for (let j = 0; j < k; j++) out.push(values[i] as number);
-    });
-    return Float64Array.from(out);
-  };
-  return { ...d, inConfidence: side(d.inConfidence, d.inWeights, 'inDistribution'), outConfidence: side(d.outConfidence, d.outWeights, 'outOfDistribution'), inWeights: undefined, outWeights: undefined };
 }

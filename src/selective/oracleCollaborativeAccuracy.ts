@@ -67,7 +67,8 @@ export function oracleCollaborativeAccuracy(labels: Labels, scores: Scores, opti
   const d = selectiveInput(fn, labels, scores, rest, true);
   const s = sweepOf(d);
   const n = s.n;
-  const m = Math.floor(n * fraction);
+  // whole predictions referred: m = ⌊f·N⌋ (in the weights' units; beyond 2^53 predictions, f·N)
+  const m = (s.unit ?? 1) === 1 && n <= 2 ** 53 ? Math.floor(n * fraction) : n * fraction;
   if (bins === undefined) return 1 - expectedErrorsAt(s, n - m) / n;
   const { spec } = resolveBinning(fn, { bins, ...(preset === undefined ? {} : { preset }) }, 'equal-width');
   const measure = unitMeasure(fn, d, 'equal-width bins (options.bins)');
