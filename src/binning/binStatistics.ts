@@ -1,5 +1,5 @@
 import { fail } from '../errors/fail.js';
-import { rescaleExponent, timesPow2 } from '../input/weights.js';
+import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { Bin, BinAssignment } from './types.js';
 
 function checkVector(fn: string, argument: string, v: ArrayLike<number>, n: number, nonNegative: boolean): void {
@@ -54,7 +54,8 @@ function checkInputs(assignment: BinAssignment, scores: ArrayLike<number>, outco
  * @param weights optional non-negative sample weights.
  * @returns one {@link Bin} per bin, lowest scores first.
  * @throws {UMError} `UM_SHAPE` for an invalid assignment or mismatched lengths, `UM_NOT_FINITE` for NaN or infinite
- *   values, `UM_OPTION` for a negative weight.
+ *   values (and a bin gap beyond float64), `UM_OPTION` for a negative weight or weights summing beyond float64. Any
+ *   finite values work: extreme magnitudes are summed scaled by a power of two and scaled back.
  * @example
  * ```js
  * import { assignBins, binStatistics } from 'uncertainty-metrics';
@@ -86,14 +87,12 @@ export function binStatistics(
   return bins.map((b) => {
     const meanScore = b.meanScore === null ? null : timesPow2(b.meanScore, es);
     const meanOutcome = b.meanOutcome === null ? null : timesPow2(b.meanOutcome, eo);
-    return { ...b, weight: timesPow2(b.weight, ew), meanScore, meanOutcome, gap: meanScore === null || meanOutcome === null ? null : meanOutcome - meanScore };
+    const gap = meanScore === null || meanOutcome === null ? null : meanOutcome - meanScore;
+    if (gap !== null && !Number.isFinite(gap)) {
+      fail('UM_NOT_FINITE', 'binStatistics', 'outcomes', 'differ from the scores by at most 1.8e308 in each bin (the gap of this bin exceeds float64)', { index: [b.index], value: meanOutcome });
+    }
+    return { ...b, weight: timesPow2(b.weight, ew), meanScore, meanOutcome, gap };
   });
-}
-
-function maxAbs(v: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < v.length; i++) m = Math.max(m, Math.abs(v[i] as number));
-  return m;
 }
 
 /** {@link binStatistics} without input validation, for internal callers whose inputs are valid by construction. */

@@ -15,7 +15,7 @@ export interface SemiparametricOptions {
   orthogonal?: boolean;
   /** Divide the weighted mean by the mean weight (default false). */
   normalize?: boolean;
-  /** Candidate kernel precisions; default (linspace(1, 0.1·N, 50)/(max q − min q))². */
+  /** Candidate kernel precisions in (0, 1e300]; default (linspace(1, 0.1·N, 50)/(max q − min q))². */
   bandwidths?: readonly number[];
   /** Bootstrap resamples for the standard error (default 500). */
   bootstrap?: number;
@@ -168,7 +168,8 @@ export function semiparametricCalibrationError(outcomes: ArrayLike<number>, prob
     candidates = Array.from({ length: 50 }, (_, j) => ((lo + ((hi - lo) * j) / 49) / (qmax - qmin)) ** 2);
   } else {
     if (!Array.isArray(candidates) || candidates.length === 0) fail('UM_OPTION', fn, 'options.bandwidths', 'be a non-empty array of positive numbers', { value: candidates });
-    for (const [j, c] of candidates.entries()) if (typeof c !== 'number' || !(c > 0) || !Number.isFinite(c)) fail('UM_OPTION', fn, 'options.bandwidths', 'be positive numbers', { index: [j], value: c });
+    // at most 1e300: the chosen precision is undersmoothed by N^0.08, which must stay finite
+    for (const [j, c] of candidates.entries()) if (typeof c !== 'number' || !(c > 0 && c <= 1e300)) fail('UM_OPTION', fn, 'options.bandwidths', 'be numbers in (0, 1e300]', { index: [j], value: c });
   }
   const w = Float64Array.from(q, (v) =>
     weightsKind === 'constant' ? 1 : weightsKind === 'relative' ? 1 / Math.max(Math.min(v * v, (1 - v) ** 2), 0.05) : 1 / Math.max(v * (1 - v), 0.05),

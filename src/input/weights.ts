@@ -2,6 +2,7 @@ import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from './types.js';
 import { markValidated } from './validated.js';
 import { gather } from '../math/gather.js';
+import { exponentOf, rescaleExponent, timesPow2, WINDOW } from '../math/pow2.js';
 
 /** Options of every function that accepts sample weights. */
 export interface WeightOptions {
@@ -31,9 +32,6 @@ export interface WeightOptions {
   weights?: ArrayLike<number>;
 }
 
-/** Largest weights within [2^-WINDOW, 2^WINDOW] are used as given (products of three sums of 2^32 such weights stay finite). */
-const WINDOW = 100;
-
 /** Validated weights: `w[i] · scale` is row i's weight; `scale` is an exact power of two (1 for ordinary weights). */
 export interface ScaledWeights {
   readonly w: Float64Array;
@@ -55,12 +53,6 @@ export interface WeightRules {
   finiteTotal?: string;
   /** Always bring the largest weight into [1, 2), not only outside the window (weights compared with others). */
   normalize?: boolean;
-}
-
-/** x · 2^e for any integer e in [-2200, 2200], in two exact steps (2^e alone may not be representable). */
-export function timesPow2(x: number, e: number): number {
-  const a = Math.trunc(e / 2);
-  return x * 2 ** a * 2 ** (e - a);
 }
 
 /**
@@ -141,24 +133,6 @@ export function samplesPerWeight(w: ArrayLike<number>, unit: number): number {
 export function withUnit<T extends ArrayLike<number>>(w: T, unit: number): T {
   if (unit !== 1) UNITS.set(w, unit);
   return w;
-}
-
-/**
- * 0 when the largest magnitude `max` lies in [2^-100, 2^100] (or is 0); otherwise its binary exponent e
- * (2^e ≤ max < 2^(e+1)), so that values · 2^-e have their largest in [1, 2) (internal).
- */
-export function rescaleExponent(max: number): number {
-  if (max === 0 || (max >= 2 ** -WINDOW && max <= 2 ** WINDOW)) return 0;
-  return exponentOf(max);
-}
-
-/** The binary exponent e of x > 0: 2^e ≤ x < 2^(e+1). */
-function exponentOf(max: number): number {
-  // exactly: Math.log2 may round across a power of two
-  let e = Math.floor(Math.log2(max));
-  if (timesPow2(max, -e) >= 2) e++;
-  else if (timesPow2(max, -e) < 1) e--;
-  return e;
 }
 
 /**

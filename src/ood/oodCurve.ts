@@ -1,6 +1,7 @@
 import { checkCount, MAX_COUNT } from '../errors/checkCount.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
+import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import { createRng, type Rng } from '../random/rng.js';
 import type { NamedMeasure } from '../selective/types.js';
 import { OOD_KEYS, oodInput, type OodInput, type OodOptions } from './oodInput.js';
@@ -125,7 +126,8 @@ function draw(rng: Rng, p: Population, k: number): Uint32Array {
  * @param outOfDistribution [N_out, C] scores, or values of the same form.
  * @param options `batchSize` (default 100), `repeats` (default 1), `seed` (default 0), `by`, input options.
  * @returns an {@link OodCurve}.
- * @throws {UMError} on invalid input; `UM_OPTION` for a batch larger than a side or bad `repeats`/`seed`.
+ * @throws {UMError} on invalid input; `UM_OPTION` for a batch larger than a side or bad `repeats`/`seed`. Values of
+ *   any finite magnitude are averaged scaled by a power of two (no overflow of the batch sums).
  * @example
  * ```js
  * import { oodCurve } from 'uncertainty-metrics';
@@ -139,8 +141,11 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   const { batchSize = 100, repeats = 1, seed = 0, ...rest } = options;
   // the curve draws each side's samples on their own; whole weights are counts (used as given within [2^-100, 2^100])
   const d = oodInput(fn, inDistribution, outOfDistribution, rest, false);
-  const inside = population(fn, d.inConfidence, d.inWeights, d.inScale ?? 1, 'inDistribution');
-  const outside = population(fn, d.outConfidence, d.outWeights, d.outScale ?? 1, 'outOfDistribution');
+  // values of extreme magnitude (±1e308) are averaged scaled by a power of two, and the means scaled back
+  const e = rescaleExponent(Math.max(maxAbs(d.inConfidence), maxAbs(d.outConfidence)));
+  const scaled = (v: Float64Array) => (e === 0 ? v : v.map((x) => timesPow2(x, -e)));
+  const inside = population(fn, scaled(d.inConfidence), d.inWeights, d.inScale ?? 1, 'inDistribution');
+  const outside = population(fn, scaled(d.outConfidence), d.outWeights, d.outScale ?? 1, 'outOfDistribution');
   const smaller = Math.min(inside.size * inside.unit, outside.size * outside.unit);
   checkCount(fn, 'options.batchSize', batchSize, smaller < MAX_COUNT ? { max: smaller, why: 'at most the samples of each side' } : {});
   checkCount(fn, 'options.repeats', repeats);
@@ -152,9 +157,9 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
     const a = draw(rng, inside, b);
     const o = draw(rng, outside, b);
     let total = 0;
-    for (let j = 0; j < b; j++) total += d.sign * (d.inConfidence[a[j] as number] as number);
+    for (let j = 0; j < b; j++) total += d.sign * (inside.values[a[j] as number] as number);
     for (let k = 0; k <= b; k++) {
-      if (k > 0) total += d.sign * ((d.outConfidence[o[k - 1] as number] as number) - (d.inConfidence[a[k - 1] as number] as number));
+      if (k > 0) total += d.sign * ((outside.values[o[k - 1] as number] as number) - (inside.values[a[k - 1] as number] as number));
       const m = total / b;
       sums[k] = (sums[k] as number) + m;
       squares[k] = (squares[k] as number) + m * m;
@@ -164,7 +169,7 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   for (let k = 0; k <= b; k++) {
     const mean = (sums[k] as number) / repeats;
     const std = repeats === 1 ? null : Math.sqrt(Math.max(0, ((squares[k] as number) - repeats * mean * mean) / (repeats - 1)));
-    points.push({ outCount: k, fraction: k / b, mean, std });
+    points.push({ outCount: k, fraction: k / b, mean: timesPow2(mean, e), std: std === null ? null : timesPow2(std, e) });
   }
   return { measure: d.measure, direction: d.sign === 1 ? 'confidence' : 'uncertainty', batchSize: b, repeats, seed, points };
 }

@@ -284,7 +284,7 @@ add('mmce', [
   { what: 'positive class with 3 classes', call: () => fnOf('mmce')([0], [[0.5, 0.3, 0.2]], T2), code: 'UM_OPTION', message: /^mmce: options.target must be 'top-label' with 3 classes/ },
 ]);
 add('smoothEce', [
-  { what: 'bandwidth 0', call: () => fnOf('smoothEce')(Y2, P2, { bandwidth: 0 }), code: 'UM_OPTION', message: /^smoothEce: options.bandwidth must be a number in \(0, 1\]; got 0/ },
+  { what: 'bandwidth 0', call: () => fnOf('smoothEce')(Y2, P2, { bandwidth: 0 }), code: 'UM_OPTION', message: /^smoothEce: options.bandwidth must be a number in \[2\^-10, 1\] \(0.0009765625 … 1\); got 0/ },
   { what: 'unknown target', call: () => fnOf('smoothEce')(Y2, P2, { target: 'class-1' }), code: 'UM_OPTION', message: /^smoothEce: options.target must be 'top-label' or 'positive-class'; got "class-1"/ },
 ]);
 add('debiasedEce', [
@@ -332,6 +332,9 @@ for (const fn of ['crps', 'crpsPerExample']) {
     { what: 'NaN draw', call: () => f([0], { samples: [[1, NaN]] }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: forecast.samples\\[0\\]\\[1\\] must be a finite number; got NaN`) },
     { what: 'flat draws without numSamples', call: () => f([0], { samples: new Float64Array(2) }), code: 'UM_OPTION', message: new RegExp(`^${fn}: forecast.numSamples must be an integer ≥ 1 with a flat samples array`) },
     { what: 'unknown estimator', call: () => f([0], { samples: [[1, 2]] }, { estimator: 'pwm' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.estimator must be 'fair', 'nrg' or 'cyclic'; got "pwm"`) },
+    { what: 'samples and mean/std together', call: () => f([0], { mean: [0], std: [1], samples: [[1, 2]] } as never), code: 'UM_OPTION', message: new RegExp(`^${fn}: forecast must be either \\{ mean, std \\} or \\{ samples \\} \\(numSamples\\), not both; got "mean, std, samples"`) },
+    { what: 'an unknown forecast key', call: () => f([0], { mean: [0], std: [1], sd: [1] } as never), code: 'UM_OPTION', message: new RegExp(`^${fn}: forecast.sd must not be given`) },
+    { what: 'a CRPS beyond float64', call: () => f([1e308], { mean: [-1e308], std: [0] }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: observations\\[0\\] must give a CRPS within float64 \\(at most 1.8e308\\) with its forecast; got 1e\\+308`) },
   ]);
 }
 
@@ -407,6 +410,7 @@ for (const fn of ['negativeWaic', 'iscv']) {
 add('negativeWaic', [
   { what: 'unknown type', call: () => fnOf('negativeWaic')([[-1, -2]], { type: 'waic3' }), code: 'UM_OPTION', message: /^negativeWaic: options.type must be 'waic1' or 'waic2'; got "waic3"/ },
   { what: 'one member with the sample variance', call: () => fnOf('negativeWaic')([[-1], [-2]]), code: 'UM_SHAPE', message: /^negativeWaic: logLikelihood must have at least 2 members for the variance; got 1/ },
+  { what: 'a WAIC penalty beyond float64', call: () => fnOf('negativeWaic')([[-1, -2], [-1e308, -1]]), code: 'UM_NOT_FINITE', message: /^negativeWaic: logLikelihood\[1\] must give a WAIC term within float64 \(its penalty, the variance of the row, exceeds 1.8e308\); got -1e\+308/ },
 ]);
 add('setWarningHandler', [{ what: 'not a function', call: () => fnOf('setWarningHandler')(5), code: 'UM_OPTION', message: /^setWarningHandler: handler must be a function or undefined; got 5/ }]);
 add('useKernels', [{ what: 'an unknown backend', call: () => fnOf('useKernels')('gpu'), code: 'UM_OPTION', message: /^useKernels: which must be 'wasm' or 'reference'; got "gpu"/ }]);
