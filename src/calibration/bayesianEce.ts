@@ -13,7 +13,7 @@ import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 export interface BayesianEceOptions extends TargetOptions, WeightOptions {
   /** Equal-width bins of the confidence (default 15). */
   bins?: number;
-  /** Number of posterior samples (default 500, as uncertainty_metrics). */
+  /** Number of posterior samples (default 500, as uncertainty_metrics); samples × bins ≤ 2^22. */
   samples?: number;
   /** Seed of the random source (default 0): the same seed gives the same samples. */
   seed?: number;
@@ -108,6 +108,10 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   checkCount(fn, 'options.bins', bins);
   const count = options.samples ?? 500;
   checkCount(fn, 'options.samples', count);
+  // every posterior sample draws every bin (~1 µs each): 2^20 bins × 2^20 samples would run for days
+  if (count * bins > 2 ** 22) {
+    fail('UM_OPTION', fn, 'options.samples', `be at most ${Math.floor(2 ** 22 / bins)} with ${bins} bins (samples × bins ≤ 2^22: each sample draws every bin)`, { value: count });
+  }
   const qs = options.quantiles ?? [0.1, 0.5, 0.9];
   if (!Array.isArray(qs)) fail('UM_OPTION', fn, 'options.quantiles', 'be an array of numbers in [0, 1]', { value: qs });
   for (const [j, q] of qs.entries()) if (typeof q !== 'number' || !(q >= 0 && q <= 1)) fail('UM_OPTION', fn, 'options.quantiles', 'be numbers in [0, 1]', { index: [j], value: q });

@@ -134,6 +134,11 @@ describe('count-like options: one bound, one message', () => {
     expect(um.ece(Y, P, { bins: 1 })).toBeGreaterThanOrEqual(0);
   });
 
+  it('bayesianEce bounds its work: samples × bins ≤ 2^22', () => {
+    expect(() => um.bayesianEce(Y, P, { bins: 2 ** 20, samples: 5 })).toThrow(/^bayesianEce: options.samples must be at most 4 with 1048576 bins \(samples × bins ≤ 2\^22: each sample draws every bin\); got 5$/);
+    expect(um.bayesianEce(Y, P, { bins: 2 ** 12, samples: 2 ** 10 }).samples.length).toBe(1024);
+  });
+
   it('a value above the bound says why', () => {
     expect(() => um.ece(Y, P, { bins: 1e9 })).toThrow(/^ece: options.bins must be an integer in \[1, 1048576\]; got 1000000000 \(1048576 = 2\^20 is the library's limit on count-like options\)$/);
   });
