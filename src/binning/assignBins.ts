@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { dingBins } from './dingBins.js';
 import { distinctBins } from './distinctBins.js';
 import { edgeBins } from './edgeBins.js';
@@ -17,7 +18,7 @@ function checkSpec(fn: string, spec: BinningSpec): void {
   if (spec === null || typeof spec !== 'object') fail('UM_OPTION', fn, 'spec', 'be a binning spec object', { value: spec });
   oneOf(fn, 'spec.scheme', spec.scheme, ['equal-width', 'equal-mass', 'ding', 'distinct', 'edges']);
   if (spec.scheme === 'equal-width' || spec.scheme === 'equal-mass') {
-    if (!Number.isInteger(spec.bins) || spec.bins < 1) fail('UM_OPTION', fn, 'spec.bins', 'be an integer ≥ 1', { value: spec.bins });
+    checkCount(fn, 'spec.bins', spec.bins);
   }
   if (spec.scheme === 'equal-width') {
     const r = spec.rule;
@@ -57,11 +58,11 @@ function checkSpec(fn: string, spec: BinningSpec): void {
 }
 
 /**
- * {@link assignBins} naming the public function `fn` in error messages (internal). `weights` (all > 0) move the
- * data-dependent cuts (equal-mass `'quantile'`, Ding) as if each sample were repeated w times; the peers' equal-mass
- * constructions have no weighted form and are rejected.
+ * {@link assignBins} naming the public function `fn` in error messages (internal). `weights` (all > 0, of scale
+ * `unit`: a weight w stands for w·unit) move the data-dependent cuts (equal-mass `'quantile'`, Ding) as if each
+ * sample were repeated w times; the peers' equal-mass constructions have no weighted form and are rejected.
  */
-export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>, ascending?: Uint32Array): BinAssignment {
+export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = 1): BinAssignment {
   switch (spec.scheme) {
     case 'equal-width':
       return equalWidthBins(scores, spec.bins, spec.rule, spec.precision);
@@ -69,9 +70,9 @@ export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: Binni
       if (weights !== undefined && spec.method !== 'quantile') {
         fail('UM_OPTION', fn, 'options.weights', `not be given with equal-mass construction '${spec.method}' (a peer's, which has no weighted form; this library's 'quantile' has one)`);
       }
-      return equalMassBins(scores, spec.bins, spec.method, weights, ascending);
+      return equalMassBins(scores, spec.bins, spec.method, weights, ascending, unit);
     case 'ding':
-      return dingBins(scores, spec.ding, weights);
+      return dingBins(scores, spec.ding, weights, unit);
     case 'distinct':
       return distinctBins(scores);
     case 'edges':

@@ -1,4 +1,5 @@
 import { fail } from '../errors/fail.js';
+import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { Bin, BinAssignment } from './types.js';
 
 function checkVector(fn: string, argument: string, v: ArrayLike<number>, n: number, nonNegative: boolean): void {
@@ -53,7 +54,8 @@ function checkInputs(assignment: BinAssignment, scores: ArrayLike<number>, outco
  * @param weights optional non-negative sample weights.
  * @returns one {@link Bin} per bin, lowest scores first.
  * @throws {UMError} `UM_SHAPE` for an invalid assignment or mismatched lengths, `UM_NOT_FINITE` for NaN or infinite
- *   values, `UM_OPTION` for a negative weight.
+ *   values (and a bin gap beyond float64), `UM_OPTION` for a negative weight or weights summing beyond float64. Any
+ *   finite values work: extreme magnitudes are summed scaled by a power of two and scaled back.
  * @example
  * ```js
  * import { assignBins, binStatistics } from 'uncertainty-metrics';
@@ -69,7 +71,28 @@ export function binStatistics(
   weights?: ArrayLike<number>,
 ): Bin[] {
   checkInputs(assignment, scores, outcomes, weights);
-  return binStatisticsUnchecked(assignment, scores, outcomes, weights);
+  // extreme magnitudes (any finite score, outcome or weight is allowed here): the sums are taken on values scaled by
+  // exact powers of two, so w·s neither overflows nor underflows, and the means and weights are scaled back
+  const ew = weights === undefined ? 0 : rescaleExponent(maxAbs(weights));
+  const es = rescaleExponent(maxAbs(scores));
+  const eo = rescaleExponent(maxAbs(outcomes));
+  if (ew === 0 && es === 0 && eo === 0) return binStatisticsUnchecked(assignment, scores, outcomes, weights);
+  if (weights !== undefined && ew > 0) {
+    let total = 0;
+    for (let i = 0; i < weights.length; i++) total += weights[i] as number;
+    if (total === Infinity) fail('UM_OPTION', 'binStatistics', 'weights', 'have a finite sum (at most 1.8e308): each bin reports its weight', { value: 'a sum above 1.8e308' });
+  }
+  const scaled = (v: ArrayLike<number>, e: number) => (e === 0 ? v : Float64Array.from(v, (x) => timesPow2(x, -e)));
+  const bins = binStatisticsUnchecked(assignment, scaled(scores, es), scaled(outcomes, eo), weights === undefined ? undefined : scaled(weights, ew));
+  return bins.map((b) => {
+    const meanScore = b.meanScore === null ? null : timesPow2(b.meanScore, es);
+    const meanOutcome = b.meanOutcome === null ? null : timesPow2(b.meanOutcome, eo);
+    const gap = meanScore === null || meanOutcome === null ? null : meanOutcome - meanScore;
+    if (gap !== null && !Number.isFinite(gap)) {
+      fail('UM_NOT_FINITE', 'binStatistics', 'outcomes', 'differ from the scores by at most 1.8e308 in each bin (the gap of this bin exceeds float64)', { index: [b.index], value: meanOutcome });
+    }
+    return { ...b, weight: timesPow2(b.weight, ew), meanScore, meanOutcome, gap };
+  });
 }
 
 /** {@link binStatistics} without input validation, for internal callers whose inputs are valid by construction. */

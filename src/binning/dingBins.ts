@@ -2,6 +2,7 @@ import { argsort } from '../math/argsort.js';
 import { gather } from '../math/gather.js';
 import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
 import type { BinAssignment, DingOptions } from './types.js';
+import { samplesPerWeight } from '../input/weights.js';
 
 /**
  * Ding et al.'s adaptive binning, following the authors' reference code (github.com/yding5/AdaptiveBinning),
@@ -17,12 +18,16 @@ import type { BinAssignment, DingOptions } from './types.js';
  * 3. Cut the sorted scores with the final sizes; cuts inside a block of ties move to the block's nearer end.
  *
  * With weights every count is a weight sum (a sample of weight w counts as w tied copies), so integer weights give the
- * bins of the repeated samples.
+ * bins of the repeated samples — also when they are scaled (`unit`: a weight w stands for w·unit samples, beyond
+ * float64 if need be). Weights that are not whole numbers are relative: a sample counts w·N/Σw (N rows), so the
+ * bins do not change when every weight is multiplied by a constant.
  */
-export function dingBins(scores: ArrayLike<number>, options: DingOptions, weights?: ArrayLike<number>): BinAssignment {
+export function dingBins(scores: ArrayLike<number>, options: DingOptions, weights?: ArrayLike<number>, unit = 1): BinAssignment {
   const n = scores.length;
   const wOf = (i: number) => (weights === undefined ? 1 : (weights[i] as number));
   const { z, minRemaining, minGap } = options;
+  // samples per unit of weight: the scale of whole weights, or N/Σw for relative weights
+  const u = weights === undefined ? 1 : samplesPerWeight(weights, unit);
   // ascending sort of (value, index); we walk it from the top to get the descending order
   const order = argsort(scores, true);
   const r = gather(scores, order);
@@ -38,7 +43,7 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions, weight
   let before = 0;
   for (let i = 0; i < n; i++) {
     const x = r[i] as number;
-    if (num > target && total - before > minRemaining && rmin - globalMin > minGap && x !== r[i - 1]) {
+    if (num * u > target && (total - before) * u > minRemaining && rmin - globalMin > minGap && x !== r[i - 1]) {
       counts.push(num);
       num = 0;
       rmin = Infinity;
@@ -55,12 +60,13 @@ export function dingBins(scores: ArrayLike<number>, options: DingOptions, weight
 
   const last = counts.length - 1;
   const numLast = counts[last] as number;
-  if (last > 0 && Number.isFinite(target) && target - numLast > 0) {
-    const needed = target - numLast;
+  if (last > 0 && Number.isFinite(target) && target - numLast * u > 0) {
+    // in samples (numLast/total is a ratio), then back to weight units
+    const needed = target - numLast * u;
     let moved = 0;
     for (let b = 0; b < last; b++) {
       const cb = counts[b] as number;
-      const extract = Math.max(0, Math.min(Math.trunc((needed * numLast) / total), cb - 1));
+      const extract = Math.max(0, Math.min(Math.trunc((needed * numLast) / total), cb * u - 1)) / u;
       counts[b] = cb - extract;
       moved += extract;
     }

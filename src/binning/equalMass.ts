@@ -1,3 +1,4 @@
+import { samplesPerWeight } from '../input/weights.js';
 import { gather } from '../math/gather.js';
 import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
 import { argsortAscending, numpyLinspaceUnit, numpyQuantileSorted, roundHalfEven } from './numpy.js';
@@ -6,18 +7,26 @@ import type { BinAssignment, EqualMassMethod } from './types.js';
 /**
  * Our equal-mass bins: cuts at round(k·N/B), snapped off blocks of ties, merged when they coincide. With weights the
  * same in weight units, a sample of weight w counting as w tied copies: cuts at round(k·W/B), snapped to the nearer
- * boundary between distinct scores — so integer weights give exactly the bins of the repeated samples.
+ * boundary between distinct scores — so integer weights give exactly the bins of the repeated samples. Weights that
+ * are not whole numbers are relative (they stand for the N rows): the cut is at the weight of round(k·N/B) rows,
+ * (that many rows)·Σw/N, so equal weights give the unweighted bins and a common factor changes nothing. Whole weights
+ * of scale `unit` ≠ 1 (beyond 2^100 samples) are cut at k·W/B: a whole sample is below float64's resolution there.
  */
-function quantileBins(scores: ArrayLike<number>, bins: number, weights?: ArrayLike<number>, ascending?: Uint32Array): BinAssignment {
+function quantileBins(scores: ArrayLike<number>, bins: number, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = 1): BinAssignment {
   const n = scores.length;
   const order = ascending ?? argsortAscending(scores);
   const v = gather(scores, order);
   const cuts: number[] = [];
   const blocks = weights === undefined ? undefined : weightedBlocks(v, gather(weights, order));
+  const u = weights === undefined ? 1 : samplesPerWeight(weights, unit);
+  const relative = u !== unit;
   for (let k = 1; k < bins; k++) {
     // round(k·N/B), half up, in exact integer arithmetic (weight units: floor(k·W/B + 1/2))
+    const rows = Math.floor((2 * k * n + bins) / (2 * bins));
     const r =
-      blocks === undefined ? snapCut(v, Math.floor((2 * k * n + bins) / (2 * bins))) : snapWeightedCut(blocks, Math.floor((k * blocks.total) / bins + 0.5));
+      blocks === undefined
+        ? snapCut(v, rows)
+        : snapWeightedCut(blocks, relative ? (rows * blocks.total) / n : unit === 1 ? Math.floor((k * blocks.total) / bins + 0.5) : (k * blocks.total) / bins);
     if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);
   }
   return binsFromCuts(v, order, cuts, 'midpoints');
@@ -124,10 +133,10 @@ function sklearnQuantileBins(scores: ArrayLike<number>, bins: number): BinAssign
  * Assigns every score to an equal-mass bin with the given construction (see {@link EqualMassMethod}). Weights are
  * supported by this library's `'quantile'` construction; the peers' constructions have none (callers reject them).
  */
-export function equalMassBins(scores: ArrayLike<number>, bins: number, method: EqualMassMethod, weights?: ArrayLike<number>, ascending?: Uint32Array): BinAssignment {
+export function equalMassBins(scores: ArrayLike<number>, bins: number, method: EqualMassMethod, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = 1): BinAssignment {
   switch (method) {
     case 'quantile':
-      return quantileBins(scores, bins, weights, ascending);
+      return quantileBins(scores, bins, weights, ascending, unit);
     case 'uncertainty-metrics':
       return umAdaptiveBins(scores, bins);
     case 'verified-calibration':

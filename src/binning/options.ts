@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { fail } from '../errors/fail.js';
 import { presets, type Preset, type PresetName } from '../presets/presets.js';
 import type { BinningSpec, Closed, DingOptions, EqualMassMethod, EqualWidthRule, Precision } from './types.js';
@@ -137,9 +138,7 @@ export function resolveBinning(
     return { spec: { scheme: 'ding', ding }, config: { preset: preset.name, binning: 'ding', ding, precision }, preset, precision };
   }
   const bins = options.bins ?? preset.bins;
-  if (typeof bins !== 'number' || !Number.isInteger(bins) || bins < 1) {
-    fail('UM_OPTION', fn, 'options.bins', 'be an integer ≥ 1', { value: bins });
-  }
+  checkCount(fn, 'options.bins', bins);
   if (scheme === 'equal-mass') {
     const method = oneOf(fn, 'options.equalMass', options.equalMass ?? preset.equalMass, EQUAL_MASS);
     return {

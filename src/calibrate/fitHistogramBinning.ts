@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { equalMassBins } from '../binning/equalMass.js';
 import { edgeBins } from '../binning/edgeBins.js';
 import { presetOf } from '../binning/options.js';
@@ -74,7 +75,7 @@ export function fitHistogramBinning(labels: Labels, scores: Scores, options: Fit
   const fn = 'fitHistogramBinning';
   checkOptions(fn, options, INPUT_KEYS, ['bins', 'binning', 'preset']);
   const { bins = 15, binning = 'equal-width', preset, ...input } = options;
-  if (typeof bins !== 'number' || !Number.isInteger(bins) || bins < 1) fail('UM_OPTION', fn, 'options.bins', 'be an integer ≥ 1', { value: bins });
+  checkCount(fn, 'options.bins', bins);
   if (binning !== 'equal-width' && binning !== 'equal-mass') fail('UM_OPTION', fn, 'options.binning', "be 'equal-width' or 'equal-mass'", { value: binning });
   const method = presetOf(fn, preset).equalMass;
   const p = probMatrix(fn, scores, input);

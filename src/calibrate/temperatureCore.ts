@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from '../input/types.js';
 import { brentMinimize } from '../math/minimize.js';
@@ -65,9 +66,7 @@ export function searchOptions(fn: string, o: TemperatureSearchOptions): { lo: nu
   const tolerance = o.tolerance ?? 1e-10;
   if (typeof tolerance !== 'number' || !(tolerance > 0 && tolerance < 1)) fail('UM_OPTION', fn, 'options.tolerance', 'be a number in (0, 1)', { value: tolerance });
   const maxEvaluations = o.maxEvaluations ?? 200;
-  if (typeof maxEvaluations !== 'number' || !Number.isInteger(maxEvaluations) || maxEvaluations < 3) {
-    fail('UM_OPTION', fn, 'options.maxEvaluations', 'be an integer ≥ 3', { value: maxEvaluations });
-  }
+  checkCount(fn, 'options.maxEvaluations', maxEvaluations, { min: 3 });
   return { lo: bounds[0], hi: bounds[1], tolerance, maxEvaluations };
 }
 

@@ -1,4 +1,5 @@
-import { weightArray, type WeightOptions } from '../input/weights.js';
+import { checkCount } from '../errors/checkCount.js';
+import { samplesPerWeight, weightInput, type WeightOptions } from '../input/weights.js';
 import { presetOf } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
@@ -12,7 +13,7 @@ import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 export interface BayesianEceOptions extends TargetOptions, WeightOptions {
   /** Equal-width bins of the confidence (default 15). */
   bins?: number;
-  /** Number of posterior samples (default 500, as uncertainty_metrics). */
+  /** Number of posterior samples (default 500, as uncertainty_metrics); samples × bins ≤ 2^22. */
   samples?: number;
   /** Seed of the random source (default 0): the same seed gives the same samples. */
   seed?: number;
@@ -35,6 +36,7 @@ export interface BayesianEceResult {
 function truncatedNormal(rng: Rng, mu: number, sigma: number, lo: number, hi: number): number {
   const a = (lo - mu) / sigma;
   const b = (hi - mu) / sigma;
+  if (sigma === 0) return Math.min(Math.max(mu, lo), hi); // a posterior of astronomically many samples
   const flip = a > 0; // work in the lower tail, where Φ keeps its precision
   const pa = flip ? normalCdf(-b) : normalCdf(a);
   const pb = flip ? normalCdf(-a) : normalCdf(b);
@@ -42,6 +44,18 @@ function truncatedNormal(rng: Rng, mu: number, sigma: number, lo: number, hi: nu
   const z = normalQuantile(pa + rng.uniform() * (pb - pa));
   const x = mu + sigma * (flip ? -z : z);
   return Math.min(Math.max(x, lo), hi);
+}
+
+/**
+ * Gamma(count·unit + prior) / unit for counts given in units of `unit` (scaled weights; the shape may exceed
+ * float64): drawn directly while the shape is below 2^60, else by its normal approximation shape + √shape·Z, whose
+ * error (skewness 2/√shape < 2^-29 of a standard deviation that is itself < 2^-30 of the mean) float64 cannot show.
+ */
+function scaledGamma(rng: Rng, count: number, prior: number, unit: number): number {
+  const shape = count * unit + prior;
+  if (shape <= 2 ** 60) return rng.gamma(shape) / unit;
+  const mean = count + prior / unit;
+  return mean + Math.sqrt(mean / unit) * rng.normal();
 }
 
 /** Linear-interpolation quantile of sorted values (numpy's default). */
@@ -91,9 +105,13 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   checkOptions('bayesianEce', options, INPUT_KEYS, ['target', 'bins', 'samples', 'seed', 'quantiles', 'preset', 'weights']);
   const fn = 'bayesianEce';
   const bins = options.bins ?? 15;
-  if (!Number.isInteger(bins) || bins < 1) fail('UM_OPTION', fn, 'options.bins', 'be an integer ≥ 1', { value: bins });
+  checkCount(fn, 'options.bins', bins);
   const count = options.samples ?? 500;
-  if (!Number.isInteger(count) || count < 1) fail('UM_OPTION', fn, 'options.samples', 'be an integer ≥ 1', { value: count });
+  checkCount(fn, 'options.samples', count);
+  // every posterior sample draws every bin (~1 µs each): 2^20 bins × 2^20 samples would run for days
+  if (count * bins > 2 ** 22) {
+    fail('UM_OPTION', fn, 'options.samples', `be at most ${Math.floor(2 ** 22 / bins)} with ${bins} bins (samples × bins ≤ 2^22: each sample draws every bin)`, { value: count });
+  }
   const qs = options.quantiles ?? [0.1, 0.5, 0.9];
   if (!Array.isArray(qs)) fail('UM_OPTION', fn, 'options.quantiles', 'be an array of numbers in [0, 1]', { value: qs });
   for (const [j, q] of qs.entries()) if (typeof q !== 'number' || !(q >= 0 && q <= 1)) fail('UM_OPTION', fn, 'options.quantiles', 'be numbers in [0, 1]', { index: [j], value: q });
@@ -103,7 +121,10 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   const { s, o } = calibrationPairs(fn, labels, scores, rest);
   const n = s.length;
   // frequency weights add to the Dirichlet counts and the confidence sums (as repeated pairs)
-  const w = weightArray(fn, options.weights, n);
+  const given = weightInput(fn, options.weights, n);
+  const w = given?.w;
+  // samples per unit of the weights below (1 without weights; see samplesPerWeight)
+  const unit = given === undefined ? 1 : samplesPerWeight(given.w, given.scale);
   const m = [new Float64Array(bins), new Float64Array(bins)] as const;
   const confSum = new Float64Array(bins);
   for (let i = 0; i < n; i++) {
@@ -122,8 +143,8 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   for (let t = 0; t < count; t++) {
     let total = 0;
     for (let b = 0; b < bins; b++) {
-      pi0[b] = rng.gamma((m[0][b] as number) + 1 / bins);
-      pi1[b] = rng.gamma((m[1][b] as number) + 1 / bins);
+      pi0[b] = unit === 1 ? rng.gamma((m[0][b] as number) + 1 / bins) : scaledGamma(rng, m[0][b] as number, 1 / bins, unit);
+      pi1[b] = unit === 1 ? rng.gamma((m[1][b] as number) + 1 / bins) : scaledGamma(rng, m[1][b] as number, 1 / bins, unit);
       total += (pi0[b] as number) + (pi1[b] as number);
     }
     let correctMass = 0;
@@ -134,8 +155,9 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
       const nb = (m[0][b] as number) + (m[1][b] as number);
       const centre = b * width + 0.5 * width;
       const mean = nb === 0 ? centre : (confSum[b] as number) / nb;
-      const postVar = 1 / (nb / variance + 1 / variance);
-      const postMean = postVar * (centre / variance + (nb * mean) / variance);
+      // nb·unit samples (Infinity beyond float64: the posterior is then a point)
+      const postVar = unit === 1 ? 1 / (nb / variance + 1 / variance) : variance / (nb * unit + 1);
+      const postMean = unit === 1 ? postVar * (centre / variance + (nb * mean) / variance) : (centre / unit + nb * mean) / (nb + 1 / unit);
       ptilde[b] = truncatedNormal(rng, postMean, Math.sqrt(postVar), centre - 0.5 * width, centre + 0.5 * width);
     }
     let ece = 0;

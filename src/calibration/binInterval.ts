@@ -15,9 +15,11 @@ export function binInterval(method: IntervalMethod, k: number, n: number, level:
     return [lo, hi];
   }
   const z = normalQuantile(1 - alpha / 2);
-  const rate = k / n;
-  const d = 1 + (z * z) / n;
-  const centre = (rate + (z * z) / (2 * n)) / d;
-  const half = (z * Math.sqrt((rate * (1 - rate)) / n + (z * z) / (4 * n * n))) / d;
+  // the score interval multiplied through by n, so that no term divides by n or squares it (weight sums may be
+  // anywhere from subnormal to 1.8e308): (k + z²/2 ± z·√(k(1 − k/n) + z²/4)) / (n + z²)
+  const z2 = z * z;
+  const d = n + z2;
+  const centre = (k + z2 / 2) / d;
+  const half = (z * Math.sqrt(k * (1 - k / n) + z2 / 4)) / d;
   return [Math.max(0, centre - half), Math.min(1, centre + half)];
 }

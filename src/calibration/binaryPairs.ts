@@ -1,17 +1,21 @@
 import { presetOf, resolveBinning, type BinningOptions, type BinningScheme } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import { positiveClassPrecision } from '../presets/presets.js';
-import { weightArray } from '../input/weights.js';
+import { weightInput, withUnit, type WeightRules } from '../input/weights.js';
 import { gather } from '../math/gather.js';
 
-/** Validates a binary (outcome, probability) pair input and returns float64 copies. Internal. */
+/**
+ * Validates a binary (outcome, probability) pair input and returns float64 copies, without the pairs of weight 0;
+ * `w` is scaled (see `WeightOptions`): pair i weighs `w[i] · scale`. Internal.
+ */
 export function binaryPairs(
   fn: string,
   outcomes: ArrayLike<number>,
   probs: ArrayLike<number>,
   float32: boolean,
   weights?: unknown,
-): { o: Float64Array; p: Float64Array; w: Float64Array | undefined } {
+  rules: WeightRules = {},
+): { o: Float64Array; p: Float64Array; w: Float64Array | undefined; scale: number } {
   if (outcomes === null || typeof outcomes !== 'object' || typeof outcomes.length !== 'number') {
     fail('UM_SHAPE', fn, 'outcomes', 'be an array of 0/1 outcomes', { value: outcomes });
   }
@@ -34,10 +38,12 @@ export function binaryPairs(
     p[i] = float32 ? Math.fround(v) : v;
     o[i] = y;
   }
-  const w = weightArray(fn, weights, n);
-  if (w === undefined || w.every((x) => x > 0)) return { o, p, w };
+  const given = weightInput(fn, weights, n, rules);
+  const scale = given?.scale ?? 1;
+  const w = given?.w;
+  if (w === undefined || w.every((x) => x > 0)) return { o, p, w, scale };
   const keep = Array.from(w.keys()).filter((i) => (w[i] as number) > 0);
-  return { o: gather(o, keep), p: gather(p, keep), w: gather(w, keep) };
+  return { o: gather(o, keep), p: gather(p, keep), w: withUnit(gather(w, keep), scale), scale };
 }
 
 /**

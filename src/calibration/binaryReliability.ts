@@ -1,7 +1,7 @@
 import type { BinningOptions } from '../binning/options.js';
 import { binaryPairs, resolvePositiveBinning } from './binaryPairs.js';
 import { sliceBins } from './core.js';
-import { resolveInterval, table, type IntervalOptions, type ReliabilityTable } from './reliability.js';
+import { resolveInterval, samplesPerTrueWeight, table, unscaled, type IntervalOptions, type ReliabilityTable } from './reliability.js';
 import type { WeightOptions } from '../input/weights.js';
 import { BINNING_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
@@ -39,6 +39,6 @@ export function binaryReliability(outcomes: ArrayLike<number>, probs: ArrayLike<
   const fn = 'binaryReliability';
   const { spec, config, precision } = resolvePositiveBinning(fn, options, probs);
   const interval = resolveInterval(fn, options);
-  const { o, p, w } = binaryPairs(fn, outcomes, probs, precision === 'float32', options.weights);
-  return table('probability', p.length, 2, sliceBins(fn, p, o, spec, w), config, interval);
+  const { o, p, w, scale } = binaryPairs(fn, outcomes, probs, precision === 'float32', options.weights, { finiteTotal: 'the table reports the weight of each bin' });
+  return table('probability', p.length, 2, unscaled(sliceBins(fn, p, o, spec, w), scale), config, interval, samplesPerTrueWeight(w, scale));
 }

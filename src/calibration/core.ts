@@ -6,7 +6,7 @@ import { resolveBinning, type BinningConfig, type BinningOptions, type BinningSc
 import type { Bin, BinningSpec, Precision } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, ProbMatrix } from '../input/types.js';
-import type { WeightOptions } from '../input/weights.js';
+import { weightUnit, type WeightOptions } from '../input/weights.js';
 import { topLabel } from '../measures/topLabel.js';
 import { rowNormalizedEntropy } from '../measures/normalizedEntropy.js';
 
@@ -112,9 +112,9 @@ export function atPrecision(p: ProbMatrix, precision: Precision): ProbMatrix {
   return { ...rest, data: Float32Array.from(p.data) };
 }
 
-/** Bins one slice of (score, outcome[, weight]) triples and returns its bins. */
-export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>, ascending?: Uint32Array): Bin[] {
-  return binStatisticsUnchecked(assignBinsFor(fn, scores, spec, weights, ascending), scores, outcomes, weights);
+/** Bins one slice of (score, outcome[, weight]) triples and returns its bins; `unit` is the weights' scale. */
+export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = weightUnit(weights)): Bin[] {
+  return binStatisticsUnchecked(assignBinsFor(fn, scores, spec, weights, ascending, unit), scores, outcomes, weights);
 }
 
 /** The (score, outcome[, weight]) entries of one binned slice: one class, or all entries together (internal). */
@@ -124,6 +124,8 @@ export interface Slice {
   weights: ArrayLike<number> | undefined;
   /** The stable ascending order of `scores`, once some binning has sorted them (shared by later binnings). */
   ascending?: Uint32Array;
+  /** The weights' scale (see `WeightOptions`; absent = 1): the binnings that count samples read it. */
+  unit?: number;
 }
 
 /** Slices of (score, outcome[, weight]) triples grouped by class `group[i]`; `weight(i)` undefined means unweighted. */
@@ -233,7 +235,7 @@ export function gceCores(fn: string, p0: ProbMatrix, labels: Int32Array, cfgs: r
       bins = chosen.slices.map((sl) => {
         if (sl.scores.length === 0) return null;
         if (sorts) sl.ascending ??= argsortAscending(sl.scores);
-        return sliceBins(fn, sl.scores, sl.outcomes, cfg.spec, sl.weights, sorts ? sl.ascending : undefined);
+        return sliceBins(fn, sl.scores, sl.outcomes, cfg.spec, sl.weights, sorts ? sl.ascending : undefined, sl.unit ?? 1);
       });
       binned.set(binning, bins);
     }
@@ -255,7 +257,7 @@ function aboveThreshold(sl: Slice, threshold: number): Slice {
   const n = scores.length;
   let m = 0;
   for (let j = 0; j < n; j++) if ((scores[j] as number) > threshold) m++;
-  const kept: Slice = { scores: new Float64Array(m), outcomes: new Float64Array(m), weights: weights === undefined ? undefined : new Float64Array(m) };
+  const kept: Slice = { scores: new Float64Array(m), outcomes: new Float64Array(m), weights: weights === undefined ? undefined : new Float64Array(m), ...(sl.unit === undefined ? {} : { unit: sl.unit }) };
   const s = kept.scores as Float64Array;
   const o = kept.outcomes as Float64Array;
   const wk = kept.weights as Float64Array | undefined;
@@ -294,10 +296,17 @@ export function calibrationSlices(p0: ProbMatrix, labels: Int32Array, cfg: Omit<
     const { predicted, confidence } = topLabel(p);
     const outcome = (i: number) => (predicted[i] === labels[i] ? 1 : 0);
     const score = (i: number) => confidence[i] as number;
-    if (!cfg.classConditional) return { slices: groupSlices(1, n, () => 0, score, outcome, keep, rowWeight), what };
-    return { slices: groupSlices(c, n, (i) => predicted[i] as number, score, outcome, keep, rowWeight), what };
+    if (!cfg.classConditional) return { slices: withSliceUnit(groupSlices(1, n, () => 0, score, outcome, keep, rowWeight), w), what };
+    return { slices: withSliceUnit(groupSlices(c, n, (i) => predicted[i] as number, score, outcome, keep, rowWeight), w), what };
   }
-  return { slices: entrySlices(data, labels, n, c, cfg.classConditional, thr, w), what };
+  return { slices: withSliceUnit(entrySlices(data, labels, n, c, cfg.classConditional, thr, w), w), what };
+}
+
+/** Slices of the rows weighted by `w`, with its scale. */
+function withSliceUnit(slices: Slice[], w: Float64Array | undefined): Slice[] {
+  const unit = weightUnit(w);
+  if (unit !== 1) for (const s of slices) s.unit = unit;
+  return slices;
 }
 
 /**
@@ -359,7 +368,7 @@ export function errorOfSlices(fn: string, raws: (number | null)[], cfg: { norm: 
 
 /** The raw binned error of one slice, `null` when it is empty (internal). */
 export function rawOf(fn: string, s: Slice, cfg: { spec: BinningSpec; norm: Norm }): number | null {
-  return s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec, s.weights), cfg.norm);
+  return s.scores.length === 0 ? null : binnedErrorRaw(sliceBins(fn, s.scores, s.outcomes, cfg.spec, s.weights, undefined, s.unit ?? 1), cfg.norm);
 }
 
 /**
@@ -440,5 +449,5 @@ export function uceSlices(p0: ProbMatrix, labels: Int32Array, cfg: { precision: 
   const rowWeight = w === undefined ? undefined : (i: number) => w[i] as number;
   const groups = cfg.classwise ? p.numClasses : 1;
   const group = cfg.classwise ? (i: number) => predicted[i] as number : () => 0;
-  return groupSlices(groups, p.n, group, (i) => uncertainty[i] as number, (i) => error[i] as number, () => true, rowWeight);
+  return withSliceUnit(groupSlices(groups, p.n, group, (i) => uncertainty[i] as number, (i) => error[i] as number, () => true, rowWeight), w);
 }

@@ -26,17 +26,19 @@ export interface DebiasedEceOptions extends InputOptions, BinningOptions, Weight
 }
 
 /** θ̂ = Σ_b w_b [(ȳ_b − s̄_b)² − ȳ_b(1 − ȳ_b)/(n_b − 1)] for one slice (internal). */
-function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, spec: BinningSpec, smallBins: 'drop' | 'plugin', w?: Float64Array): number {
+function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, spec: BinningSpec, smallBins: 'drop' | 'plugin', w?: Float64Array, scale = 1): number {
   const bins = binStatisticsUnchecked(assignBinsFor(fn, s, spec, w), s, o, w);
   let theta = 0;
   for (const b of bins) {
     if (b.gap === null || b.meanOutcome === null) continue;
-    // n_b is the bin's weight: with whole-number (frequency) weights, the number of samples it stands for
-    if (b.weight < 2) {
+    // n_b is the bin's weight: with whole-number (frequency) weights, the number of samples it stands for (the
+    // weights may be scaled: n_b = weight · scale, Infinity beyond float64, where the correction is 0)
+    const count = b.weight * scale;
+    if (count < 2) {
       if (smallBins === 'plugin') theta += b.fraction * b.gap * b.gap;
       continue;
     }
-    theta += b.fraction * (b.gap * b.gap - (b.meanOutcome * (1 - b.meanOutcome)) / (b.weight - 1));
+    theta += b.fraction * (b.gap * b.gap - (b.meanOutcome * (1 - b.meanOutcome)) / (count - 1));
   }
   return theta;
 }
@@ -89,7 +91,7 @@ export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEce
   const smallBins = options.smallBins ?? preset.debiasedEce.smallBins;
   if (smallBins !== 'drop' && smallBins !== 'plugin') fail('UM_OPTION', fn, 'options.smallBins', `be 'drop' or 'plugin'`, { value: smallBins });
   // whole-number weights: the n_b − 1 correction counts samples
-  const { p: p1, y, w } = labeledInput(fn, labels, scores, options, true);
+  const { p: p1, y, w, scale } = labeledInput(fn, labels, scores, options, true);
   if (mode === 'positive-class') {
     // the peer's positive-class arithmetic (torchmetrics: the input's precision), not its top-label one
     const pos = resolvePositiveBinning(fn, { ...options, binning: options.binning ?? scheme }, scores);
@@ -97,14 +99,14 @@ export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEce
     if (c !== 2) fail('UM_OPTION', fn, 'options.mode', `be 'top-label' or 'marginal' with ${c} classes ('positive-class' needs 2)`, { value: mode });
     const s1 = Float64Array.from({ length: n }, (_, i) => data[2 * i + 1] as number);
     const o = Float64Array.from(y, (v) => (v === 1 ? 1 : 0));
-    return Math.sqrt(Math.max(0, debiasedSquare(fn, s1, o, pos.spec, smallBins, w)));
+    return Math.sqrt(Math.max(0, debiasedSquare(fn, s1, o, pos.spec, smallBins, w, scale)));
   }
   const p = atPrecision(p1, precision);
   const { n, numClasses: c, data } = p;
   if (mode === 'top-label') {
     const t = topLabel(p);
     const o = Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0));
-    return Math.sqrt(Math.max(0, debiasedSquare(fn, t.confidence, o, spec, smallBins, w)));
+    return Math.sqrt(Math.max(0, debiasedSquare(fn, t.confidence, o, spec, smallBins, w, scale)));
   }
   let sum = 0;
   const col = new Float64Array(n);
@@ -114,7 +116,7 @@ export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEce
       col[i] = data[i * c + k] as number;
       out[i] = y[i] === k ? 1 : 0;
     }
-    sum += Math.max(0, debiasedSquare(fn, col, out, spec, smallBins, w));
+    sum += Math.max(0, debiasedSquare(fn, col, out, spec, smallBins, w, scale));
   }
   return Math.sqrt(sum / c);
 }

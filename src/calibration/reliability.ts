@@ -3,7 +3,7 @@ import { resolveBinning, type BinningConfig, type BinningOptions } from '../binn
 import type { Bin } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import { labeledInput } from '../input/labeledInput.js';
-import type { WeightOptions } from '../input/weights.js';
+import { samplesPerWeight, type WeightOptions } from '../input/weights.js';
 import { binInterval, type IntervalMethod } from './binInterval.js';
 import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
@@ -93,10 +93,10 @@ export function reliability(labels: Labels, scores: Scores, options: Reliability
   }
   const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
   const interval = resolveInterval(fn, options);
-  const { p: p0, y, w } = labeledInput(fn, labels, scores, options);
+  const { p: p0, y, w, scale } = labeledInput(fn, labels, scores, options, { finiteTotal: 'the table reports the weight of each bin' });
   const p = atPrecision(p0, precision);
   const { s, o } = reliabilityPairs(p, y, measure);
-  return table(measure, p.n, p.numClasses, sliceBins(fn, s, o, spec, w), config, interval);
+  return table(measure, p.n, p.numClasses, unscaled(sliceBins(fn, s, o, spec, w), scale), config, interval, samplesPerTrueWeight(w, scale));
 }
 
 /** The (score, outcome) pairs a reliability table bins: confidence vs correct, or uncertainty vs error (internal). */
@@ -121,6 +121,16 @@ export function resolveInterval(fn: string, options: IntervalOptions): { method:
   return { method: interval, level };
 }
 
+/** Samples per unit of the given (unscaled) weights, the n of a bin's interval (see `samplesPerWeight`) (internal). */
+export function samplesPerTrueWeight(w: Float64Array | undefined, scale: number): number {
+  return w === undefined ? 1 : samplesPerWeight(w, scale) / scale;
+}
+
+/** Bins of scaled weights with their true weights (`weight · scale`, exact: a power of two) (internal). */
+export function unscaled(bins: Bin[], scale: number): Bin[] {
+  return scale === 1 ? bins : bins.map((b) => ({ ...b, weight: b.weight * scale }));
+}
+
 /** Assembles a table from bins (shared with `binaryReliability`). */
 export function table(
   measure: ReliabilityTable['measure'],
@@ -129,6 +139,7 @@ export function table(
   bins: Bin[],
   config: BinningConfig,
   interval: { method: IntervalMethod; level: number } | null = null,
+  samplesPer = 1,
 ): ReliabilityTable {
   return {
     measure,
@@ -141,6 +152,10 @@ export function table(
     intervals:
       interval === null
         ? null
-        : { ...interval, bounds: bins.map((b) => (b.meanOutcome === null ? null : binInterval(interval.method, b.weight * b.meanOutcome, b.weight, interval.level))) },
+        : {
+            ...interval,
+            // n: the samples a bin's weight stands for (its weight with whole-number weights)
+            bounds: bins.map((b) => (b.meanOutcome === null ? null : binInterval(interval.method, b.weight * samplesPer * b.meanOutcome, b.weight * samplesPer, interval.level))),
+          },
   };
 }

@@ -1,3 +1,4 @@
+import { checkCount, MAX_COUNT } from '../errors/checkCount.js';
 import { binaryPairs } from './binaryPairs.js';
 import { fail } from '../errors/fail.js';
 import { normalQuantile } from '../math/special.js';
@@ -14,7 +15,7 @@ export interface SemiparametricOptions {
   orthogonal?: boolean;
   /** Divide the weighted mean by the mean weight (default false). */
   normalize?: boolean;
-  /** Candidate kernel precisions; default (linspace(1, 0.1·N, 50)/(max q − min q))². */
+  /** Candidate kernel precisions in (0, 1e300]; default (linspace(1, 0.1·N, 50)/(max q − min q))². */
   bandwidths?: readonly number[];
   /** Bootstrap resamples for the standard error (default 500). */
   bootstrap?: number;
@@ -24,7 +25,8 @@ export interface SemiparametricOptions {
   seed?: number;
   /**
    * Frequency weights of the pairs, whole numbers (named apart from `weights`, the peer's weight function): a
-   * weight-w pair is repeated w times before folds are drawn. Default 1 each.
+   * weight-w pair is repeated w times before folds are drawn, so they may sum to at most 2^20 (the limit of every
+   * count). Default 1 each.
    */
   sampleWeights?: ArrayLike<number>;
 }
@@ -137,11 +139,11 @@ export function semiparametricCalibrationError(outcomes: ArrayLike<number>, prob
   checkOptions('semiparametricCalibrationError', options, ['folds', 'weights', 'orthogonal', 'normalize', 'bandwidths', 'bootstrap', 'alpha', 'seed', 'sampleWeights']);
   const fn = 'semiparametricCalibrationError';
   const k = options.folds ?? 5;
-  if (!Number.isInteger(k) || k < 2) fail('UM_OPTION', fn, 'options.folds', 'be an integer ≥ 2', { value: k });
+  checkCount(fn, 'options.folds', k, { min: 2 });
   const weightsKind = options.weights ?? 'constant';
   if (weightsKind !== 'constant' && weightsKind !== 'relative' && weightsKind !== 'chi') fail('UM_OPTION', fn, 'options.weights', `be 'constant', 'relative' or 'chi'`, { value: weightsKind });
   const boot = options.bootstrap ?? 500;
-  if (!Number.isInteger(boot) || boot < 2) fail('UM_OPTION', fn, 'options.bootstrap', 'be an integer ≥ 2', { value: boot });
+  checkCount(fn, 'options.bootstrap', boot, { min: 2 });
   const alpha = options.alpha ?? 0.05;
   if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) fail('UM_OPTION', fn, 'options.alpha', 'be in (0, 1)', { value: alpha });
   const pairs = binaryPairs(fn, outcomes, probs, false);
@@ -166,7 +168,8 @@ export function semiparametricCalibrationError(outcomes: ArrayLike<number>, prob
     candidates = Array.from({ length: 50 }, (_, j) => ((lo + ((hi - lo) * j) / 49) / (qmax - qmin)) ** 2);
   } else {
     if (!Array.isArray(candidates) || candidates.length === 0) fail('UM_OPTION', fn, 'options.bandwidths', 'be a non-empty array of positive numbers', { value: candidates });
-    for (const [j, c] of candidates.entries()) if (typeof c !== 'number' || !(c > 0) || !Number.isFinite(c)) fail('UM_OPTION', fn, 'options.bandwidths', 'be positive numbers', { index: [j], value: c });
+    // at most 1e300: the chosen precision is undersmoothed by N^0.08, which must stay finite
+    for (const [j, c] of candidates.entries()) if (typeof c !== 'number' || !(c > 0 && c <= 1e300)) fail('UM_OPTION', fn, 'options.bandwidths', 'be numbers in (0, 1e300]', { index: [j], value: c });
   }
   const w = Float64Array.from(q, (v) =>
     weightsKind === 'constant' ? 1 : weightsKind === 'relative' ? 1 / Math.max(Math.min(v * v, (1 - v) ** 2), 0.05) : 1 / Math.max(v * (1 - v), 0.05),
@@ -238,11 +241,19 @@ function repeatPairs(fn: string, o: ArrayLike<number>, p: ArrayLike<number>, wei
   if (weights === null || typeof weights !== 'object' || weights.length !== p.length) {
     fail('UM_SHAPE', fn, 'options.sampleWeights', `have one weight per pair (${p.length})`, { value: weights === null || typeof weights !== 'object' ? weights : weights.length });
   }
+  let total = 0;
+  for (let i = 0; i < p.length; i++) {
+    const w = weights[i] as number;
+    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0) fail('UM_OPTION', fn, 'options.sampleWeights', 'be whole numbers ≥ 0 (a weight-w pair is w copies)', { index: [i], value: w });
+    total += w;
+  }
+  // the estimator folds and resamples single pairs, so it runs on the Σw pairs the weights stand for: bounded like
+  // every count (a sum of 1e15 would otherwise never finish)
+  if (total > MAX_COUNT) fail('UM_OPTION', fn, 'options.sampleWeights', `sum to at most ${MAX_COUNT} (the estimator runs on the pairs the weights stand for)`, { value: total });
   const oo: number[] = [];
   const pp: number[] = [];
   for (let i = 0; i < p.length; i++) {
     const w = weights[i] as number;
-    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0) fail('UM_OPTION', fn, 'options.sampleWeights', 'be whole numbers ≥ 0 (a weight-w pair is w copies)', { index: [i], value: w });
     for (let j = 0; j < w; j++) {
       oo.push(o[i] as number);
       pp.push(p[i] as number);

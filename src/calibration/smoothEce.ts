@@ -1,4 +1,4 @@
-import { weightArray, type WeightOptions } from '../input/weights.js';
+import { samplesPerWeight, weightArray, weightUnit, type WeightOptions } from '../input/weights.js';
 import { roundHalfEven } from '../binning/numpy.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
@@ -7,7 +7,7 @@ import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link smoothEce}. */
 export interface SmoothEceOptions extends TargetOptions, WeightOptions {
-  /** Fixed kernel bandwidth σ in (0, 1]; default: chosen automatically as the fixed point σ = smECE_σ. */
+  /** Fixed kernel bandwidth σ in [2^-10, 1]; default: chosen automatically as the fixed point σ = smECE_σ (≥ 2^-10). */
   bandwidth?: number;
   /** Smallest bandwidth the automatic search accepts (default 0.001, as relplot). */
   eps?: number;
@@ -85,10 +85,12 @@ export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: numb
   const ones = w ?? new Float64Array(f.length).fill(1);
   const ys = apply(f, w === undefined ? residual : residual.map((r, i) => r * (w[i] as number)), t, sigma);
   const dens = apply(f, ones, t, sigma);
+  // relplot's density floor of 0.0001 samples, in weight units (see samplesPerWeight)
+  const floor = w === undefined ? 0.0001 : 0.0001 / samplesPerWeight(w, weightUnit(w));
   let num = 0;
   let den = 0;
   for (let k = 0; k < m; k++) {
-    const d = (dens[k] as number) + 0.0001;
+    const d = (dens[k] as number) + floor;
     num += Math.abs((ys[k] as number) / d) * d;
     den += d;
   }
@@ -120,7 +122,7 @@ export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: numb
  * @param scores [N, C] scores of the declared kind.
  * @param options `bandwidth`, `eps`, `target` and input options.
  * @returns `{ value, bandwidth }`: smECE and the σ used.
- * @throws {UMError} on invalid input or options.
+ * @throws {UMError} on invalid input or options (`bandwidth` outside [2^-10, 1]: its kernel grid has 20/σ points).
  * @example
  * ```js
  * import { smoothEce } from 'uncertainty-metrics';
@@ -135,8 +137,10 @@ export function smoothEce(labels: Labels, scores: Scores, options: SmoothEceOpti
   const eps = options.eps ?? 0.001;
   if (typeof eps !== 'number' || !(eps > 0 && eps < 1)) fail('UM_OPTION', fn, 'options.eps', 'be a number in (0, 1)', { value: eps });
   const fixed = options.bandwidth;
-  if (fixed !== undefined && (typeof fixed !== 'number' || !(fixed > 0 && fixed <= 1))) {
-    fail('UM_OPTION', fn, 'options.bandwidth', 'be a number in (0, 1]', { value: fixed });
+  // the kernel grid has 20/σ points and the direct convolution costs its square: σ = 1e-308 asked for an array of
+  // Infinity; 2^-10 is the finest bandwidth the automatic search reaches
+  if (fixed !== undefined && (typeof fixed !== 'number' || !(fixed >= 2 ** -10 && fixed <= 1))) {
+    fail('UM_OPTION', fn, 'options.bandwidth', 'be a number in [2^-10, 1] (0.0009765625 … 1)', { value: fixed, hint: 'the automatic search goes down to 2^-10; a finer kernel needs a grid of 20/bandwidth points' });
   }
   const { weights: _w, ...rest } = options;
   const { s, o } = calibrationPairs(fn, labels, scores, rest);

@@ -1,4 +1,5 @@
 import { fail } from '../errors/fail.js';
+import { exponentOf, maxAbs, timesPow2 } from '../math/pow2.js';
 import { digamma } from '../math/special.js';
 import type { ScoreMatrix } from '../input/types.js';
 import type { UncertaintyDecomposition } from './modelUncertainty.js';
@@ -22,7 +23,9 @@ import { checkOptions } from '../errors/checkOptions.js';
  * @param alphas [N, C] concentration parameters (nested, or flat with `options.numClasses`).
  * @param options `numClasses` for a flat typed array.
  * @returns `{ total, expectedData, mutualInformation }`, `Float64Array`s of N values in nats.
- * @throws {UMError} `UM_SHAPE`, `UM_EMPTY`, `UM_NOT_FINITE`, `UM_OPTION` (α ≤ 0 or bad numClasses).
+ * @throws {UMError} `UM_SHAPE`, `UM_EMPTY`, `UM_NOT_FINITE`, `UM_OPTION` (α ≤ 0 or bad numClasses). Any finite α > 0
+ *   works: concentrations summing beyond float64 take their shares scaled by a power of two and ψ(α₀ + 1) = ln α₀;
+ *   a share below float64's resolution counts 0 (0·ln 0 = 0).
  * @example
  * ```js
  * import { knowledgeUncertainty } from 'uncertainty-metrics';
@@ -72,12 +75,23 @@ export function knowledgeUncertainty(alphas: ScoreMatrix, options: { numClasses?
       row[k] = a;
       a0 += a;
     }
-    const psi0 = digamma(a0 + 1);
+    // concentrations summing beyond float64 (1e308 each): the shares from values scaled by a power of two, and
+    // ψ(α0 + 1) = ln α0 + 1/(2α0) − … = ln α0 to float64's precision
+    let scale = 1;
+    let psi0: number;
+    if (a0 === Infinity) {
+      const e = exponentOf(maxAbs(row));
+      a0 = 0;
+      for (let k = 0; k < c; k++) a0 += timesPow2(row[k] as number, -e);
+      scale = timesPow2(1, -e);
+      psi0 = Math.log(a0) + e * Math.LN2;
+    } else psi0 = digamma(a0 + 1);
     let t = 0;
     let d = 0;
     for (let k = 0; k < c; k++) {
       const a = row[k] as number;
-      const pk = a / a0;
+      const pk = (scale === 1 ? a : a * scale) / a0;
+      if (pk === 0) continue; // a share below float64's resolution: 0·ln 0 = 0
       t -= pk * Math.log(pk);
       d -= pk * (digamma(a + 1) - psi0);
     }

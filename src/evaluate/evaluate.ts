@@ -18,7 +18,7 @@ import { averagePrecision, countOnes, rocArea } from '../selective/ranking.js';
 import { aurcOf, excessAurcOf } from '../selective/riskCore.js';
 import { correctness, type SelectiveData } from '../selective/selectiveInput.js';
 import { sweep } from '../selective/sweep.js';
-import { positiveRows, weightArray, type WeightOptions } from '../input/weights.js';
+import { positiveRows, weightInput, type WeightOptions } from '../input/weights.js';
 
 /** Options of {@link evaluate}. */
 export interface EvaluateOptions extends InputOptions, WarningOptions, WeightOptions {
@@ -148,14 +148,14 @@ export function evaluateWith(fn: string, labels: Labels, scores: Scores, options
   }
   const p = probMatrix(fn, scores, options, 2, stats);
   const y = labelArray(fn, labels, p.n, p.numClasses);
-  const w = weightArray(fn, options.weights, p.n);
+  const w = weightInput(fn, options.weights, p.n, { finiteTotal: `${fn} reports n, the total weight` });
   if (w === undefined) return evaluateCore(fn, p, y, options);
-  const kept = positiveRows(p, y, w);
-  return evaluateCore(fn, kept.p, kept.y, options, kept.w);
+  const kept = positiveRows(p, y, w.w);
+  return evaluateCore(fn, kept.p, kept.y, options, kept.w, w.scale);
 }
 
 /** The `um metrics` set on validated probabilities (internal; shared with `evaluateEnsemble`). */
-export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: { bins?: number; preset?: PresetName; classwise?: boolean } & WarningOptions, w?: Float64Array): Evaluation {
+export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: { bins?: number; preset?: PresetName; classwise?: boolean } & WarningOptions, w?: Float64Array, scale = 1): Evaluation {
   const classwise = options.classwise ?? true;
   const base = { preset: options.preset, bins: options.bins };
   const cfg = {
@@ -172,14 +172,14 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
   const brierForm = resolveBrierForm(fn, { preset: options.preset });
   const top = topLabel(p);
   const isCorrect = correctness(top.predicted, y);
-  const ranked = sweep(top.confidence, isCorrect, w);
+  const ranked = sweep(top.confidence, isCorrect, w, scale);
   const total = ranked.n;
   const correct = w === undefined ? countOnes(isCorrect) : ranked.totalPositive;
   const auc = resolveAuc(fn, { preset: options.preset });
   const selective: SelectiveData = w === undefined
     ? { n: p.n, correct: isCorrect, confidence: top.confidence, sign: 1, measure: 'max-prob' }
     : { n: p.n, correct: isCorrect, confidence: top.confidence, sign: 1, measure: 'max-prob', weights: w };
-  const wholeWeights = w === undefined || w.every((v) => Number.isInteger(v));
+  const wholeWeights = w === undefined || w.every((v) => Number.isInteger(v * scale));
   if (!wholeWeights) {
     emitWarning(options, {
       code: 'UM_W_WEIGHTS',
@@ -212,7 +212,7 @@ export function evaluateCore(fn: string, p: ProbMatrix, y: Int32Array, options: 
   const errors = gceCores(fn, p, y, binned, w);
   const at = (c: (typeof binned)[number]) => errors[binned.indexOf(c)] as number;
   return {
-    n: total,
+    n: total * scale,
     numClasses: p.numClasses,
     accuracy: correct / total,
     ece: at(cfg.ece),

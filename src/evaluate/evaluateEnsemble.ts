@@ -2,7 +2,7 @@ import { disagreementOf } from '../ensemble/disagreement.js';
 import { gibbsNllOf } from '../ensemble/gibbsNll.js';
 import { meanPrediction } from '../ensemble/mcIntegrate.js';
 import { decomposeUncertainty } from '../ensemble/modelUncertainty.js';
-import { positiveRows, weightArray, type WeightOptions } from '../input/weights.js';
+import { positiveRows, weightInput, type WeightOptions } from '../input/weights.js';
 import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
@@ -65,13 +65,14 @@ export function evaluateEnsemble(
   checkOptions(fn, options, ENSEMBLE_KEYS, ['bins', 'preset', 'onWarning', 'weights', 'classwise']);
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
-  const w = weightArray(fn, options.weights, e.n);
+  const given = weightInput(fn, options.weights, e.n, { finiteTotal: `${fn} reports n, the total weight` });
+  const w = given?.w;
   const p = meanPrediction(e);
   let base: Evaluation;
-  if (w === undefined) base = evaluateCore(fn, p, y, options);
+  if (given === undefined) base = evaluateCore(fn, p, y, options);
   else {
-    const kept = positiveRows(p, y, w);
-    base = evaluateCore(fn, kept.p, kept.y, options, kept.w);
+    const kept = positiveRows(p, y, given.w);
+    base = evaluateCore(fn, kept.p, kept.y, options, kept.w, given.scale);
   }
   const u = decomposeUncertainty(e);
   const total = w === undefined ? e.n : w.reduce((a, b) => a + b, 0);

@@ -1,3 +1,5 @@
+import { samplesPerWeight, weightUnit } from '../input/weights.js';
+import { rescaleExponent, stableMean, timesPow2 } from '../math/pow2.js';
 import { presetOf } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import type { PresetName } from '../presets/presets.js';
@@ -78,17 +80,34 @@ export function meanWithError(terms: Float64Array, m: number, sem: 'instances' |
   // with frequency weights, N is Σw and every sum is weighted (equal to repeating instances)
   const wi = (i: number) => (w === undefined ? 1 : (w[i] as number));
   let n = 0;
-  let mean = 0;
-  for (let i = 0; i < terms.length; i++) {
-    if (wi(i) === 0) continue;
-    n += wi(i);
-    mean += wi(i) * (terms[i] as number);
-  }
-  mean /= n;
+  for (let i = 0; i < terms.length; i++) n += wi(i);
+  // terms down to −1.8e308: mean and spread on values scaled by a power of two (the same bits otherwise)
+  const mean = stableMean(terms, w);
+  const e = spreadExponent(terms, mean);
   let ss = 0;
-  for (let i = 0; i < terms.length; i++) if (wi(i) > 0) ss += wi(i) * ((terms[i] as number) - mean) ** 2;
-  if (sem === 'members') return { value: mean, sem: Math.sqrt(ss / n / m) };
-  return { value: mean, sem: n < 2 ? null : Math.sqrt(ss / (n - 1) / n) };
+  for (let i = 0; i < terms.length; i++) if (wi(i) > 0) ss += wi(i) * timesPow2((terms[i] as number) - mean, -e) ** 2;
+  const root = (x: number) => timesPow2(Math.sqrt(x), e);
+  if (sem === 'members') return { value: mean, sem: root(ss / n / m) };
+  // the instances the weights stand for: Σw of whole weights, N rows of relative ones (see samplesPerWeight)
+  const u = w === undefined ? 1 : samplesPerWeight(w, weightUnit(w));
+  if (u === 1) return { value: mean, sem: n < 2 ? null : root(ss / (n - 1) / n) };
+  const samples = n * u;
+  return { value: mean, sem: samples < 2 ? null : root(ss / n / (samples - 1)) };
+}
+
+/** The exponent that brings the largest |x_i − mean| near 1 when it lies outside [2^-100, 2^100] (else 0). */
+function spreadExponent(x: ArrayLike<number>, mean: number): number {
+  let max = 0;
+  for (let i = 0; i < x.length; i++) max = Math.max(max, Math.abs((x[i] as number) - mean));
+  return Number.isFinite(max) ? rescaleExponent(max) : 0;
+}
+
+/** Σ (x_i − mean)², Infinity only where the true sum exceeds float64 (the squares are taken scaled) (internal). */
+export function scaledSquares(x: ArrayLike<number>, mean: number): number {
+  const e = spreadExponent(x, mean);
+  let ss = 0;
+  for (let i = 0; i < x.length; i++) ss += timesPow2((x[i] as number) - mean, -e) ** 2;
+  return timesPow2(ss, 2 * e);
 }
 
 /** LSE of row i of a row-major [N, M] matrix, optionally negated entries (internal). */

@@ -1,7 +1,8 @@
 import { fail } from '../errors/fail.js';
-import { logLikelihoodMatrix, meanWithError, resolveIc, rowLogSumExp, type EstimateWithError, type InformationCriterionOptions } from './logLikelihoodMatrix.js';
+import { logLikelihoodMatrix, meanWithError, resolveIc, rowLogSumExp, scaledSquares, type EstimateWithError, type InformationCriterionOptions } from './logLikelihoodMatrix.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { weightArray } from '../input/weights.js';
+import { stableMean } from '../math/pow2.js';
 
 /**
  * Negative widely applicable information criterion: an estimate of the expected log predictive density on new data
@@ -27,7 +28,9 @@ import { weightArray } from '../input/weights.js';
  * @param logLikelihood [N, M] log-likelihoods ln p(y_i | x_i, θ_j) (nested, or flat with `numMembers`).
  * @param options `type` ('waic1' default, or 'waic2'), `varianceDdof`, `sem`, `preset`, `numMembers`.
  * @returns `{ value, sem }`.
- * @throws {UMError} `UM_SHAPE`, `UM_EMPTY`, `UM_NOT_FINITE`, `UM_PROB_RANGE` (positive log-likelihood), `UM_OPTION`.
+ * @throws {UMError} `UM_SHAPE`, `UM_EMPTY`, `UM_NOT_FINITE` (also a row whose WAIC term exceeds float64: log-likelihoods
+ *   of −1e308 and −1 have a variance of 1e615; means and spreads of values down to −1.8e308 are otherwise taken
+ *   scaled, without overflow), `UM_PROB_RANGE` (positive log-likelihood), `UM_OPTION`.
  * @example
  * ```js
  * import { negativeWaic } from 'uncertainty-metrics';
@@ -47,17 +50,26 @@ export function negativeWaic(logLikelihood: ReadonlyArray<ArrayLike<number>> | F
   const terms = new Float64Array(n);
   const logM = Math.log(m);
   for (let i = 0; i < n; i++) {
+    const row = data.subarray(i * m, (i + 1) * m);
     const lpd = rowLogSumExp(data, i, m, 1) - logM;
-    let mean = 0;
-    for (let j = 0; j < m; j++) mean += data[i * m + j] as number;
-    mean /= m;
+    // log-likelihoods down to −1.8e308: the mean and the spread are taken on values scaled by a power of two
+    const mean = stableMean(row);
     if (type === 'waic2') {
-      terms[i] = 2 * mean - lpd;
+      const t = 2 * mean - lpd;
+      terms[i] = Number.isFinite(t) ? t : mean + (mean - lpd); // without overflowing 2·mean where that matters
     } else {
-      let ss = 0;
-      for (let j = 0; j < m; j++) ss += ((data[i * m + j] as number) - mean) ** 2;
-      terms[i] = lpd - ss / (m - varianceDdof);
+      terms[i] = lpd - scaledSquares(row, mean) / (m - varianceDdof);
+    }
+    if (!Number.isFinite(terms[i] as number)) {
+      fail('UM_NOT_FINITE', fn, 'logLikelihood', 'give a WAIC term within float64 (its penalty, the variance of the row, exceeds 1.8e308)', { index: [i], value: minOf(row) });
     }
   }
   return meanWithError(terms, m, sem, weightArray(fn, options.weights, n));
+}
+
+/** The most negative entry of a row, named in errors. */
+function minOf(row: Float64Array): number {
+  let v = 0;
+  for (const x of row) v = Math.min(v, x);
+  return v;
 }

@@ -2,21 +2,64 @@ import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from './types.js';
 import { markValidated } from './validated.js';
 import { gather } from '../math/gather.js';
+import { exponentOf, rescaleExponent, timesPow2, WINDOW } from '../math/pow2.js';
 
 /** Options of every function that accepts sample weights. */
 export interface WeightOptions {
   /**
    * One non-negative weight per row (frequency weights: a row of weight w counts as w copies of itself; weight 0
    * leaves it out). Default: every row weighs 1.
+   *
+   * - **Any finite weights**, from subnormal numbers to 1.8e308: when the largest lies outside [2^-100, 2^100], all
+   *   are multiplied by one exact power of two that brings it into [1, 2) before any sum is taken (a weight below
+   *   2^-1074 times the largest is below float64's resolution and counts as 0); otherwise they are used as given. A
+   *   power of two scales every sum exactly, so a metric that is a ratio of weighted sums (ECE, SCE, UCE, Brier, NLL,
+   *   AUROC, AUPR, the diversities, …) gives the same result, bit for bit, for the weights times any 2^k.
+   * - **Whole numbers are counts, other weights are relative.** Estimators with a sample size inside — equal-mass
+   *   cuts at whole samples (RMSCE, ACE, TACE), Ding's bin sizes (AECE, AMCE), the smooth ECE's density floor, the
+   *   Bayesian ECE's Dirichlet counts, the standard errors of WAIC and ISCV, reliability intervals — read whole-number
+   *   weights as that many samples (a weight-w row is w repeated rows), and weights that are not all whole numbers as
+   *   relative weights standing for the rows of weight > 0 (equal weights give the unweighted result; a common
+   *   factor changes nothing).
+   * - **Metrics that count samples** (AURC's count-based estimators, E-AURC, accuracy at coverage,
+   *   oracle-collaborative accuracy, the debiased ECE, the OoD curve) need whole numbers; a tied block of C samples
+   *   is summed in closed form, so huge counts (1e300) cost no more time than small ones.
+   * - **Results that report weight sums** (reliability tables' bin `weight`, `evaluate`'s `n`, risk–coverage and
+   *   rejection points' `count`) need the weights' total to be finite (at most 1.8e308): `UM_OPTION` otherwise.
+   * - **Mergeable states** keep exact sums across batches with no common scale: each weight must be 0 or within
+   *   [2^-100, 2^100].
    */
   weights?: ArrayLike<number>;
 }
 
+/** Validated weights: `w[i] · scale` is row i's weight; `scale` is an exact power of two (1 for ordinary weights). */
+export interface ScaledWeights {
+  readonly w: Float64Array;
+  readonly scale: number;
+}
+
+/** What {@link weightInput} requires and does beyond the common checks (finite, ≥ 0, not all 0). */
+export interface WeightRules {
+  /** Whole numbers only (metrics that count repeated samples). */
+  integer?: boolean;
+  /** A weight sum of 0 is allowed (one batch of a mergeable state). */
+  allowZeroTotal?: boolean;
+  /**
+   * Use the weights as given, never scaled (mergeable states: batches must share one scale), and each 0 or within
+   * [2^-100, 2^100], so that the exact sums across batches neither overflow nor lose products w·x to underflow.
+   */
+  exact?: boolean;
+  /** The total must be finite (the result reports weight sums); the text says why, in the message. */
+  finiteTotal?: string;
+  /** Always bring the largest weight into [1, 2), not only outside the window (weights compared with others). */
+  normalize?: boolean;
+}
+
 /**
- * Validates weights against `n` rows: finite, ≥ 0, not all 0 (and whole numbers where `integer`). Returns them as
- * a `Float64Array`, or `undefined` when none were given (internal).
+ * Validates weights against `n` rows: finite, ≥ 0, not all 0 (and the `rules`). Returns them scaled (see
+ * {@link WeightOptions}) with the scale, or `undefined` when none were given (internal).
  */
-export function weightArray(fn: string, weights: unknown, n: number, integer = false, allowZeroTotal = false): Float64Array | undefined {
+export function weightInput(fn: string, weights: unknown, n: number, rules: WeightRules = {}): ScaledWeights | undefined {
   if (weights === undefined) return undefined;
   if (weights === null || typeof weights !== 'object' || typeof (weights as { length?: unknown }).length !== 'number') {
     fail('UM_SHAPE', fn, 'options.weights', 'be an array of numbers, one per row', { value: weights });
@@ -25,16 +68,79 @@ export function weightArray(fn: string, weights: unknown, n: number, integer = f
   if (w.length !== n) fail('UM_SHAPE', fn, 'options.weights', `have one weight per row (${n})`, { value: w.length });
   const out = new Float64Array(n);
   let total = 0;
+  let max = 0;
   for (let i = 0; i < n; i++) {
     const v = w[i];
     if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'options.weights', 'be a finite number', { index: [i], value: v });
     if (v < 0) fail('UM_OPTION', fn, 'options.weights', 'be ≥ 0', { index: [i], value: v });
-    if (integer && !Number.isInteger(v)) fail('UM_OPTION', fn, 'options.weights', 'be whole numbers here (frequency weights: this metric counts repeated samples)', { index: [i], value: v });
-    out[i] = v;
+    if (rules.integer === true && !Number.isInteger(v)) fail('UM_OPTION', fn, 'options.weights', 'be whole numbers here (frequency weights: this metric counts repeated samples)', { index: [i], value: v });
+    out[i] = v + 0; // -0 → 0
     total += v;
+    if (v > max) max = v;
   }
-  if (total === 0 && !allowZeroTotal) fail('UM_EMPTY', fn, 'options.weights', 'not all be 0', { value: 0 });
-  return out;
+  if (total === 0 && rules.allowZeroTotal !== true) fail('UM_EMPTY', fn, 'options.weights', 'not all be 0', { value: 0 });
+  if (rules.finiteTotal !== undefined && total === Infinity) {
+    fail('UM_OPTION', fn, 'options.weights', `have a finite sum (at most 1.8e308): ${rules.finiteTotal}`, { value: 'a sum above 1.8e308' });
+  }
+  if (rules.exact === true) {
+    const i = Array.prototype.findIndex.call(out, (v: number) => v !== 0 && !(v >= 2 ** -WINDOW && v <= 2 ** WINDOW));
+    if (i >= 0) {
+      fail('UM_OPTION', fn, 'options.weights', 'be 0 or within [2^-100, 2^100] (7.9e-31 … 1.27e30) in a mergeable state: its sums are kept exactly across batches, which share no common scale', { index: [i], value: w[i] });
+    }
+    return { w: out, scale: 1 };
+  }
+  const e = rules.normalize === true && max > 0 ? exponentOf(max) : rescaleExponent(max);
+  if (e === 0) return { w: out, scale: 1 };
+  for (let i = 0; i < n; i++) out[i] = timesPow2(out[i] as number, -e);
+  const scale = timesPow2(1, e);
+  UNITS.set(out, scale);
+  return { w: out, scale };
+}
+
+/**
+ * The scale of scaled weights, kept with the array itself (and carried to the arrays `positiveRows` makes from it),
+ * so that code far from the validation — the binnings that count samples — can read it without every metric passing
+ * it along. Absent: 1.
+ */
+const UNITS = new WeakMap<ArrayLike<number>, number>();
+
+/** The scale of weights from {@link weightInput} (1 for weights used as given) (internal). */
+export function weightUnit(w: ArrayLike<number> | undefined): number {
+  return w === undefined ? 1 : (UNITS.get(w) ?? 1);
+}
+
+/**
+ * Samples per unit of (scaled) weight, for the estimators with a sample size inside (equal-mass cuts at whole
+ * samples, Ding's bin sizes, smooth ECE's density floor, Dirichlet counts, the debiasing n − 1): `unit` when every
+ * weight is a whole number of samples (frequency weights, so that a weight-w row is w repeated rows), otherwise
+ * N/Σw — relative weights, standing for the N rows of weight > 0 (so equal weights give the unweighted result, and
+ * multiplying every weight by a constant changes nothing) (internal).
+ */
+export function samplesPerWeight(w: ArrayLike<number>, unit: number): number {
+  let sum = 0;
+  let rows = 0;
+  let whole = true;
+  for (let i = 0; i < w.length; i++) {
+    const v = w[i] as number;
+    sum += v;
+    if (v > 0) rows++;
+    if (whole && !Number.isInteger(v * unit)) whole = false;
+  }
+  return whole ? unit : rows / sum;
+}
+
+/** Marks `w` as weights of scale `unit` (internal; for arrays derived from scaled weights). */
+export function withUnit<T extends ArrayLike<number>>(w: T, unit: number): T {
+  if (unit !== 1) UNITS.set(w, unit);
+  return w;
+}
+
+/**
+ * {@link weightInput} for the metrics that are ratios of weighted sums: the scaled weights alone (their scale
+ * cancels). With `allowZeroTotal` (mergeable states) the weights are used as given (internal).
+ */
+export function weightArray(fn: string, weights: unknown, n: number, allowZeroTotal = false): Float64Array | undefined {
+  return weightInput(fn, weights, n, allowZeroTotal ? { allowZeroTotal, exact: true } : {})?.w;
 }
 
 /** The rows of weight > 0 of validated probabilities and labels (the same objects when none is 0) (internal). */
@@ -55,5 +161,5 @@ export function positiveRows(p: ProbMatrix, y: Int32Array, w: Float64Array | und
     logData === undefined
       ? { kind: 'probabilities', data: p.data instanceof Float32Array ? Float32Array.from(data) : data, n: keep.length, numClasses: c, input: p.input, binary: p.binary }
       : { kind: 'probabilities', data, logData, n: keep.length, numClasses: c, input: p.input, binary: p.binary };
-  return { p: markValidated(q), y: Int32Array.from(keep, (i) => y[i] as number), w: gather(w, keep) };
+  return { p: markValidated(q), y: Int32Array.from(keep, (i) => y[i] as number), w: withUnit(gather(w, keep), weightUnit(w)) };
 }

@@ -6,7 +6,7 @@ import { topLabel } from '../measures/topLabel.js';
 import { givenValues, namedConfidence, resolveBy } from '../selective/selectiveInput.js';
 import type { GivenMeasure, NamedMeasure } from '../selective/types.js';
 import { sweep, type Sweep } from '../selective/sweep.js';
-import { weightArray } from '../input/weights.js';
+import { weightInput } from '../input/weights.js';
 import { gather } from '../math/gather.js';
 
 /** One side of an out-of-distribution comparison: scores of the model, or the caller's per-sample values. */
@@ -32,9 +32,12 @@ export interface OodData {
   readonly outConfidence: Float64Array;
   readonly sign: 1 | -1;
   readonly measure: NamedMeasure | 'given';
-  /** Weights of each side (validated, ≥ 0), or undefined for unit weights. */
+  /** Weights of each side (validated, ≥ 0), or undefined for unit weights; each side scaled on its own (see `WeightOptions`). */
   readonly inWeights?: Float64Array;
   readonly outWeights?: Float64Array;
+  /** The scales of the sides' weights: sample i weighs `inWeights[i] · inScale` (absent = 1). */
+  readonly inScale?: number;
+  readonly outScale?: number;
 }
 
 function givenKey(x: unknown): 'confidence' | 'uncertainty' | undefined {
@@ -45,8 +48,13 @@ function givenKey(x: unknown): 'confidence' | 'uncertainty' | undefined {
   return undefined;
 }
 
-/** Validates both sides; they must be of the same form (internal). */
-export function oodInput(fn: string, inDist: OodInput, outDist: OodInput, options: OodOptions): OodData {
+/**
+ * Validates both sides; they must be of the same form (internal). Each side's weights are scaled on their own
+ * (`normalize`: always to a largest weight in [1, 2), as the rankings pool the two sides into shared blocks, where
+ * sides of very different magnitudes would lose the smaller one; every OoD ranking metric normalises each side by
+ * its own total, so this changes nothing else).
+ */
+export function oodInput(fn: string, inDist: OodInput, outDist: OodInput, options: OodOptions, normalize = true): OodData {
   const { weights, ...rest } = options;
   const d = unweighted(fn, inDist, outDist, rest);
   if (weights === undefined) return d;
@@ -56,15 +64,19 @@ export function oodInput(fn: string, inDist: OodInput, outDist: OodInput, option
   const side = (w: unknown, n: number, name: string) => {
     if (w === undefined) return undefined;
     try {
-      return weightArray(fn, w, n);
+      return weightInput(fn, w, n, { normalize });
     } catch (error) {
       if (!(error instanceof UMError)) throw error;
       throw new UMError(error.code, error.message.replace(`${fn}: options.weights`, `${fn}: options.weights.${name}`), { ...error.details, argument: `options.weights.${name}` });
     }
   };
-  const inWeights = side(weights.inDistribution, d.inConfidence.length, 'inDistribution');
-  const outWeights = side(weights.outOfDistribution, d.outConfidence.length, 'outOfDistribution');
-  return { ...d, ...(inWeights === undefined ? {} : { inWeights }), ...(outWeights === undefined ? {} : { outWeights }) };
+  const inW = side(weights.inDistribution, d.inConfidence.length, 'inDistribution');
+  const outW = side(weights.outOfDistribution, d.outConfidence.length, 'outOfDistribution');
+  return {
+    ...d,
+    ...(inW === undefined ? {} : { inWeights: inW.w, inScale: inW.scale }),
+    ...(outW === undefined ? {} : { outWeights: outW.w, outScale: outW.scale }),
+  };
 }
 
 function unweighted(fn: string, inDist: OodInput, outDist: OodInput, options: OodOptions): OodData {

@@ -1,6 +1,6 @@
+import { checkCount } from '../errors/checkCount.js';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { fail } from '../errors/fail.js';
 import { computeRowStats } from '../kernels/rowStats.js';
 import { rowStatsResult } from '../kernels/rowStatsResult.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
@@ -41,8 +41,7 @@ function run(w: Worker, task: StatsTask): Promise<void> {
 /** Resolves the `threads` option: a whole number ≥ 1, default every core the process may use. */
 export function threadCount(fn: string, threads: unknown): number {
   if (threads === undefined) return availableParallelism();
-  if (typeof threads !== 'number' || !Number.isInteger(threads) || threads < 1) fail('UM_OPTION', fn, 'options.threads', 'be a whole number ≥ 1', { value: threads });
-  return threads;
+  return checkCount(fn, 'options.threads', threads, { max: 1024, why: 'each thread is a worker with its own JavaScript heap' });
 }
 
 /**

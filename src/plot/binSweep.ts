@@ -1,3 +1,4 @@
+import { checkCount, MAX_COUNT } from '../errors/checkCount.js';
 import { ace } from '../calibration/ace.js';
 import { ece } from '../calibration/ece.js';
 import { uce } from '../calibration/uce.js';
@@ -49,6 +50,8 @@ export function binSweep(labels: Labels, scores: Scores, options: BinSweepOption
   checkOptions(fn, options, INPUT_KEYS, ['bins', 'preset']);
   const { bins = Array.from({ length: 20 }, (_, i) => 2 * (i + 1)), preset, ...input } = options;
   if (!Array.isArray(bins) || bins.length === 0) fail('UM_OPTION', fn, 'options.bins', 'be a non-empty array of integers ≥ 1', { value: bins });
+  if (bins.length > MAX_COUNT) fail('UM_OPTION', fn, 'options.bins', `hold at most ${MAX_COUNT} numbers of bins`, { value: bins });
+  bins.forEach((b, j) => checkCount(fn, 'options.bins', b, {}, [j]));
   const p = toProbabilities(scores, input);
   const rows: { metric: 'ECE' | 'ACE' | 'UCE'; bins: number; value: number }[] = [];
   for (const b of bins) {

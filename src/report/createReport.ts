@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { reliability, type ReliabilityTable } from '../calibration/reliability.js';
 import { mcIntegrate } from '../ensemble/mcIntegrate.js';
 import { UMError } from '../errors/UMError.js';
@@ -161,6 +162,7 @@ export async function createReport(models: readonly ReportModel[], options: Repo
   for (const key of Object.keys(options)) {
     if (!['title', 'bins', 'preset', 'timestamp', 'onProgress'].includes(key)) fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
   }
+  if (options.bins !== undefined) checkCount(fn, 'options.bins', options.bins);
   const hasOod = models.some((m) => m.ood !== undefined);
   const total = models.length + 8 + (hasOod ? 1 : 0);
   let done = 0;

@@ -1,3 +1,4 @@
+import { stableMean } from '../math/pow2.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { Labels, Scores } from '../input/types.js';
@@ -7,20 +8,8 @@ import { positiveRows, weightArray, type WeightOptions } from '../input/weights.
 
 /** Mean of a Float64Array, weighted when `w` is given (internal). */
 export function mean(values: Float64Array, w?: Float64Array): number {
-  let s = 0;
-  if (w === undefined) {
-    for (let i = 0; i < values.length; i++) s += values[i] as number;
-    return s / values.length;
-  }
-  let total = 0;
-  for (let i = 0; i < values.length; i++) {
-    const wi = w[i] as number;
-    // weight 0 leaves a row out, even an infinite one
-    if (wi === 0) continue;
-    s += wi * (values[i] as number);
-    total += wi;
-  }
-  return s / total;
+  // values beyond 2^100 (a CRPS of 1e308) are summed scaled by a power of two: no overflow, same bits otherwise
+  return stableMean(values, w);
 }
 
 /**

@@ -23,7 +23,8 @@ import { weightArray, type WeightOptions } from '../input/weights.js';
  * @param forecast `{ mean, std }` or `{ samples }`.
  * @param options `estimator`, `preset`.
  * @returns the mean CRPS.
- * @throws {UMError} on invalid input or options.
+ * @throws {UMError} on invalid input or options (as {@link crpsPerExample}: both forecast forms, a CRPS beyond
+ *   float64); the mean of CRPS values up to 1.8e308 is taken without overflow.
  * @example
  * ```js
  * import { crps } from 'uncertainty-metrics';

@@ -1,6 +1,7 @@
 import { presetOf } from '../binning/options.js';
 import { fail } from '../errors/fail.js';
 import { erf, normalPdf } from '../math/special.js';
+import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { PresetName } from '../presets/presets.js';
 import { checkOptions } from '../errors/checkOptions.js';
 
@@ -68,15 +69,24 @@ export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: 
   const n = y.length;
   if (n === 0) fail('UM_EMPTY', fn, 'observations', 'hold at least one observation', { value: 0 });
   if (forecast === null || typeof forecast !== 'object') fail('UM_SHAPE', fn, 'forecast', 'be { mean, std } or { samples }', { value: forecast });
+  const keys = Object.keys(forecast);
+  const normal = keys.includes('mean') || keys.includes('std');
+  if (normal && (keys.includes('samples') || keys.includes('numSamples'))) {
+    // one of the two would be silently ignored
+    fail('UM_OPTION', fn, 'forecast', 'be either { mean, std } or { samples } (numSamples), not both', { value: keys.join(', ') });
+  }
+  for (const key of keys) {
+    if (!['mean', 'std', 'samples', 'numSamples'].includes(key)) fail('UM_OPTION', fn, `forecast.${key}`, 'not be given: a forecast is { mean, std } or { samples } (numSamples)');
+  }
   const out = new Float64Array(n);
-  if ('mean' in forecast || 'std' in forecast) {
+  if (normal) {
     const f = forecast as { mean: unknown; std: unknown };
     const mu = finiteVector(fn, 'forecast.mean', f.mean, n);
     const sd = finiteVector(fn, 'forecast.std', f.std, n);
     for (let i = 0; i < n; i++) {
       const s = sd[i] as number;
       if (s < 0) fail('UM_OPTION', fn, 'forecast.std', 'be ≥ 0', { index: [i], value: s });
-      out[i] = crpsNormalOne(y[i] as number, mu[i] as number, s);
+      out[i] = within(fn, i, y[i] as number, scaledCrps([y[i] as number, mu[i] as number, s], (v) => crpsNormalOne(v[0] as number, v[1] as number, v[2] as number)));
     }
     return out;
   }
@@ -112,9 +122,29 @@ export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: 
     if (estimator === 'fair' && x.length < 2) {
       fail('UM_SHAPE', fn, 'forecast.samples', 'hold at least 2 draws per observation for the fair estimator', { index: [i], value: x.length, hint: "use estimator: 'nrg' for single draws" });
     }
-    out[i] = crpsSamplesOne(y[i] as number, x, estimator);
+    const yi = y[i] as number;
+    out[i] = within(fn, i, yi, scaledCrps([yi, ...x], (v) => crpsSamplesOne(v[0] as number, v.subarray(1), estimator)));
   }
   return out;
+}
+
+/**
+ * A CRPS from its arguments scaled by a power of two when their largest magnitude lies outside [2^-100, 2^100]:
+ * the CRPS is in the unit of y (CRPS(λy; λF) = λ·CRPS(y; F)), so ±1e308 neither overflows the differences nor
+ * loses the subnormals, and the scaled-back result is exact up to its own rounding.
+ */
+function scaledCrps(args: number[], crps: (scaled: Float64Array) => number): number {
+  const v = Float64Array.from(args);
+  const e = rescaleExponent(maxAbs(v));
+  if (e === 0) return crps(v);
+  for (let j = 0; j < v.length; j++) v[j] = timesPow2(v[j] as number, -e);
+  return timesPow2(crps(v), e);
+}
+
+/** A finite CRPS, or a typed error where the true value exceeds float64 (|y − μ| of ±1e308). */
+function within(fn: string, i: number, y: number, value: number): number {
+  if (!Number.isFinite(value)) fail('UM_NOT_FINITE', fn, 'observations', 'give a CRPS within float64 (at most 1.8e308) with its forecast', { index: [i], value: y });
+  return value;
 }
 
 /**
@@ -129,6 +159,10 @@ export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: 
  * - The fair estimator is unbiased for the CRPS of the distribution the samples come from and needs M ≥ 2;
  *   the cyclic one depends on sample order (reproduced for uncertainty_metrics only).
  * - 2Φ(z) − 1 is evaluated as erf(z/√2) (no cancellation in the tails).
+ * - Any finite y, μ, σ and draws, from subnormals to ±1.8e308: a row whose values lie outside [2^-100, 2^100] is
+ *   computed scaled by a power of two (the CRPS is in the unit of y), so nothing overflows or underflows; a CRPS
+ *   that itself exceeds float64 (|y − μ| of ±1e308) is `UM_NOT_FINITE`, not Infinity.
+ * - A forecast is `{ mean, std }` or `{ samples }` (with `numSamples` for a flat array), never both.
  *
  * **References.**
  * - Gneiting & Raftery, JASA 2007, doi:10.1198/016214506000001437 (CRPS, energy form, Normal closed form).
@@ -140,7 +174,8 @@ export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: 
  *   `numSamples`).
  * @param options `estimator`, `preset`.
  * @returns `Float64Array` of N scores.
- * @throws {UMError} on invalid input or options.
+ * @throws {UMError} on invalid input or options; `UM_OPTION` for a forecast with both forms or an unknown key;
+ *   `UM_NOT_FINITE` for a CRPS beyond float64.
  * @example
  * ```js
  * import { crpsPerExample } from 'uncertainty-metrics';

@@ -11,8 +11,13 @@ export interface AccuracyAtCoverageOptions extends SelectiveOptions {
   coverage: number;
 }
 
-/** The number of predictions k = ⌈c·N⌉ that a coverage c keeps, robust to c·N rounding up (0.3·10 → 3). */
-export function keptFor(coverage: number, n: number): number {
+/**
+ * The number of predictions k = ⌈c·N⌉ that a coverage c keeps, robust to c·N rounding up (0.3·10 → 3), in units of
+ * `unit` (the weights' scale). Beyond 2^53 predictions float64 no longer holds every whole number, and rounding to one
+ * changes nothing the result can show: k = c·N.
+ */
+export function keptFor(coverage: number, n: number, unit = 1): number {
+  if (unit !== 1 || n > 2 ** 53) return coverage * n;
   let k = Math.ceil(coverage * n);
   while (k > 1 && (k - 1) / n >= coverage) k--;
   return Math.min(Math.max(k, 1), n);
@@ -52,6 +57,6 @@ export function accuracyAtCoverage(labels: Labels, scores: Scores, options: Accu
   const { coverage, ...rest } = (options ?? {}) as Partial<AccuracyAtCoverageOptions>;
   if (typeof coverage !== 'number' || !(coverage > 0 && coverage <= 1)) fail('UM_OPTION', fn, 'options.coverage', 'be a number in (0, 1]', { value: coverage });
   const s = sweepOf(selectiveInput(fn, labels, scores, rest, true));
-  const k = keptFor(coverage, s.n);
+  const k = keptFor(coverage, s.n, s.unit);
   return 1 - expectedErrorsAt(s, k) / k;
 }

@@ -1,5 +1,5 @@
+import { checkCount } from '../errors/checkCount.js';
 import { presetOf } from '../binning/options.js';
-import { fail } from '../errors/fail.js';
 import type { Precision } from '../binning/types.js';
 import type { PresetName } from '../presets/presets.js';
 import { unitMeasure, type SelectiveData } from './selectiveInput.js';
@@ -24,9 +24,7 @@ export interface AucOptions {
 export function resolveAuc(fn: string, options: AucOptions): { thresholds: number | null; precision: Precision } {
   const preset = presetOf(fn, options.preset);
   const t = options.thresholds === undefined ? preset.auc.thresholds : options.thresholds;
-  if (t !== null && (typeof t !== 'number' || !Number.isInteger(t) || t < 3)) {
-    fail('UM_OPTION', fn, 'options.thresholds', 'be null (exact) or an integer ≥ 3', { value: t });
-  }
+  if (t !== null) checkCount(fn, 'options.thresholds', t, { min: 3, or: 'null (exact)' });
   return { thresholds: t, precision: preset.auc.precision };
 }
 

@@ -46,7 +46,7 @@ export function coverageAtRisk(labels: Labels, scores: Scores, options: Coverage
   checkOptions(fn, options, SELECTIVE_KEYS, ['risk']);
   const { risk, ...rest } = (options ?? {}) as Partial<CoverageAtRiskOptions>;
   if (typeof risk !== 'number' || !(risk >= 0 && risk <= 1)) fail('UM_OPTION', fn, 'options.risk', 'be a number in [0, 1]', { value: risk });
-  const d = selectiveInput(fn, labels, scores, rest);
+  const d = selectiveInput(fn, labels, scores, rest, { finiteTotal: 'the point reports the weight kept' });
   let best: RiskCoveragePoint | null = null;
   for (const p of riskCoveragePoints(sweepOf(d), d.sign)) if (p.risk <= risk) best = p;
   return best;

@@ -71,7 +71,8 @@ export function oracleCollaborativeAccuracy(labels: Labels, scores: Scores, opti
   const d = selectiveInput(fn, labels, scores, rest, true);
   const s = sweepOf(d);
   const n = s.n;
-  const m = Math.floor(n * fraction);
+  // whole predictions referred: m = ⌊f·N⌋ (in the weights' units; beyond 2^53 predictions, f·N)
+  const m = (s.unit ?? 1) === 1 && n <= 2 ** 53 ? Math.floor(n * fraction) : n * fraction;
   if (bins === undefined) return 1 - expectedErrorsAt(s, n - m) / n;
   // the peer's OracleCollaborativeAccuracy bins (Keras' ⌊B·p⌋ in float32 for uncertainty_metrics), not its ECE's
   const { spec } = resolveBinning(fn, { bins, ...(peer === undefined ? {} : { preset: peer.name, equalWidth: peer.oracleBins.equalWidth, precision: peer.oracleBins.precision }) }, 'equal-width');

@@ -72,7 +72,7 @@ export function rejectionCurve(labels: Labels, scores: Scores, options: Rejectio
   const fn = 'rejectionCurve';
   checkOptions(fn, options, SELECTIVE_KEYS, ['thresholds']);
   const { thresholds, ...rest } = options;
-  const d = selectiveInput(fn, labels, scores, { ...rest, by: rest.by ?? 'normalized-entropy' });
+  const d = selectiveInput(fn, labels, scores, { ...rest, by: rest.by ?? 'normalized-entropy' }, { finiteTotal: 'each point reports the weight kept' });
   const s = sweepOf(d);
   const head = { measure: d.measure, direction: d.sign === 1 ? ('confidence' as const) : ('uncertainty' as const), n: d.n };
   if (thresholds === undefined) {
@@ -94,7 +94,7 @@ export function rejectionCurve(labels: Labels, scores: Scores, options: Rejectio
     }
     const count = lo === 0 ? 0 : (cumCount[lo - 1] as number);
     const correct = lo === 0 ? 0 : (cumPositive[lo - 1] as number);
-    return { threshold: t, count, coverage: count / s.n, error: count === 0 ? null : (count - correct) / count };
+    return { threshold: t, count: count * (s.unit ?? 1), coverage: count / s.n, error: count === 0 ? null : (count - correct) / count };
   });
   return { ...head, points };
 }

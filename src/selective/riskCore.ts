@@ -1,4 +1,5 @@
 import { fail } from '../errors/fail.js';
+import { blockSums, DIRECT_TERMS } from '../math/harmonic.js';
 import { cumulative, expectedPositivesAt, type Sweep } from './sweep.js';
 import type { RiskCoveragePoint } from './types.js';
 
@@ -17,19 +18,30 @@ export type AurcEstimator = 'mean-risk' | 'geifman' | 'fd-shifts' | 'torch-uncer
 export const AURC_ESTIMATORS: readonly AurcEstimator[] = ['mean-risk', 'geifman', 'fd-shifts', 'torch-uncertainty'];
 
 /**
- * Calls `visit(k, err̄(k))` for k = 1 … N: the expected errors among the k most confident predictions, ties ordered
- * at random (a tied block contributes its error share linearly). Needs whole-number counts (internal).
+ * Σ_k err̄(k)/(k + shift) over k = 1 … N, in units of the sweep's `unit`: err̄(k) is the expected number of errors
+ * among the k most confident predictions, ties ordered at random (a tied block contributes its errors linearly).
+ * Small blocks are summed k by k; a block of C > 1024 predictions in closed form (see `blockSums`), so the time
+ * does not grow with the counts. Needs whole-number counts (internal).
  */
-export function eachExpectedError(s: Sweep, visit: (k: number, errors: number) => void): void {
+function expectedRiskSum(s: Sweep, shift: 0 | 1): number {
+  const unit = s.unit ?? 1;
+  let sum = 0;
   let k = 0;
   let base = 0;
   for (let b = 0; b < s.blocks; b++) {
     const c = s.count[b] as number;
     const e = c - (s.positive[b] as number);
-    for (let j = 1; j <= c; j++) visit(k + j, base + (j * e) / c);
+    if (unit === 1 && c <= DIRECT_TERMS) {
+      for (let j = 1; j <= c; j++) sum += (base + (j * e) / c) / (k + j + shift);
+    } else if (e > 0 || base > 0) {
+      // Σ_j (base + j·e/c)/(k + j + shift) = base·h + (e/c)·g
+      const { h, g } = blockSums(k, c, unit, shift);
+      sum += base * h + (e / c) * g;
+    }
     k += c;
     base += e;
   }
+  return sum;
 }
 
 /** err̄(k) for one k ∈ [0, N] (any real k: linear within the block that k cuts) (internal). */
@@ -60,19 +72,20 @@ export function aurcOf(fn: string, s: Sweep, estimator: AurcEstimator): number {
     }
     return area;
   }
-  let sum = 0;
-  if (estimator === 'mean-risk') {
-    eachExpectedError(s, (k, e) => (sum += e / k));
-    return sum / n;
-  }
+  const unit = s.unit ?? 1;
+  const total = n * unit; // N (Infinity beyond float64, where 1/N is 0)
+  const errors = n - s.totalPositive;
+  if (estimator === 'mean-risk') return expectedRiskSum(s, 0) / n;
   if (estimator === 'geifman') {
-    eachExpectedError(s, (k, e) => (sum += k === n ? e / n : e / (k + 1)));
-    return sum / n;
+    // err̄(k)/(k + 1) for k < N, and err̄(N)/N
+    return (expectedRiskSum(s, 1) + errors / total / (total + 1)) / n;
   }
-  if (n < 2) fail('UM_EMPTY', fn, 'labels', "hold at least 2 predictions for estimator 'torch-uncertainty'", { value: n });
-  // trapezoid: every interior risk counts twice, r̄_1 and r̄_N once
-  eachExpectedError(s, (k, e) => (sum += k === 1 || k === n ? e / k : (2 * e) / k));
-  return sum / (2 * (n - 1));
+  if (total < 2) fail('UM_EMPTY', fn, 'labels', "hold at least 2 predictions for estimator 'torch-uncertainty'", { value: total });
+  // trapezoid: every interior risk counts twice, r̄_1 and r̄_N once; r̄_1 = err̄(1) = the first block's error share
+  const first = s.count[0] as number;
+  const risk1 = (first - (s.positive[0] as number)) / first;
+  const riskN = errors / n;
+  return (2 * expectedRiskSum(s, 0) - (risk1 + riskN) / unit) / (2 * (n - 1 / unit));
 }
 
 /**
@@ -95,7 +108,7 @@ export function oracleSweep(s: Sweep): Sweep {
     count.push(wrong);
     positive.push(0);
   }
-  return { n: s.n, blocks: level.length, level: Float64Array.from(level), count: Float64Array.from(count), positive: Float64Array.from(positive), totalPositive: right };
+  return { n: s.n, blocks: level.length, level: Float64Array.from(level), count: Float64Array.from(count), positive: Float64Array.from(positive), totalPositive: right, ...(s.unit === undefined ? {} : { unit: s.unit }) };
 }
 
 /** κ* = r + (1 − r)·ln(1 − r + ε): Geifman et al.'s closed-form AURC of an oracle with error rate r (0·ln 0 = 0). */
@@ -115,6 +128,7 @@ export function excessAurcOf(fn: string, s: Sweep, estimator: AurcEstimator): nu
 
 /** One point per block: coverage, selective risk and the threshold in the measure's scale (internal). */
 export function riskCoveragePoints(s: Sweep, sign: 1 | -1): RiskCoveragePoint[] {
+  const unit = s.unit ?? 1;
   const points: RiskCoveragePoint[] = [];
   let kept = 0;
   let errors = 0;
@@ -122,7 +136,7 @@ export function riskCoveragePoints(s: Sweep, sign: 1 | -1): RiskCoveragePoint[] 
     const c = s.count[b] as number;
     kept += c;
     errors += c - (s.positive[b] as number);
-    points.push({ threshold: sign * (s.level[b] as number) + 0, count: kept, coverage: kept / s.n, risk: errors / kept });
+    points.push({ threshold: sign * (s.level[b] as number) + 0, count: kept * unit, coverage: kept / s.n, risk: errors / kept });
   }
   return points;
 }

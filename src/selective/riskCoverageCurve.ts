@@ -53,7 +53,7 @@ export interface RiskCoverageCurve {
  */
 export function riskCoverageCurve(labels: Labels, scores: Scores, options: AurcOptions = {}): RiskCoverageCurve {
   const fn = 'riskCoverageCurve';
-  const { d, s, estimator: e } = aurcInput(fn, labels, scores, options);
+  const { d, s, estimator: e } = aurcInput(fn, labels, scores, options, 'each point reports the weight kept');
   return {
     measure: d.measure,
     direction: d.sign === 1 ? 'confidence' : 'uncertainty',

@@ -8,7 +8,7 @@ import { topLabel } from '../measures/topLabel.js';
 import { rowMargin } from '../measures/margin.js';
 import type { NamedMeasure, RankBy, SelectiveOptions } from './types.js';
 import { sweep, type Sweep } from './sweep.js';
-import { weightArray } from '../input/weights.js';
+import { weightInput, type WeightRules } from '../input/weights.js';
 import { gather } from '../math/gather.js';
 
 /** Option keys of the selective-prediction input. */
@@ -32,17 +32,20 @@ export interface SelectiveData {
   readonly measure: NamedMeasure | 'given';
   /** Sample weights (all > 0: rows of weight 0 are left out of every array), or undefined for unit weights. */
   readonly weights?: Float64Array;
+  /** Their scale: row i weighs `weights[i] · weightScale` (an exact power of two, see `WeightOptions`; absent = 1). */
+  readonly weightScale?: number;
 }
 
 /** The blocks of the data's ranking, weighted by its sample weights (internal). */
 export function sweepOf(d: SelectiveData): Sweep {
-  return sweep(d.confidence, d.correct, d.weights);
+  return sweep(d.confidence, d.correct, d.weights, d.weightScale);
 }
 
 /** Validates `options.weights` and leaves out the rows of weight 0 (internal). */
-function weighted(fn: string, d: SelectiveData, weights: unknown, integer: boolean): SelectiveData {
-  const w = weightArray(fn, weights, d.n, integer);
-  if (w === undefined) return d;
+function weighted(fn: string, d: SelectiveData, weights: unknown, rules: WeightRules): SelectiveData {
+  const given = weightInput(fn, weights, d.n, rules);
+  if (given === undefined) return d;
+  const w = given.w;
   const keep: number[] = [];
   for (let i = 0; i < d.n; i++) if ((w[i] as number) > 0) keep.push(i);
   return {
@@ -52,6 +55,7 @@ function weighted(fn: string, d: SelectiveData, weights: unknown, integer: boole
     sign: d.sign,
     measure: d.measure,
     weights: Float64Array.from(keep, (i) => w[i] as number),
+    ...(given.scale === 1 ? {} : { weightScale: given.scale }),
   };
 }
 
@@ -114,12 +118,12 @@ function negate(v: Float64Array): Float64Array {
 
 /**
  * Validates labels and scores (or predicted classes), the ranking and the weights of a selective-prediction
- * function; `integerWeights` requires whole-number weights (metrics that count predictions one by one).
- * Internal; `fn` is the public function named in error messages.
+ * function; `rules` (or `true`: whole-number weights, for metrics that count predictions one by one) are the
+ * weights' requirements. Internal; `fn` is the public function named in error messages.
  */
-export function selectiveInput(fn: string, labels: Labels, scores: Scores, options: SelectiveOptions, integerWeights = false): SelectiveData {
+export function selectiveInput(fn: string, labels: Labels, scores: Scores, options: SelectiveOptions, rules: boolean | WeightRules = false): SelectiveData {
   const { weights, ...rest } = options;
-  return weighted(fn, unweightedInput(fn, labels, scores, rest), weights, integerWeights);
+  return weighted(fn, unweightedInput(fn, labels, scores, rest), weights, typeof rules === 'boolean' ? { integer: rules } : rules);
 }
 
 function unweightedInput(fn: string, labels: Labels, scores: Scores, options: SelectiveOptions): SelectiveData {

@@ -18,13 +18,18 @@ export interface Sweep {
   readonly positive: Float64Array;
   /** Σ positive. */
   readonly totalPositive: number;
+  /**
+   * The weights' scale (an exact power of two; absent = 1): a count c stands for c · unit samples. Only metrics that
+   * count samples (AURC's estimators, accuracy at coverage) read it; every ratio of counts is free of it.
+   */
+  readonly unit?: number;
 }
 
 /**
  * Sorts by confidence (descending) and merges ties into blocks. `positive[i]` is 0 or 1; `weights` (all > 0), when
- * given, make counts weight sums.
+ * given, make counts weight sums; `unit` is their scale (see {@link Sweep.unit}).
  */
-export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: Float64Array): Sweep {
+export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: Float64Array, unit = 1): Sweep {
   const n = confidence.length;
   const order = argsort(confidence, true);
   const level = new Float64Array(n);
@@ -47,7 +52,7 @@ export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: 
     total += p;
     weight += w;
   }
-  return { n: weight, blocks, level: level.slice(0, blocks), count: count.slice(0, blocks), positive: pos.slice(0, blocks), totalPositive: total };
+  return { n: weight, blocks, level: level.slice(0, blocks), count: count.slice(0, blocks), positive: pos.slice(0, blocks), totalPositive: total, ...(unit === 1 ? {} : { unit }) };
 }
 
 /**

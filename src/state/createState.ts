@@ -388,14 +388,14 @@ class State implements MetricState {
     if (this.metric === 'crps') {
       const { mode: _m, cellBits: _r, onWarning: _w, ...own } = this.options;
       const values = crpsPerExample(labels as ArrayLike<number>, scores as unknown as CrpsForecast, own as CrpsOptions);
-      (this.part as MeanPart).addValues(values, weightArray(fn, batch.weights, values.length, false, true));
+      (this.part as MeanPart).addValues(values, weightArray(fn, batch.weights, values.length, true));
       return this;
     }
     if (this.part instanceof GenericRowsPart) {
       const first = labels as ArrayLike<unknown> | null;
       const n = (this.part as GenericRowsPart).name;
       const rows = GENERIC[n as GenericRowsName].layout === 'members' ? ((scores as ArrayLike<ArrayLike<unknown>>)[0]?.length ?? 0) : (scores as ArrayLike<unknown>).length;
-      this.part.addRows(fn, first, scores, weightArray(fn, batch.weights, rows, false, true));
+      this.part.addRows(fn, first, scores, weightArray(fn, batch.weights, rows, true));
       return this;
     }
     const { mode: _m, cellBits: _r, onWarning: _w, ...input } = this.options;
@@ -405,7 +405,7 @@ class State implements MetricState {
     }
     const y0 = labelArray(fn, labels as Labels, p0.n, p0.numClasses);
     // a batch may weigh 0 in all (it adds nothing); the state as a whole must not (result throws UM_EMPTY)
-    const w0 = weightArray(fn, batch.weights, p0.n, false, true);
+    const w0 = weightArray(fn, batch.weights, p0.n, true);
     this.numClasses = p0.numClasses;
     if (w0 !== undefined && w0.every((v) => v === 0)) return this;
     const { p, y, w } = positiveRows(p0, y0, w0);
@@ -418,7 +418,7 @@ class State implements MetricState {
     const { mode: _m, cellBits: _r, onWarning: _w, ...input } = this.options;
     const e = ensembleMatrix(fn, members, { ...(input as EnsembleOptions), ...(this.numClasses === null ? {} : { numClasses: this.numClasses }) });
     const y = part.needsLabels || labels !== null ? labelArray(fn, labels as Labels, e.n, e.numClasses) : undefined;
-    const w = weightArray(fn, batch.weights, e.n, false, true);
+    const w = weightArray(fn, batch.weights, e.n, true);
     this.numClasses = e.numClasses;
     part.addEnsemble(fn, e, y, w);
     return this;

@@ -21,6 +21,7 @@ import { atPrecision } from '../calibration/core.js';
 import { ExactSum } from './exactSum.js';
 import { SliceStore, type StoreMode } from './sliceStore.js';
 import { gather } from '../math/gather.js';
+import { timesPow2 } from '../math/pow2.js';
 
 /** Exact (keeps what it must) or bounded memory (fine fixed grid) for the order-based metrics. */
 export type StateMode = 'exact' | 'bounded';
@@ -150,6 +151,8 @@ export class ReliabilityPart implements Part {
   private readonly store: Slices;
   private readonly precision: 'float64' | 'float32';
   private numClasses = 0;
+  /** Some weight was not a whole number: the intervals read the weights as relative (see samplesPerWeight). */
+  private relative = false;
   constructor(fn: string, options: Record<string, unknown>, resolved: { spec: BinningSpec; config: BinningConfig; precision: 'float64' | 'float32' }, mode: StateMode, resolution: number) {
     const measure = (options.measure ?? 'confidence') as 'confidence' | 'uncertainty';
     if (measure !== 'confidence' && measure !== 'uncertainty') fail('UM_OPTION', fn, 'options.measure', `be 'confidence' or 'uncertainty'`, { value: measure });
@@ -161,29 +164,34 @@ export class ReliabilityPart implements Part {
     const p = atPrecision(p0, this.precision);
     this.numClasses = p.numClasses;
     const { s, o } = reliabilityPairs(p, y, this.config.measure);
+    if (w !== undefined && !w.every((v) => Number.isInteger(v))) this.relative = true;
     this.store.add(fn, [{ scores: Array.from(s), outcomes: Array.from(o), weights: w === undefined ? undefined : Array.from(w) }]);
   }
   merge(other: Part): void {
     const o = other as ReliabilityPart;
     this.store.merge(o.store);
     this.numClasses = Math.max(this.numClasses, o.numClasses);
+    this.relative ||= o.relative;
   }
   result(fn: string): ReliabilityTable {
     const s = this.store.stores[0];
     if (s === undefined || s.isEmpty()) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
     const bins = s.binsOf(fn);
     const n = bins.reduce((a, b) => a + b.count, 0);
-    return table(this.config.measure, n, this.numClasses, bins, this.config.binning, this.config.interval);
+    // as the function: whole weights are samples, others stand for the n rows
+    const samplesPer = this.relative ? n / bins.reduce((a, b) => a + b.weight, 0) : 1;
+    return table(this.config.measure, n, this.numClasses, bins, this.config.binning, this.config.interval, samplesPer);
   }
   bound(fn: string): number | null {
     return this.store.bound(fn, 'l1', false);
   }
   toJSON(): unknown {
-    return { numClasses: this.numClasses, slices: this.store.toJSON() };
+    return { numClasses: this.numClasses, slices: this.store.toJSON(), ...(this.relative ? { relative: true } : {}) };
   }
   load(json: unknown): void {
-    const j = json as { numClasses: number; slices: unknown };
+    const j = json as { numClasses: number; slices: unknown; relative?: boolean };
     this.numClasses = j.numClasses;
+    this.relative = j.relative === true;
     this.store.load(j.slices);
   }
 }
@@ -191,6 +199,8 @@ export class ReliabilityPart implements Part {
 /** A weighted mean of a per-row value, with exact sums. */
 export class MeanPart implements Part {
   private readonly sum = new ExactSum();
+  /** Σ w·v·2^-400 of the terms beyond 2^800 (a CRPS of 1e308): kept apart so that the exact sums cannot overflow. */
+  private readonly big = new ExactSum();
   private readonly weight = new ExactSum();
   constructor(
     readonly config: unknown,
@@ -204,19 +214,24 @@ export class MeanPart implements Part {
     for (let i = 0; i < v.length; i++) {
       const wi = w === undefined ? 1 : (w[i] as number);
       if (wi === 0) continue;
-      this.sum.add(wi * (v[i] as number));
+      const x = v[i] as number;
+      if (Math.abs(x) * wi > 2 ** 800 && Number.isFinite(x)) this.big.add(wi * timesPow2(x, -400));
+      else this.sum.add(wi * x);
       this.weight.add(wi);
     }
   }
   merge(other: Part): void {
     const o = other as MeanPart;
     this.sum.addSum(o.sum);
+    this.big.addSum(o.big);
     this.weight.addSum(o.weight);
   }
   result(fn: string): number {
     const w = this.weight.value();
     if (w === 0) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
-    return this.sum.value() / w;
+    const big = this.big.value();
+    if (big === 0) return this.sum.value() / w;
+    return timesPow2((big + timesPow2(this.sum.value(), -400)) / w, 400);
   }
   /** The total weight (the number of rows without weights). */
   total(): number {
@@ -226,12 +241,17 @@ export class MeanPart implements Part {
     return 0;
   }
   toJSON(): unknown {
-    return { sum: this.sum.toJSON(), weight: this.weight.toJSON() };
+    return { sum: this.sum.toJSON(), weight: this.weight.toJSON(), ...(this.big.value() === 0 ? {} : { big: this.big.toJSON() }) };
   }
   load(json: unknown): void {
-    const j = json as { sum: ReturnType<ExactSum['toJSON']>; weight: ReturnType<ExactSum['toJSON']> };
+    const j = json as { sum: ReturnType<ExactSum['toJSON']>; weight: ReturnType<ExactSum['toJSON']>; big?: ReturnType<ExactSum['toJSON']> };
     const s = ExactSum.fromJSON(j.sum);
     const w = ExactSum.fromJSON(j.weight);
+    if (j.big !== undefined) {
+      const b = ExactSum.fromJSON(j.big);
+      this.big.partials = b.partials;
+      this.big.special = b.special;
+    }
     this.sum.partials = s.partials;
     this.sum.special = s.special;
     this.weight.partials = w.partials;

@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
 import { labelsOf } from './labelsOf.js';
@@ -95,7 +96,7 @@ export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
 export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLossOptions = {}): tf.Scalar {
   const fn = 'uceLoss';
   const bins = options.bins ?? 15;
-  if (!Number.isInteger(bins) || bins < 1) fail('UM_OPTION', fn, 'options.bins', 'be an integer ≥ 1', { value: bins });
+  checkCount(fn, 'options.bins', bins);
   const classwise = options.classwise ?? false;
   if (typeof classwise !== 'boolean') fail('UM_OPTION', fn, 'options.classwise', 'be true or false', { value: classwise });
   const y = labelsOf(fn, labels, logits);

@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
 
@@ -34,7 +35,7 @@ import { fail } from '../errors/fail.js';
  */
 export function mcPredict(model: tf.LayersModel | tf.layers.Layer, x: tf.Tensor, passes: number): { scores: Float32Array; numMembers: number; numClasses: number } {
   const fn = 'mcPredict';
-  if (!Number.isInteger(passes) || passes < 1) fail('UM_OPTION', fn, 'passes', 'be a whole number ≥ 1', { value: passes });
+  checkCount(fn, 'passes', passes);
   const chunks: Float32Array[] = [];
   let shape: number[] = [];
   for (let s = 0; s < passes; s++) {

@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
 import { labelsOf } from './labelsOf.js';
@@ -84,7 +85,7 @@ export interface FitTemperatureTfOptions {
 export function fitTemperatureTf(labels: tf.Tensor, logits: tf.Tensor2D, options: FitTemperatureTfOptions = {}): { temperature: number; steps: number } {
   const fn = 'fitTemperatureTf';
   const maxSteps = options.maxSteps ?? 2000;
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) fail('UM_OPTION', fn, 'options.maxSteps', 'be a whole number ≥ 1', { value: maxSteps });
+  checkCount(fn, 'options.maxSteps', maxSteps);
   const tolerance = options.tolerance ?? 1e-7;
   if (typeof tolerance !== 'number' || !(tolerance > 0)) fail('UM_OPTION', fn, 'options.tolerance', 'be a number > 0', { value: tolerance });
   const y = labelsOf(fn, labels, logits);

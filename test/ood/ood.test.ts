@@ -79,7 +79,7 @@ describe('oodCurve (seed 000 §5: a batch of in-distribution samples stepwise re
   });
   it('a batch larger than a side is an error', () => {
     expect(failure(() => oodCurve({ uncertainty: [0.1, 0.2] }, { uncertainty: [0.5, 0.6, 0.7] }, { batchSize: 3 })).message).toBe(
-      'oodCurve: options.batchSize must be an integer in [1, 2] (at most the samples of each side); got 3',
+      'oodCurve: options.batchSize must be an integer in [1, 2]; got 3 (at most the samples of each side)',
     );
   });
 });

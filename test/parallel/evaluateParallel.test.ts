@@ -52,7 +52,7 @@ describe('evaluateParallel', () => {
     expect(e.message).toBe('evaluateParallel: probs[5000][2] must be in [0, 1]; got 1.2');
   });
   const bad: [string, () => Promise<unknown>, string, RegExp][] = [
-    ['threads 0', () => evaluateParallel([0], new Float64Array([1, 0]), { numClasses: 2, threads: 0 }), 'UM_OPTION', /^evaluateParallel: options.threads must be a whole number ≥ 1; got 0/],
+    ['threads 0', () => evaluateParallel([0], new Float64Array([1, 0]), { numClasses: 2, threads: 0 }), 'UM_OPTION', /^evaluateParallel: options.threads must be an integer in \[1, 1024\]; got 0/],
     ['nested arrays', () => evaluateParallel([0], [[1, 0]] as unknown as Float64Array, { numClasses: 2 }), 'UM_OPTION', /^evaluateParallel: scores must be a flat Float32Array or Float64Array/],
     ['logits', () => evaluateParallel([0], new Float64Array([1, 0]), { numClasses: 2, input: 'logits' }), 'UM_OPTION', /^evaluateParallel: options.input must be 'probs'/],
     ['no numClasses', () => evaluateParallel([0], new Float64Array([1, 0])), 'UM_OPTION', /^evaluateParallel: options.numClasses must be given/],

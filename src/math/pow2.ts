@@ -1,0 +1,66 @@
+/**
+ * Exact scaling by powers of two (internal): multiplying by 2^e changes only the exponent, so sums, products and
+ * ratios of scaled values are the scaled results bit for bit — as long as nothing overflows or underflows. Values
+ * of extreme magnitude are brought near 1 this way before they are summed, and the result is scaled back.
+ */
+
+/** Magnitudes within [2^-WINDOW, 2^WINDOW] are used as given (products of three sums of 2^32 such values stay finite). */
+export const WINDOW = 100;
+
+/** x · 2^e for any integer e in [-2200, 2200], in two exact steps (2^e alone may not be representable). */
+export function timesPow2(x: number, e: number): number {
+  const a = Math.trunc(e / 2);
+  return x * 2 ** a * 2 ** (e - a);
+}
+
+/**
+ * 0 when the largest magnitude `max` lies in [2^-100, 2^100] (or is 0); otherwise its binary exponent e
+ * (2^e ≤ max < 2^(e+1)), so that values · 2^-e have their largest in [1, 2) (internal).
+ */
+export function rescaleExponent(max: number): number {
+  if (max === 0 || (max >= 2 ** -WINDOW && max <= 2 ** WINDOW)) return 0;
+  return exponentOf(max);
+}
+
+/** The binary exponent e of x > 0: 2^e ≤ x < 2^(e+1). */
+export function exponentOf(max: number): number {
+  // exactly: Math.log2 may round across a power of two
+  let e = Math.floor(Math.log2(max));
+  if (timesPow2(max, -e) >= 2) e++;
+  else if (timesPow2(max, -e) < 1) e--;
+  return e;
+}
+
+/** The largest |x_i| (0 for none; NaN is skipped, ±Infinity counts). */
+export function maxAbs(x: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) {
+    const v = Math.abs(x[i] as number);
+    if (v > m) m = v;
+  }
+  return m;
+}
+
+/**
+ * The mean Σ w_i·x_i / Σ w_i (w_i = 1 without weights; rows of weight 0 left out, even infinite ones) without
+ * overflow: when the largest finite |x_i| exceeds 2^100, the values are summed scaled by a power of two and the mean
+ * is scaled back — so it is finite whenever the values are (it lies between them). Bit-identical to the plain sum
+ * otherwise.
+ */
+export function stableMean(x: ArrayLike<number>, w?: ArrayLike<number>): number {
+  const max = maxAbs(x);
+  const e = Number.isFinite(max) ? rescaleExponent(max) : 0;
+  let s = 0;
+  if (w === undefined) {
+    for (let i = 0; i < x.length; i++) s += e === 0 ? (x[i] as number) : timesPow2(x[i] as number, -e);
+    return timesPow2(s / x.length, e);
+  }
+  let total = 0;
+  for (let i = 0; i < x.length; i++) {
+    const wi = w[i] as number;
+    if (wi === 0) continue;
+    s += wi * (e === 0 ? (x[i] as number) : timesPow2(x[i] as number, -e));
+    total += wi;
+  }
+  return timesPow2(s / total, e);
+}
