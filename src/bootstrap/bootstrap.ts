@@ -1,3 +1,4 @@
+import { checkCount } from '../errors/checkCount.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { createRng } from '../random/rng.js';
@@ -52,16 +53,14 @@ export interface BootstrapSettings<M extends string = BootstrapMethod> {
  */
 export function bootstrapSettings<M extends string>(fn: string, options: { resamples?: unknown; level?: unknown; seed?: unknown; method?: unknown }, methods: readonly M[], fallback: M): BootstrapSettings<M> {
   const { resamples = 1000, level = 0.95, seed = 0 } = options;
-  if (typeof resamples !== 'number' || !Number.isInteger(resamples) || resamples < 2 || resamples > MAX_RESAMPLES) {
-    fail('UM_OPTION', fn, 'options.resamples', `be an integer in [2, ${MAX_RESAMPLES}]`, { value: resamples });
-  }
+  const count = checkCount(fn, 'options.resamples', resamples, { min: 2, max: MAX_RESAMPLES, why: `${MAX_RESAMPLES} resamples keep every resampled value in memory; more change the interval ends by less than their Monte Carlo error` });
   if (typeof level !== 'number' || !(level > 0 && level < 1)) fail('UM_OPTION', fn, 'options.level', 'be a number in (0, 1)', { value: level });
   if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
     fail('UM_OPTION', fn, 'options.seed', 'be an integer in [0, 2³² − 1]', { value: seed });
   }
   const method = options.method ?? fallback;
   if (!methods.includes(method as M)) fail('UM_OPTION', fn, 'options.method', `be one of ${methods.map((x) => `'${x}'`).join(', ')}`, { value: method });
-  return { resamples, level, seed, method: method as M };
+  return { resamples: count, level, seed, method: method as M };
 }
 
 /** The numbers of a metric result: the number itself under '', or the numeric (or null) fields (internal). */

@@ -178,7 +178,9 @@ export function comparePaired(labels: Labels, scoresA: Scores, scoresB: Scores, 
   const pb = modelMatrix(fn, 'scoresB', scoresB, inputOptions);
   if (pb.n !== pa.n) fail('UM_SHAPE', fn, 'scoresB', `have the rows of scoresA (${pa.n})`, { value: pb.n });
   const y = labelArray(fn, labels, pa.n, Math.min(pa.numClasses, pb.numClasses));
-  const weights = weightArray(fn, options.weights, pa.n);
+  // validated here; evaluate is given the user's own values (not the validated, possibly rescaled array), so A and B
+  // get exactly what evaluate(…, { weights }) would, and each resample multiplies those values by its counts
+  const weights = weightArray(fn, options.weights, pa.n) === undefined ? undefined : Float64Array.from(options.weights as ArrayLike<number>);
   const common: { bins?: number; preset?: PresetName; classwise?: boolean } = {};
   if (options.bins !== undefined) common.bins = options.bins;
   if (options.preset !== undefined) common.preset = options.preset;

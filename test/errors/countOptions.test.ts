@@ -30,7 +30,6 @@ const ENTRIES = {
 const EXEMPT: Record<string, string> = {
   'rejectionCurve options.thresholds': 'a list of threshold values, not a count',
   'fitTopBinning options.top': 'bounded by the number of classes (top < C; badInputs covers it)',
-  'bootstrap options.resamples': 'src/bootstrap is reworked by item 4/20 of issue 15 (checkCount is exported for it)',
 };
 /** Shape counts are checked against the data they describe: the array must hold that many values. */
 const SHAPE = /(^|\.)(numClasses|numMembers|numSamples)$/;
@@ -74,6 +73,9 @@ const ROWS: Record<string, Row> = {
   'bayesianEce options.bins': bins(um.bayesianEce),
   'oracleCollaborativeAccuracy options.bins': bins(um.oracleCollaborativeAccuracy),
   'evaluate options.bins': bins(um.evaluate),
+  'comparePaired options.bins': { call: (v) => um.comparePaired(Y, P, P, { bins: v, resamples: 2 }) },
+  'comparePaired options.resamples': { call: (v) => um.comparePaired(Y, P, P, { resamples: v }), min: 2, max: 100_000 },
+  'bootstrap options.resamples': { call: (v) => um.bootstrap(6, () => 0, { resamples: v }), min: 2, max: 100_000 },
   'fitHistogramBinning options.bins': bins(um.fitHistogramBinning),
   'fitTopBinning options.bins': bins(um.fitTopBinning),
   'binaryCalibrationError options.bins': { call: (v) => um.binaryCalibrationError(Y, B, { bins: v }) },

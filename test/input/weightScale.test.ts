@@ -124,6 +124,7 @@ const ROWS: Record<string, Row> = {
   oodCurve: { kind: 'counts', whole: true, call: (w) => um.oodCurve(inside, outside, { batchSize: 5, repeats: 3, weights: { inDistribution: w.slice(0, 12), outOfDistribution: w.slice(12, 22) } }), tolerance: Infinity },
   semiparametricCalibrationError: { kind: 'counts', whole: true, call: (w) => um.semiparametricCalibrationError(binaryLabels, binaryProbs, { bootstrap: 4, folds: 2, sampleWeights: w }), tolerance: Infinity },
   evaluate: { kind: 'counts', whole: true, call: (w) => um.evaluate(labels, probs, { ...o(w), onWarning: () => {} }) },
+  comparePaired: { kind: 'counts', whole: true, call: (w) => um.comparePaired(labels, probs, probs.map((r) => [...r].reverse()), { ...o(w), resamples: 20, onWarning: () => {} }).metrics.map((m) => [m.a, m.b, m.difference]) },
   evaluateEnsemble: { kind: 'counts', whole: true, call: (w) => um.evaluateEnsemble(labels, members, { ...o(w), onWarning: () => {} }) },
   evaluateParallel: { kind: 'counts', whole: true, call: (w) => evaluateParallel(labels, Float64Array.from(probs.flat()), { ...o(w), numClasses: 3, threads: 1, onWarning: () => {} }) },
 };

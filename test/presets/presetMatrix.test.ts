@@ -164,11 +164,40 @@ const CHECKS: Record<string, (preset: PresetName, t: PeerConventions) => void | 
     // the preset supplies only the equal-mass construction; 15 bins and edges b/B under every preset
     const s = V.probs;
     expect(um.fitHistogramBinning(V.outcomes, s, { preset, binary: true }).histograms[0]?.edges).toEqual(Array.from({ length: 16 }, (_, b) => b / 15));
+    // the preset's equal-mass construction decides which scores share a bin; the cuts lie halfway between the bins'
+    // own calibration scores (largest of one non-empty bin, smallest of the next)
     const a = equalMassBins(s, 15, t.topLabel.equalMass);
-    const edges = [0, ...Array.from({ length: a.numBins - 1 }, (_, b) => ((a.upper[b] as number) + (a.lower[b + 1] as number)) / 2), 1];
+    const lo = new Array<number>(a.numBins).fill(Infinity);
+    const hi = new Array<number>(a.numBins).fill(-Infinity);
+    s.forEach((v, i) => {
+      const b = a.index[i] as number;
+      lo[b] = Math.min(lo[b] as number, v);
+      hi[b] = Math.max(hi[b] as number, v);
+    });
+    const edges = [0];
+    let below = -Infinity;
+    for (let b = 0; b < a.numBins; b++) {
+      if (!((hi[b] as number) >= (lo[b] as number))) continue;
+      if (below > -Infinity) {
+        // halfway (hi/2 + lo/2), or the next bin's smallest score where the midpoint rounds onto the previous one
+        const l = lo[b] as number;
+        const mid = below / 2 + l / 2;
+        const cut = mid > below && mid <= l ? mid : l;
+        if (cut > (edges[edges.length - 1] as number) && cut < 1) edges.push(cut);
+      }
+      below = Math.max(below, hi[b] as number);
+    }
+    edges.push(1);
     expect(um.fitHistogramBinning(V.outcomes, s, { preset, binary: true, binning: 'equal-mass' }).histograms[0]?.edges).toEqual(edges);
   },
   evaluate: (preset, t) => checkEvaluation(um.evaluate(Y, P, { preset, ...quiet }), preset, t),
+  comparePaired: (preset, t) => {
+    // the paired comparison evaluates each model as evaluate does, under the same preset
+    const e = um.evaluate(Y, P, { preset, ...quiet });
+    const r = um.comparePaired(Y, P, P, { preset, resamples: 2, ...quiet });
+    for (const m of r.metrics) expect(m.a, m.metric).toBe((e as unknown as Record<string, number | null>)[m.metric] ?? null);
+    checkEvaluation(e, preset, t);
+  },
   evaluateEnsemble: (preset, t) => checkEvaluation(um.evaluateEnsemble(Y, [P, P], { preset, ...quiet }), preset, t),
   evaluateParallel: async (preset, t) => checkEvaluation(await evaluateParallel(Y, new Float64Array(P.flat()), { numClasses: 4, threads: 1, preset, ...quiet }), preset, t),
   binSweep: (preset, t) => {
