@@ -238,3 +238,14 @@ export class DenseSums {
     p.special = 0;
   }
 }
+
+let shared: DenseSums | undefined;
+
+/**
+ * One scratch bank of three sums for every hot loop of the library (JavaScript runs one call at a time, and each
+ * fold leaves the sums it folds empty, so callers fold every sum they added to before returning) (internal).
+ */
+export function scratchSums(): DenseSums {
+  shared ??= new DenseSums(3);
+  return shared;
+}

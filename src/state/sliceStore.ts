@@ -2,7 +2,7 @@ import { assignBinsFor } from '../binning/assignBins.js';
 import { binStatisticsUnchecked, binsFromSums } from '../binning/binStatistics.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
-import { cellCount, cellOf } from './cells.js';
+import { cellCount, cellOf } from '../accumulate/cells.js';
 import { ExactSum } from './exactSum.js';
 import { gather } from '../math/gather.js';
 

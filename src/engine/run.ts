@@ -1,0 +1,49 @@
+import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { labelArray } from '../input/labelArray.js';
+import { probMatrix } from '../input/probMatrix.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
+import { positiveRows, weightInput, type WeightOptions, type WeightRules } from '../input/weights.js';
+import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
+import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
+import { Computation, type Member, type Outcome } from './computation.js';
+import type { Batch, MetricDefinition } from './definition.js';
+
+/** Options every derived public function takes besides its metric's own. */
+export type RunOptions = InputOptions & WeightOptions & WarningOptions & object;
+
+/**
+ * Validates labelled probabilities and weights into one batch (rows of weight 0 dropped), as every function and
+ * state does (internal).
+ */
+export function labeledBatch(fn: string, labels: Labels, scores: Scores, options: InputOptions & WeightOptions, statsMode: RowStatsMode, rules: WeightRules, stats?: RowStats): Batch {
+  const p = probMatrix(fn, scores, options, statsMode, stats);
+  const y = labelArray(fn, labels, p.n, p.numClasses);
+  return positiveRows(p, y, weightInput(fn, options.weights, p.n, rules)?.w);
+}
+
+/** Combines the weight rules of several metrics (the strictest of each). */
+export function weightRulesOf(members: readonly Member[]): WeightRules {
+  const integer = members.some((m) => m.def.weightRules?.integer === true);
+  return integer ? { integer } : {};
+}
+
+/** The value of an outcome, or its error thrown. */
+export function valueOf(outcome: Outcome | undefined): unknown {
+  if (outcome === undefined) throw new Error('no such member');
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
+}
+
+/**
+ * A metric's public function, derived from its definition: options checked against the definition's keys and
+ * resolved, the input validated once into a batch, the batch run through the same stores a mergeable state keeps,
+ * and the metric finished from them (internal).
+ */
+export function runMetric<C, R>(def: MetricDefinition<C, R>, fn: string, labels: Labels, scores: Scores, options: RunOptions = {}): R {
+  checkOptions(fn, options, INPUT_KEYS, WEIGHT_KEYS, ['onWarning'], def.keys);
+  const config = def.resolve(fn, options as Readonly<Record<string, unknown>>);
+  const member: Member = { key: def.name, def: def as MetricDefinition, config };
+  const computation = new Computation(fn, [member], 'exact');
+  computation.add(labeledBatch(fn, labels, scores, options, computation.statsMode(), def.weightRules ?? {}));
+  return valueOf(computation.finish((w) => emitWarning(options, w)).get(def.name)) as R;
+}
