@@ -1,5 +1,5 @@
 import { FixedBinsStore, type FixedSpec } from '../accumulate/fixedBins.js';
-import { GridStore } from '../accumulate/grid.js';
+import type { GridStore } from '../accumulate/grid.js';
 import { KeptEntriesStore } from '../accumulate/keptEntries.js';
 import type { Store } from '../accumulate/store.js';
 import { assignBinsFor } from '../binning/assignBins.js';

@@ -2,7 +2,8 @@ import { FixedBinsStore } from '../accumulate/fixedBins.js';
 import { GridStore } from '../accumulate/grid.js';
 import { KeptEntriesStore } from '../accumulate/keptEntries.js';
 import { MeanStore } from '../accumulate/meanStore.js';
-import { JsonPath, type Store } from '../accumulate/store.js';
+import type { JsonPath} from '../accumulate/store.js';
+import { type Store } from '../accumulate/store.js';
 import { groupCount, selectionKey, selectPairs, type Pairs, type SelectionSpec } from '../select/selectPairs.js';
 import type { Batch, StoreRequest } from './definition.js';
 
