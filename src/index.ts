@@ -78,6 +78,7 @@ export type { BayesianEceOptions, BayesianEceResult } from './calibration/bayesi
 export { semiparametricCalibrationError } from './calibration/semiparametricCalibrationError.js';
 export type { SemiparametricOptions, SemiparametricResult } from './calibration/semiparametricCalibrationError.js';
 
+export { accuracy } from './scores/accuracy.js';
 export { brier } from './scores/brier.js';
 export { brierPerExample } from './scores/brierPerExample.js';
 export type { BrierOptions } from './scores/brierPerExample.js';

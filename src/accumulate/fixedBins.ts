@@ -17,6 +17,10 @@ export class FixedBinsStore implements Store {
   readonly lower: Float64Array;
   readonly upper: Float64Array;
   readonly groups: BinSums[];
+  /** Whether some weight (times its scale) was not a whole number: weights are then relative, not counts. */
+  fractional = false;
+  /** The weights' scale (1 unless the caller's weights were rescaled; a state's batches share scale 1). */
+  unit = 1;
 
   constructor(
     readonly fn: string,
@@ -33,6 +37,8 @@ export class FixedBinsStore implements Store {
   add(pairs: readonly Pairs[]): void {
     pairs.forEach((g, k) => {
       if (g.scores.length === 0) return;
+      this.unit = g.unit;
+      if (!this.fractional && g.weights !== undefined) this.fractional = g.weights.some((w) => !Number.isInteger(w * g.unit));
       const a = assignBinsFor(this.fn, g.scores, this.spec);
       addToBinSums(this.groups[k] as BinSums, a.index, g.scores, g.outcomes, g.weights);
     });
@@ -41,6 +47,7 @@ export class FixedBinsStore implements Store {
   merge(other: Store): void {
     const o = other as FixedBinsStore;
     this.groups.forEach((g, k) => mergeBinSums(g, o.groups[k] as BinSums));
+    this.fractional ||= o.fractional;
   }
 
   /** The bins of group k (empty bins included); `null` when the group holds no entry. */
@@ -51,6 +58,7 @@ export class FixedBinsStore implements Store {
 
   toJSON(): unknown {
     return {
+      fractional: this.fractional,
       groups: this.groups.map((g) => ({ count: Array.from(g.count), weight: g.weight.map((s) => s.toJSON()), score: g.score.map((s) => s.toJSON()), outcome: g.outcome.map((s) => s.toJSON()) })),
     };
   }
@@ -59,7 +67,10 @@ export class FixedBinsStore implements Store {
   static fromJSON(json: unknown, at: JsonPath, fn: string, spec: FixedSpec, groups: number): FixedBinsStore {
     const s = new FixedBinsStore(fn, spec, groups);
     const bins = s.lower.length;
-    const g = at.at('groups').array(at.object(json).groups, groups);
+    const o0 = at.object(json);
+    if (typeof o0.fractional !== 'boolean') at.at('fractional').fail('be true or false', o0.fractional);
+    s.fractional = o0.fractional as boolean;
+    const g = at.at('groups').array(o0.groups, groups);
     g.forEach((x, k) => {
       const here = at.at('groups').at(k);
       const o = here.object(x);

@@ -1,5 +1,5 @@
 import { ExactSum, scratchSums } from '../math/exactSum.js';
-import { isCount, type JsonPath, type Store } from './store.js';
+import type { JsonPath, Store } from './store.js';
 
 /**
  * A weighted mean of one value per row: the exact Σw·v and Σw, the number of rows and how many values were not
@@ -11,6 +11,8 @@ export class MeanStore implements Store {
   readonly weight = new ExactSum();
   rows = 0;
   nonFinite = 0;
+  /** Row of the first non-finite value, counting rows in the order they were added and merged (−1: none). */
+  firstNonFinite = -1;
 
   /** Adds values (and weights, all > 0; undefined = 1). */
   add(values: ArrayLike<number>, weights: ArrayLike<number> | undefined): void {
@@ -18,7 +20,10 @@ export class MeanStore implements Store {
     let bad = 0;
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number;
-      if (!Number.isFinite(v)) bad++;
+      if (!Number.isFinite(v)) {
+        if (this.firstNonFinite < 0) this.firstNonFinite = this.rows + i;
+        bad++;
+      }
       if (weights === undefined) dense.add(0, v);
       else {
         const w = weights[i] as number;
@@ -35,6 +40,7 @@ export class MeanStore implements Store {
 
   merge(other: Store): void {
     const o = other as MeanStore;
+    if (this.firstNonFinite < 0 && o.firstNonFinite >= 0) this.firstNonFinite = this.rows + o.firstNonFinite;
     this.weighted.addSum(o.weighted);
     this.weight.addSum(o.weight);
     this.rows += o.rows;
@@ -47,7 +53,7 @@ export class MeanStore implements Store {
   }
 
   toJSON(): unknown {
-    return { weighted: this.weighted.toJSON(), weight: this.weight.toJSON(), rows: this.rows, nonFinite: this.nonFinite };
+    return { weighted: this.weighted.toJSON(), weight: this.weight.toJSON(), rows: this.rows, nonFinite: this.nonFinite, firstNonFinite: this.firstNonFinite };
   }
 
   static fromJSON(json: unknown, at: JsonPath): MeanStore {
@@ -57,7 +63,7 @@ export class MeanStore implements Store {
     s.weight.addSum(at.at('weight').exactSum(o.weight));
     s.rows = at.at('rows').integer(o.rows, 0, Number.MAX_SAFE_INTEGER);
     s.nonFinite = at.at('nonFinite').integer(o.nonFinite, 0, s.rows);
-    if (!isCount(s.rows)) at.at('rows').fail('be a whole number ≥ 0', s.rows);
+    s.firstNonFinite = at.at('firstNonFinite').integer(o.firstNonFinite, s.nonFinite === 0 ? -1 : 0, s.nonFinite === 0 ? -1 : s.rows - 1);
     return s;
   }
 }

@@ -1,5 +1,5 @@
 import { FixedBinsStore, type FixedSpec } from '../accumulate/fixedBins.js';
-import type { GridStore } from '../accumulate/grid.js';
+import { GridStore } from '../accumulate/grid.js';
 import { KeptEntriesStore } from '../accumulate/keptEntries.js';
 import type { Store } from '../accumulate/store.js';
 import { assignBinsFor } from '../binning/assignBins.js';
@@ -114,4 +114,29 @@ export function gridL1Bound(fn: string, store: GridStore, spec: BinningSpec, k: 
   }
   // each cell sum of m terms in [0, W] is off by at most m·2^−53 relative: a margin of 4·rows·2^−53 covers the error
   return (2 * bound) / total + 4 * rows * 2 ** -53;
+}
+
+/** The bound of a grouped l1 error on the grid: the groups' bounds averaged as the errors are (0 for exact stores). */
+export function groupedGridBound(fn: string, store: Store, spec: BinningSpec, average: GroupAverage): number {
+  if (!(store instanceof GridStore)) return 0;
+  const bounds: number[] = [];
+  for (let k = 0; k < store.groupCount; k++) if (store.cellsOf(k).scores.length > 0) bounds.push(gridL1Bound(fn, store, spec, k));
+  const divisor = average === 'all' ? store.groupCount : Math.max(1, bounds.length);
+  return bounds.reduce((a, b) => a + b, 0) / divisor;
+}
+
+/** The weights' scale and whether any weight (times it) is not whole (then weights are relative, not counts). */
+export function weightsOf(store: Store): { unit: number; fractional: boolean } {
+  if (store instanceof FixedBinsStore) return { unit: store.unit, fractional: store.fractional };
+  if (store instanceof KeptEntriesStore) {
+    let unit = 1;
+    let fractional = false;
+    for (let k = 0; k < store.groupCount && !fractional; k++) {
+      const e = store.entries(k);
+      unit = e.unit;
+      if (e.weights !== undefined) fractional = e.weights.some((w) => !Number.isInteger(w * e.unit));
+    }
+    return { unit, fractional };
+  }
+  return { unit: 1, fractional: false };
 }

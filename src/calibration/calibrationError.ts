@@ -1,9 +1,8 @@
-import { GridStore } from '../accumulate/grid.js';
 import type { Store } from '../accumulate/store.js';
 import type { MetricDefinition } from '../engine/definition.js';
 import { BINNING_KEYS } from '../errors/checkOptions.js';
 import type { SelectionSpec } from '../select/selectPairs.js';
-import { binnedRequest, combineGroups, gridL1Bound, rawErrors } from './binnedStores.js';
+import { binnedRequest, combineGroups, groupedGridBound, rawErrors } from './binnedStores.js';
 import { resolveCalibration, type FixedStructure, type ResolvedCalibration } from './core.js';
 
 /**
@@ -53,10 +52,6 @@ export function calibrationDefinition(name: CalibrationMember): MetricDefinition
     resolve: (fn, options) => resolveCalibration(fn, options, member.fixed, member.defaults),
     requests: (fn, cfg, mode) => [binnedRequest(fn, name, calibrationSelection(cfg), cfg.spec, cfg.norm, mode)],
     finish: (cfg, [store], ctx) => combineGroups(ctx.fn, rawErrors(ctx.fn, store as Store, cfg.spec, cfg.norm), cfg.norm, 'all', what(cfg)),
-    bound: (cfg, [store], ctx) => {
-      if (!(store instanceof GridStore)) return 0;
-      const per = Array.from({ length: store.groupCount }, (_, k) => gridL1Bound(ctx.fn, store, cfg.spec, k));
-      return per.reduce((a, b) => a + b, 0) / per.length;
-    },
+    bound: (cfg, [store], ctx) => groupedGridBound(ctx.fn, store as Store, cfg.spec, 'all'),
   };
 }

@@ -1,14 +1,17 @@
 import { binnedErrorRaw } from '../binning/binnedError.js';
 import { resolveBinning, type BinningConfig, type BinningOptions } from '../binning/options.js';
-import type { Bin } from '../binning/types.js';
+import type { Bin, BinningSpec, Precision } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
-import { labeledInput } from '../input/labeledInput.js';
 import { samplesPerWeight, type WeightOptions } from '../input/weights.js';
 import { binInterval, type IntervalMethod } from './binInterval.js';
 import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
-import { atPrecision, sliceBins, uncertaintyPairs } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { uncertaintyPairs } from './core.js';
+import type { Store } from '../accumulate/store.js';
+import type { MetricDefinition } from '../engine/definition.js';
+import { runMetric } from '../engine/run.js';
+import { binnedRequest, binsOfGroup, weightsOf } from './binnedStores.js';
+import { BINNING_KEYS } from '../errors/checkOptions.js';
 
 /** Options of {@link reliability}. */
 export interface ReliabilityOptions extends InputOptions, BinningOptions, WeightOptions, IntervalOptions {
@@ -85,19 +88,45 @@ export interface ReliabilityTable {
  * ```
  */
 export function reliability(labels: Labels, scores: Scores, options: ReliabilityOptions = {}): ReliabilityTable {
-  checkOptions('reliability', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['measure', 'interval', 'level']);
-  const fn = 'reliability';
-  const measure = options.measure ?? 'confidence';
-  if (measure !== 'confidence' && measure !== 'uncertainty') {
-    fail('UM_OPTION', fn, 'options.measure', `be 'confidence' or 'uncertainty'`, { value: measure });
-  }
-  const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
-  const interval = resolveInterval(fn, options);
-  const { p: p0, y, w, scale } = labeledInput(fn, labels, scores, options, { finiteTotal: 'the table reports the weight of each bin' });
-  const p = atPrecision(p0, precision);
-  const { s, o } = reliabilityPairs(p, y, measure);
-  return table(measure, p.n, p.numClasses, unscaled(sliceBins(fn, s, o, spec, w), scale), config, interval, samplesPerTrueWeight(w, scale));
+  return runMetric(RELIABILITY, 'reliability', labels, scores, options);
 }
+
+/** What a reliability table resolved to (plain JSON). */
+export interface ReliabilityConfig {
+  readonly measure: 'confidence' | 'uncertainty';
+  readonly spec: BinningSpec;
+  readonly precision: Precision;
+  readonly config: BinningConfig;
+  readonly interval: { method: IntervalMethod; level: number } | null;
+}
+
+/** The definition of reliability tables (internal; the function and the state derive from it). */
+export const RELIABILITY: MetricDefinition<ReliabilityConfig, ReliabilityTable> = {
+  name: 'reliability',
+  keys: [...BINNING_KEYS, 'measure', 'interval', 'level'],
+  weightRules: () => ({ finiteTotal: 'the table reports the weight of each bin' }),
+  resolve: (fn, options) => {
+    const measure = options.measure ?? 'confidence';
+    if (measure !== 'confidence' && measure !== 'uncertainty') fail('UM_OPTION', fn, 'options.measure', `be 'confidence' or 'uncertainty'`, { value: measure });
+    const { spec, config, precision } = resolveBinning(fn, options as BinningOptions, 'equal-width');
+    return { measure, spec, precision, config, interval: resolveInterval(fn, options as IntervalOptions) };
+  },
+  statsMode: (cfg) => (cfg.measure === 'uncertainty' ? 2 : 0),
+  requests: (fn, cfg, mode) => [binnedRequest(fn, 'reliability', { target: cfg.measure === 'confidence' ? 'top-label' : 'uncertainty', groupBy: 'none', threshold: null, precision: cfg.precision }, cfg.spec, 'max', mode)],
+  finish: (cfg, [store], ctx) => {
+    const bins = binsOfGroup(ctx.fn, store as Store, cfg.spec, 0) as Bin[];
+    const { unit, fractional } = weightsOf(store as Store);
+    let rows = 0;
+    let total = 0;
+    for (const b of bins) {
+      rows += b.count;
+      total += b.weight;
+    }
+    // relative (fractional) weights stand for the rows of weight > 0: n per unit of true weight; counts otherwise
+    const samplesPer = fractional ? rows / (total * unit) : 1;
+    return table(cfg.measure, rows, ctx.numClasses, unscaled(bins, unit), cfg.config, cfg.interval, samplesPer);
+  },
+};
 
 /** The (score, outcome) pairs a reliability table bins: confidence vs correct, or uncertainty vs error (internal). */
 export function reliabilityPairs(p: ProbMatrix, y: Int32Array, measure: ReliabilityTable['measure']): { s: Float64Array; o: Float64Array } {

@@ -61,6 +61,7 @@ export class Computation {
   }
 
   add(batch: Batch): void {
+    for (const m of this.members) m.def.checkBatch?.(this.fn, m.config, batch);
     if (batch.w !== undefined) this.weighted = true;
     this.ensure(batch.p.numClasses).add(batch);
   }

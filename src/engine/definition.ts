@@ -59,7 +59,9 @@ export interface MetricDefinition<C = unknown, R = unknown> {
   /** Row statistics the validating pass should compute (Σp² for Brier, Σp·ln p for entropies). */
   statsMode?(config: C): RowStatsMode;
   /** What the weights must be (whole numbers for metrics that count samples). */
-  readonly weightRules?: WeightRules;
+  weightRules?(config: C): WeightRules;
+  /** Checks a validated batch against the configuration (e.g. a decision threshold needs two classes). */
+  checkBatch?(fn: string, config: C, batch: Batch): void;
   /** What to keep; in bounded mode, throws `UM_OPTION` when the metric has no proven bound there. */
   requests(fn: string, config: C, mode: StateMode): readonly StoreRequest[];
   /** The value from the stores of its requests (in their order). */

@@ -23,8 +23,12 @@ export function labeledBatch(fn: string, labels: Labels, scores: Scores, options
 
 /** Combines the weight rules of several metrics (the strictest of each). */
 export function weightRulesOf(members: readonly Member[]): WeightRules {
-  const integer = members.some((m) => m.def.weightRules?.integer === true);
-  return integer ? { integer } : {};
+  const rules = members.map((m) => m.def.weightRules?.(m.config) ?? {});
+  const out: WeightRules = {};
+  if (rules.some((r) => r.integer === true)) out.integer = true;
+  const total = rules.find((r) => r.finiteTotal !== undefined)?.finiteTotal;
+  if (total !== undefined) out.finiteTotal = total;
+  return out;
 }
 
 /** The value of an outcome, or its error thrown. */
@@ -44,6 +48,6 @@ export function runMetric<C, R>(def: MetricDefinition<C, R>, fn: string, labels:
   const config = def.resolve(fn, options as Readonly<Record<string, unknown>>);
   const member: Member = { key: def.name, def: def as MetricDefinition, config };
   const computation = new Computation(fn, [member], 'exact');
-  computation.add(labeledBatch(fn, labels, scores, options, computation.statsMode(), def.weightRules ?? {}));
+  computation.add(labeledBatch(fn, labels, scores, options, computation.statsMode(), weightRulesOf([member])));
   return valueOf(computation.finish((w) => emitWarning(options, w)).get(def.name)) as R;
 }

@@ -1,3 +1,4 @@
+import { ExactSum, scratchSums } from './exactSum.js';
 /**
  * Exact scaling by powers of two (internal): multiplying by 2^e changes only the exponent, so sums, products and
  * ratios of scaled values are the scaled results bit for bit — as long as nothing overflows or underflows. Values
@@ -44,23 +45,28 @@ export function maxAbs(x: ArrayLike<number>): number {
 /**
  * The mean Σ w_i·x_i / Σ w_i (w_i = 1 without weights; rows of weight 0 left out, even infinite ones) without
  * overflow: when the largest finite |x_i| exceeds 2^100, the values are summed scaled by a power of two and the mean
- * is scaled back — so it is finite whenever the values are (it lies between them). Bit-identical to the plain sum
- * otherwise.
+ * is scaled back — so it is finite whenever the values are (it lies between them). Both sums are exactly rounded, so
+ * the mean does not depend on the order of the values.
  */
 export function stableMean(x: ArrayLike<number>, w?: ArrayLike<number>): number {
   const max = maxAbs(x);
   const e = Number.isFinite(max) ? rescaleExponent(max) : 0;
-  let s = 0;
-  if (w === undefined) {
-    for (let i = 0; i < x.length; i++) s += e === 0 ? (x[i] as number) : timesPow2(x[i] as number, -e);
-    return timesPow2(s / x.length, e);
-  }
-  let total = 0;
+  // exactly rounded sums (the same bits in any order, as the mergeable states keep them)
+  const dense = scratchSums();
   for (let i = 0; i < x.length; i++) {
-    const wi = w[i] as number;
-    if (wi === 0) continue;
-    s += wi * (e === 0 ? (x[i] as number) : timesPow2(x[i] as number, -e));
-    total += wi;
+    const v = e === 0 ? (x[i] as number) : timesPow2(x[i] as number, -e);
+    if (w === undefined) dense.add(0, v);
+    else {
+      const wi = w[i] as number;
+      if (wi === 0) continue;
+      dense.add(0, wi * v);
+      dense.add(1, wi);
+    }
   }
-  return timesPow2(s / total, e);
+  const num = new ExactSum();
+  const den = new ExactSum();
+  dense.foldInto(0, num);
+  if (w === undefined) den.addInteger(x.length);
+  else dense.foldInto(1, den);
+  return timesPow2(num.value() / den.value(), e);
 }

@@ -1,3 +1,5 @@
+import { stableMean } from '../math/pow2.js';
+import { brierRows } from './brierPerExample.js';
 import type { WeightOptions } from '../input/weights.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
@@ -138,13 +140,12 @@ export function brierDecomposition(labels: Labels, scores: Scores, options: Brie
   }
 
   let reliability = 0;
-  let bs = 0;
   for (let i = 0, o = 0; i < p.n; i++, o += c) {
     const k = predicted[i] as number;
     const yi = y[i] as number;
     let dist = 0;
     let score = 0;
-    let recal = 0;
+    let recal = 0; // (score and recal only for the 'difference' form of the reliability)
     for (let j = 0; j < c; j++) {
       const pij = data[o + j] as number;
       const dkj = d[k * c + j] as number;
@@ -154,9 +155,9 @@ export function brierDecomposition(labels: Labels, scores: Scores, options: Brie
       recal += (dkj - e) ** 2;
     }
     reliability += wOf(i) * (config.reliability === 'distance' ? dist : score - recal);
-    bs += wOf(i) * score;
   }
   reliability /= n;
-  bs /= n;
+  // the score is the Brier score itself (its kernel and exact mean), so score and brier() are the same bits
+  const bs = stableMean(brierRows(p, y, 'standard'), w);
   return { uncertainty, resolution, reliability, score: config.form === 'standard' ? bs : bs - 1, config };
 }

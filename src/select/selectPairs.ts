@@ -3,6 +3,7 @@ import type { ProbMatrix } from '../input/types.js';
 import { weightUnit } from '../input/weights.js';
 import { rowNormalizedEntropy } from '../measures/normalizedEntropy.js';
 import { topLabel } from '../measures/topLabel.js';
+import { namedConfidence, thresholdPredictions, type NamedMeasure } from './confidence.js';
 import { atPrecision } from './precision.js';
 
 /**
@@ -31,6 +32,10 @@ export interface SelectionSpec {
   readonly threshold: number | null;
   /** `'float32'`: probabilities are rounded to float32 first, as a float32 peer sees them. */
   readonly precision: Precision;
+  /** `'top-label'` only: the score is this measure as a confidence (default `'max-prob'`; ranking metrics). */
+  readonly measure?: NamedMeasure;
+  /** `'top-label'` with two classes only: predict class 1 when P(y = 1) > this (default: the argmax). */
+  readonly decisionThreshold?: number | null;
 }
 
 /** The pairs of one group: scores, outcomes in {0, 1}, and weights (scaled; see `WeightOptions`) when given. */
@@ -44,7 +49,7 @@ export interface Pairs {
 
 /** The key under which equal selections are shared. */
 export function selectionKey(spec: SelectionSpec): string {
-  return `${spec.target}|${spec.groupBy}|${spec.threshold === null ? '' : spec.threshold}|${spec.precision}`;
+  return `${spec.target}|${spec.groupBy}|${spec.threshold === null ? '' : spec.threshold}|${spec.precision}|${spec.measure ?? 'max-prob'}|${spec.decisionThreshold ?? ''}`;
 }
 
 /** Number of groups of a selection for C classes. */
@@ -77,7 +82,10 @@ export function selectPairs(p0: ProbMatrix, y: Int32Array, w: Float64Array | und
   } else {
     const top = topLabel(p);
     const error = spec.target === 'uncertainty';
-    score = error ? rowNormalizedEntropy(p) : top.confidence;
+    const t = spec.decisionThreshold ?? null;
+    thresholdPredictions(p, top, t);
+    const measure = spec.measure ?? 'max-prob';
+    score = error ? rowNormalizedEntropy(p) : measure === 'max-prob' ? top.confidence : namedConfidence(p, measure, top.confidence, t ?? 0.5).confidence;
     outcome = new Float64Array(n);
     for (let i = 0; i < n; i++) outcome[i] = (top.predicted[i] === y[i]) !== error ? 1 : 0;
     group = spec.groupBy === 'none' ? undefined : spec.groupBy === 'label' ? y : top.predicted;

@@ -82,7 +82,7 @@ for (const fn of ['gce', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'ae
   add(fn, labeledRows(fn, fnOf(fn)));
   if (!['aece', 'amce', 'brier', 'brierPerExample', 'brierDecomposition', 'nll', 'nllPerExample'].includes(fn)) add(fn, binsRows(fn, fnOf(fn)));
 }
-for (const fn of ['mmce', 'smoothEce']) add(fn, labeledRows(fn, fnOf(fn), false));
+for (const fn of ['mmce', 'smoothEce', 'accuracy']) add(fn, labeledRows(fn, fnOf(fn), false));
 const g = um.gce as (l: unknown, s: unknown, o?: unknown) => unknown;
 add('gce', [
   { what: 'unknown norm', call: () => g(Y2, P2, { norm: 'l3' }), code: 'UM_OPTION', message: /^gce: options.norm must be one of 'l1', 'l2', 'max'; got "l3"/ },
