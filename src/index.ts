@@ -179,8 +179,7 @@ export type { EnsembleEvaluation } from './evaluate/evaluateEnsemble.js';
 export type { EvaluateOptions, Evaluation, EvaluationConfig } from './evaluate/evaluate.js';
 
 export { createState, stateFromJSON, STATE_METRICS } from './state/createState.js';
-export type { MetricState, StateJSON, StateMetric, StateOptions } from './state/createState.js';
-export type { StateMode } from './state/parts.js';
+export type { MetricState, StateJSON, StateMetric, StateMode, StateOptions, StateResult } from './state/createState.js';
 
 export { bootstrap } from './bootstrap/bootstrap.js';
 export type { BootstrapInterval, BootstrapMethod, BootstrapOptions, BootstrapResult, WeightedMetric } from './bootstrap/bootstrap.js';

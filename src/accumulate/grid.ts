@@ -31,9 +31,14 @@ export class GridStore implements Store {
   readonly kind = 'grid';
   private readonly cells: (Float64Array | undefined)[];
 
+  /**
+   * @param offset added to every score before it is placed (scores in [−offset, 1 − offset]: 1 for the negated
+   *   normalized entropy, a confidence in [−1, 0]).
+   */
   constructor(
     groups: number,
     readonly cellBits: number,
+    readonly offset = 0,
   ) {
     this.cells = new Array<Float64Array | undefined>(groups).fill(undefined);
   }
@@ -56,7 +61,7 @@ export class GridStore implements Store {
         const s = scores[i] as number;
         const o = outcomes[i] as number;
         const w = weights === undefined ? 1 : (weights[i] as number);
-        const at = FIELDS * cellOf(Math.min(1, Math.max(0, s)), this.cellBits);
+        const at = FIELDS * cellOf(Math.min(1, Math.max(0, s + this.offset)), this.cellBits);
         c[at] = (c[at] as number) + 1;
         c[at + 1] = (c[at + 1] as number) + w;
         c[at + 2] = (c[at + 2] as number) + w * s;
@@ -90,7 +95,7 @@ export class GridStore implements Store {
       const cc = c as Float64Array;
       const w = cc[j + 1] as number;
       // the weighted means stay inside the cell up to rounding; clamped so the cell order is kept
-      out.scores[r] = Math.min(1, Math.max(0, (cc[j + 2] as number) / w));
+      out.scores[r] = Math.min(1 - this.offset, Math.max(-this.offset, (cc[j + 2] as number) / w));
       out.outcomes[r] = Math.min(1, Math.max(0, (cc[j + 3] as number) / w));
       out.weights[r] = w;
       out.counts[r] = cc[j] as number;
@@ -118,8 +123,8 @@ export class GridStore implements Store {
     };
   }
 
-  static fromJSON(json: unknown, at: JsonPath, groups: number, cellBits: number): GridStore {
-    const s = new GridStore(groups, cellBits);
+  static fromJSON(json: unknown, at: JsonPath, groups: number, cellBits: number, offset = 0): GridStore {
+    const s = new GridStore(groups, cellBits, offset);
     const total = cellCount(cellBits);
     const list = at.at('groups').array(at.object(json).groups, groups);
     list.forEach((x, k) => {

@@ -1,4 +1,4 @@
-import { ExactSum, scratchSums } from '../math/exactSum.js';
+import { ExactSum, quotient, scratchSums } from '../math/exactSum.js';
 import type { JsonPath, Store } from './store.js';
 
 /**
@@ -27,7 +27,10 @@ export class MeanStore implements Store {
       if (weights === undefined) dense.add(0, v);
       else {
         const w = weights[i] as number;
-        dense.add(0, w * v);
+        const p = w * v;
+        // a product beyond float64 (or lost among the subnormals) is added exactly
+        if ((Number.isFinite(p) && Math.abs(p) >= 2 ** -1022) || p === 0 || !Number.isFinite(v)) dense.add(0, p);
+        else this.weighted.addProduct(w, v);
         dense.add(1, w);
       }
     }
@@ -47,9 +50,9 @@ export class MeanStore implements Store {
     this.nonFinite += o.nonFinite;
   }
 
-  /** Σw·v / Σw (NaN when no row was added: the caller reports that). */
+  /** Σw·v / Σw, rounded once from the exact sums (NaN when no row was added: the caller reports that). */
   mean(): number {
-    return this.weighted.value() / this.weight.value();
+    return quotient(this.weighted, this.weight);
   }
 
   toJSON(): unknown {

@@ -1,4 +1,5 @@
 import { UMError } from '../errors/UMError.js';
+import type { LabeledBatch } from '../input/types.js';
 import { ExactSum } from '../math/exactSum.js';
 
 /**
@@ -11,6 +12,11 @@ export interface Store {
   /** Adds another store of the same kind and configuration (exact, associative and commutative to the bit). */
   merge(other: Store): void;
   toJSON(): unknown;
+}
+
+/** A store a metric brings itself (its own sufficient statistics): it takes validated batches. */
+export interface CustomStore extends Store {
+  add(batch: LabeledBatch): void;
 }
 
 /** Where a state JSON is being read, for messages naming the bad field (`state.stores[2].groups[0].scores[5]`). */

@@ -22,7 +22,7 @@ export function isFixed(spec: BinningSpec): spec is FixedSpec {
  * What a binned error keeps: fixed bins in every mode; the entries (exact) or the grid (bounded, only where a bound
  * is proven: the l1 norm of equal-mass bins) otherwise (internal).
  */
-export function binnedRequest(fn: string, name: string, selection: SelectionSpec, spec: BinningSpec, norm: Norm, mode: StateMode, cellBits = DEFAULT_CELL_BITS): StoreRequest {
+export function binnedRequest(fn: string, name: string, selection: SelectionSpec, spec: BinningSpec, norm: Norm, mode: StateMode, cellBits: number = DEFAULT_CELL_BITS): StoreRequest {
   if (isFixed(spec)) return { kind: 'fixed-bins', selection, spec };
   if (mode === 'exact') return { kind: 'entries', selection };
   if (spec.scheme === 'equal-mass' && norm === 'l1') return { kind: 'grid', selection, cellBits };

@@ -50,7 +50,7 @@ export function calibrationDefinition(name: CalibrationMember): MetricDefinition
     name,
     keys: CALIBRATION_KEYS,
     resolve: (fn, options) => resolveCalibration(fn, options, member.fixed, member.defaults),
-    requests: (fn, cfg, mode) => [binnedRequest(fn, name, calibrationSelection(cfg), cfg.spec, cfg.norm, mode)],
+    requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, name, calibrationSelection(cfg), cfg.spec, cfg.norm, mode, cellBits)],
     finish: (cfg, [store], ctx) => combineGroups(ctx.fn, rawErrors(ctx.fn, store as Store, cfg.spec, cfg.norm), cfg.norm, 'all', what(cfg)),
     bound: (cfg, [store], ctx) => groupedGridBound(ctx.fn, store as Store, cfg.spec, 'all'),
   };

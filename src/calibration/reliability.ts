@@ -112,7 +112,7 @@ export const RELIABILITY: MetricDefinition<ReliabilityConfig, ReliabilityTable> 
     return { measure, spec, precision, config, interval: resolveInterval(fn, options as IntervalOptions) };
   },
   statsMode: (cfg) => (cfg.measure === 'uncertainty' ? 2 : 0),
-  requests: (fn, cfg, mode) => [binnedRequest(fn, 'reliability', { target: cfg.measure === 'confidence' ? 'top-label' : 'uncertainty', groupBy: 'none', threshold: null, precision: cfg.precision }, cfg.spec, 'max', mode)],
+  requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, 'reliability', { target: cfg.measure === 'confidence' ? 'top-label' : 'uncertainty', groupBy: 'none', threshold: null, precision: cfg.precision }, cfg.spec, 'max', mode, cellBits)],
   finish: (cfg, [store], ctx) => {
     const bins = binsOfGroup(ctx.fn, store as Store, cfg.spec, 0) as Bin[];
     const { unit, fractional } = weightsOf(store as Store);

@@ -18,7 +18,7 @@ export const UCE: MetricDefinition<ResolvedUce, number> = {
   keys: [...BINNING_KEYS, 'norm', 'classwise', 'classAverage'],
   resolve: (fn, options) => resolveUce(fn, options),
   statsMode: () => 2,
-  requests: (fn, cfg, mode) => [binnedRequest(fn, 'uce', uceSelection(cfg), cfg.spec, cfg.norm, mode)],
+  requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, 'uce', uceSelection(cfg), cfg.spec, cfg.norm, mode, cellBits)],
   finish: (cfg, [store], ctx) => combineGroups(ctx.fn, rawErrors(ctx.fn, store as Store, cfg.spec, cfg.norm), cfg.norm, average(cfg), 'no rows'),
   bound: (cfg, [store], ctx) => groupedGridBound(ctx.fn, store as Store, cfg.spec, average(cfg)),
 };

@@ -2,9 +2,11 @@ import { FixedBinsStore } from '../accumulate/fixedBins.js';
 import { GridStore } from '../accumulate/grid.js';
 import { KeptEntriesStore } from '../accumulate/keptEntries.js';
 import { MeanStore } from '../accumulate/meanStore.js';
+import { RowsStore } from '../accumulate/rowsStore.js';
 import type { JsonPath} from '../accumulate/store.js';
 import { type Store } from '../accumulate/store.js';
 import { groupCount, selectionKey, selectPairs, type Pairs, type SelectionSpec } from '../select/selectPairs.js';
+import type { CustomStore } from '../accumulate/store.js';
 import type { Batch, StoreRequest } from './definition.js';
 
 /** The key under which equal requests share one store. */
@@ -15,9 +17,13 @@ export function requestKey(r: StoreRequest): string {
     case 'entries':
       return `entries|${selectionKey(r.selection)}`;
     case 'grid':
-      return `grid|${selectionKey(r.selection)}|${r.cellBits}`;
+      return `grid|${selectionKey(r.selection)}|${r.cellBits}|${r.offset ?? 0}`;
     case 'mean':
       return `mean|${r.key}`;
+    case 'rows':
+      return 'rows';
+    case 'custom':
+      return `custom|${r.key}`;
   }
 }
 
@@ -28,9 +34,13 @@ function storeOf(fn: string, r: StoreRequest, numClasses: number): Store {
     case 'entries':
       return new KeptEntriesStore(groupCount(r.selection, numClasses));
     case 'grid':
-      return new GridStore(groupCount(r.selection, numClasses), r.cellBits);
+      return new GridStore(groupCount(r.selection, numClasses), r.cellBits, r.offset ?? 0);
     case 'mean':
       return new MeanStore();
+    case 'rows':
+      return new RowsStore(numClasses);
+    case 'custom':
+      return r.make(numClasses);
   }
 }
 
@@ -100,6 +110,12 @@ export class Accumulator {
           return;
         case 'mean':
           (store as MeanStore).add(r.values(batch, this.fn), batch.w);
+          return;
+        case 'rows':
+          (store as RowsStore).add(batch.p, batch.y, batch.w);
+          return;
+        case 'custom':
+          (store as CustomStore).add(batch);
       }
     });
   }
@@ -125,9 +141,13 @@ export class Accumulator {
         case 'entries':
           return KeptEntriesStore.fromJSON(list[i], here, groupCount(r.selection, numClasses));
         case 'grid':
-          return GridStore.fromJSON(list[i], here, groupCount(r.selection, numClasses), r.cellBits);
+          return GridStore.fromJSON(list[i], here, groupCount(r.selection, numClasses), r.cellBits, r.offset ?? 0);
         case 'mean':
           return MeanStore.fromJSON(list[i], here);
+        case 'rows':
+          return RowsStore.fromJSON(list[i], here, numClasses);
+        case 'custom':
+          return r.load(list[i], here, numClasses);
       }
     });
     return new Accumulator(fn, requests, numClasses, stores);

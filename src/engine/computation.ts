@@ -1,6 +1,7 @@
 import type { Store } from '../accumulate/store.js';
 import { JsonPath } from '../accumulate/store.js';
 import { UMError } from '../errors/UMError.js';
+import type { ScoreKind } from '../input/types.js';
 import type { RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import { Accumulator } from './accumulator.js';
@@ -28,26 +29,31 @@ export class Computation {
   private accumulator: Accumulator | undefined;
   /** Whether any batch carried weights. */
   weighted = false;
+  /** The declared kind of the scores and whether they were one P(y = 1) per row (from the first batch). */
+  input: { input: ScoreKind; binary: boolean } = { input: 'probs', binary: false };
 
   constructor(
     readonly fn: string,
     readonly members: readonly Member[],
     readonly mode: StateMode,
+    readonly cellBits?: number,
+    /** The function named by errors of the plan (a state's `createState`); default `fn`. */
+    planFn = fn,
   ) {
     this.requests = [];
     for (const m of members) {
-      const own = m.def.requests(fn, m.config, mode);
+      const own = m.def.requests(planFn, m.config, mode, cellBits);
       this.offsets.push(this.requests.length);
       this.counts.push(own.length);
       this.requests.push(...own);
     }
   }
 
-  /** The row statistics the members need from the validating pass (Σp² = 1, Σp·ln p = 2, both = 3). */
+  /** The row statistics the members need from the validating pass (levels: 1 adds Σp², 2 adds Σp·ln p too). */
   statsMode(): RowStatsMode {
-    let mode = 0;
-    for (const m of this.members) mode |= m.def.statsMode?.(m.config) ?? 0;
-    return mode as RowStatsMode;
+    let mode: RowStatsMode = 0;
+    for (const m of this.members) mode = Math.max(mode, m.def.statsMode?.(m.config) ?? 0) as RowStatsMode;
+    return mode;
   }
 
   get numClasses(): number | undefined {
@@ -60,15 +66,22 @@ export class Computation {
     return this.accumulator;
   }
 
+  /** Rows added (of weight > 0). */
+  rows = 0;
+
   add(batch: Batch): void {
     for (const m of this.members) m.def.checkBatch?.(this.fn, m.config, batch);
+    this.rows += batch.p.n;
     if (batch.w !== undefined) this.weighted = true;
+    if (this.accumulator === undefined) this.input = { input: batch.p.input, binary: batch.p.binary };
     this.ensure(batch.p.numClasses).add(batch);
   }
 
   merge(other: Computation): void {
     if (other.accumulator === undefined) return;
+    if (this.accumulator === undefined) this.input = other.input;
     this.weighted ||= other.weighted;
+    this.rows += other.rows;
     this.ensure(other.accumulator.numClasses).merge(other.accumulator);
   }
 

@@ -1,6 +1,6 @@
-import type { Store } from '../accumulate/store.js';
+import type { CustomStore, JsonPath, Store } from '../accumulate/store.js';
 import type { FixedSpec } from '../accumulate/fixedBins.js';
-import type { ProbMatrix } from '../input/types.js';
+import type { LabeledBatch } from '../input/types.js';
 import type { WeightRules } from '../input/weights.js';
 import type { RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { SelectionSpec } from '../select/selectPairs.js';
@@ -10,11 +10,7 @@ import type { UMWarning } from '../warnings/warnings.js';
 export type StateMode = 'exact' | 'bounded';
 
 /** One validated batch: probabilities, labels and weights (all > 0; scaled, see `WeightOptions`). */
-export interface Batch {
-  readonly p: ProbMatrix;
-  readonly y: Int32Array;
-  readonly w: Float64Array | undefined;
-}
+export type Batch = LabeledBatch;
 
 /**
  * What a metric needs kept, as plain data (functions aside): the planner gives requests with equal keys one shared
@@ -26,10 +22,14 @@ export type StoreRequest =
   | { readonly kind: 'fixed-bins'; readonly selection: SelectionSpec; readonly spec: FixedSpec }
   /** Every selected pair (exact mode of order-based metrics). */
   | { readonly kind: 'entries'; readonly selection: SelectionSpec }
-  /** Selected pairs on the bounded grid (bounded mode). */
-  | { readonly kind: 'grid'; readonly selection: SelectionSpec; readonly cellBits: number }
+  /** Selected pairs on the bounded grid (bounded mode); `offset` shifts scores of [−offset, 1 − offset] into [0, 1]. */
+  | { readonly kind: 'grid'; readonly selection: SelectionSpec; readonly cellBits: number; readonly offset?: number }
   /** A weighted mean of one value per row; `key` names the values (equal keys, equal values). */
-  | { readonly kind: 'mean'; readonly key: string; readonly values: (batch: Batch, fn: string) => Float64Array };
+  | { readonly kind: 'mean'; readonly key: string; readonly values: (batch: Batch, fn: string) => Float64Array }
+  /** Every row (exact mode only): metrics recomputed on them. */
+  | { readonly kind: 'rows' }
+  /** A metric's own sufficient statistics (e.g. the Brier decomposition's O(C²) sums), made and read by it. */
+  | { readonly kind: 'custom'; readonly key: string; make(numClasses: number): CustomStore; load(json: unknown, at: JsonPath, numClasses: number): CustomStore };
 
 /** What a metric's `finish` may use besides its stores. */
 export interface FinishContext {
@@ -62,8 +62,11 @@ export interface MetricDefinition<C = unknown, R = unknown> {
   weightRules?(config: C): WeightRules;
   /** Checks a validated batch against the configuration (e.g. a decision threshold needs two classes). */
   checkBatch?(fn: string, config: C, batch: Batch): void;
-  /** What to keep; in bounded mode, throws `UM_OPTION` when the metric has no proven bound there. */
-  requests(fn: string, config: C, mode: StateMode): readonly StoreRequest[];
+  /**
+   * What to keep; in bounded mode (a grid of `cellBits` mantissa bits), throws `UM_OPTION` when the metric has no
+   * proven bound there.
+   */
+  requests(fn: string, config: C, mode: StateMode, cellBits?: number): readonly StoreRequest[];
   /** The value from the stores of its requests (in their order). */
   finish(config: C, stores: readonly Store[], context: FinishContext): R;
   /**

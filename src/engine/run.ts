@@ -1,11 +1,11 @@
-import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { positiveRows, weightInput, type WeightOptions, type WeightRules } from '../input/weights.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
-import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
-import { Computation, type Member, type Outcome } from './computation.js';
+import type { WarningOptions } from '../warnings/warnings.js';
+import type { Member, Outcome } from './computation.js';
+import { runSuite, single } from './suite.js';
 import type { Batch, MetricDefinition } from './definition.js';
 
 /** Options every derived public function takes besides its metric's own. */
@@ -44,10 +44,5 @@ export function valueOf(outcome: Outcome | undefined): unknown {
  * and the metric finished from them (internal).
  */
 export function runMetric<C, R>(def: MetricDefinition<C, R>, fn: string, labels: Labels, scores: Scores, options: RunOptions = {}): R {
-  checkOptions(fn, options, INPUT_KEYS, WEIGHT_KEYS, ['onWarning'], def.keys);
-  const config = def.resolve(fn, options as Readonly<Record<string, unknown>>);
-  const member: Member = { key: def.name, def: def as MetricDefinition, config };
-  const computation = new Computation(fn, [member], 'exact');
-  computation.add(labeledBatch(fn, labels, scores, options, computation.statsMode(), weightRulesOf([member])));
-  return valueOf(computation.finish((w) => emitWarning(options, w)).get(def.name)) as R;
+  return runSuite(single(def), fn, labels, scores, options);
 }

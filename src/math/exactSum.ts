@@ -77,7 +77,7 @@ export function roundScaled(scaled: bigint): number {
   return negative ? -value : value;
 }
 
-/** The JSON form of an {@link ExactSum}: the scaled integer in hexadecimal and the sum of non-finite values. */
+/** The JSON form of an {@link ExactSum}: the scaled integer in hexadecimal (times a power of two) and the sum of non-finite values. */
 export interface ExactSumJSON {
   readonly scaled: string;
   readonly special: number | 'Infinity' | '-Infinity' | 'NaN';
@@ -94,6 +94,24 @@ export class ExactSum {
   add(x: number): void {
     if (!Number.isFinite(x)) this.special += x;
     else if (x !== 0) this.scaled += scaledOf(x);
+  }
+
+  /**
+   * Adds the product w·x of two finite doubles: rounded to a double like every product, unless that rounding loses the
+   * product (beyond the largest double, or among the subnormals), where it is added exactly instead — so a weighted
+   * sum never overflows and never loses a tiny term.
+   */
+  addProduct(w: number, x: number): void {
+    const p = w * x;
+    if (Number.isFinite(p) && (p === 0 ? w === 0 || x === 0 : Math.abs(p) >= 2 ** -1022)) {
+      this.add(p);
+      return;
+    }
+    if (!Number.isFinite(w) || !Number.isFinite(x)) {
+      this.special += p;
+      return;
+    }
+    this.scaled += (scaledOf(w) * scaledOf(x)) / (1n << SCALE_BITS);
   }
 
   /** Adds a whole number below 2^53 in magnitude (counts), exactly. */
@@ -117,9 +135,14 @@ export class ExactSum {
     return this.scaled === 0n && this.special === 0;
   }
 
+  /** `scaled` as hexadecimal digits times a power of two (`"1a3fp1012"` = 0x1a3f · 2^1012): short for every sum. */
   toJSON(): ExactSumJSON {
     const special = Number.isFinite(this.special) ? this.special : (String(this.special) as ExactSumJSON['special']);
-    return { scaled: this.scaled.toString(16), special };
+    if (this.scaled === 0n) return { scaled: '0', special };
+    const hex = (this.scaled < 0n ? -this.scaled : this.scaled).toString(16);
+    const zeros = hex.length - hex.replace(/0+$/, '').length;
+    const digits = hex.slice(0, hex.length - zeros);
+    return { scaled: `${this.scaled < 0n ? '-' : ''}${digits}${zeros === 0 ? '' : `p${zeros * 4}`}`, special };
   }
 
   /**
@@ -128,8 +151,10 @@ export class ExactSum {
   static fromJSON(json: unknown): ExactSum | string {
     if (json === null || typeof json !== 'object') return 'be an object {scaled, special}';
     const { scaled, special } = json as Record<string, unknown>;
-    if (typeof scaled !== 'string' || !/^-?[0-9a-f]{1,600}$/.test(scaled)) return 'have `scaled` as a hexadecimal integer string';
-    const big = scaled.startsWith('-') ? -BigInt(`0x${scaled.slice(1)}`) : BigInt(`0x${scaled}`);
+    const m = typeof scaled === 'string' ? /^(-?)([0-9a-f]{1,600})(?:p(\d{1,4}))?$/.exec(scaled) : null;
+    if (m === null) return 'have `scaled` as hexadecimal digits with an optional power of two ("1a3fp1012")';
+    const magnitude = BigInt(`0x${m[2] as string}`) << BigInt(m[3] ?? 0);
+    const big = m[1] === '-' ? -magnitude : magnitude;
     if (big !== 0n && bitLength(big < 0n ? -big : big) > MAX_BITS) return 'have `scaled` within the range of sums of doubles';
     let sp: number;
     if (special === 'Infinity' || special === '-Infinity' || special === 'NaN') sp = Number(special);
@@ -140,6 +165,16 @@ export class ExactSum {
     s.special = sp;
     return s;
   }
+}
+
+/**
+ * The quotient of two exact sums, num/den (den > 0), rounded once from the exact quotient (truncated below 2^−1074
+ * first) — so a mean is finite whenever its terms are, however large their sum (internal).
+ */
+export function quotient(num: ExactSum, den: ExactSum): number {
+  if (num.special !== 0 || Number.isNaN(num.special) || den.special !== 0 || Number.isNaN(den.special)) return num.value() / den.value();
+  if (den.scaled <= 0n) return num.value() / den.value();
+  return roundScaled((num.scaled << SCALE_BITS) / den.scaled);
 }
 
 /** Adds per cell before a fold: each lower cell grows by < 2^32 per add and must stay below 2^53. */

@@ -1,5 +1,5 @@
 import type { MeanStore } from '../accumulate/meanStore.js';
-import type { MetricDefinition } from '../engine/definition.js';
+import type { MetricDefinition, StoreRequest } from '../engine/definition.js';
 import { runMetric } from '../engine/run.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
@@ -12,22 +12,32 @@ export function meanOf(fn: string, store: MeanStore): number {
   return store.mean();
 }
 
+/** Whether each row's top class is its label, as a mean store request (shared by accuracy and `evaluate`'s `n`). */
+export const CORRECT: StoreRequest = {
+  kind: 'mean',
+  key: 'correct',
+  values: ({ p, y }) => {
+    const { predicted } = topLabel(p);
+    return Float64Array.from(predicted, (k, i) => (k === y[i] ? 1 : 0));
+  },
+};
+
 /** The definition of top-label accuracy (internal; the function, state and `evaluate` entry derive from it). */
 export const ACCURACY: MetricDefinition<Record<string, never>, number> = {
   name: 'accuracy',
   keys: [],
   resolve: () => ({}),
-  requests: () => [
-    {
-      kind: 'mean',
-      key: 'correct',
-      values: ({ p, y }) => {
-        const { predicted } = topLabel(p);
-        return Float64Array.from(predicted, (k, i) => (k === y[i] ? 1 : 0));
-      },
-    },
-  ],
+  requests: () => [CORRECT],
   finish: (_cfg, [store], ctx) => meanOf(ctx.fn, store as MeanStore),
+};
+
+/** The total weight of the rows (their number without weights): `evaluate`'s `n`, from accuracy's store (internal). */
+export const TOTAL_WEIGHT: MetricDefinition<Record<string, never>, number> = {
+  name: 'n',
+  keys: [],
+  resolve: () => ({}),
+  requests: () => [CORRECT],
+  finish: (_cfg, [store]) => (store as MeanStore).weight.value(),
 };
 
 /**

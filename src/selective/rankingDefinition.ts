@@ -158,13 +158,16 @@ export function rankingDefinition(name: RankingName): MetricDefinition<RankingCo
       if (cfg.measure === 'threshold-distance' && batch.p.numClasses !== 2) fail('UM_OPTION', fn, 'options.by', "be 'threshold-distance' for two classes only", { value: cfg.measure });
     },
     statsMode: (cfg) => (cfg.measure === 'entropy' || cfg.measure === 'normalized-entropy' ? 2 : 0),
-    requests: (fn, cfg, mode) => {
+    requests: (fn, cfg, mode, cellBits = DEFAULT_CELL_BITS) => {
       if (cfg.measure === 'given') fail('UM_OPTION', fn, 'options.by', 'be a named measure in a mergeable state (per-row values belong to one call)', { value: 'given values' });
       const selection = { target: 'top-label', groupBy: 'none', threshold: null, precision: 'float64', measure: cfg.measure, decisionThreshold: cfg.decisionThreshold } as const;
       if (mode === 'exact') return [{ kind: 'entries', selection }];
-      const boundable = cfg.thresholds === null && (name === 'auroc' || name === 'aupr' || cfg.estimator === 'mean-risk') && (cfg.measure === 'max-prob' || cfg.measure === 'margin');
-      if (!boundable) fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${name} with these options: no error bound is proven on the bounded grid (it needs a measure in [0, 1], exact areas and, for AURC, the mean-risk estimator)`, { value: mode });
-      return [{ kind: 'grid', selection, cellBits: DEFAULT_CELL_BITS }];
+      // the grid covers [0, 1]: confidences there, and the negated normalized entropy shifted by 1
+      const offset = cfg.measure === 'normalized-entropy' ? 1 : 0;
+      const inUnit = cfg.measure !== 'entropy';
+      const boundable = cfg.thresholds === null && (name === 'auroc' || name === 'aupr' || cfg.estimator === 'mean-risk') && inUnit;
+      if (!boundable) fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${name} with these options: no error bound is proven on the bounded grid (it needs a measure within [0, 1] — not the entropy in nats —, exact areas and, for AURC, the mean-risk estimator)`, { value: mode });
+      return [{ kind: 'grid', selection, cellBits, offset }];
     },
     finish: (cfg, [store], ctx) => finishRanking(name, cfg, store as Store, ctx),
     bound: (cfg, [store], ctx) => (store instanceof GridStore ? gridBound(name, cfg, store, ctx) : 0),

@@ -117,8 +117,9 @@ add('createState', [
   { what: 'unknown mode', call: () => cs('ece', { mode: 'sketchy' }), code: 'UM_OPTION', message: /^createState: options.mode must be 'exact' or 'bounded'; got "sketchy"/ },
   { what: 'cellBits out of range', call: () => cs('auroc', { mode: 'bounded', cellBits: 20 }), code: 'UM_OPTION', message: /^createState: options.cellBits must be an integer in \[1, 12\]; got 20/ },
   { what: 'an option the metric lacks', call: () => cs('brier', { bins: 10 }), code: 'UM_OPTION', message: /^createState: options.bins must not be given/ },
-  { what: 'a float32 preset', call: () => cs('ece', { preset: 'torchmetrics' }), code: 'UM_STATE', message: /^createState: options.precision must be 'float64' in a mergeable state/ },
-  { what: "a preset with Keras' thresholded AUC", call: () => cs('auroc', { preset: 'uncertainty-metrics' }), code: 'UM_STATE', message: /^createState: options.preset must have exact AUROC\/AUPR in a state/ },
+  { what: "Keras' thresholded AUC on the bounded grid", call: () => cs('auroc', { preset: 'uncertainty-metrics', mode: 'bounded' }), code: 'UM_OPTION', message: /^createState: options.mode must be 'exact' for auroc with these options/ },
+  { what: 'a metric with no proven bound in bounded mode', call: () => cs('rmsce', { mode: 'bounded' }), code: 'UM_OPTION', message: /^createState: options.mode must be 'exact' for rmsce with equal-mass bins and the l2 norm/ },
+  { what: 'an inherited property as the metric', call: () => cs('constructor'), code: 'UM_OPTION', message: /^createState: metric must be one of 'gce'/ },
   { what: 'a classAverage without classwise', call: () => cs('uce', { classAverage: 'predicted-classes' }), code: 'UM_OPTION', message: /^createState: options.classAverage must be omitted unless classwise is true/ },
   { what: 'an out-of-range probability in update', call: () => cs('ece').update([0, 1], [[0.5, 0.5], [1.2, -0.2]]), code: 'UM_PROB_RANGE', message: /^ece\.update: probs\[1\]\[0\] must be in \[0, 1\]; got 1.2/, fn: 'ece.update' },
   { what: 'a label out of range in update', call: () => cs('brier').update([0, 2], P2), code: 'UM_LABEL', message: /^brier\.update: labels\[1\] must be/, fn: 'brier.update' },
@@ -144,8 +145,8 @@ const sj = um.stateFromJSON as (j: unknown) => unknown;
 add('stateFromJSON', [
   { what: 'not JSON', call: () => sj('{oops'), code: 'UM_STATE', message: /^stateFromJSON: json must be valid JSON/ },
   { what: 'another format', call: () => sj({ format: 'other' }), code: 'UM_STATE', message: /^stateFromJSON: json.format must be 'uncertainty-metrics\/state'; got "other"/ },
-  { what: 'another version', call: () => sj({ format: 'uncertainty-metrics/state', version: 2 }), code: 'UM_STATE', message: /^stateFromJSON: json.version must be 1; got 2/ },
-  { what: 'malformed statistics', call: () => sj({ format: 'uncertainty-metrics/state', version: 1, metric: 'brier', options: {}, numClasses: 2, data: null }), code: 'UM_STATE', message: /^stateFromJSON: json.data must hold the statistics of a 'brier' state/ },
+  { what: 'another version', call: () => sj({ format: 'uncertainty-metrics/state', version: 1 }), code: 'UM_STATE', message: /^stateFromJSON: json.version must be 2 \(states of earlier versions cannot be read: compute them again\); got 1/ },
+  { what: 'malformed statistics', call: () => sj({ format: 'uncertainty-metrics/state', version: 2, metric: 'brier', options: {}, mode: 'exact', numClasses: 2, rows: 1, weighted: false, input: { input: 'probs', binary: false }, stores: null }), code: 'UM_STATE', message: /^stateFromJSON: json.stores must be an array; got null/ },
 ]);
 
 for (const fn of ['toProbabilities', 'confidence', 'predictedClass', 'entropy', 'normalizedEntropy']) {
