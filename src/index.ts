@@ -48,7 +48,7 @@ export { presets } from './presets/presets.js';
 export type { BrierDecompositionConvention, BrierForm, NllConvention, Preset, PresetName } from './presets/presets.js';
 
 export { gce } from './calibration/gce.js';
-export type { CalibrationConfig, CalibrationErrorOptions, UceClassAverage, UceConfig, UceOptions } from './calibration/core.js';
+export type { CalibrationConfig, CalibrationErrorOptions, UceClassAverage, UceConfig, UceOptions } from './calibration/options.js';
 export { ece } from './calibration/ece.js';
 export type { NamedCalibrationOptions } from './calibration/ece.js';
 export { mce } from './calibration/mce.js';

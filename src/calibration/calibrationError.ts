@@ -3,7 +3,7 @@ import type { MetricDefinition } from '../engine/definition.js';
 import { BINNING_KEYS } from '../errors/checkOptions.js';
 import type { SelectionSpec } from '../select/selectPairs.js';
 import { binnedRequest, combineGroups, groupedGridBound, rawErrors } from './binnedStores.js';
-import { resolveCalibration, type FixedStructure, type ResolvedCalibration } from './core.js';
+import { resolveCalibration, type FixedStructure, type ResolvedCalibration } from './options.js';
 
 /**
  * The general calibration error and its named members — the one table of what each member fixes and defaults
@@ -12,21 +12,21 @@ import { resolveCalibration, type FixedStructure, type ResolvedCalibration } fro
  */
 export const CALIBRATION_MEMBERS = {
   gce: { fixed: {}, defaults: {} },
-  ece: { fixed: { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false }, defaults: {} },
-  mce: { fixed: { binning: 'equal-width', norm: 'max', topLabel: true, classConditional: false }, defaults: {} },
-  rmsce: { fixed: { binning: 'equal-mass', norm: 'l2', topLabel: true, classConditional: false }, defaults: {} },
-  sce: { fixed: { binning: 'equal-width', norm: 'l1', topLabel: false, classConditional: true }, defaults: {} },
-  ace: { fixed: { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true }, defaults: {} },
-  tace: { fixed: { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true }, defaults: { threshold: 0.01 } },
-  aece: { fixed: { binning: 'ding', norm: 'l1', topLabel: true, classConditional: false }, defaults: {} },
-  amce: { fixed: { binning: 'ding', norm: 'max', topLabel: true, classConditional: false }, defaults: {} },
+  ece: { fixed: { binning: 'equal-width', norm: 'l1', target: 'top-label', groupBy: 'none' }, defaults: {} },
+  mce: { fixed: { binning: 'equal-width', norm: 'max', target: 'top-label', groupBy: 'none' }, defaults: {} },
+  rmsce: { fixed: { binning: 'equal-mass', norm: 'l2', target: 'top-label', groupBy: 'none' }, defaults: {} },
+  sce: { fixed: { binning: 'equal-width', norm: 'l1', target: 'all-classes', groupBy: 'class' }, defaults: {} },
+  ace: { fixed: { binning: 'equal-mass', norm: 'l1', target: 'all-classes', groupBy: 'class' }, defaults: {} },
+  tace: { fixed: { binning: 'equal-mass', norm: 'l1', target: 'all-classes', groupBy: 'class' }, defaults: { threshold: 0.01 } },
+  aece: { fixed: { binning: 'ding', norm: 'l1', target: 'top-label', groupBy: 'none' }, defaults: {} },
+  amce: { fixed: { binning: 'ding', norm: 'max', target: 'top-label', groupBy: 'none' }, defaults: {} },
 } as const satisfies Record<string, { fixed: FixedStructure; defaults: { threshold?: number | null } }>;
 
 /** The general calibration error or one of its named members. */
 export type CalibrationMember = keyof typeof CALIBRATION_MEMBERS;
 
 /** Option keys of every member (a member rejects values that contradict what it fixes). */
-export const CALIBRATION_KEYS = [...BINNING_KEYS, 'norm', 'topLabel', 'classConditional', 'threshold'] as const;
+export const CALIBRATION_KEYS = [...BINNING_KEYS, 'norm', 'target', 'groupBy', 'topLabel', 'classConditional', 'threshold'] as const;
 
 /** Whether a member takes a bin count (Ding's adaptive bins size themselves). */
 export function takesBins(member: CalibrationMember): boolean {

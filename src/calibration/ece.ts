@@ -1,5 +1,5 @@
 import type { Labels, Scores } from '../input/types.js';
-import type { CalibrationErrorOptions } from './core.js';
+import type { CalibrationErrorOptions } from './options.js';
 import { runMetric } from '../engine/run.js';
 import { calibrationDefinition } from './calibrationError.js';
 

@@ -4,21 +4,22 @@ import type { Bin, BinningSpec, Precision } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import { samplesPerWeight, type WeightOptions } from '../input/weights.js';
 import { binInterval, type IntervalMethod } from './binInterval.js';
-import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
-import { topLabel } from '../measures/topLabel.js';
-import { uncertaintyPairs } from './core.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
 import type { Store } from '../accumulate/store.js';
 import type { MetricDefinition } from '../engine/definition.js';
 import { runMetric } from '../engine/run.js';
 import { binnedRequest, binsOfGroup, weightsOf } from './binnedStores.js';
 import { BINNING_KEYS } from '../errors/checkOptions.js';
+import { namedAlias, resolveScored, type Vocabulary } from '../select/vocabulary.js';
 
 /** Options of {@link reliability}. */
 export interface ReliabilityOptions extends InputOptions, BinningOptions, WeightOptions, IntervalOptions {
   /**
-   * `'confidence'` (default): accuracy vs confidence per bin — the table behind the ECE.
-   * `'uncertainty'`: top-1 error vs normalized entropy per bin — the table behind the UCE.
+   * `'top-label'` (default): accuracy vs confidence per bin — the table behind the ECE. `'uncertainty'`: top-1 error
+   * vs normalized entropy per bin — the table behind the UCE.
    */
+  target?: 'top-label' | 'uncertainty';
+  /** Alias of `target`: `'confidence'` = `'top-label'`, `'uncertainty'` = `'uncertainty'`. */
   measure?: 'confidence' | 'uncertainty';
 }
 
@@ -100,14 +101,21 @@ export interface ReliabilityConfig {
   readonly interval: { method: IntervalMethod; level: number } | null;
 }
 
+const RELIABILITY_SCORED: Vocabulary = {
+  targets: ['top-label', 'uncertainty'],
+  groupBys: ['none'],
+  fallback: { target: 'top-label', groupBy: 'none' },
+  aliases: { measure: namedAlias('measure', { confidence: { target: 'top-label' }, uncertainty: { target: 'uncertainty' } }) },
+};
+
 /** The definition of reliability tables (internal; the function and the state derive from it). */
 export const RELIABILITY: MetricDefinition<ReliabilityConfig, ReliabilityTable> = {
   name: 'reliability',
-  keys: [...BINNING_KEYS, 'measure', 'interval', 'level'],
+  keys: [...BINNING_KEYS, 'target', 'measure', 'interval', 'level'],
   weightRules: () => ({ finiteTotal: 'the table reports the weight of each bin' }),
   resolve: (fn, options) => {
-    const measure = options.measure ?? 'confidence';
-    if (measure !== 'confidence' && measure !== 'uncertainty') fail('UM_OPTION', fn, 'options.measure', `be 'confidence' or 'uncertainty'`, { value: measure });
+    // target 'top-label' (alias measure 'confidence') or 'uncertainty'
+    const measure = resolveScored(fn, options, RELIABILITY_SCORED).target === 'uncertainty' ? 'uncertainty' : 'confidence';
     const { spec, config, precision } = resolveBinning(fn, options as BinningOptions, 'equal-width');
     return { measure, spec, precision, config, interval: resolveInterval(fn, options as IntervalOptions) };
   },
@@ -127,16 +135,6 @@ export const RELIABILITY: MetricDefinition<ReliabilityConfig, ReliabilityTable> 
     return table(cfg.measure, rows, ctx.numClasses, unscaled(bins, unit), cfg.config, cfg.interval, samplesPer);
   },
 };
-
-/** The (score, outcome) pairs a reliability table bins: confidence vs correct, or uncertainty vs error (internal). */
-export function reliabilityPairs(p: ProbMatrix, y: Int32Array, measure: ReliabilityTable['measure']): { s: Float64Array; o: Float64Array } {
-  if (measure === 'confidence') {
-    const t = topLabel(p);
-    return { s: t.confidence, o: Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0)) };
-  }
-  const u = uncertaintyPairs(p, y);
-  return { s: u.uncertainty, o: u.error };
-}
 
 /** Reads `interval` and `level` (internal; shared with binaryReliability). */
 export function resolveInterval(fn: string, options: IntervalOptions): { method: IntervalMethod; level: number } | null {

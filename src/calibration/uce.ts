@@ -5,7 +5,7 @@ import { BINNING_KEYS } from '../errors/checkOptions.js';
 import type { Labels, Scores } from '../input/types.js';
 import type { SelectionSpec } from '../select/selectPairs.js';
 import { binnedRequest, combineGroups, groupedGridBound, rawErrors } from './binnedStores.js';
-import { resolveUce, type ResolvedUce, type UceOptions } from './core.js';
+import { resolveUce, type ResolvedUce, type UceOptions } from './options.js';
 
 /** The (normalized entropy, top-1 error) pairs of a UCE: one group, or one per predicted class. */
 export function uceSelection(cfg: ResolvedUce): SelectionSpec {
@@ -15,7 +15,7 @@ export function uceSelection(cfg: ResolvedUce): SelectionSpec {
 /** The definition of the UCE (internal; the function, state and `evaluate` entry derive from it). */
 export const UCE: MetricDefinition<ResolvedUce, number> = {
   name: 'uce',
-  keys: [...BINNING_KEYS, 'norm', 'classwise', 'classAverage'],
+  keys: [...BINNING_KEYS, 'norm', 'groupBy', 'classwise', 'classAverage'],
   resolve: (fn, options) => resolveUce(fn, options),
   statsMode: () => 2,
   requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, 'uce', uceSelection(cfg), cfg.spec, cfg.norm, mode, cellBits)],

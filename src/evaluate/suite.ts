@@ -1,6 +1,6 @@
 import type { BinningConfig } from '../binning/options.js';
 import { calibrationDefinition, takesBins, type CalibrationMember } from '../calibration/calibrationError.js';
-import type { ResolvedCalibration, ResolvedUce } from '../calibration/core.js';
+import type { ResolvedCalibration, ResolvedUce } from '../calibration/options.js';
 import { UCE } from '../calibration/uce.js';
 import type { Member, Outcome } from '../engine/computation.js';
 import type { MetricDefinition, StateMode } from '../engine/definition.js';

@@ -2,7 +2,7 @@ import type { DingOptions, EqualMassMethod, EqualWidthRule, Precision } from '..
 import type { InputOptions, ScoreKind } from '../input/types.js';
 import type { WeightOptions } from '../input/weights.js';
 import type { BrierForm, PresetName } from '../presets/presets.js';
-import type { UceClassAverage } from '../calibration/core.js';
+import type { UceClassAverage } from '../calibration/options.js';
 import type { WarningOptions } from '../warnings/warnings.js';
 
 /** Options of {@link evaluate}. */

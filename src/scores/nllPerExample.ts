@@ -1,5 +1,5 @@
 import { presetOf } from '../binning/options.js';
-import { atPrecision } from '../calibration/core.js';
+import { atPrecision } from '../select/precision.js';
 import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';

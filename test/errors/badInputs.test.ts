@@ -109,7 +109,16 @@ add('uce', [
   { what: 'classwise not boolean', call: () => (um.uce as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { classwise: 1 }), code: 'UM_OPTION', message: /^uce: options.classwise must be true or false; got 1/ },
   { what: 'an unknown classAverage', call: () => (um.uce as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { classwise: true, classAverage: 'mean' }), code: 'UM_OPTION', message: /^uce: options.classAverage must be one of 'all-classes', 'predicted-classes'; got "mean"/ },
 ]);
-add('reliability', [{ what: 'unknown measure', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { measure: 'entropy' }), code: 'UM_OPTION', message: /^reliability: options.measure must be 'confidence' or 'uncertainty'; got "entropy"/ }]);
+add('reliability', [{ what: 'unknown measure', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { measure: 'entropy' }), code: 'UM_OPTION', message: /^reliability: options.measure must be one of 'confidence', 'uncertainty'; got "entropy"/ },
+  { what: 'unknown target', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { target: 'all-classes' }), code: 'UM_OPTION', message: /^reliability: options.target must be one of 'top-label', 'uncertainty'; got "all-classes"/ },
+  { what: 'an alias that disagrees with target', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { target: 'top-label', measure: 'uncertainty' }), code: 'UM_OPTION', message: /^reliability: options.target must agree with options.measure, which implies 'uncertainty'/ },
+]);
+add('gce', [
+  { what: 'topLabel and target disagree', call: () => fnOf('gce')(Y2, P2, { topLabel: true, target: 'all-classes' }), code: 'UM_OPTION', message: /^gce: options.target must agree with options.topLabel, which implies 'top-label'/ },
+  { what: 'unknown groupBy', call: () => fnOf('gce')(Y2, P2, { groupBy: 'row' }), code: 'UM_OPTION', message: /^gce: options.groupBy must be one of 'none', 'class'; got "row"/ },
+]);
+add('ece', [{ what: 'a target ece fixes otherwise', call: () => fnOf('ece')(Y2, P2, { target: 'all-classes' }), code: 'UM_OPTION', message: /^ece: options.target must imply target "top-label" or be omitted \(ece fixes it; use gce to change it\); got "all-classes"/ }]);
+add('uce', [{ what: 'classwise and groupBy disagree', call: () => fnOf('uce')(Y2, P2, { classwise: true, groupBy: 'none' }), code: 'UM_OPTION', message: /^uce: options.groupBy must agree with options.classwise, which implies 'class'/ }]);
 
 const cs = um.createState as (m: unknown, o?: unknown) => um.MetricState;
 add('createState', [
@@ -302,7 +311,7 @@ add('smoothEce', [
   { what: 'unknown target', call: () => fnOf('smoothEce')(Y2, P2, { target: 'class-1' }), code: 'UM_OPTION', message: /^smoothEce: options.target must be 'top-label' or 'positive-class'; got "class-1"/ },
 ]);
 add('debiasedEce', [
-  { what: 'unknown mode', call: () => fnOf('debiasedEce')(Y2, P2, { mode: 'classwise' }), code: 'UM_OPTION', message: /^debiasedEce: options.mode must be 'top-label', 'marginal' or 'positive-class'; got "classwise"/ },
+  { what: 'unknown mode', call: () => fnOf('debiasedEce')(Y2, P2, { mode: 'classwise' }), code: 'UM_OPTION', message: /^debiasedEce: options.mode must be one of 'top-label', 'marginal', 'positive-class'; got "classwise"/ },
   { what: 'unknown smallBins', call: () => fnOf('debiasedEce')(Y2, P2, { smallBins: 'keep' }), code: 'UM_OPTION', message: /^debiasedEce: options.smallBins must be 'drop' or 'plugin'; got "keep"/ },
 ]);
 add('bayesianEce', [
