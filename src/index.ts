@@ -31,7 +31,7 @@ export { margin } from './measures/margin.js';
 
 export { assignBins } from './binning/assignBins.js';
 export { binStatistics } from './binning/binStatistics.js';
-export type { BinningConfig, BinningOptions, BinningScheme, EdgeBinning } from './binning/options.js';
+export type { BinningConfig, BinningOptions, BinningScheme, EdgeBinning } from './options/binning.js';
 export type { Norm } from './binning/binnedError.js';
 export type {
   Bin,

@@ -1,4 +1,4 @@
-import { argsort } from '../math/argsort.js';
+import { argsort } from '../kernels/argsort.js';
 import type { Pairs } from '../select/selectPairs.js';
 import type { JsonPath, Store } from './store.js';
 

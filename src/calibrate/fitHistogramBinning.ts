@@ -1,7 +1,7 @@
 import { checkCount } from '../errors/checkCount.js';
 import { equalMassBins } from '../binning/equalMass.js';
 import { edgeBins } from '../binning/edgeBins.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';

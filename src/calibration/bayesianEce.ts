@@ -1,6 +1,6 @@
 import { checkCount } from '../errors/checkCount.js';
 import { samplesPerWeight, weightInput, type WeightOptions } from '../input/weights.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import { normalCdf, normalQuantile } from '../math/special.js';

@@ -1,4 +1,4 @@
-import type { BinningOptions } from '../binning/options.js';
+import type { BinningOptions } from '../options/binning.js';
 import { binaryPairs, resolvePositiveBinning } from './binaryPairs.js';
 import { sliceBins } from './options.js';
 import { resolveInterval, samplesPerTrueWeight, table, unscaled, type IntervalOptions, type ReliabilityTable } from './reliability.js';

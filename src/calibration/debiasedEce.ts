@@ -2,7 +2,7 @@ import { labeledInput } from '../input/labeledInput.js';
 import type { WeightOptions } from '../input/weights.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
 import { assignBinsFor } from '../binning/assignBins.js';
-import { presetOf, resolveBinning, type BinningOptions } from '../binning/options.js';
+import { presetOf, resolveBinning, type BinningOptions } from '../options/binning.js';
 import type { BinningSpec } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';

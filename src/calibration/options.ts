@@ -1,7 +1,7 @@
 import { assignBinsFor } from '../binning/assignBins.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
 import { type Norm } from '../binning/binnedError.js';
-import { resolveBinning, type BinningConfig, type BinningOptions, type BinningScheme } from '../binning/options.js';
+import { resolveBinning, type BinningConfig, type BinningOptions, type BinningScheme } from '../options/binning.js';
 import type { Bin, BinningSpec, Precision } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions } from '../input/types.js';

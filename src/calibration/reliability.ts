@@ -1,5 +1,5 @@
 import { binnedErrorRaw } from '../binning/binnedError.js';
-import { resolveBinning, type BinningConfig, type BinningOptions } from '../binning/options.js';
+import { resolveBinning, type BinningConfig, type BinningOptions } from '../options/binning.js';
 import type { Bin, BinningSpec, Precision } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import { samplesPerWeight, type WeightOptions } from '../input/weights.js';

@@ -1,4 +1,4 @@
-import type { BinningConfig } from '../binning/options.js';
+import type { BinningConfig } from '../options/binning.js';
 import { calibrationDefinition, takesBins, type CalibrationMember } from '../calibration/calibrationError.js';
 import type { ResolvedCalibration, ResolvedUce } from '../calibration/options.js';
 import { UCE } from '../calibration/uce.js';

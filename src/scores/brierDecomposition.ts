@@ -8,7 +8,7 @@ import { BRIER } from './brier.js';
 import type { WeightOptions } from '../input/weights.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import type { BrierDecompositionConvention, PresetName } from '../presets/presets.js';
 
 /** Options of {@link brierDecomposition}. */

@@ -1,4 +1,4 @@
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import { atPrecision } from '../select/precision.js';
 import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';

@@ -17,7 +17,7 @@ describe('target and groupBy, and their aliases', () => {
     }
     // the named members are gce with their structure fixed, whichever name states it
     same(um.sce(labels, probs), um.gce(labels, probs, { target: 'all-classes', groupBy: 'class' }));
-    same(um.sce(labels, probs, { target: 'all-classes', topLabel: false }), um.sce(labels, probs));
+    same(um.sce(labels, probs, { target: 'all-classes', topLabel: false } as never), um.sce(labels, probs));
   });
   it('uce: classwise', () => {
     same(um.uce(labels, probs, { classwise: true }), um.uce(labels, probs, { groupBy: 'class' }));
