@@ -25,8 +25,10 @@ export function isFixed(spec: BinningSpec): spec is FixedSpec {
 export function binnedRequest(fn: string, name: string, selection: SelectionSpec, spec: BinningSpec, norm: Norm, mode: StateMode, cellBits: number = DEFAULT_CELL_BITS): StoreRequest {
   if (isFixed(spec)) return { kind: 'fixed-bins', selection, spec };
   if (mode === 'exact') return { kind: 'entries', selection };
-  if (spec.scheme === 'equal-mass' && norm === 'l1') return { kind: 'grid', selection, cellBits };
-  return fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${name} with ${spec.scheme} bins and the ${norm} norm: no error bound is proven for it on the bounded grid`, { value: mode });
+  // the bound is proven for this library's weighted quantile cuts (a peer's construction has no weighted form)
+  if (spec.scheme === 'equal-mass' && spec.method === 'quantile' && norm === 'l1') return { kind: 'grid', selection, cellBits };
+  const what = spec.scheme === 'equal-mass' && spec.method !== 'quantile' ? `${spec.method} equal-mass bins` : `${spec.scheme} bins and the ${norm} norm`;
+  return fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${name} with ${what}: no error bound is proven for it on the bounded grid`, { value: mode });
 }
 
 /** An identity order (the entries of a kept store are sorted already). */

@@ -77,5 +77,6 @@ export function evaluateSpec(args: Record<string, unknown>, bins: number | undef
   const options: Record<string, unknown> = { mode };
   if (bins !== undefined) options.bins = bins;
   if (typeof args.preset === 'string') options.preset = args.preset;
+  if (args.classwise === false) options.classwise = false;
   return { metric: 'evaluate', options };
 }

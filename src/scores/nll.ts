@@ -56,7 +56,8 @@ export const NLL: MetricDefinition<NllSettings, number> = {
       ctx.warn({
         code: 'UM_W_INFINITE',
         fn: ctx.fn,
-        message: `${ctx.fn}: ${store.nonFinite} of ${store.rows} rows give probability exactly 0 to their label (first: row ${store.firstNonFinite}); the NLL is Infinity — pass clip to bound it`,
+        // (where the first one is depends on how a state's batches were merged: it is in the details, not the message)
+        message: `${ctx.fn}: ${store.nonFinite} of ${store.rows} rows give probability exactly 0 to their label; the NLL is Infinity — pass clip to bound it`,
         details: { rows: store.nonFinite, first: store.firstNonFinite },
       });
     }
