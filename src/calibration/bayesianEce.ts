@@ -1,3 +1,4 @@
+import { DEFAULT_BINS } from '../presets/presets.js';
 import { checkCount } from '../errors/checkCount.js';
 import { samplesPerWeight, weightInput, type WeightOptions } from '../input/weights.js';
 import { presetOf } from '../options/binning.js';
@@ -104,7 +105,7 @@ function quantileOf(sorted: Float64Array, q: number): number {
 export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEceOptions = {}): BayesianEceResult {
   checkOptions('bayesianEce', options, INPUT_KEYS, ['target', 'bins', 'samples', 'seed', 'quantiles', 'preset', 'weights']);
   const fn = 'bayesianEce';
-  const bins = options.bins ?? 15;
+  const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
   const count = options.samples ?? 500;
   checkCount(fn, 'options.samples', count);

@@ -1,3 +1,4 @@
+import { DEFAULT_BINS } from '../presets/presets.js';
 import { checkCount } from '../errors/checkCount.js';
 import { fail } from '../errors/fail.js';
 import { checkColumnName, quoteIdentifier } from './quote.js';
@@ -67,7 +68,7 @@ export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Requi
   if (!SQL_DIALECTS.includes(dialect)) fail('UM_OPTION', fn, 'options.dialect', `be one of ${SQL_DIALECTS.map((d) => `'${d}'`).join(', ')}`, { value: dialect });
   const c = options.numClasses;
   if (!Number.isInteger(c) || c < 2) fail('UM_OPTION', fn, 'options.numClasses', 'be an integer ≥ 2', { value: c });
-  const bins = options.bins ?? 15;
+  const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
   const sumTolerance = options.sumTolerance ?? 1e-3;
   if (!(sumTolerance >= 0) || !Number.isFinite(sumTolerance)) fail('UM_OPTION', fn, 'options.sumTolerance', 'be a finite number ≥ 0', { value: sumTolerance });
