@@ -4,6 +4,9 @@ import { ece } from '../calibration/ece.js';
 import { uce } from '../calibration/uce.js';
 import { fail } from '../errors/fail.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { MAX_COUNT } from '../errors/checkCount.js';
+import { within } from '../errors/within.js';
+import { TEMPERATURE_RANGE, TEMPERATURE_RANGE_TEXT } from '../calibrate/params.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { nll } from '../scores/nll.js';
 
@@ -16,7 +19,7 @@ export interface TemperatureSweep {
 
 /** Options of {@link temperatureSweep}. */
 export interface TemperatureSweepOptions extends InputOptions {
-  /** Temperatures to evaluate (default 41 points from T* ÷ 4 to 4·T* on a log scale, plus T = 1). */
+  /** Temperatures to evaluate, each in [1e-6, 1e12] (default 41 points from T* ÷ 4 to 4·T* on a log scale, plus T = 1). */
   temperatures?: readonly number[];
 }
 
@@ -49,13 +52,24 @@ export function temperatureSweep(labels: Labels, scores: Scores, options: Temper
   const fn = 'temperatureSweep';
   checkOptions(fn, options, INPUT_KEYS, ['temperatures']);
   const { temperatures, ...input } = options;
+  if (temperatures !== undefined) {
+    if (!Array.isArray(temperatures) || temperatures.length === 0) fail('UM_OPTION', fn, 'options.temperatures', 'be a non-empty array of numbers > 0', { value: temperatures });
+    if (temperatures.length > MAX_COUNT) fail('UM_OPTION', fn, 'options.temperatures', `hold at most ${MAX_COUNT} temperatures`, { value: temperatures });
+    temperatures.forEach((t, i) => {
+      if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.temperatures', 'be finite numbers > 0', { index: [i], value: t });
+      // the temperatures a calibrator can hold (applyTemperature's range), so every row is a scaled softmax
+      if (t < TEMPERATURE_RANGE[0] || t > TEMPERATURE_RANGE[1]) fail('UM_OPTION', fn, 'options.temperatures', `be in ${TEMPERATURE_RANGE_TEXT}`, { index: [i], value: t });
+    });
+  }
+  return within(fn, () => sweep(labels, scores, input, temperatures));
+}
+
+function sweep(labels: Labels, scores: Scores, input: InputOptions, temperatures: readonly number[] | undefined): TemperatureSweep {
   const fitted = fitTemperature(labels, scores, { ...input, onWarning: () => undefined });
   const t0 = fitted.temperature;
-  const grid = temperatures ?? [...Array.from({ length: 41 }, (_, i) => t0 * 4 ** ((i - 20) / 20)), 1].sort((a, b) => a - b);
-  if (!Array.isArray(grid) || grid.length === 0) fail('UM_OPTION', fn, 'options.temperatures', 'be a non-empty array of numbers > 0', { value: grid });
-  grid.forEach((t, i) => {
-    if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.temperatures', 'be finite numbers > 0', { index: [i], value: t });
-  });
+  // the default grid stays within the temperatures a calibrator can hold (a fit at a bound of the range)
+  const inRange = (t: number) => t >= TEMPERATURE_RANGE[0] && t <= TEMPERATURE_RANGE[1];
+  const grid = temperatures ?? [...Array.from({ length: 41 }, (_, i) => t0 * 4 ** ((i - 20) / 20)), 1].filter(inRange).sort((a, b) => a - b);
   const at = (t: number) => {
     const p = applyTemperature({ ...fitted, temperature: t }, scores, input);
     return { NLL: nll(labels, p, { onWarning: () => undefined }), ECE: ece(labels, p), UCE: uce(labels, p) };

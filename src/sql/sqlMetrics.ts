@@ -1,5 +1,6 @@
 import type { WarningOptions } from '../warnings/warnings.js';
-import { engineError } from './engineError.js';
+import { withinAsync } from '../errors/within.js';
+import { checkEngine, engineError } from './engineError.js';
 import { finishSqlMetrics, type MetricsRows, type SqlMetrics, type SqlRow } from './finishSqlMetrics.js';
 import { metricsSql, type MetricsSqlOptions, type SqlDialect } from './metricsSql.js';
 
@@ -39,6 +40,13 @@ export interface SqlEngine {
  * ```
  */
 export async function sqlMetrics(engine: SqlEngine, source: string, options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions): Promise<SqlMetrics> {
+  const fn = 'sqlMetrics';
+  checkEngine(fn, engine);
+  // the SQL generator's and the finisher's errors are this function's (`sqlMetrics: options.numClasses …`)
+  return withinAsync(fn, () => metricsOf(engine, source, options));
+}
+
+async function metricsOf(engine: SqlEngine, source: string, options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions): Promise<SqlMetrics> {
   const q = metricsSql(source, { ...options, dialect: engine.dialect });
   const run = async (sql: string): Promise<SqlRow[]> => {
     try {

@@ -49,7 +49,7 @@ describe('createReport', () => {
   it('rejects models with different numbers of classes, and bad labels with their position', async () => {
     const three = { name: 'three', labels: [0, 1], scores: [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]] };
     await expect(createReport([TWO[0] as never, three])).rejects.toThrow('createReport: models[1] must predict the same classes: mlp_overfit has 10, three has 3; got 3');
-    await expect(createReport([{ name: 'x', labels: [0, 7], scores: [[0.5, 0.5], [0.5, 0.5]] }])).rejects.toThrow('evaluate: labels[1] must be an integer in [0, 2); got 7');
+    await expect(createReport([{ name: 'x', labels: [0, 7], scores: [[0.5, 0.5], [0.5, 0.5]] }])).rejects.toThrow('createReport: model "x": labels[1] must be an integer in [0, 2); got 7');
     await expect(createReport([])).rejects.toMatchObject({ code: 'UM_EMPTY' });
   });
 });

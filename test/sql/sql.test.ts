@@ -64,7 +64,7 @@ describe('SQL push-down: DuckDB (embedded)', () => {
 
   it('reports invalid rows instead of a number', async () => {
     const path = csv('bad', [0, 1, 5], [[0.5, 0.5], [0.2, 0.8], [0.3, 0.7]]);
-    await expect(sqlMetrics(db, reader(path, 2, false), { numClasses: 2 })).rejects.toThrow(/^finishSqlMetrics: rows must have labels that are integers in \[0, 2\); got 1 \(1 of 3 rows do not\)$/);
+    await expect(sqlMetrics(db, reader(path, 2, false), { numClasses: 2 })).rejects.toThrow(/^sqlMetrics: rows must have labels that are integers in \[0, 2\); got 1 \(1 of 3 rows do not\)$/);
     const path2 = csv('bad2', [0, 1], [[0.5, 0.6], [1.2, -0.2]]);
     const e = await sqlMetrics(db, reader(path2, 2, false), { numClasses: 2 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UMError);
