@@ -1,4 +1,5 @@
 import { checkCount } from '../errors/checkCount.js';
+import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { checkColumnName, quoteIdentifier } from './quote.js';
 
@@ -60,9 +61,13 @@ function literal(x: number): string {
   return /[.eE]/.test(s) ? s : `${s}.0`;
 }
 
+/** The options of the generated SQL (and of the finisher, which also takes `onWarning`). */
+const SQL_KEYS = ['dialect', 'numClasses', 'labelColumn', 'scorePrefix', 'weightColumn', 'bins', 'sumTolerance'] as const;
+
 /** Resolved options (internal; shared with the finisher). */
 export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Required<Omit<MetricsSqlOptions, 'weightColumn'>> & { weightColumn: string | undefined } {
   if (options === null || typeof options !== 'object') fail('UM_OPTION', fn, 'options', 'be an object with numClasses', { value: options });
+  checkOptions(fn, options, SQL_KEYS, fn === 'metricsSql' ? [] : ['onWarning']);
   const dialect = options.dialect ?? 'duckdb';
   if (!SQL_DIALECTS.includes(dialect)) fail('UM_OPTION', fn, 'options.dialect', `be one of ${SQL_DIALECTS.map((d) => `'${d}'`).join(', ')}`, { value: dialect });
   const c = options.numClasses;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UMError } from '../../src/index.js';
-import { SQL_DIALECTS, duckdbEngine, metricsSql, postgresEngine, sqlMetrics, type SqlEngine } from '../../src/sql/index.js';
+import { SQL_DIALECTS, duckdbEngine, finishSqlMetrics, metricsSql, postgresEngine, sqlMetrics, type SqlEngine } from '../../src/sql/index.js';
 import { caseIds, loadCase } from '../helpers/conformance.js';
 import { exampleCsv } from '../helpers/data.js';
 import { expectClose, inMemory } from '../helpers/sqlReference.js';
@@ -138,5 +138,9 @@ describe('SQL dialects', () => {
     expect(() => metricsSql('t', { numClasses: 1 })).toThrow(/metricsSql: options.numClasses must be an integer ≥ 2; got 1/);
     expect(() => metricsSql('t', { numClasses: 3, dialect: 'mysql' as never })).toThrow(/options.dialect must be one of/);
     expect(() => metricsSql('', { numClasses: 3 })).toThrow(/metricsSql: source must be a table name/);
+    // unknown keys were ignored (a misspelt option silently had no effect); the finisher also takes onWarning
+    expect(() => metricsSql('t', { numClasses: 3, bin: 10 } as never)).toThrow(/^metricsSql: options.bin must not be given: metricsSql has no such option/);
+    expect(() => metricsSql('t', { numClasses: 3, onWarning: () => {} } as never)).toThrow(/^metricsSql: options.onWarning must not be given/);
+    expect(() => finishSqlMetrics({} as never, { numClasses: 3, preset: 'sklearn' } as never)).toThrow(/^finishSqlMetrics: options.preset must not be given/);
   });
 });
