@@ -52,7 +52,7 @@ export function binSweep(labels: Labels, scores: Scores, options: BinSweepOption
   const { bins = Array.from({ length: 20 }, (_, i) => 2 * (i + 1)), preset, ...input } = options;
   if (!Array.isArray(bins) || bins.length === 0) fail('UM_OPTION', fn, 'options.bins', 'be a non-empty array of integers ≥ 1', { value: bins });
   if (bins.length > MAX_COUNT) fail('UM_OPTION', fn, 'options.bins', `hold at most ${MAX_COUNT} numbers of bins`, { value: bins });
-  bins.forEach((b, j) => checkCount(fn, 'options.bins', b, {}, [j]));
+  for (let j = 0; j < bins.length; j++) checkCount(fn, 'options.bins', bins[j], {}, [j]);
   return within(fn, () => {
     const p = toProbabilities(scores, input);
     const rows: { metric: 'ECE' | 'ACE' | 'UCE'; bins: number; value: number }[] = [];

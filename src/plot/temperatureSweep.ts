@@ -55,7 +55,7 @@ export function temperatureSweep(labels: Labels, scores: Scores, options: Temper
   if (temperatures !== undefined) {
     if (!Array.isArray(temperatures) || temperatures.length === 0) fail('UM_OPTION', fn, 'options.temperatures', 'be a non-empty array of numbers > 0', { value: temperatures });
     if (temperatures.length > MAX_COUNT) fail('UM_OPTION', fn, 'options.temperatures', `hold at most ${MAX_COUNT} temperatures`, { value: temperatures });
-    temperatures.forEach((t, i) => {
+    Array.from(temperatures).forEach((t, i) => {
       if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.temperatures', 'be finite numbers > 0', { index: [i], value: t });
       // the temperatures a calibrator can hold (applyTemperature's range), so every row is a scaled softmax
       if (t < TEMPERATURE_RANGE[0] || t > TEMPERATURE_RANGE[1]) fail('UM_OPTION', fn, 'options.temperatures', `be in ${TEMPERATURE_RANGE_TEXT}`, { index: [i], value: t });

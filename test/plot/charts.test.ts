@@ -84,6 +84,9 @@ describe('bad chart input', () => {
     const u = reliability(A.labels, A.probs, { measure: 'uncertainty' });
     expect(failure(() => reliabilityDiagram(named(t, u))).message).toMatch(/^reliabilityDiagram: series must hold tables of one measure/);
     expect(failure(() => binSweep(A.labels, A.probs, { bins: [] })).code).toBe('UM_OPTION');
+    // a hole in an option array was skipped by the check, then read as undefined (the default bins; no temperature)
+    expect(failure(() => binSweep(A.labels, A.probs, { bins: [2, , 5] as never })).message).toMatch(/^binSweep: options.bins\[1\] must be an integer in \[1, 1048576\]; got undefined/); // eslint-disable-line no-sparse-arrays
+    expect(failure(() => temperatureSweep(A.labels, A.probs, { temperatures: [1, , 2] as never })).message).toMatch(/^temperatureSweep: options.temperatures\[1\] must be finite numbers > 0; got undefined/); // eslint-disable-line no-sparse-arrays
     expect(failure(() => temperatureSweep(A.labels, A.probs, { temperatures: [1, -2] })).message).toMatch(/^temperatureSweep: options.temperatures\[1\] must be finite numbers > 0; got -2/);
   });
   it('a damaged result (any field replaced by a value of another kind) is a located UMError or a spec without NaN/undefined', () => {
