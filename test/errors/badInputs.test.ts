@@ -514,6 +514,7 @@ add('topBinningReport', [
   { what: 'params of another kind', call: () => fnOf('topBinningReport')(TEMPERATURE, Y2, P2), code: 'UM_CALIBRATOR', message: /^topBinningReport: params.kind must be "top-binning"; got "temperature"/ },
   { what: 'labels of the wrong length', call: () => fnOf('topBinningReport')(TOP, [0], P2), code: 'UM_SHAPE', message: /^topBinningReport: labels must have one entry per row of scores \(2\); got 1/ },
   { what: 'label out of range', call: () => fnOf('topBinningReport')(TOP, [0, 3], P2), code: 'UM_LABEL', message: /^topBinningReport: labels\[1\] must be an integer in \[0, 2\); got 3/ },
+  { what: 'no labels (a TypeError before)', call: () => fnOf('topBinningReport')(TOP, undefined, P2), code: 'UM_SHAPE', message: /^topBinningReport: labels must be an array of integer class labels \(a report needs them\); got undefined/ },
   { what: 'delta 0', call: () => (um.topBinningReport as (p: unknown, l: unknown, s: unknown, o: unknown) => unknown)(TOP, Y2, P2, { delta: 0 }), code: 'UM_OPTION', message: /^topBinningReport: options.delta must be a number in \(0, 1\); got 0/ },
 ]);
 add('oddsRatio', [

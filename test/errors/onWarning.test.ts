@@ -46,6 +46,11 @@ const CALLS: Record<string, (h: unknown) => unknown> = {
   comparePaired: (h) => um.comparePaired(Y, ZERO, P, { resamples: 20, onWarning: h } as never),
   finishSqlMetrics: (h) => finishSqlMetrics({ ...rows, scores: [{ ...rows.scores[0], nll: Infinity, zero_label_rows: 1 }] } as never, { numClasses: 2, onWarning: h } as never),
   sqlMetrics: (h) => sqlMetrics(fakeEngine, 'preds', { numClasses: 2, onWarning: h } as never),
+  topBinningReport: (h) => {
+    const probs = [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4]];
+    // unregularised bins of frequency 0 and 1; the test labels contradict them: an infinite NLL warns
+    return um.topBinningReport(um.fitTopBinning([0, 0, 1, 1], probs, { bins: 2, regularize: false }), [1, 1, 0, 0], probs, { onWarning: h } as never);
+  },
   evaluateParallel: (h) => evaluateParallel(Y, Float64Array.from(ZERO.flat()), { numClasses: 2, threads: 1, onWarning: h } as never),
 };
 
@@ -70,8 +75,8 @@ describe('onWarning: a function, or a typed error when it is given', () => {
       await call(() => {});
     });
   }
-  it('a handler receives the warnings (evaluate, evaluateEnsemble, fitMcTemperature)', () => {
-    for (const fn of ['evaluate', 'evaluateEnsemble', 'nll', 'pairwiseKl']) {
+  it('a handler receives the warnings (the infinite NLL of evaluate, evaluateEnsemble, nll, pairwiseKl, topBinningReport)', () => {
+    for (const fn of ['evaluate', 'evaluateEnsemble', 'nll', 'pairwiseKl', 'topBinningReport']) {
       const seen: string[] = [];
       (CALLS[fn] as (h: unknown) => unknown)((w: um.UMWarning) => seen.push(w.code));
       expect(seen, fn).toContain('UM_W_INFINITE');
