@@ -1,5 +1,5 @@
 import { fail } from '../errors/fail.js';
-import { oddsRatioOf, openProbability } from './oddsRatio.js';
+import { finiteOddsRatio, openProbability } from './oddsRatio.js';
 
 /**
  * Expected odds ratio (EOR) of a prediction histogram: the weighted mean odds ratio of each bin's probability
@@ -20,7 +20,7 @@ import { oddsRatioOf, openProbability } from './oddsRatio.js';
  * @param weights w_i ≥ 0 (default equal), not all 0.
  * @returns the EOR (≥ 1).
  * @throws {UMError} `UM_PROB_RANGE` for a probability outside (0, 1); `UM_SHAPE`/`UM_OPTION` for bad weights;
- *   `UM_EMPTY` for no bins.
+ *   `UM_EMPTY` for no bins; `UM_NOT_FINITE` when an odds ratio exceeds float64.
  * @example
  * ```js
  * import { expectedOddsRatio } from 'uncertainty-metrics';
@@ -52,6 +52,6 @@ export function expectedOddsRatio(probabilities: ArrayLike<number>, weights?: Ar
   let mean = 0;
   for (let i = 0; i < n; i++) mean += (w[i] as number) * (p[i] as number);
   let eor = 0;
-  for (let i = 0; i < n; i++) eor += (w[i] as number) * oddsRatioOf(p[i] as number, mean);
+  for (let i = 0; i < n; i++) eor += (w[i] as number) * finiteOddsRatio(fn, 'probabilities', p[i] as number, mean, [i]);
   return eor;
 }

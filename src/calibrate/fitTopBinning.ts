@@ -37,7 +37,7 @@ export interface TopBinningParams extends CalibratorHeader<'top-binning'> {
   readonly regularized: boolean;
   /** δ of the Hoeffding intervals. */
   readonly delta: number;
-  /** EOR of the calibrated bins on the calibration data (`null` when a bin probability is 0 or 1). */
+  /** EOR of the calibrated bins on the calibration data (`null` when a bin probability is 0 or 1, or the EOR exceeds float64). */
   readonly eor: number | null;
 }
 
@@ -154,7 +154,8 @@ export function eorOf(probabilities: readonly number[], counts: readonly number[
   probabilities.forEach((q, b) => {
     if ((counts[b] as number) > 0) eor += ((counts[b] as number) / total) * oddsRatioOf(q, mean);
   });
-  return eor;
+  // an odds ratio beyond float64 (a bin probability within ~1e-308 of 0 or 1) has no EOR, as a probability of 0 or 1
+  return Number.isFinite(eor) ? eor : null;
 }
 
 function readTopOf(top: unknown): number {
