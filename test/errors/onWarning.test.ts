@@ -35,6 +35,7 @@ const CALLS: Record<string, (h: unknown) => unknown> = {
   nll: (h) => um.nll(Y, ZERO, { onWarning: h } as never),
   nllPerExample: (h) => um.nllPerExample(Y, ZERO, { onWarning: h } as never),
   pairwiseKl: (h) => um.pairwiseKl(E, { onWarning: h } as never),
+  averagePairwiseDiversity: (h) => um.averagePairwiseDiversity([P, ZERO], { onWarning: h } as never),
   ensembleNll: (h) => um.ensembleNll(Y, [ZERO, ZERO], { onWarning: h } as never),
   gibbsNll: (h) => um.gibbsNll(Y, E, { onWarning: h } as never),
   fitTemperature: (h) => um.fitTemperature([0, 1], [[0.9, 0.1], [0.1, 0.9]], { bounds: [0.5, 2], onWarning: h } as never),
@@ -75,8 +76,8 @@ describe('onWarning: a function, or a typed error when it is given', () => {
       await call(() => {});
     });
   }
-  it('a handler receives the warnings (the infinite NLL of evaluate, evaluateEnsemble, nll, pairwiseKl, topBinningReport)', () => {
-    for (const fn of ['evaluate', 'evaluateEnsemble', 'nll', 'pairwiseKl', 'topBinningReport']) {
+  it('a handler receives the warnings (infinite NLL and KL: evaluate, evaluateEnsemble, nll, pairwiseKl, averagePairwiseDiversity, topBinningReport)', () => {
+    for (const fn of ['evaluate', 'evaluateEnsemble', 'nll', 'pairwiseKl', 'averagePairwiseDiversity', 'topBinningReport']) {
       const seen: string[] = [];
       (CALLS[fn] as (h: unknown) => unknown)((w: um.UMWarning) => seen.push(w.code));
       expect(seen, fn).toContain('UM_W_INFINITE');
