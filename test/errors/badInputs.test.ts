@@ -287,6 +287,11 @@ add('binStatistics', [
   { what: 'NaN outcome', call: () => bs(a3, [0.1, 0.5, 0.9], [1, NaN, 1]), code: 'UM_NOT_FINITE', message: /^binStatistics: outcomes\[1\] must be a finite number; got NaN/ },
   { what: 'negative weight', call: () => bs(a3, [0.1, 0.5, 0.9], [1, 0, 1], [1, -1, 1]), code: 'UM_OPTION', message: /^binStatistics: weights\[1\] must be ≥ 0; got -1/ },
   { what: 'index out of range', call: () => bs({ ...a3, index: Int32Array.from([0, 5, 1]) }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_SHAPE', message: /^binStatistics: assignment.index\[1\] must be in \[0, 2\); got 5/ },
+  // edges are copied into the bins: a hole, NaN or a string passed through (found by the API fuzz)
+  { what: 'a hole in the lower edges', call: () => bs({ ...a3, lower: [0, , ] }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_NOT_FINITE', message: /^binStatistics: assignment.lower\[1\] must be finite numbers; got undefined/ }, // eslint-disable-line no-sparse-arrays
+  { what: 'a NaN upper edge', call: () => bs({ ...a3, upper: [0.5, NaN] }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_NOT_FINITE', message: /^binStatistics: assignment.upper\[1\] must be finite numbers ≥ the lower edges; got NaN/ },
+  { what: 'edges as a string', call: () => bs({ ...a3, lower: 'ab' }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_SHAPE', message: /^binStatistics: assignment.lower must be an array of bin edges; got "ab"/ },
+  { what: 'an upper edge below its lower edge', call: () => bs({ ...a3, upper: [0.5, 0.25] }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_NOT_FINITE', message: /^binStatistics: assignment.upper\[1\] must be finite numbers ≥ the lower edges; got 0.25/ },
 ]);
 
 // ---- proper scores and bin-free estimators
