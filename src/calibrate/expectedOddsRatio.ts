@@ -1,3 +1,4 @@
+import { isList } from '../input/isList.js';
 import { fail } from '../errors/fail.js';
 import { finiteOddsRatio, openProbability } from './oddsRatio.js';
 
@@ -30,7 +31,7 @@ import { finiteOddsRatio, openProbability } from './oddsRatio.js';
  */
 export function expectedOddsRatio(probabilities: ArrayLike<number>, weights?: ArrayLike<number>): number {
   const fn = 'expectedOddsRatio';
-  if (probabilities === null || typeof probabilities !== 'object' || typeof probabilities.length !== 'number') {
+  if (!isList(probabilities)) {
     fail('UM_SHAPE', fn, 'probabilities', 'be an array of numbers', { value: probabilities });
   }
   const n = probabilities.length;
@@ -39,7 +40,7 @@ export function expectedOddsRatio(probabilities: ArrayLike<number>, weights?: Ar
   let w: number[];
   if (weights === undefined) w = p.map(() => 1 / n);
   else {
-    if (weights === null || typeof weights !== 'object' || weights.length !== n) fail('UM_SHAPE', fn, 'weights', `have one weight per probability (${n})`, { value: weights });
+    if (!isList(weights) || weights.length !== n) fail('UM_SHAPE', fn, 'weights', `have one weight per probability (${n})`, { value: weights });
     const raw = Array.from({ length: n }, (_, i) => {
       const v = weights[i];
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail('UM_OPTION', fn, 'weights', 'be finite numbers ≥ 0', { index: [i], value: v });
