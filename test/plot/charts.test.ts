@@ -1,4 +1,7 @@
 /** Every chart kind: a valid Vega-Lite spec, a deterministic SVG (snapshot with rounded numbers), and escaped text. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { oodCurve, precisionRecallCurve, rejectionCurve, reliability, riskCoverageCurve, rocCurve, UMError } from '../../src/index.js';
 import {
@@ -141,5 +144,28 @@ describe('bad chart input', () => {
   });
   it('renderSvg rejects a specification that is not Vega-Lite', async () => {
     await expect(renderSvg({ mark: 'no-such-mark' })).rejects.toThrow(/^renderSvg: spec must be a valid Vega-Lite specification/);
+  });
+  it('renderSvg: no file or network loads, and errors inside Vega fail the call (they were logged and the SVG returned)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-svg-'));
+    const secret = join(dir, 'secret.csv');
+    writeFileSync(secret, 'a\n424242\n');
+    const text = { mark: 'text', encoding: { text: { field: 'a' } } };
+    const bad: [unknown, RegExp][] = [
+      [{ data: { url: `file://${secret}` }, ...text }, /no external data or images are loaded .*secret\.csv/],
+      [{ data: { url: secret }, ...text }, /no external data or images are loaded/],
+      [{ data: { url: 'http://127.0.0.1:9/x.csv' }, mark: 'point' }, /no external data or images are loaded/],
+      [{ data: { values: [{ u: `file://${secret}` }] }, mark: 'image', encoding: { url: { field: 'u' } } }, /no external data or images are loaded/],
+      [{ data: { values: [{ a: 1 }] }, transform: [{ aggregate: [{ op: 'nosuch', field: 'a', as: 'x' }] }], mark: 'point' }, /AggregateOps/],
+      [{ data: { values: [{ a: 1 }] }, mark: { type: 'line', color: 'constructor' }, encoding: { x: { field: 'a', type: 'quantitative' } } }, /Operator not defined/],
+      [null, /^renderSvg: spec must be a Vega-Lite specification \(an object\); got null/],
+      [[{ mark: 'point' }], /^renderSvg: spec must be a Vega-Lite specification \(an object\)/],
+    ];
+    for (const [spec, message] of bad) {
+      const e = await renderSvg(spec as never).then((svg) => svg, (x: unknown) => x);
+      expect(e, JSON.stringify(spec)).toBeInstanceOf(UMError);
+      expect((e as UMError).message).toMatch(/^renderSvg: spec must be/);
+      expect((e as UMError).message).toMatch(message);
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 });
