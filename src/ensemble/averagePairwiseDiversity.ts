@@ -1,10 +1,9 @@
 import { fail } from '../errors/fail.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleOptions, EnsembleScores } from '../input/types.js';
-import { cosineSimilarityBetween } from './cosineDistance.js';
 import { disagreementOf } from './disagreement.js';
-import { klBetween } from './pairwiseKl.js';
-import { averageOverPairs, rowWeights } from './pairs.js';
+import { pairCosine, pairKl } from './pairSums.js';
+import { rowWeights } from './pairs.js';
 import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import type { WeightOptions } from '../input/weights.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
@@ -47,7 +46,7 @@ export function averagePairwiseDiversity(
   const e = ensembleMatrix(fn, members, options);
   const { w, total } = rowWeights(fn, options.weights, e.n);
   const d = disagreementOf(fn, e, w, total);
-  const averageKl = averageOverPairs(fn, e, (a, b) => klBetween(e, a, b, 0, w, total));
+  const averageKl = pairKl(fn, e, 0, w, total);
   // as pairwiseKl: an infinite KL (a member gives probability 0 where an earlier one does not) is said, not silent
   if (averageKl === Infinity) {
     emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability 0 where an earlier one does not; the average KL divergence is Infinity (pairwiseKl with clip bounds it)` });
@@ -55,6 +54,6 @@ export function averagePairwiseDiversity(
   return {
     disagreement: options.error === undefined ? d : d / (options.error + 1e-7),
     averageKl,
-    cosineSimilarity: averageOverPairs(fn, e, (a, b) => cosineSimilarityBetween(e, a, b, w, total)),
+    cosineSimilarity: pairCosine(fn, e, w, total),
   };
 }
