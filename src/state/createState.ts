@@ -188,6 +188,11 @@ const NAMED: Record<string, { fixed: FixedStructure; defaults?: { threshold?: nu
 export function partOf(fn: string, metric: StateMetric, options: StateOptions, mode: StateMode, resolution: number): Part {
   // a metric that is not a string is not looked up (a Symbol or an object without toString threw a TypeError)
   if (typeof metric !== 'string') return fail('UM_OPTION', fn, 'metric', `be one of ${STATE_METRICS.map((m) => `'${m}'`).join(', ')}`, { value: metric });
+  // row-keeping states pass their options to the function at result(): weights there would be taken for every row
+  // of every batch (a state's weights come with each batch); the other states reject them with all unknown keys
+  for (const key of ['weights', 'sampleWeights']) {
+    if (key in options) fail('UM_OPTION', fn, `options.${key}`, 'not be given: a state takes weights with each batch (update(labels, scores, { weights }))');
+  }
   const named = NAMED[metric];
   if (named !== undefined) {
     checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, named.keys);
