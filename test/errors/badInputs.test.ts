@@ -229,6 +229,8 @@ add('coverageAtRisk', [undefined, -0.1, 2, NaN].map((risk) => ({ what: `risk ${S
 add('rejectionCurve', [
   { what: 'thresholds not an array', call: () => fnOf('rejectionCurve')(Y4, P4, { thresholds: 0.5 }), code: 'UM_OPTION', message: /^rejectionCurve: options.thresholds must be an array of numbers; got 0.5/ },
   { what: 'a NaN threshold', call: () => fnOf('rejectionCurve')(Y4, P4, { thresholds: [0.5, NaN] }), code: 'UM_OPTION', message: /^rejectionCurve: options.thresholds\[1\] must be finite numbers; got NaN/ },
+  // map skipped a hole: the curve had an empty point (found by the API fuzz)
+  { what: 'a hole in the thresholds', call: () => fnOf('rejectionCurve')(Y4, P4, { thresholds: [, 0.5] }), code: 'UM_OPTION', message: /^rejectionCurve: options.thresholds\[0\] must be finite numbers; got undefined/ }, // eslint-disable-line no-sparse-arrays
 ]);
 add('oracleCollaborativeAccuracy', [
   { what: 'fraction 2', call: () => fnOf('oracleCollaborativeAccuracy')(Y4, P4, { fraction: 2 }), code: 'UM_OPTION', message: /^oracleCollaborativeAccuracy: options.fraction must be a number in \[0, 1\]; got 2/ },
