@@ -9,6 +9,7 @@ import * as um from '../../src/index.js';
 import type { UMError } from '../../src/index.js';
 import { evaluateParallel } from '../../dist/parallel/index.js';
 import { finishSqlMetrics, sqlMetrics } from '../../src/sql/index.js';
+import { temperatureSweep } from '../../src/plot/index.js';
 import { publicOptions } from '../helpers/publicOptions.js';
 import { ENTRIES } from '../docs/entries.js';
 
@@ -52,6 +53,7 @@ const CALLS: Record<string, (h: unknown) => unknown> = {
     // unregularised bins of frequency 0 and 1; the test labels contradict them: an infinite NLL warns
     return um.topBinningReport(um.fitTopBinning([0, 0, 1, 1], probs, { bins: 2, regularize: false }), [1, 1, 0, 0], probs, { onWarning: h } as never);
   },
+  temperatureSweep: (h) => temperatureSweep(Y, ZERO, { temperatures: [1, 2], onWarning: h } as never),
   evaluateParallel: (h) => evaluateParallel(Y, Float64Array.from(ZERO.flat()), { numClasses: 2, threads: 1, onWarning: h } as never),
 };
 
@@ -76,8 +78,8 @@ describe('onWarning: a function, or a typed error when it is given', () => {
       await call(() => {});
     });
   }
-  it('a handler receives the warnings (infinite NLL and KL: evaluate, evaluateEnsemble, nll, pairwiseKl, averagePairwiseDiversity, topBinningReport)', () => {
-    for (const fn of ['evaluate', 'evaluateEnsemble', 'nll', 'pairwiseKl', 'averagePairwiseDiversity', 'topBinningReport']) {
+  it('a handler receives the warnings (infinite NLL and KL: evaluate, evaluateEnsemble, nll, pairwiseKl, averagePairwiseDiversity, topBinningReport, temperatureSweep)', () => {
+    for (const fn of ['evaluate', 'evaluateEnsemble', 'nll', 'pairwiseKl', 'averagePairwiseDiversity', 'topBinningReport', 'temperatureSweep']) {
       const seen: string[] = [];
       (CALLS[fn] as (h: unknown) => unknown)((w: um.UMWarning) => seen.push(w.code));
       expect(seen, fn).toContain('UM_W_INFINITE');
