@@ -1,7 +1,9 @@
 import { checkCount } from '../errors/checkCount.js';
 import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
+import { checkOptions } from '../errors/checkOptions.js';
 import { labelsOf } from './labelsOf.js';
+import { checkTensor } from './tensorArg.js';
 
 /** Options of {@link uceLoss}. */
 export interface UceLossOptions {
@@ -50,7 +52,7 @@ function rowEntropy(logits: tf.Tensor2D): tf.Tensor1D {
  *
  * @param logits [N, C] logits (a `tf.Tensor2D`).
  * @returns a scalar tensor.
- * @throws {UMError} `UM_SHAPE` when logits are not [N, C] with C ≥ 2.
+ * @throws {UMError} `UM_SHAPE` when logits are not a tensor [N, C] with C ≥ 2.
  * @example
  * ```js
  * import { tensor1d, tensor2d } from '@tensorflow/tfjs';
@@ -59,6 +61,7 @@ function rowEntropy(logits: tf.Tensor2D): tf.Tensor1D {
  * ```
  */
 export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
+  checkTensor('confidencePenalty', 'logits', logits);
   if (logits.rank !== 2 || (logits.shape[1] as number) < 2) fail('UM_SHAPE', 'confidencePenalty', 'logits', 'be a 2-D tensor [N, C] with C ≥ 2', { value: logits.shape });
   return tf.tidy(() => tf.neg(tf.mean(rowEntropy(logits))) as tf.Scalar);
 }
@@ -95,6 +98,7 @@ export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
  */
 export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLossOptions = {}): tf.Scalar {
   const fn = 'uceLoss';
+  checkOptions(fn, options, ['bins', 'classwise']);
   const bins = options.bins ?? 15;
   checkCount(fn, 'options.bins', bins);
   const classwise = options.classwise ?? false;
@@ -156,6 +160,7 @@ export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLoss
  */
 export function mmceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: MmceLossOptions = {}): tf.Scalar {
   const fn = 'mmceLoss';
+  checkOptions(fn, options, ['kernelWidth', 'weighted']);
   const width = options.kernelWidth ?? 0.4;
   if (typeof width !== 'number' || !(width > 0) || !Number.isFinite(width)) fail('UM_OPTION', fn, 'options.kernelWidth', 'be a finite number > 0', { value: width });
   const weighted = options.weighted ?? false;
