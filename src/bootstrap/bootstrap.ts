@@ -71,8 +71,10 @@ export function bootstrapSettings<M extends string>(fn: string, options: { resam
 /** The numbers of a metric result: the number itself under '', or the numeric (or null) fields (internal). */
 function numbersOf(r: number | null | Readonly<Record<string, unknown>>): Map<string, number | null> {
   const out = new Map<string, number | null>();
-  if (r === null || typeof r === 'number') out.set('', r);
-  else for (const [k, v] of Object.entries(r)) if (typeof v === 'number' || v === null) out.set(k, v);
+  // a NaN from the metric is "undefined" (null), as the metrics' own undefined values are: never a NaN estimate
+  const defined = (v: number | null) => (v !== null && Number.isNaN(v) ? null : v);
+  if (r === null || typeof r === 'number') out.set('', defined(r));
+  else for (const [k, v] of Object.entries(r)) if (typeof v === 'number' || v === null) out.set(k, defined(v));
   return out;
 }
 
@@ -133,7 +135,8 @@ function jackknife(base: Float64Array, metric: WeightedMetric, keys: readonly st
  * - BCa when every resample lies strictly on one side of θ̂ (z₀ = ±∞, undefined): the `'union'` interval, marked
  *   `method: 'union'` on that interval.
  * - A resample where the metric is null, not finite or throws (e.g. AUROC with one class left) is counted in
- *   `failed` and left out; the interval is null when the estimate itself is null or not finite.
+ *   `failed` and left out; the interval is null when the estimate itself is null or not finite (a NaN estimate is
+ *   reported as null).
  * - Object results (e.g. {@link evaluate}) get one interval per numeric field, from the same resamples.
  * - Ranges: `resamples` an integer in [2, 100 000], `level` in (0, 1), `seed` an integer in [0, 2³² − 1],
  *   n ≤ 2²⁷; unknown option keys are rejected. Deterministic for a seed (xoshiro128**).

@@ -52,6 +52,14 @@ describe('bootstrap', () => {
     expect(i.failed).toBeLessThan(200);
   });
 
+  it('a metric that gives NaN on the full data has an undefined (null) estimate, never NaN', () => {
+    for (const metric of [() => NaN, () => ({ a: NaN, b: 1 })]) {
+      const r = bootstrap(5, metric, { resamples: 10 });
+      const i = ('estimate' in r.intervals ? r.intervals : (r.intervals as Record<string, BootstrapInterval>).a) as BootstrapInterval;
+      expect(i.estimate).toBeNull();
+      expect([i.lower, i.upper]).toEqual([null, null]);
+    }
+  });
   it('rejects bad options with a typed error naming the option and its range — never a plain Error', () => {
     const f = () => 1;
     const cases: [() => unknown, string, RegExp][] = [
