@@ -81,7 +81,8 @@ export interface FitTemperatureTfOptions {
  * @param logits [N, C] logits (held-out data).
  * @param options `optimizer`, `maxSteps`, `tolerance`.
  * @returns `{ temperature, steps }`.
- * @throws {UMError} `UM_SHAPE`, `UM_LABEL` or `UM_OPTION` on invalid input.
+ * @throws {UMError} `UM_SHAPE` (logits not a float32 tensor [N, C], C ≥ 2), `UM_NOT_FINITE` (a NaN or ±Infinity logit), `UM_LABEL` or
+ *   `UM_OPTION` on invalid input.
  * @example
  * ```js
  * import { tensor1d, tensor2d } from '@tensorflow/tfjs';

@@ -1,4 +1,4 @@
-import type * as tf from '@tensorflow/tfjs';
+import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
 
 /**
@@ -17,5 +17,22 @@ export function checkTensor(fn: string, argument: string, x: unknown): asserts x
 export function checkFiniteData(fn: string, argument: string, data: ArrayLike<number>, columns: number): void {
   for (let i = 0; i < data.length; i++) {
     if (!Number.isFinite(data[i])) fail('UM_NOT_FINITE', fn, argument, 'be finite numbers', { index: [Math.floor(i / columns), i % columns], value: data[i] });
+  }
+}
+
+/**
+ * Checks logits [N, C] of the losses (internal): a float32 tensor of rank 2 with C ≥ 2 and finite values. TensorFlow's
+ * softmax refuses other dtypes with a plain Error, and a NaN or ±Infinity logit made the loss NaN silently. Finiteness
+ * is read as one boolean (tf.isFinite reduced on the backend), so a GPU backend transfers one value, not N·C.
+ */
+export function checkLogits(fn: string, logits: unknown): asserts logits is tf.Tensor2D {
+  checkTensor(fn, 'logits', logits);
+  if (logits.rank !== 2) fail('UM_SHAPE', fn, 'logits', 'be a 2-D tensor [N, C]', { value: logits.shape });
+  if ((logits.shape[1] as number) < 2) fail('UM_SHAPE', fn, 'logits', 'have at least 2 columns (classes)', { value: logits.shape });
+  if (logits.dtype !== 'float32') fail('UM_SHAPE', fn, 'logits', 'be a float32 tensor', { value: logits.dtype });
+  const finite = tf.tidy(() => tf.all(tf.isFinite(logits)).dataSync()[0]);
+  if (finite !== 1) {
+    const data = logits.dataSync();
+    checkFiniteData(fn, 'logits', data, logits.shape[1] as number);
   }
 }

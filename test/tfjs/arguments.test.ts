@@ -54,6 +54,20 @@ describe('tfjs arguments', () => {
     rejects(() => mcPredict(model, tf.tensor2d([[1, 2, 3]]), 2), /^mcPredict: x must fit the model's input/);
     rejects(() => mcPredict(model, tf.tensor2d([[Infinity, 2]]), 2), /^mcPredict: model output\[0\]\[0\] must be finite numbers; got Infinity/);
   });
+  it('logits of another dtype or not finite, in every loss and the temperature fit (softmax threw a plain Error; NaN losses)', () => {
+    const losses: [string, (logits: tf.Tensor) => unknown][] = [
+      ['confidencePenalty', (l) => confidencePenalty(l as tf.Tensor2D)],
+      ['uceLoss', (l) => uceLoss(y, l as tf.Tensor2D)],
+      ['uceLoss', (l) => uceLoss(y, l as tf.Tensor2D, { classwise: true })],
+      ['mmceLoss', (l) => mmceLoss(y, l as tf.Tensor2D)],
+      ['fitTemperatureTf', (l) => fitTemperatureTf(y, l as tf.Tensor2D, { maxSteps: 2 })],
+    ];
+    for (const [name, loss] of losses) {
+      for (const dtype of ['int32', 'bool'] as const) rejects(() => loss(tf.tensor2d([[1, 0], [0, 1]], [2, 2], dtype)), new RegExp(`^${name}: logits must be a float32 tensor; got "${dtype}"`));
+      for (const bad of [NaN, Infinity, -Infinity]) rejects(() => loss(tf.tensor2d([[1, 0], [0, bad]])), new RegExp(`^${name}: logits\\[1\\]\\[1\\] must be finite numbers; got ${bad}`));
+      rejects(() => loss(tf.tensor2d([[1], [0]])), new RegExp(`^${name}: logits must have at least 2 columns`));
+    }
+  });
   it('tensorScores: scores that are not finite', () => {
     rejects(() => tensorScores(tf.tensor2d([[0.5, NaN]])), /^tensorScores: scores\[0\]\[1\] must be finite numbers; got NaN/);
     rejects(() => tensorScores(tf.tensor2d([[0.5, 0.5], [Infinity, 0]])), /^tensorScores: scores\[1\]\[0\] must be finite numbers; got Infinity/);
