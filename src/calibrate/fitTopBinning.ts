@@ -98,6 +98,8 @@ export function fitTopBinning(labels: Labels, scores: Scores, options: FitTopBin
   checkCount(fn, 'options.bins', bins);
   if (typeof delta !== 'number' || !(delta > 0 && delta < 1)) fail('UM_OPTION', fn, 'options.delta', 'be a number in (0, 1)', { value: delta });
   if (typeof regularize !== 'boolean') fail('UM_OPTION', fn, 'options.regularize', 'be true or false', { value: regularize });
+  // topData takes missing labels (applying needs none); a fit does
+  if (labels === undefined) fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels (a fit needs them)', { value: labels });
   const d = topData(fn, labels, scores, rest);
   const event = d.event as Uint8Array;
   const a = equalMassBins(d.score, bins, 'quantile');

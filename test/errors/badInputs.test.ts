@@ -47,6 +47,7 @@ function labeledRows(fn: string, f: (labels: unknown, scores: unknown, options?:
     { what: 'negative label', call: call([-1, 1], P2), code: 'UM_LABEL', message: new RegExp(`^${fn}: labels\\[0\\] must be an integer in \\[0, 2\\); got -1`) },
     { what: 'NaN label', call: call([NaN, 1], P2), code: 'UM_LABEL', message: new RegExp(`^${fn}: labels\\[0\\] .* got NaN`) },
     { what: 'labels not an array', call: call(7, P2), code: 'UM_SHAPE', message: new RegExp(`^${fn}: labels must be an array of integer class labels; got 7`) },
+    { what: 'labels missing', call: call(undefined, P2), code: 'UM_SHAPE', message: new RegExp(`^${fn}: labels must be an array of integer class labels( \\(a fit needs them\\))?; got undefined`) },
     { what: 'unknown input kind', call: call(Y2, P2, { input: 'probabilities' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.input must be one of 'probs', 'logits', 'logprobs'; got "probabilities"`) },
     { what: 'NaN logit', call: call(Y2, [[1, NaN], [0, 0]], { input: 'logits' }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: logits\\[0\\]\\[1\\] must be a finite number or -Infinity; got NaN`) },
     { what: '+Infinity logit', call: call(Y2, [[1, 2], [Infinity, 0]], { input: 'logits' }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: logits\\[1\\]\\[0\\] .* got Infinity`) },
