@@ -14,7 +14,8 @@ export const MAX_POINTS = 500;
 export function named<T>(fn: string, series: Series<T>, isItem: (x: unknown) => boolean, check: Check, fallback = 'model'): Named<T>[] {
   if (Array.isArray(series)) {
     if (series.length === 0) fail('UM_EMPTY', fn, 'series', 'hold at least one { name, data }', { value: 0 });
-    return (series as ReadonlyArray<Named<T>>).map((s, i) => {
+    // Array.from visits holes (map skips them, and a hole would reach the spec as undefined)
+    return Array.from(series as ReadonlyArray<Named<T>>, (s, i) => {
       if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || !isItem(s.data)) {
         fail('UM_OPTION', fn, 'series', 'be { name: string, data } items with the data of this chart', { index: [i], value: s });
       }

@@ -123,6 +123,8 @@ describe('bad chart input', () => {
     let checked = 0;
     for (const [fn, chart, data] of cases) {
       expect(failure(() => chart(data as never, null as never)).message).toBe(`${fn}: options must be an object; got null`);
+      // holes in a series list (map skipped them; the spec got undefined names)
+      for (const holes of [[, ,], [{ name: 'm', data }, , { name: 'n', data }]]) expect(failure(() => chart(holes as never)).message).toMatch(new RegExp(`^${fn}: series\\[\\d\\] must be \\{ name: string, data \\}.*; got undefined`)); // eslint-disable-line no-sparse-arrays
       for (const path of paths(data).slice(1)) {
         for (const v of HOSTILE) {
           for (const series of [replaced(data, path, v), [{ name: 'm', data: replaced(data, path, v) }]]) {
