@@ -41,6 +41,9 @@ export interface SqlMetrics {
  * A finite number of a row (drivers return BIGINT as bigint and NUMERIC as a decimal string). Every sum the queries
  * return is finite: an Infinity or NaN (a hand-made or damaged row) would become the metric.
  */
+/** −ln of the smallest positive double: the largest finite per-row NLL. */
+const NLL_MAX = -Math.log(Number.MIN_VALUE) * (1 + 1e-12);
+
 function num(fn: string, row: SqlRow | undefined, key: string, min = -Infinity): number {
   const v = row?.[key];
   const x = typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
@@ -132,6 +135,18 @@ export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions &
   }
   const weight = num(fn, s, 'weight', 0);
   if (n === 0 || !(weight > 0)) fail('UM_EMPTY', fn, 'rows', 'come from a table with at least one row of weight > 0', { value: n });
+  // sums of weight × a bounded per-row value are at most weight × its bound: a damaged row (or a tiny total weight
+  // with larger sums) would otherwise divide into a mean outside the metric's range, even Infinity
+  const bounded: [string, number, string][] = [
+    ['correct', 1, 'a sum of weight × 0/1'],
+    ['brier', 2, 'a sum of weight × a Brier score in [0, 2]'],
+    ['entropy', Math.log(o.numClasses), `a sum of weight × an entropy in [0, ln ${o.numClasses}]`],
+    ['nll', NLL_MAX, 'a sum of weight × a finite NLL, at most −ln(5e-324) ≈ 744.4'],
+  ];
+  for (const [key, bound, what] of bounded) {
+    const v = num(fn, s, key, 0);
+    if (v > weight * bound * (1 + 1e-9)) fail('UM_OPTION', fn, `rows.${key}`, `be at most the total weight × ${Number(bound.toPrecision(6))} (${what})`, { value: v });
+  }
   const top = binsOf(fn, rows.topLabel, o.bins);
   const perClass: SqlRow[][] = Array.from({ length: o.numClasses }, () => []);
   for (const r of rows.classwise) perClass[index(fn, r, 'k', o.numClasses)]?.push(r);
@@ -142,7 +157,11 @@ export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions &
   const pos = num(fn, a, 'pos', 0);
   const neg = num(fn, a, 'neg', 0);
   let auroc: number | null = null;
-  if (pos > 0 && neg > 0) auroc = num(fn, a, 'area', 0) / (pos * neg);
+  if (pos > 0 && neg > 0) {
+    const area = num(fn, a, 'area', 0);
+    if (area > pos * neg * (1 + 1e-9)) fail('UM_OPTION', fn, 'rows.area', `be at most pos × neg (${pos * neg}): the weight of ordered (correct, wrong) pairs`, { value: area });
+    auroc = area / (pos * neg);
+  }
   else emitWarning(options, { code: 'UM_W_DEGENERATE', fn, message: `${fn}: every prediction is ${pos === 0 ? 'wrong' : 'correct'}; AUROC is undefined (null)` });
   return {
     n: weight,

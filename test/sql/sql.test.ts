@@ -164,7 +164,7 @@ describe('hostile arguments: located UMErrors, never a TypeError, NaN or Infinit
     const cases: unknown[] = [null, 'rows', [], ...lists.flatMap((l) => [undefined, null, {}, [null], [[]]].map((v) => ({ ...ROWS, [l]: v })))];
     for (const l of lists) {
       for (const key of Object.keys(ROWS[l][0] as object)) {
-        for (const v of [undefined, null, NaN, Infinity, -Infinity, -1, 1e308, 0.5, 1e9, '', 'x', {}, 10n]) cases.push({ ...ROWS, [l]: [{ ...ROWS[l][0], [key]: v }, ...ROWS[l].slice(1)] });
+        for (const v of [undefined, null, NaN, Infinity, -Infinity, -1, 1e308, 0.5, 1e9, 5e-324, 1e-300, '', 'x', {}, 10n]) cases.push({ ...ROWS, [l]: [{ ...ROWS[l][0], [key]: v }, ...ROWS[l].slice(1)] });
       }
     }
     for (const rows of cases) {
