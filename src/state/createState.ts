@@ -2,6 +2,7 @@ import { resolveBinning, type BinningOptions } from '../binning/options.js';
 import type { FixedStructure } from '../calibration/core.js';
 import { BINNING_KEYS, INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
+import { within } from '../errors/within.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
@@ -185,6 +186,13 @@ const NAMED: Record<string, { fixed: FixedStructure; defaults?: { threshold?: nu
 
 /** Builds the part of a metric (internal; also used by `stateFromJSON`). */
 export function partOf(fn: string, metric: StateMetric, options: StateOptions, mode: StateMode, resolution: number): Part {
+  // a metric that is not a string is not looked up (a Symbol or an object without toString threw a TypeError)
+  if (typeof metric !== 'string') return fail('UM_OPTION', fn, 'metric', `be one of ${STATE_METRICS.map((m) => `'${m}'`).join(', ')}`, { value: metric });
+  // row-keeping states pass their options to the function at result(): weights there would be taken for every row
+  // of every batch (a state's weights come with each batch); the other states reject them with all unknown keys
+  for (const key of ['weights', 'sampleWeights']) {
+    if (key in options) fail('UM_OPTION', fn, `options.${key}`, 'not be given: a state takes weights with each batch (update(labels, scores, { weights }))');
+  }
   const named = NAMED[metric];
   if (named !== undefined) {
     checkOptions(fn, options, INPUT_KEYS, STATE_KEYS, named.keys);
@@ -347,6 +355,15 @@ export const STATE_METRICS: readonly StateMetric[] = [
   'negativeWaic', 'iscv', 'crps', 'oodAuroc', 'fprAtTpr', 'oodCurve',
 ];
 
+/** Checks that `x` can be written as JSON (row-keeping states and options are stored so) (internal). */
+function jsonData(fn: string, argument: string, x: unknown): void {
+  try {
+    JSON.stringify(x);
+  } catch (error) {
+    fail('UM_SHAPE', fn, argument, `hold only numbers, strings, arrays and plain objects (a state keeps it as JSON: ${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
 /** Options as plain JSON (functions such as `onWarning` are not part of the configuration). */
 function jsonOptions(options: StateOptions): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -374,6 +391,8 @@ class State implements MetricState {
     this.mode = mode;
     this.resolution = resolution;
     this.numClasses = typeof options.numClasses === 'number' ? options.numClasses : null;
+    // the options are part of the state's JSON (toJSON, the merge signature): they must be JSON data
+    jsonData(this.fn, 'options', jsonOptions(options));
     this.part = partOf(this.fn, metric, options, mode, resolution);
   }
 
@@ -382,18 +401,24 @@ class State implements MetricState {
     checkOptions(fn, batch, ['weights']);
     if (this.part instanceof EnsembleMeanPart) return this.updateEnsemble(fn, labels, scores as unknown as EnsembleScores, batch);
     if (this.part instanceof OodRowsPart) {
+      // kept as given and written to JSON: values JSON cannot hold are refused now, not at toJSON or result
+      jsonData(fn, 'inDistribution', labels);
+      jsonData(fn, 'outOfDistribution', scores);
       this.part.addSides(fn, labels, scores, (batch as { weights?: { inDistribution?: ArrayLike<number>; outOfDistribution?: ArrayLike<number> } }).weights);
       return this;
     }
     if (this.metric === 'crps') {
       const { mode: _m, cellBits: _r, onWarning: _w, ...own } = this.options;
-      const values = crpsPerExample(labels as ArrayLike<number>, scores as unknown as CrpsForecast, own as CrpsOptions);
+      const values = within(fn, () => crpsPerExample(labels as ArrayLike<number>, scores as unknown as CrpsForecast, own as CrpsOptions));
       (this.part as MeanPart).addValues(values, weightArray(fn, batch.weights, values.length, true));
       return this;
     }
     if (this.part instanceof GenericRowsPart) {
       const first = labels as ArrayLike<unknown> | null;
       const n = (this.part as GenericRowsPart).name;
+      if (scores === null || typeof scores !== 'object') fail('UM_SHAPE', fn, 'scores', `be the scores ${n} takes`, { value: scores });
+      jsonData(fn, 'labels', labels);
+      jsonData(fn, 'scores', scores);
       const rows = GENERIC[n as GenericRowsName].layout === 'members' ? ((scores as ArrayLike<ArrayLike<unknown>>)[0]?.length ?? 0) : (scores as ArrayLike<unknown>).length;
       this.part.addRows(fn, first, scores, weightArray(fn, batch.weights, rows, true));
       return this;
@@ -548,7 +573,9 @@ export function stateFromJSON(json: StateJSON | string, options: WarningOptions 
   }
   if (j === null || typeof j !== 'object' || j.format !== 'uncertainty-metrics/state') fail('UM_STATE', fn, 'json.format', "be 'uncertainty-metrics/state'", { value: (j as { format?: unknown } | null)?.format });
   if (j.version !== 1) fail('UM_STATE', fn, 'json.version', 'be 1', { value: j.version });
-  const state = new State(j.metric, { ...j.options, ...options });
+  checkOptions(fn, options, ['onWarning']);
+  // the metric and options come from the JSON: their errors are this function's
+  const state = within(fn, () => new State(j.metric, { ...j.options, ...options }), 'json');
   state.numClasses = j.numClasses;
   try {
     state.part.load(j.data);
