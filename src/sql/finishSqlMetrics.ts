@@ -143,7 +143,10 @@ export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions &
     ['entropy', Math.log(o.numClasses), `a sum of weight × an entropy in [0, ln ${o.numClasses}]`],
     ['nll', NLL_MAX, 'a sum of weight × a finite NLL, at most −ln(5e-324) ≈ 744.4'],
   ];
+  const zero = num(fn, s, 'zero_label_rows', 0);
   for (const [key, bound, what] of bounded) {
+    // with a label of probability 0 the database's NLL sum is infinite (or NULL): the NLL is Infinity, warned below
+    if (key === 'nll' && zero > 0) continue;
     const v = num(fn, s, key, 0);
     if (v > weight * bound * (1 + 1e-9)) fail('UM_OPTION', fn, `rows.${key}`, `be at most the total weight × ${Number(bound.toPrecision(6))} (${what})`, { value: v });
   }
@@ -151,7 +154,6 @@ export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions &
   const perClass: SqlRow[][] = Array.from({ length: o.numClasses }, () => []);
   for (const r of rows.classwise) perClass[index(fn, r, 'k', o.numClasses)]?.push(r);
   const sce = perClass.reduce((acc, r) => acc + (r.length === 0 ? 0 : binnedErrorRaw(binsOf(fn, r, o.bins), 'l1')), 0) / o.numClasses;
-  const zero = num(fn, s, 'zero_label_rows', 0);
   if (zero > 0) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: ${zero} of ${n} rows give probability exactly 0 to their label; the NLL is Infinity`, details: { rows: zero } });
   const a = rows.auroc[0];
   const pos = num(fn, a, 'pos', 0);
