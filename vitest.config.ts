@@ -6,5 +6,7 @@ export default defineConfig({
     globalSetup: ['test/helpers/globalSetup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // passing tests print nothing: TensorFlow.js advertises its native backend once per process in Node
+    onConsoleLog: (log) => !log.includes('looks like you are running TensorFlow.js in Node.js'),
   },
 });

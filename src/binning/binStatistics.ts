@@ -23,6 +23,16 @@ function checkInputs(assignment: BinAssignment, scores: ArrayLike<number>, outco
   if (!Number.isInteger(numBins) || numBins < 1 || lower?.length !== numBins || upper?.length !== numBins) {
     fail('UM_SHAPE', fn, 'assignment', 'have lower and upper edges for each of its numBins bins', { value: numBins });
   }
+  // the edges are copied into every bin: finite, lower ≤ upper, read index by index (a hole or NaN was passed on)
+  for (const [name, edges] of [['lower', lower as unknown], ['upper', upper as unknown]] as const) {
+    if (!Array.isArray(edges) && !(edges instanceof Float64Array) && !(edges instanceof Float32Array)) fail('UM_SHAPE', fn, `assignment.${name}`, 'be an array of bin edges', { value: edges });
+  }
+  for (let b = 0; b < numBins; b++) {
+    const lo = lower[b];
+    const hi = upper[b];
+    if (typeof lo !== 'number' || !Number.isFinite(lo)) fail('UM_NOT_FINITE', fn, 'assignment.lower', 'be finite numbers', { index: [b], value: lo });
+    if (typeof hi !== 'number' || !Number.isFinite(hi) || hi < lo) fail('UM_NOT_FINITE', fn, 'assignment.upper', 'be finite numbers ≥ the lower edges', { index: [b], value: hi });
+  }
   for (let i = 0; i < index.length; i++) {
     const b = index[i] as number;
     if (b < 0 || b >= numBins) fail('UM_SHAPE', fn, 'assignment.index', `be in [0, ${numBins})`, { index: [i], value: b });

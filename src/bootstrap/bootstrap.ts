@@ -1,3 +1,4 @@
+import { isList } from '../input/isList.js';
 import { checkCount } from '../errors/checkCount.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
@@ -11,8 +12,12 @@ export type WeightedMetric = (weights: Float64Array) => number | null | Readonly
 
 /** Largest `resamples` (beyond it the Monte Carlo error of the interval ends is negligible; values are kept in memory). */
 export const MAX_RESAMPLES = 100_000;
-/** Largest number of rows `n` (the weights of a resample are one Float64Array of n). */
-export const MAX_ROWS = 2 ** 30;
+/**
+ * Largest number of rows `n`: a bootstrap holds three Float64Arrays of n (base weights, the estimate's copy, a
+ * resample's weights), 1 GiB each at 2²⁷. At 2³⁰ (24 GiB) n = 1e9 passed the check and spent 48 s allocating before
+ * the metric ran once.
+ */
+export const MAX_ROWS = 2 ** 27;
 /** Number of jackknife groups of BCa's acceleration (every row its own group when there are fewer rows). */
 export const JACKKNIFE_GROUPS = 100;
 
@@ -66,8 +71,10 @@ export function bootstrapSettings<M extends string>(fn: string, options: { resam
 /** The numbers of a metric result: the number itself under '', or the numeric (or null) fields (internal). */
 function numbersOf(r: number | null | Readonly<Record<string, unknown>>): Map<string, number | null> {
   const out = new Map<string, number | null>();
-  if (r === null || typeof r === 'number') out.set('', r);
-  else for (const [k, v] of Object.entries(r)) if (typeof v === 'number' || v === null) out.set(k, v);
+  // a NaN from the metric is "undefined" (null), as the metrics' own undefined values are: never a NaN estimate
+  const defined = (v: number | null) => (v !== null && Number.isNaN(v) ? null : v);
+  if (r === null || typeof r === 'number') out.set('', defined(r));
+  else for (const [k, v] of Object.entries(r)) if (typeof v === 'number' || v === null) out.set(k, defined(v));
   return out;
 }
 
@@ -128,10 +135,11 @@ function jackknife(base: Float64Array, metric: WeightedMetric, keys: readonly st
  * - BCa when every resample lies strictly on one side of θ̂ (z₀ = ±∞, undefined): the `'union'` interval, marked
  *   `method: 'union'` on that interval.
  * - A resample where the metric is null, not finite or throws (e.g. AUROC with one class left) is counted in
- *   `failed` and left out; the interval is null when the estimate itself is null or not finite.
+ *   `failed` and left out; the interval is null when the estimate itself is null or not finite (a NaN estimate is
+ *   reported as null).
  * - Object results (e.g. {@link evaluate}) get one interval per numeric field, from the same resamples.
  * - Ranges: `resamples` an integer in [2, 100 000], `level` in (0, 1), `seed` an integer in [0, 2³² − 1],
- *   n ≤ 2³⁰; unknown option keys are rejected. Deterministic for a seed (xoshiro128**).
+ *   n ≤ 2²⁷; unknown option keys are rejected. Deterministic for a seed (xoshiro128**).
  *
  * **References.**
  * - Efron & Tibshirani, "An Introduction to the Bootstrap", Chapman & Hall 1993, doi:10.1201/9780429246593
@@ -162,12 +170,12 @@ export function bootstrap(n: number, metric: WeightedMetric, options: BootstrapO
   const fn = 'bootstrap';
   checkOptions(fn, options, ['resamples', 'level', 'seed', 'method', 'weights']);
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) fail('UM_EMPTY', fn, 'n', 'be an integer ≥ 1 (the number of rows)', { value: n });
-  if (n > MAX_ROWS) fail('UM_OPTION', fn, 'n', `be at most 2³⁰ = ${MAX_ROWS} (the number of rows)`, { value: n });
+  if (n > MAX_ROWS) fail('UM_OPTION', fn, 'n', `be at most 2²⁷ = ${MAX_ROWS} (the number of rows)`, { value: n });
   if (typeof metric !== 'function') fail('UM_OPTION', fn, 'metric', 'be a function of the row weights', { value: metric });
   const settings = bootstrapSettings(fn, options, BOOTSTRAP_METHODS, 'percentile');
   const base = new Float64Array(n).fill(1);
   if (options.weights !== undefined) {
-    if (options.weights === null || typeof options.weights !== 'object' || typeof options.weights.length !== 'number') {
+    if (!isList(options.weights)) {
       fail('UM_SHAPE', fn, 'options.weights', 'be an array of numbers, one per row', { value: options.weights });
     }
     if (options.weights.length !== n) fail('UM_SHAPE', fn, 'options.weights', `have one weight per row (${n})`, { value: options.weights.length });

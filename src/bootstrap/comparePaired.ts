@@ -47,7 +47,7 @@ export interface PairedMetric {
   /** The metric of A and of B on all rows (null where undefined). */
   readonly a: number | null;
   readonly b: number | null;
-  /** B − A on all rows. */
+  /** B − A on all rows (null where undefined, e.g. both NLLs infinite). */
   readonly difference: number | null;
   /** Interval of B − A at `level` (null where the difference is undefined or no resample defined it). */
   readonly lower: number | null;
@@ -207,7 +207,8 @@ export function comparePaired(labels: Labels, scoresA: Scores, scoresB: Scores, 
     for (const k of keys) {
       const x = value(a, k);
       const z = value(b, k);
-      out[k] = x === null || z === null ? null : z - x;
+      // Infinity − Infinity (both NLLs infinite) has no difference: null, not NaN
+      out[k] = x === null || z === null || (x === z && !Number.isFinite(x)) ? null : z - x;
     }
     return out;
   };

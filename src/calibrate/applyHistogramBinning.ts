@@ -15,7 +15,7 @@ export function readHistogramBinning(fn: string, params: unknown): HistogramBinn
   const list = field(params, 'histograms');
   const expected = h.fittedOn.numClasses === 2 ? 1 : h.fittedOn.numClasses;
   if (!Array.isArray(list) || list.length !== expected) fail('UM_CALIBRATOR', fn, 'params.histograms', `be an array of ${expected} histograms`, { value: list });
-  const histograms: CalibrationHistogram[] = list.map((x: unknown, j) => {
+  const histograms: CalibrationHistogram[] = Array.from(list, (x: unknown, j) => {
     const path = `params.histograms[${j}]`;
     const edges = numbersField(fn, x, path, 'edges');
     if (edges.length < 2 || edges[0] !== 0 || edges[edges.length - 1] !== 1 || edges.some((e, i) => i > 0 && e <= (edges[i - 1] as number))) {

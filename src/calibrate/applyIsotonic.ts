@@ -13,7 +13,7 @@ export function readIsotonic(fn: string, params: unknown): IsotonicParams {
   const list = field(params, 'maps');
   const expected = h.fittedOn.numClasses === 2 ? 1 : h.fittedOn.numClasses;
   if (!Array.isArray(list) || list.length !== expected) fail('UM_CALIBRATOR', fn, 'params.maps', `be an array of ${expected} maps`, { value: list });
-  const maps: IsotonicMap[] = list.map((m: unknown, j) => {
+  const maps: IsotonicMap[] = Array.from(list, (m: unknown, j) => {
     const path = `params.maps[${j}]`;
     const x = numbersField(fn, m, path, 'x');
     const y = numbersField(fn, m, path, 'y', x.length);

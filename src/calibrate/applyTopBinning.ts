@@ -26,7 +26,7 @@ export function readTopBinning(fn: string, params: unknown): TopBinningParams {
   const list = field(params, 'bins');
   if (!Array.isArray(list) || list.length !== cuts.length + 1) fail('UM_CALIBRATOR', fn, 'params.bins', `be an array of ${cuts.length + 1} bins (one more than cuts)`, { value: list });
   let total = 0;
-  const bins: TopBin[] = list.map((b: unknown, j) => {
+  const bins: TopBin[] = Array.from(list, (b: unknown, j) => {
     const path = `params.bins[${j}]`;
     const count = wholeField(fn, b, path, 'count', 1);
     const hits = wholeField(fn, b, path, 'hits', 0, count);

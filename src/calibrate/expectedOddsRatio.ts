@@ -1,5 +1,6 @@
+import { isList } from '../input/isList.js';
 import { fail } from '../errors/fail.js';
-import { oddsRatioOf, openProbability } from './oddsRatio.js';
+import { finiteOddsRatio, openProbability } from './oddsRatio.js';
 
 /**
  * Expected odds ratio (EOR) of a prediction histogram: the weighted mean odds ratio of each bin's probability
@@ -20,7 +21,7 @@ import { oddsRatioOf, openProbability } from './oddsRatio.js';
  * @param weights w_i ≥ 0 (default equal), not all 0.
  * @returns the EOR (≥ 1).
  * @throws {UMError} `UM_PROB_RANGE` for a probability outside (0, 1); `UM_SHAPE`/`UM_OPTION` for bad weights;
- *   `UM_EMPTY` for no bins.
+ *   `UM_EMPTY` for no bins; `UM_NOT_FINITE` when an odds ratio exceeds float64.
  * @example
  * ```js
  * import { expectedOddsRatio } from 'uncertainty-metrics';
@@ -30,7 +31,7 @@ import { oddsRatioOf, openProbability } from './oddsRatio.js';
  */
 export function expectedOddsRatio(probabilities: ArrayLike<number>, weights?: ArrayLike<number>): number {
   const fn = 'expectedOddsRatio';
-  if (probabilities === null || typeof probabilities !== 'object' || typeof probabilities.length !== 'number') {
+  if (!isList(probabilities)) {
     fail('UM_SHAPE', fn, 'probabilities', 'be an array of numbers', { value: probabilities });
   }
   const n = probabilities.length;
@@ -39,7 +40,7 @@ export function expectedOddsRatio(probabilities: ArrayLike<number>, weights?: Ar
   let w: number[];
   if (weights === undefined) w = p.map(() => 1 / n);
   else {
-    if (weights === null || typeof weights !== 'object' || weights.length !== n) fail('UM_SHAPE', fn, 'weights', `have one weight per probability (${n})`, { value: weights });
+    if (!isList(weights) || weights.length !== n) fail('UM_SHAPE', fn, 'weights', `have one weight per probability (${n})`, { value: weights });
     const raw = Array.from({ length: n }, (_, i) => {
       const v = weights[i];
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail('UM_OPTION', fn, 'weights', 'be finite numbers ≥ 0', { index: [i], value: v });
@@ -52,6 +53,6 @@ export function expectedOddsRatio(probabilities: ArrayLike<number>, weights?: Ar
   let mean = 0;
   for (let i = 0; i < n; i++) mean += (w[i] as number) * (p[i] as number);
   let eor = 0;
-  for (let i = 0; i < n; i++) eor += (w[i] as number) * oddsRatioOf(p[i] as number, mean);
+  for (let i = 0; i < n; i++) eor += (w[i] as number) * finiteOddsRatio(fn, 'probabilities', p[i] as number, mean, [i]);
   return eor;
 }

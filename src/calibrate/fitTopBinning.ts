@@ -38,7 +38,7 @@ export interface TopBinningParams extends CalibratorHeader<'top-binning'> {
   readonly regularized: boolean;
   /** δ of the Hoeffding intervals. */
   readonly delta: number;
-  /** EOR of the calibrated bins on the calibration data (`null` when a bin probability is 0 or 1). */
+  /** EOR of the calibrated bins on the calibration data (`null` when a bin probability is 0 or 1, or the EOR exceeds float64). */
   readonly eor: number | null;
 }
 
@@ -99,6 +99,8 @@ export function fitTopBinning(labels: Labels, scores: Scores, options: FitTopBin
   checkCount(fn, 'options.bins', bins);
   if (typeof delta !== 'number' || !(delta > 0 && delta < 1)) fail('UM_OPTION', fn, 'options.delta', 'be a number in (0, 1)', { value: delta });
   if (typeof regularize !== 'boolean') fail('UM_OPTION', fn, 'options.regularize', 'be true or false', { value: regularize });
+  // topData takes missing labels (applying needs none); a fit does
+  if (labels === undefined) fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels (a fit needs them)', { value: labels });
   const d = topData(fn, labels, scores, rest);
   const event = d.event as Uint8Array;
   const a = equalMassBins(d.score, bins, 'quantile');
@@ -155,7 +157,8 @@ export function eorOf(probabilities: readonly number[], counts: readonly number[
   probabilities.forEach((q, b) => {
     if ((counts[b] as number) > 0) eor += ((counts[b] as number) / total) * oddsRatioOf(q, mean);
   });
-  return eor;
+  // an odds ratio beyond float64 (a bin probability within ~1e-308 of 0 or 1) has no EOR, as a probability of 0 or 1
+  return Number.isFinite(eor) ? eor : null;
 }
 
 function readTopOf(top: unknown): number {

@@ -9,8 +9,17 @@ export function openProbability(fn: string, argument: string, p: unknown, index?
 
 /** OR(p, a) = max(O(p)/O(a), O(a)/O(p)) with O(x) = x/(1 − x) (internal, unchecked). */
 export function oddsRatioOf(p: number, a: number): number {
-  const r = (p * (1 - a)) / (a * (1 - p));
-  return r >= 1 ? r : 1 / r;
+  // the larger ratio computed directly (not as 1/r of a tiny r), as a product of two quotients that stay in range
+  // unless the ratio itself does: Infinity only when the odds ratio exceeds float64 (p or a within ~1e-308 of 0)
+  const r = (p / a) * ((1 - a) / (1 - p));
+  return r >= 1 ? r : (a / p) * ((1 - p) / (1 - a));
+}
+
+/** The odds ratio, or a UMError naming `argument` when it exceeds float64 (internal). */
+export function finiteOddsRatio(fn: string, argument: string, p: number, a: number, index?: number[]): number {
+  const r = oddsRatioOf(p, a);
+  if (!Number.isFinite(r)) fail('UM_NOT_FINITE', fn, argument, `give an odds ratio within float64 (at most 1.8e308) against ${a}`, { value: p, ...(index === undefined ? {} : { index }) });
+  return r;
 }
 
 /**
@@ -29,7 +38,8 @@ export function oddsRatioOf(p: number, a: number): number {
  * @param p probability in (0, 1).
  * @param a baseline probability in (0, 1).
  * @returns OR(p, a) ≥ 1.
- * @throws {UMError} `UM_PROB_RANGE` outside (0, 1); `UM_NOT_FINITE` for non-numbers.
+ * @throws {UMError} `UM_PROB_RANGE` outside (0, 1); `UM_NOT_FINITE` for non-numbers, and when the odds ratio exceeds
+ *   float64 (p or a within about 1e-308 of 0 or 1).
  * @example
  * ```js
  * import { oddsRatio } from 'uncertainty-metrics';
@@ -39,5 +49,5 @@ export function oddsRatioOf(p: number, a: number): number {
  */
 export function oddsRatio(p: number, a: number): number {
   const fn = 'oddsRatio';
-  return oddsRatioOf(openProbability(fn, 'p', p), openProbability(fn, 'a', a));
+  return finiteOddsRatio(fn, 'p', openProbability(fn, 'p', p), openProbability(fn, 'a', a));
 }

@@ -109,9 +109,11 @@ export function numbersField(fn: string, obj: unknown, path: string, key: string
   if (!Array.isArray(v) || (length !== undefined && v.length !== length)) {
     fail('UM_CALIBRATOR', fn, `${path}.${key}`, length === undefined ? 'be an array of numbers' : `be an array of ${length} numbers`, { value: v });
   }
-  v.forEach((x: unknown, i) => {
+  // every index, holes included (forEach skipped a hole, which then read as undefined: NaN probabilities)
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
     if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_CALIBRATOR', fn, `${path}.${key}`, 'hold finite numbers', { index: [i], value: x });
-  });
+  }
   return v as number[];
 }
 

@@ -1,6 +1,7 @@
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
+import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
 import { rocArea } from '../selective/ranking.js';
 import { sweep } from '../selective/sweep.js';
 import { readTopBinning, topDataFor } from './applyTopBinning.js';
@@ -65,7 +66,7 @@ const kl = (p: number, q: number) => xlogy(p, p) - xlogy(p, q) + xlogy(1 - p, 1 
  * **Conventions.**
  * - The decompositions add up exactly because the forecast is constant within a bin; natural logs; 0·log 0 = 0.
  * - Empty test bins have weight 0 and `null` frequency; the NLL is Infinity (with p̂_b of 0 or 1 where the event
- *   contradicts it), which regularisation prevents.
+ *   contradicts it) with a `UM_W_INFINITE` warning, which regularisation prevents.
  * - Hoeffding half-width √(ln(2/δ)/(2·count)) at `delta` (default: the calibrator's).
  *
  * **References.**
@@ -76,7 +77,7 @@ const kl = (p: number, q: number) => xlogy(p, p) - xlogy(p, q) + xlogy(1 - p, 1 
  * @param params from {@link fitTopBinning} or {@link parseCalibrator}.
  * @param labels N integer labels of test data.
  * @param scores [N, C] scores of the declared kind.
- * @param options `delta`, `score` values (when fitted on values) and input options.
+ * @param options `delta`, `score` values (when fitted on values), input options and `onWarning`.
  * @returns a {@link TopBinningReport}.
  * @throws {UMError} `UM_CALIBRATOR` for bad parameters or mismatched data; input errors as every metric.
  * @example
@@ -88,12 +89,14 @@ const kl = (p: number, q: number) => xlogy(p, p) - xlogy(p, q) + xlogy(1 - p, 1 
  * [r.ece, r.brier.score, r.brier.uncertainty - r.brier.resolution + r.brier.calibration]; // => [0, 0.125, 0.125]
  * ```
  */
-export function topBinningReport(params: TopBinningParams, labels: Labels, scores: Scores, options: Omit<TopScoreOptions, 'top'> & { delta?: number } = {}): TopBinningReport {
+export function topBinningReport(params: TopBinningParams, labels: Labels, scores: Scores, options: Omit<TopScoreOptions, 'top'> & { delta?: number } & WarningOptions = {}): TopBinningReport {
   const fn = 'topBinningReport';
   const t = readTopBinning(fn, params);
-  checkOptions(fn, options, INPUT_KEYS, ['score', 'delta']);
-  const { delta = t.delta, ...rest } = options;
+  checkOptions(fn, options, INPUT_KEYS, ['score', 'delta', 'onWarning']);
+  const { delta = t.delta, onWarning: _w, ...rest } = options;
   if (typeof delta !== 'number' || !(delta > 0 && delta < 1)) fail('UM_OPTION', fn, 'options.delta', 'be a number in (0, 1)', { value: delta });
+  // labels are optional where calibrators are applied, not here (undefined labels threw a TypeError)
+  if (labels === undefined) fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels (a report needs them)', { value: labels });
   const d = topDataFor(fn, t, labels, scores, rest);
   const event = d.event as Uint8Array;
   const bin = binsByCuts(t.cuts, d.score);
@@ -137,6 +140,9 @@ export function topBinningReport(params: TopBinningParams, labels: Labels, score
     const e = event[i] as number;
     brierScore += (q - e) ** 2;
     nllScore -= e === 1 ? Math.log(q) : Math.log(1 - q);
+  }
+  if (nllScore === Infinity) {
+    emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a bin's calibrated probability is exactly 0 or 1 where a test example contradicts it; the NLL is Infinity (fit with regularize: true to avoid it)` });
   }
   const entropy = -(xlogy(mean, mean) + xlogy(1 - mean, 1 - mean));
   const auroc = total === 0 || total === n ? null : rocArea(fn, sweep(p, event), { argument: 'labels', positives: 'events', negatives: 'non-events' });

@@ -1,3 +1,4 @@
+import { isList } from '../input/isList.js';
 import { presetOf, resolveBinning, type BinningOptions, type BinningScheme } from '../options/binning.js';
 import { fail } from '../errors/fail.js';
 import { positiveClassPrecision } from '../presets/presets.js';
@@ -16,10 +17,10 @@ export function binaryPairs(
   weights?: unknown,
   rules: WeightRules = {},
 ): { o: Float64Array; p: Float64Array; w: Float64Array | undefined; scale: number } {
-  if (outcomes === null || typeof outcomes !== 'object' || typeof outcomes.length !== 'number') {
+  if (!isList(outcomes)) {
     fail('UM_SHAPE', fn, 'outcomes', 'be an array of 0/1 outcomes', { value: outcomes });
   }
-  if (probs === null || typeof probs !== 'object' || typeof probs.length !== 'number') {
+  if (!isList(probs)) {
     fail('UM_SHAPE', fn, 'probs', 'be an array of probabilities', { value: probs });
   }
   const n = probs.length;

@@ -1,12 +1,12 @@
 import { fail } from '../errors/fail.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleOptions, EnsembleScores } from '../input/types.js';
-import { cosineSimilarityBetween } from './cosineDistance.js';
 import { disagreementOf } from './disagreement.js';
-import { klBetween } from './pairwiseKl.js';
-import { averageOverPairs, rowWeights } from './pairs.js';
+import { pairCosine, pairKl } from './pairSums.js';
+import { rowWeights } from './pairs.js';
 import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import type { WeightOptions } from '../input/weights.js';
+import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
 
 /**
  * The three pairwise diversity summaries of uncertainty_metrics' `average_pairwise_diversity`, in one call:
@@ -17,14 +17,15 @@ import type { WeightOptions } from '../input/weights.js';
  *
  * **Conventions.**
  * - `cosineSimilarity` is a similarity (1 for identical members), named as uncertainty_metrics reports it.
- * - 0·ln 0 = 0 in the KL term. Needs S ≥ 2.
+ * - 0·ln 0 = 0 in the KL term; p_k > 0 with q_k = 0 makes `averageKl` +Infinity with a `UM_W_INFINITE` warning (as
+ *   {@link pairwiseKl}). Needs S ≥ 2.
  *
  * **References.**
  * - google/uncertainty-metrics `average_pairwise_diversity`.
  * - Fort, Hu & Lakshminarayanan, arXiv:1912.02757.
  *
  * @param members [S, N, C] scores (see {@link toEnsemble}).
- * @param options `error` (an error rate to normalise the disagreement) and ensemble input options.
+ * @param options `error` (an error rate to normalise the disagreement), ensemble input options and `onWarning`.
  * @returns `{ disagreement, averageKl, cosineSimilarity }`.
  * @throws {UMError} on invalid input or `error`, or `UM_SHAPE` with fewer than 2 members.
  * @example
@@ -35,9 +36,9 @@ import type { WeightOptions } from '../input/weights.js';
  */
 export function averagePairwiseDiversity(
   members: EnsembleScores,
-  options: EnsembleOptions & WeightOptions & { error?: number } = {},
+  options: EnsembleOptions & WeightOptions & WarningOptions & { error?: number } = {},
 ): { disagreement: number; averageKl: number; cosineSimilarity: number } {
-  checkOptions('averagePairwiseDiversity', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['error']);
+  checkOptions('averagePairwiseDiversity', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['error', 'onWarning']);
   const fn = 'averagePairwiseDiversity';
   if (options.error !== undefined && (typeof options.error !== 'number' || !(options.error >= 0 && options.error <= 1))) {
     fail('UM_OPTION', fn, 'options.error', 'be an error rate in [0, 1]', { value: options.error });
@@ -45,9 +46,14 @@ export function averagePairwiseDiversity(
   const e = ensembleMatrix(fn, members, options);
   const { w, total } = rowWeights(fn, options.weights, e.n);
   const d = disagreementOf(fn, e, w, total);
+  const averageKl = pairKl(fn, e, 0, w, total);
+  // as pairwiseKl: an infinite KL (a member gives probability 0 where an earlier one does not) is said, not silent
+  if (averageKl === Infinity) {
+    emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability 0 where an earlier one does not; the average KL divergence is Infinity (pairwiseKl with clip bounds it)` });
+  }
   return {
     disagreement: options.error === undefined ? d : d / (options.error + 1e-7),
-    averageKl: averageOverPairs(fn, e, (a, b) => klBetween(e, a, b, 0, w, total)),
-    cosineSimilarity: averageOverPairs(fn, e, (a, b) => cosineSimilarityBetween(e, a, b, w, total)),
+    averageKl,
+    cosineSimilarity: pairCosine(fn, e, w, total),
   };
 }

@@ -1,6 +1,7 @@
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores } from '../input/types.js';
-import { averageOverPairs, rowWeights } from './pairs.js';
+import { pairCosine } from './pairSums.js';
+import { rowWeights } from './pairs.js';
 import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import type { WeightOptions } from '../input/weights.js';
 
@@ -56,5 +57,5 @@ export function cosineDistance(members: EnsembleScores, options: EnsembleOptions
   const fn = 'cosineDistance';
   const e = ensembleMatrix(fn, members, options);
   const { w, total } = rowWeights(fn, options.weights, e.n);
-  return averageOverPairs(fn, e, (a, b) => 1 - cosineSimilarityBetween(e, a, b, w, total));
+  return 1 - pairCosine(fn, e, w, total);
 }

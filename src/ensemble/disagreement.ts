@@ -1,19 +1,13 @@
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores } from '../input/types.js';
-import { averageOverPairs, memberPredictions, rowWeights } from './pairs.js';
+import { pairDisagreement } from './pairSums.js';
+import { rowWeights } from './pairs.js';
 import type { WeightOptions } from '../input/weights.js';
 import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Disagreement of validated members (internal kernel). */
 export function disagreementOf(fn: string, e: EnsembleMatrix, w?: Float64Array, total = e.n): number {
-  const preds = Array.from({ length: e.numMembers }, (_, m) => memberPredictions(e, m));
-  return averageOverPairs(fn, e, (a, b) => {
-    const pa = preds[a] as Int32Array;
-    const pb = preds[b] as Int32Array;
-    let d = 0;
-    for (let i = 0; i < e.n; i++) if (pa[i] !== pb[i]) d += w === undefined ? 1 : (w[i] as number);
-    return d / total;
-  });
+  return pairDisagreement(fn, e, w, total);
 }
 
 /**

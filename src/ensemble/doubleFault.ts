@@ -1,7 +1,7 @@
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
 import type { EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
-import { averageOverPairs, memberPredictions } from './pairs.js';
+import { pairDoubleFault } from './pairSums.js';
 import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { weightArray, type WeightOptions } from '../input/weights.js';
 
@@ -39,31 +39,5 @@ export function doubleFault(labels: Labels, members: EnsembleScores, options: En
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
   const w = weightArray(fn, options.weights, e.n);
-  const preds = Array.from({ length: e.numMembers }, (_, m) => memberPredictions(e, m));
-  const df = (a: number, b: number): number | null => {
-    const pa = preds[a] as Int32Array;
-    const pb = preds[b] as Int32Array;
-    let faults = 0;
-    let both = 0;
-    for (let i = 0; i < e.n; i++) {
-      const wi = w === undefined ? 1 : (w[i] as number);
-      if (pa[i] !== y[i] && wi > 0) {
-        faults += wi;
-        if (pb[i] !== y[i]) both += wi;
-      }
-    }
-    return faults === 0 ? null : both / faults;
-  };
-  let sum = 0;
-  let count = 0;
-  averageOverPairs(fn, e, (a, b) => {
-    for (const v of [df(a, b), df(b, a)]) {
-      if (v !== null) {
-        sum += v;
-        count++;
-      }
-    }
-    return 0;
-  });
-  return count === 0 ? 0 : sum / count;
+  return pairDoubleFault(fn, e, y, w);
 }

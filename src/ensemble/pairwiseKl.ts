@@ -2,7 +2,8 @@ import { fail } from '../errors/fail.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores } from '../input/types.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
-import { averageOverPairs, rowWeights } from './pairs.js';
+import { pairKl } from './pairSums.js';
+import { rowWeights } from './pairs.js';
 import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import type { WeightOptions } from '../input/weights.js';
 
@@ -63,7 +64,7 @@ export function pairwiseKl(members: EnsembleScores, options: PairwiseKlOptions =
   if (typeof clip !== 'number' || !(clip >= 0 && clip < 1)) fail('UM_OPTION', fn, 'options.clip', 'be a number in [0, 1)', { value: clip });
   const e = ensembleMatrix(fn, members, options);
   const { w, total } = rowWeights(fn, options.weights, e.n);
-  const v = averageOverPairs(fn, e, (a, b) => klBetween(e, a, b, clip, w, total));
+  const v = pairKl(fn, e, clip, w, total);
   if (v === Infinity) {
     emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability 0 where an earlier one does not; the KL divergence is Infinity — pass clip to bound it` });
   }

@@ -11,7 +11,8 @@ export const ENSEMBLE_KEYS = ['input', 'numMembers', 'numClasses', 'sumTolerance
 
 /**
  * Rejects an options argument that is not a plain object or that holds a key the function does not know, so a
- * misspelt option (`{ bin: 10 }`) is an error instead of being silently ignored.
+ * misspelt option (`{ bin: 10 }`) is an error instead of being silently ignored; and an `onWarning` that is not a
+ * function.
  */
 export function checkOptions(fn: string, options: unknown, ...allowed: ReadonlyArray<readonly string[]>): void {
   if (options === undefined) return;
@@ -23,5 +24,10 @@ export function checkOptions(fn: string, options: unknown, ...allowed: ReadonlyA
     if (!keys.includes(key)) {
       fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option (its options: ${[...new Set(keys)].join(', ')})`);
     }
+  }
+  // checked here for every function that takes it: a handler that is not a function failed only when a warning came
+  const handler = (options as { onWarning?: unknown }).onWarning;
+  if (keys.includes('onWarning') && handler !== undefined && typeof handler !== 'function') {
+    fail('UM_OPTION', fn, 'options.onWarning', 'be a function (warning) => void', { value: handler });
   }
 }

@@ -1,3 +1,4 @@
+import { isList } from './isList.js';
 import { fail } from '../errors/fail.js';
 import { computeRowStats, rememberRowStats } from '../kernels/rowStats.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
@@ -12,12 +13,9 @@ function isFloatArray(value: unknown): value is Float32Array | Float64Array {
   return value instanceof Float64Array || value instanceof Float32Array;
 }
 
+/** Arrays and typed arrays only (see isList): a row or vector is sized from its length before it is read. */
 function isArrayLike(value: unknown): value is ArrayLike<unknown> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { length?: unknown }).length === 'number'
-  );
+  return isList(value);
 }
 
 function checkFinite(fn: string, arg: string, v: unknown, index: number[], allowMinusInfinity: boolean): number {

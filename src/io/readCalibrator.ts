@@ -1,5 +1,6 @@
 import { parseCalibrator, type CalibratorParams } from '../calibrate/parseCalibrator.js';
 import { UMError } from '../errors/UMError.js';
+import { fail } from '../errors/fail.js';
 import { fileFail, readWhole } from './fileError.js';
 import { decodeUtf8 } from './textInput.js';
 
@@ -26,6 +27,8 @@ import { decodeUtf8 } from './textInput.js';
  */
 export async function readCalibrator(path: string): Promise<CalibratorParams> {
   const fn = 'readCalibrator';
+  // checked before any use: an object as path reached fs and the message ("[object Object]: cannot be read")
+  if (typeof path !== 'string' || path === '') fail('UM_OPTION', fn, 'path', 'be a non-empty string', { value: path });
   const text = decodeUtf8(fn, path, await readWhole(fn, path));
   let value: unknown;
   try {

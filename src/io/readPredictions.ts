@@ -1,5 +1,6 @@
 import { extname } from 'node:path';
 import { fail } from '../errors/fail.js';
+import { checkOptions } from '../errors/checkOptions.js';
 import { fileFail } from './fileError.js';
 import { open, stat } from 'node:fs/promises';
 import type { ScoreKind } from '../input/types.js';
@@ -152,8 +153,18 @@ async function streamableNpy(path: string): Promise<boolean> {
 }
 
 /** Validates the path and the reading options shared by both readers (internal). */
+/** The options of the readers. */
+const READ_KEYS = ['input', 'format', 'labels', 'labelColumn', 'scorePrefix', 'weightColumn', 'members', 'requireLabels'] as const;
+
 function checkRead(fn: string, path: string, options: ReadOptions): { format: PredictionFormat; input: ScoreKind | undefined; requireLabels: boolean } {
   if (typeof path !== 'string' || path === '') fail('UM_OPTION', fn, 'path', 'be a non-empty string', { value: path });
+  checkOptions(fn, options, READ_KEYS, fn === 'streamPredictions' ? ['batchRows'] : []);
+  for (const key of ['labels', 'labelColumn', 'scorePrefix'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'string') fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
+  }
+  for (const key of ['members', 'requireLabels'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') fail('UM_OPTION', fn, `options.${key}`, 'be true or false', { value: options[key] });
+  }
   const format = options.format ?? FORMATS[extname(path).toLowerCase()];
   if (format === undefined) {
     fileFail('UM_FILE_FORMAT', fn, path, 'has an unknown extension; expected .csv, .json, .jsonl, .parquet or .npy (or give the format)');

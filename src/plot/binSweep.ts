@@ -4,6 +4,7 @@ import { ece } from '../calibration/ece.js';
 import { uce } from '../calibration/uce.js';
 import { fail } from '../errors/fail.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { within } from '../errors/within.js';
 import { toProbabilities } from '../input/toProbabilities.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import type { PresetName } from '../presets/presets.js';
@@ -51,12 +52,14 @@ export function binSweep(labels: Labels, scores: Scores, options: BinSweepOption
   const { bins = Array.from({ length: 20 }, (_, i) => 2 * (i + 1)), preset, ...input } = options;
   if (!Array.isArray(bins) || bins.length === 0) fail('UM_OPTION', fn, 'options.bins', 'be a non-empty array of integers ≥ 1', { value: bins });
   if (bins.length > MAX_COUNT) fail('UM_OPTION', fn, 'options.bins', `hold at most ${MAX_COUNT} numbers of bins`, { value: bins });
-  bins.forEach((b, j) => checkCount(fn, 'options.bins', b, {}, [j]));
-  const p = toProbabilities(scores, input);
-  const rows: { metric: 'ECE' | 'ACE' | 'UCE'; bins: number; value: number }[] = [];
-  for (const b of bins) {
-    const o = { bins: b, ...(preset === undefined ? {} : { preset }) };
-    rows.push({ metric: 'ECE', bins: b, value: ece(labels, p, o) }, { metric: 'ACE', bins: b, value: ace(labels, p, o) }, { metric: 'UCE', bins: b, value: uce(labels, p, o) });
-  }
-  return { rows };
+  for (let j = 0; j < bins.length; j++) checkCount(fn, 'options.bins', bins[j], {}, [j]);
+  return within(fn, () => {
+    const p = toProbabilities(scores, input);
+    const rows: { metric: 'ECE' | 'ACE' | 'UCE'; bins: number; value: number }[] = [];
+    for (const b of bins) {
+      const o = { bins: b, ...(preset === undefined ? {} : { preset }) };
+      rows.push({ metric: 'ECE', bins: b, value: ece(labels, p, o) }, { metric: 'ACE', bins: b, value: ace(labels, p, o) }, { metric: 'UCE', bins: b, value: uce(labels, p, o) });
+    }
+    return { rows };
+  });
 }

@@ -1,3 +1,4 @@
+import { arrayOf, finite, record, text } from '../errors/checkShape.js';
 import { frame, named, size } from './common.js';
 import type { BinSweep } from './binSweep.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
@@ -29,7 +30,7 @@ const isSweep = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function binSweepChart(series: Series<BinSweep>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'binSweepChart';
-  const items = named(fn, series, isSweep);
+  const items = named(fn, series, isSweep, record({ rows: arrayOf(record({ metric: text(), bins: finite('a number of bins'), value: finite() })) }));
   const { title, width, height } = size(fn, options);
   const values = items.flatMap((s) => s.data.rows.map((r) => ({ model: s.name, metric: r.metric, bins: r.bins, value: r.value })));
   return frame(title, {

@@ -1,3 +1,4 @@
+import type { Check } from '../errors/checkShape.js';
 import { fail } from '../errors/fail.js';
 import type { ChartOptions, Named, Series, VegaLiteSpec } from './types.js';
 
@@ -6,23 +7,30 @@ export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 /** Most points a curve is drawn with (curves are thinned for drawing only; metrics use every point). */
 export const MAX_POINTS = 500;
 
-/** The series as a list of named items (a single item is named `fallback`) (internal). */
-export function named<T>(fn: string, series: Series<T>, isItem: (x: unknown) => boolean, fallback = 'model'): Named<T>[] {
+/**
+ * The series as a list of named items (a single item is named `fallback`) (internal). `isItem` tells the chart's
+ * result from other values; `check` then validates every field the chart reads.
+ */
+export function named<T>(fn: string, series: Series<T>, isItem: (x: unknown) => boolean, check: Check, fallback = 'model'): Named<T>[] {
   if (Array.isArray(series)) {
     if (series.length === 0) fail('UM_EMPTY', fn, 'series', 'hold at least one { name, data }', { value: 0 });
-    return (series as ReadonlyArray<Named<T>>).map((s, i) => {
+    // Array.from visits holes (map skips them, and a hole would reach the spec as undefined)
+    return Array.from(series as ReadonlyArray<Named<T>>, (s, i) => {
       if (s === null || typeof s !== 'object' || typeof s.name !== 'string' || !isItem(s.data)) {
         fail('UM_OPTION', fn, 'series', 'be { name: string, data } items with the data of this chart', { index: [i], value: s });
       }
+      check(fn, `series[${i}].data`, s.data);
       return s;
     });
   }
   if (!isItem(series)) fail('UM_OPTION', fn, 'series', 'be the result this chart draws, or an array of { name, data }', { value: series });
+  check(fn, 'series', series);
   return [{ name: fallback, data: series as T }];
 }
 
 /** Checks chart options and returns the size (internal). */
 export function size(fn: string, options: ChartOptions): { width: number; height: number; title?: string } {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
   for (const key of Object.keys(options)) {
     if (key !== 'title' && key !== 'width' && key !== 'height') fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
   }

@@ -1,4 +1,5 @@
 import type { OodCurve } from '../ood/oodCurve.js';
+import { arrayOf, finite, orNull, record, text } from '../errors/checkShape.js';
 import { colorBy, frame, named, size } from './common.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
@@ -30,7 +31,7 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function oodChart(series: Series<OodCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'oodChart';
-  const items = named(fn, series, isCurve);
+  const items = named(fn, series, isCurve, record({ measure: text(), direction: text(), points: arrayOf(record({ fraction: finite(), mean: finite(), std: orNull(finite()) })) }));
   const { title, width, height } = size(fn, options);
   const labels = items.map((s) => s.name);
   const values = items.flatMap((s) => s.data.points.map((p) => ({ model: s.name, fraction: p.fraction, mean: p.mean, low: p.mean - (p.std ?? 0), high: p.mean + (p.std ?? 0) })));

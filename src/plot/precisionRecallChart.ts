@@ -1,4 +1,5 @@
 import type { PrecisionRecallCurve } from '../selective/precisionRecallCurve.js';
+import { arrayOf, finite, record } from '../errors/checkShape.js';
 import { named, short, size } from './common.js';
 import { lineChart } from './lineChart.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
@@ -31,7 +32,7 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function precisionRecallChart(series: Series<PrecisionRecallCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'precisionRecallChart';
-  const items = named(fn, series, isCurve);
+  const items = named(fn, series, isCurve, record({ aupr: finite(), points: arrayOf(record({ recall: finite(), precision: finite() })) }));
   const { title, ...dims } = size(fn, options);
   const positive = items[0]?.data.positive === 'correct' ? 'correct predictions' : 'errors';
   const curves = items.map((s) => ({ label: `${s.name} (AUPR ${short(s.data.aupr)})`, points: s.data.points.map((p) => ({ recall: p.recall, precision: p.precision })) }));

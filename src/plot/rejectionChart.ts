@@ -1,4 +1,5 @@
 import type { RejectionCurve } from '../selective/rejectionCurve.js';
+import { arrayOf, finite, orNull, record, text } from '../errors/checkShape.js';
 import { named, size } from './common.js';
 import { lineChart } from './lineChart.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
@@ -32,7 +33,7 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function rejectionChart(series: Series<RejectionCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'rejectionChart';
-  const items = named(fn, series, isCurve);
+  const items = named(fn, series, isCurve, record({ measure: text(), direction: text(), points: arrayOf(record({ threshold: finite(), error: orNull(finite()) })) }));
   const { title, ...dims } = size(fn, options);
   const first = items[0]?.data;
   const uncertainty = first?.direction === 'uncertainty';

@@ -1,5 +1,6 @@
 import type { ReliabilityTable } from '../calibration/reliability.js';
 import { fail } from '../errors/fail.js';
+import { arrayOf, finite, orNull, record, text, type Check } from '../errors/checkShape.js';
 import { colorBy, frame, named, short, size } from './common.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
@@ -9,6 +10,14 @@ const AXES: Record<ReliabilityTable['measure'], { x: string; y: string; outcome:
   uncertainty: { x: 'uncertainty (normalized entropy)', y: 'top-1 error', outcome: 'error', score: 'uncertainty' },
   probability: { x: 'predicted P(y = 1)', y: 'observed frequency', outcome: 'frequency', score: 'probability' },
 };
+
+/** Every field the diagram reads. */
+const TABLE: Check = record({
+  measure: text(Object.keys(AXES)),
+  calibrationError: finite(),
+  bins: arrayOf(record({ index: finite(), lower: finite(), upper: finite(), count: finite(), meanScore: orNull(finite()), meanOutcome: orNull(finite()) })),
+  intervals: orNull(record({ bounds: arrayOf(orNull(arrayOf(finite()))) })),
+});
 
 function isTable(x: unknown): boolean {
   return typeof x === 'object' && x !== null && Array.isArray((x as ReliabilityTable).bins) && typeof (x as ReliabilityTable).measure === 'string';
@@ -45,7 +54,7 @@ function isTable(x: unknown): boolean {
  */
 export function reliabilityDiagram(series: Series<ReliabilityTable>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'reliabilityDiagram';
-  const items = named(fn, series, isTable);
+  const items = named(fn, series, isTable, TABLE);
   const { width, height, title } = size(fn, options);
   const intervals = items.some((s) => s.data.intervals !== null);
   const measure = items[0]?.data.measure ?? 'confidence';

@@ -1,4 +1,5 @@
 import type { RiskCoverageCurve } from '../selective/riskCoverageCurve.js';
+import { arrayOf, finite, record } from '../errors/checkShape.js';
 import { named, short, size } from './common.js';
 import { lineChart } from './lineChart.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
@@ -32,7 +33,7 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function riskCoverageChart(series: Series<RiskCoverageCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'riskCoverageChart';
-  const items = named(fn, series, isCurve);
+  const items = named(fn, series, isCurve, record({ aurc: finite(), points: arrayOf(record({ coverage: finite(), risk: finite() })) }));
   const { title, ...dims } = size(fn, options);
   const curves = items.map((s) => ({ label: `${s.name} (AURC ${short(s.data.aurc)})`, points: s.data.points.map((p) => ({ coverage: p.coverage, risk: p.risk })) }));
   return lineChart(title, curves, { x: 'coverage', y: 'risk', xTitle: 'coverage (share of predictions kept)', yTitle: 'risk (error of kept predictions)', xDomain: [0, 1] }, dims);

@@ -1,4 +1,5 @@
 import type { RocCurve } from '../selective/rocCurve.js';
+import { arrayOf, finite, record } from '../errors/checkShape.js';
 import { named, short, size } from './common.js';
 import { lineChart, referenceLine } from './lineChart.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
@@ -31,7 +32,7 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function rocChart(series: Series<RocCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'rocChart';
-  const items = named(fn, series, isCurve);
+  const items = named(fn, series, isCurve, record({ auroc: finite(), points: arrayOf(record({ fpr: finite(), tpr: finite() })) }));
   const { title, ...dims } = size(fn, options);
   const curves = items.map((s) => ({ label: `${s.name} (AUROC ${short(s.data.auroc)})`, points: s.data.points.map((p) => ({ fpr: p.fpr, tpr: p.tpr })) }));
   return lineChart(

@@ -1,8 +1,15 @@
+import { arrayOf, finite, record, text } from '../errors/checkShape.js';
 import { frame, named, size } from './common.js';
 import type { TemperatureSweep } from './temperatureSweep.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
 const isSweep = (x: unknown) => typeof x === 'object' && x !== null && Array.isArray((x as TemperatureSweep).rows) && typeof (x as TemperatureSweep).optimum === 'object';
+
+/** Every field the chart reads; temperatures are drawn on a log scale. */
+const SWEEP = record({
+  rows: arrayOf(record({ metric: text(), temperature: finite('a log scale'), value: finite() })),
+  optimum: record({ temperature: finite('a log scale'), NLL: finite(), ECE: finite(), UCE: finite() }),
+});
 
 /**
  * NLL, ECE and UCE against the softmax temperature (log scale), one panel per metric, the NLL-optimal temperature
@@ -29,7 +36,7 @@ const isSweep = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function temperatureChart(series: Series<TemperatureSweep>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'temperatureChart';
-  const items = named(fn, series, isSweep);
+  const items = named(fn, series, isSweep, SWEEP);
   const { title, width, height } = size(fn, options);
   const models = items.map((s) => `${s.name} (T* ${s.data.optimum.temperature.toPrecision(4)})`);
   const values = items.flatMap((s, j) => [

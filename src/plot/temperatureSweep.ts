@@ -4,8 +4,12 @@ import { ece } from '../calibration/ece.js';
 import { uce } from '../calibration/uce.js';
 import { fail } from '../errors/fail.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import { MAX_COUNT } from '../errors/checkCount.js';
+import { within } from '../errors/within.js';
+import { TEMPERATURE_RANGE, TEMPERATURE_RANGE_TEXT } from '../calibrate/params.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { nll } from '../scores/nll.js';
+import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
 
 /** Metrics of temperature-scaled predictions over a range of temperatures, and the NLL-optimal temperature. */
 export interface TemperatureSweep {
@@ -15,8 +19,8 @@ export interface TemperatureSweep {
 }
 
 /** Options of {@link temperatureSweep}. */
-export interface TemperatureSweepOptions extends InputOptions {
-  /** Temperatures to evaluate (default 41 points from T* ÷ 4 to 4·T* on a log scale, plus T = 1). */
+export interface TemperatureSweepOptions extends InputOptions, WarningOptions {
+  /** Temperatures to evaluate, each in [1e-6, 1e12] (default 41 points from T* ÷ 4 to 4·T* on a log scale, plus T = 1). */
   temperatures?: readonly number[];
 }
 
@@ -29,13 +33,14 @@ export interface TemperatureSweepOptions extends InputOptions {
  *
  * **Conventions.**
  * - Probabilities are scaled as ln p / T (see {@link fitTemperature}); 15 equal-width bins for ECE and UCE.
+ * - A label of probability exactly 0 makes the NLL Infinity at every temperature: one `UM_W_INFINITE` warning.
  *
  * **References.**
  * - "Uncertainty Calibration Error…", ICLR 2020 submission, Fig. 5; Guo et al., ICML 2017, arXiv:1706.04599.
  *
  * @param labels N integer labels.
  * @param scores [N, C] logits (declare `input: 'logits'`), log-probabilities or probabilities.
- * @param options `temperatures` and input options.
+ * @param options `temperatures`, input options and `onWarning`.
  * @returns a {@link TemperatureSweep}.
  * @throws {UMError} on invalid input or options.
  * @example
@@ -47,15 +52,31 @@ export interface TemperatureSweepOptions extends InputOptions {
  */
 export function temperatureSweep(labels: Labels, scores: Scores, options: TemperatureSweepOptions = {}): TemperatureSweep {
   const fn = 'temperatureSweep';
-  checkOptions(fn, options, INPUT_KEYS, ['temperatures']);
-  const { temperatures, ...input } = options;
+  checkOptions(fn, options, INPUT_KEYS, ['temperatures', 'onWarning']);
+  const { temperatures, onWarning: _w, ...input } = options;
+  if (temperatures !== undefined) {
+    if (!Array.isArray(temperatures) || temperatures.length === 0) fail('UM_OPTION', fn, 'options.temperatures', 'be a non-empty array of numbers > 0', { value: temperatures });
+    if (temperatures.length > MAX_COUNT) fail('UM_OPTION', fn, 'options.temperatures', `hold at most ${MAX_COUNT} temperatures`, { value: temperatures });
+    Array.from(temperatures).forEach((t, i) => {
+      if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.temperatures', 'be finite numbers > 0', { index: [i], value: t });
+      // the temperatures a calibrator can hold (applyTemperature's range), so every row is a scaled softmax
+      if (t < TEMPERATURE_RANGE[0] || t > TEMPERATURE_RANGE[1]) fail('UM_OPTION', fn, 'options.temperatures', `be in ${TEMPERATURE_RANGE_TEXT}`, { index: [i], value: t });
+    });
+  }
+  const result = within(fn, () => sweep(labels, scores, input, temperatures));
+  // the NLLs are computed quietly, one per temperature: an infinite one is said once (it was silent)
+  if (result.rows.some((r) => r.value === Infinity) || result.optimum.NLL === Infinity) {
+    emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a label has probability exactly 0, so the NLL is Infinity at every temperature` });
+  }
+  return result;
+}
+
+function sweep(labels: Labels, scores: Scores, input: InputOptions, temperatures: readonly number[] | undefined): TemperatureSweep {
   const fitted = fitTemperature(labels, scores, { ...input, onWarning: () => undefined });
   const t0 = fitted.temperature;
-  const grid = temperatures ?? [...Array.from({ length: 41 }, (_, i) => t0 * 4 ** ((i - 20) / 20)), 1].sort((a, b) => a - b);
-  if (!Array.isArray(grid) || grid.length === 0) fail('UM_OPTION', fn, 'options.temperatures', 'be a non-empty array of numbers > 0', { value: grid });
-  grid.forEach((t, i) => {
-    if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.temperatures', 'be finite numbers > 0', { index: [i], value: t });
-  });
+  // the default grid stays within the temperatures a calibrator can hold (a fit at a bound of the range)
+  const inRange = (t: number) => t >= TEMPERATURE_RANGE[0] && t <= TEMPERATURE_RANGE[1];
+  const grid = temperatures ?? [...Array.from({ length: 41 }, (_, i) => t0 * 4 ** ((i - 20) / 20)), 1].filter(inRange).sort((a, b) => a - b);
   const at = (t: number) => {
     const p = applyTemperature({ ...fitted, temperature: t }, scores, input);
     return { NLL: nll(labels, p, { onWarning: () => undefined }), ECE: ece(labels, p), UCE: uce(labels, p) };

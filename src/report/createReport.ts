@@ -2,7 +2,9 @@ import { checkCount } from '../errors/checkCount.js';
 import { reliability, type ReliabilityTable } from '../calibration/reliability.js';
 import { mcIntegrate } from '../ensemble/mcIntegrate.js';
 import { UMError } from '../errors/UMError.js';
+import { count, record } from '../errors/checkShape.js';
 import { fail } from '../errors/fail.js';
+import { relabel, within, withinAsync } from '../errors/within.js';
 import { evaluate, type Evaluation } from '../evaluate/evaluate.js';
 import { evaluateEnsemble } from '../evaluate/evaluateEnsemble.js';
 import { toProbabilities } from '../input/toProbabilities.js';
@@ -159,10 +161,29 @@ function warningSink(list: { code: string; message: string }[]): (w: UMWarning) 
 export async function createReport(models: readonly ReportModel[], options: ReportOptions = {}): Promise<Report> {
   const fn = 'createReport';
   if (!Array.isArray(models) || models.length === 0) fail('UM_EMPTY', fn, 'models', 'hold at least one model', { value: Array.isArray(models) ? 0 : models });
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
   for (const key of Object.keys(options)) {
     if (!['title', 'bins', 'preset', 'timestamp', 'onProgress'].includes(key)) fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
   }
   if (options.bins !== undefined) checkCount(fn, 'options.bins', options.bins);
+  for (const key of ['title', 'timestamp', 'preset'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'string') fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') fail('UM_OPTION', fn, 'options.onProgress', 'be a function', { value: options.onProgress });
+  models.forEach((m, j) => {
+    if (m === null || typeof m !== 'object' || typeof m.name !== 'string') fail('UM_OPTION', fn, 'models', 'be { name, labels, scores | members } or { name, summary }', { index: [j], value: m });
+    if (m.source !== undefined && typeof m.source !== 'string') fail('UM_OPTION', fn, `models[${j}].source`, 'be a string', { value: m.source });
+    if (m.summary !== undefined) SUMMARY(fn, `models[${j}].summary`, m.summary);
+  });
+  // errors of the metrics and charts computed for a model name the model (`createReport: model "b": labels[3] …`)
+  return withinAsync(fn, () => build(fn, models, options));
+}
+
+/** The parts of a streamed model's summary that the report reads (its tables are checked by the diagrams). */
+const SUMMARY = record({ evaluation: record({ n: count, numClasses: count, config: record({}) }), reliability: record({}), uncertainty: record({}) });
+
+async function build(fn: string, models: readonly ReportModel[], options: ReportOptions): Promise<Report> {
+  const at = <T>(m: { name: string }, call: () => T): T => within(fn, call, `model ${JSON.stringify(m.name)}`);
   const hasOod = models.some((m) => m.ood !== undefined);
   const total = models.length + 8 + (hasOod ? 1 : 0);
   let done = 0;
@@ -176,22 +197,25 @@ export async function createReport(models: readonly ReportModel[], options: Repo
   const results: ReportModelResult[] = [];
   let classes: { name: string; numClasses: number } | undefined;
   for (const [j, m] of models.entries()) {
-    if (m === null || typeof m !== 'object' || typeof m.name !== 'string') fail('UM_OPTION', fn, 'models', 'be { name, labels, scores | members } or { name, summary }', { index: [j], value: m });
     let evaluation: Evaluation;
     let p: ProbMatrix | undefined;
     let numMembers: number | null = null;
     if (m.summary !== undefined) {
       evaluation = m.summary.evaluation;
     } else if (m.members !== undefined) {
-      const e = evaluateEnsemble(m.labels as Labels, m.members, { ...(m.options ?? {}), ...binning, onWarning });
+      const members = m.members;
+      const e = at(m, () => evaluateEnsemble(m.labels as Labels, members, { ...(m.options ?? {}), ...binning, onWarning }));
       evaluation = e;
       numMembers = e.numMembers;
-      p = mcIntegrate(m.members, m.options ?? {});
+      p = at(m, () => mcIntegrate(members, m.options ?? {}));
     } else {
-      if (m.scores === undefined) fail('UM_OPTION', fn, 'models', 'have scores, members or a summary', { index: [j], value: m.name });
+      const scores = m.scores;
+      if (scores === undefined) fail('UM_OPTION', fn, 'models', 'have scores, members or a summary', { index: [j], value: m.name });
+      if (m.options !== undefined && (m.options === null || typeof m.options !== 'object')) fail('UM_OPTION', fn, `models[${j}].options`, 'be an object', { value: m.options });
       const { numMembers: _s, ...input } = m.options ?? {};
-      p = toProbabilities(m.scores, input);
-      evaluation = evaluate(m.labels as Labels, p, { ...binning, onWarning });
+      const q = at(m, () => toProbabilities(scores, input));
+      p = q;
+      evaluation = at(m, () => evaluate(m.labels as Labels, q, { ...binning, onWarning }));
     }
     if (classes !== undefined && evaluation.numClasses !== classes.numClasses) {
       fail('UM_SHAPE', fn, 'models', `predict the same classes: ${classes.name} has ${classes.numClasses}, ${m.name} has ${evaluation.numClasses}`, { index: [j], value: evaluation.numClasses });
@@ -214,7 +238,7 @@ export async function createReport(models: readonly ReportModel[], options: Repo
         return [{ name: x.name, data: compute(x) }];
       } catch (error) {
         const why = error instanceof UMError ? skip?.(x, error) : undefined;
-        if (why === undefined) throw error;
+        if (why === undefined) throw relabel(fn, error, `model ${JSON.stringify(x.name)}`);
         notes.push(why);
         return [];
       }
@@ -244,9 +268,9 @@ export async function createReport(models: readonly ReportModel[], options: Repo
     const items = prepared.flatMap((x) => {
       const o = x.model.ood;
       if (o === undefined) return [];
-      const out = toProbabilities(o.scores, o.options ?? {});
+      const out = at(x, () => toProbabilities(o.scores, o.options ?? {}));
       const batch = Math.min(100, x.p.n, out.n);
-      return [{ name: x.name, data: oodCurve(x.p as OodInput, out as OodInput, { batchSize: batch, repeats: 10, seed: 0 }) }];
+      return [{ name: x.name, data: at(x, () => oodCurve(x.p as OodInput, out as OodInput, { batchSize: batch, repeats: 10, seed: 0 })) }];
     });
     await add('ood', 'Out-of-distribution detection', HOW.ood, oodChart(items));
   }

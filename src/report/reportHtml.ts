@@ -1,3 +1,4 @@
+import { checkReport } from './checkReport.js';
 import type { Report } from './createReport.js';
 import { metricRows } from './metricRows.js';
 
@@ -40,7 +41,7 @@ function cell(v: number | null): string {
  *
  * @param report from {@link createReport}.
  * @returns the HTML document.
- * @throws never.
+ * @throws {UMError} when `report` is not a report of {@link createReport}'s shape (a field of another type, not JSON data).
  * @example
  * ```js
  * import { createReport, reportHtml } from 'uncertainty-metrics/report';
@@ -49,6 +50,7 @@ function cell(v: number | null): string {
  * ```
  */
 export function reportHtml(report: Report): string {
+  checkReport('reportHtml', report);
   const names = report.models.map((m) => m.name);
   const rows = metricRows(report);
   const table = [

@@ -1,3 +1,4 @@
+import { checkReport } from './checkReport.js';
 import type { Report } from './createReport.js';
 
 /**
@@ -14,7 +15,7 @@ import type { Report } from './createReport.js';
  *
  * @param report from {@link createReport}.
  * @returns the JSON text (2-space indented).
- * @throws never.
+ * @throws {UMError} when `report` is not a report of {@link createReport}'s shape (a field of another type, not JSON data).
  * @example
  * ```js
  * import { createReport, reportJson } from 'uncertainty-metrics/report';
@@ -23,6 +24,7 @@ import type { Report } from './createReport.js';
  * ```
  */
 export function reportJson(report: Report): string {
+  checkReport('reportJson', report);
   const { charts, ...rest } = report;
   const value = { ...rest, charts: charts.map(({ svg: _svg, ...c }) => c) };
   return `${JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : v), 2)}\n`;

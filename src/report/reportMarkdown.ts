@@ -1,3 +1,4 @@
+import { checkReport } from './checkReport.js';
 import type { Report } from './createReport.js';
 import { metricRows } from './metricRows.js';
 
@@ -39,7 +40,7 @@ function fence(text: string): string {
  *
  * @param report from {@link createReport}.
  * @returns the Markdown text.
- * @throws never.
+ * @throws {UMError} when `report` is not a report of {@link createReport}'s shape (a field of another type, not JSON data).
  * @example
  * ```js
  * import { createReport, reportMarkdown } from 'uncertainty-metrics/report';
@@ -48,6 +49,7 @@ function fence(text: string): string {
  * ```
  */
 export function reportMarkdown(report: Report): string {
+  checkReport('reportMarkdown', report);
   const fmt = (v: number | null) => (v === null ? 'n/a' : !Number.isFinite(v) ? String(v) : v !== 0 && Math.abs(v) < 1e-4 ? v.toExponential(3) : Number.isInteger(v) && Math.abs(v) >= 1 ? String(v) : v.toFixed(6));
   const rows = metricRows(report).map((r) => `| ${escapeMarkdown(r.key)} | ${r.values.map((v, j) => (r.best.includes(j) ? `**${fmt(v)}**` : fmt(v))).join(' | ')} |`);
   const lines = [

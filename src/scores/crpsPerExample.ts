@@ -109,7 +109,15 @@ export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: 
       if (r === null || typeof r !== 'object' || typeof (r as ArrayLike<unknown>).length !== 'number' || (r as ArrayLike<unknown>).length === 0) {
         fail('UM_SHAPE', fn, 'forecast.samples', 'be a non-empty row of draws', { index: [i], value: r });
       }
-      return Float64Array.from(r as ArrayLike<number>);
+      // entry by entry: Float64Array.from converted strings to numbers silently and threw on BigInt or Symbol
+      const a = r as ArrayLike<unknown>;
+      const x = new Float64Array(a.length);
+      for (let j = 0; j < a.length; j++) {
+        const v = a[j];
+        if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'forecast.samples', 'be a finite number', { index: [i, j], value: v });
+        x[j] = v;
+      }
+      return x;
     };
   } else {
     fail('UM_SHAPE', fn, 'forecast.samples', 'be an array of rows of draws, or a flat typed array with numSamples', { value: samples });

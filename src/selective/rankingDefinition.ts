@@ -180,6 +180,8 @@ export function rankingDefinition(name: RankingName): MetricDefinition<RankingCo
  * the selective input and kept in the same store, finished by the same definition (internal).
  */
 export function rankingFunction(def: MetricDefinition<RankingConfig, number>, fn: string, labels: Labels, scores: Scores, options: SelectiveOptions & object): number {
+  // `by` is read before the engine checks the options: null or a number must be the same located error
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
   const by = options.by;
   if (options.input !== 'predicted' && (by === undefined || typeof by === 'string')) return runMetric(def, fn, labels, scores, options as RunOptions);
   checkOptions(fn, options, SELECTIVE_KEYS, ['onWarning'], def.keys);

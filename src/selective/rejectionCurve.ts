@@ -81,7 +81,8 @@ export function rejectionCurve(labels: Labels, scores: Scores, options: Rejectio
   }
   if (!Array.isArray(thresholds)) fail('UM_OPTION', fn, 'options.thresholds', 'be an array of numbers', { value: thresholds });
   const { cumCount, cumPositive } = cumulative(s);
-  const points = thresholds.map((t: unknown, j) => {
+  // every index, holes included (map skipped a hole: the curve had an empty point)
+  const points = Array.from(thresholds, (t: unknown, j) => {
     if (typeof t !== 'number' || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.thresholds', 'be finite numbers', { index: [j], value: t });
     // kept: confidence ≥ sign·t, i.e. the leading blocks whose level is at least that
     const bound = d.sign * t;

@@ -1,3 +1,4 @@
+import { isList } from '../input/isList.js';
 import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
@@ -59,7 +60,7 @@ function weighted(fn: string, d: SelectiveData, weights: unknown, rules: WeightR
 
 /** Validates the caller's per-sample values: finite numbers, one per row (internal). */
 export function givenValues(fn: string, argument: string, values: unknown, n: number | undefined): Float64Array {
-  if (values === null || typeof values !== 'object' || typeof (values as { length?: unknown }).length !== 'number') {
+  if (!isList(values)) {
     fail('UM_SHAPE', fn, argument, 'be an array of numbers', { value: values });
   }
   const v = values as ArrayLike<unknown>;

@@ -1,3 +1,6 @@
+import { fail } from '../errors/fail.js';
+import { UMError } from '../errors/UMError.js';
+import { firstLine } from './engineError.js';
 import type { SqlRow } from './finishSqlMetrics.js';
 import type { SqlEngine } from './sqlMetrics.js';
 
@@ -25,7 +28,8 @@ export interface DuckdbEngine extends SqlEngine {
  * @param path database file (default `:memory:`).
  * @param config DuckDB configuration options, as strings (default none).
  * @returns an engine with `close()`.
- * @throws whatever DuckDB throws when it cannot open the database or rejects a setting.
+ * @throws {UMError} `UM_OPTION` for a path or settings of the wrong type or a setting DuckDB rejects; `UM_FILE_READ`
+ *   when DuckDB cannot open the database file.
  * @example
  * ```js
  * import { duckdbEngine } from 'uncertainty-metrics/sql';
@@ -36,8 +40,22 @@ export interface DuckdbEngine extends SqlEngine {
  * ```
  */
 export async function duckdbEngine(path = ':memory:', config: Readonly<Record<string, string>> = {}): Promise<DuckdbEngine> {
+  const fn = 'duckdbEngine';
+  if (typeof path !== 'string' || path === '' || path.includes('\u0000')) fail('UM_OPTION', fn, 'path', "be a database file name or ':memory:'", { value: path });
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) fail('UM_OPTION', fn, 'config', 'be an object of DuckDB settings', { value: config });
+  for (const [key, value] of Object.entries(config)) {
+    if (typeof value !== 'string') fail('UM_OPTION', fn, `config.${key}`, 'be a string (DuckDB settings are given as text)', { value });
+  }
   const { DuckDBInstance } = await import('@duckdb/node-api');
-  const instance = await DuckDBInstance.create(path, { ...config });
+  let instance: Awaited<ReturnType<typeof DuckDBInstance.create>>;
+  try {
+    instance = await DuckDBInstance.create(path, { ...config });
+  } catch (error) {
+    // a file that cannot be opened, or a setting DuckDB does not know or cannot take
+    const line = firstLine(error instanceof Error ? error.message : String(error));
+    const io = line.startsWith('IO Error');
+    throw new UMError(io ? 'UM_FILE_READ' : 'UM_OPTION', `${fn}: ${io ? path : 'config'}: DuckDB cannot open the database: ${line}`, io ? { fn, argument: 'path', file: path } : { fn, argument: 'config', value: config });
+  }
   const connection = await instance.connect();
   return {
     dialect: 'duckdb',

@@ -1,7 +1,7 @@
 import { UMError } from '../errors/UMError.js';
 import { fail } from '../errors/fail.js';
 import type { DuckdbEngine } from './duckdbEngine.js';
-import { engineError, firstLine } from './engineError.js';
+import { checkEngine, engineError, firstLine } from './engineError.js';
 import { duckdbString, literalGlob, quoteIdentifier } from './quote.js';
 
 /** A source of prediction rows inside DuckDB, from {@link duckdbSource}. */
@@ -126,6 +126,7 @@ async function fileFrom(fn: string, engine: DuckdbEngine, file: string): Promise
  */
 export async function duckdbSource(engine: DuckdbEngine, input: { file: string } | { query: string }): Promise<DuckdbSource> {
   const fn = 'duckdbSource';
+  checkEngine(fn, engine, 'duckdb');
   if (input === null || typeof input !== 'object' || ('file' in input) === ('query' in input)) fail('UM_OPTION', fn, 'input', 'be { file } or { query }', { value: input });
   const argument = 'file' in input ? 'input.file' : 'input.query';
   const text: unknown = 'file' in input ? input.file : input.query;

@@ -1,5 +1,6 @@
 // Errors of a database driver as UMErrors (internal): a value the source cannot convert, a column or table that does
 // not exist, a file that cannot be read are bad input, so they get a code and one line, not a driver stack trace.
+import { formatValue } from '../errors/formatValue.js';
 import { UMError, type UMErrorCode } from '../errors/UMError.js';
 
 /** DuckDB's error classes (the `<Class> Error:` prefix of its messages) that mean the data cannot be converted. */
@@ -37,4 +38,15 @@ export function engineError(fn: string, argument: string, error: unknown, engine
   const name = engine === 'duckdb' ? 'DuckDB' : engine === 'postgres' ? 'PostgreSQL' : engine;
   const where = file ?? argument;
   return new UMError(code, `${fn}: ${where}: ${name} cannot run the query: ${line}`, file === undefined ? { fn, argument } : { fn, argument, file });
+}
+
+/** Checks an engine argument before any query (internal): an object with a `query` function (and a `dialect`). */
+export function checkEngine(fn: string, engine: unknown, dialect?: string): void {
+  const e = engine as { query?: unknown; dialect?: unknown } | null;
+  if (e === null || typeof e !== 'object' || typeof e.query !== 'function') {
+    throw new UMError('UM_OPTION', `${fn}: engine must be an engine ({ dialect, query }: duckdbEngine(), postgresEngine(client)); got ${formatValue(engine)}`, { fn, argument: 'engine', value: engine });
+  }
+  if (dialect !== undefined && e.dialect !== dialect) {
+    throw new UMError('UM_OPTION', `${fn}: engine must be a ${dialect} engine; got ${formatValue(e.dialect)}`, { fn, argument: 'engine.dialect', value: e.dialect });
+  }
 }

@@ -1,6 +1,7 @@
 import { binsFromSums } from '../binning/binStatistics.js';
 import { binnedErrorRaw, finishNorm } from '../binning/binnedError.js';
 import { equalWidthEdges } from '../binning/equalWidth.js';
+import { arrayOf, record } from '../errors/checkShape.js';
 import { fail } from '../errors/fail.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
 import { resolveSqlOptions, type MetricsSqlOptions } from './metricsSql.js';
@@ -36,12 +37,30 @@ export interface SqlMetrics {
   config: { dialect: string; bins: number; weighted: boolean; labelColumn: string; scorePrefix: string };
 }
 
-function num(fn: string, row: SqlRow | undefined, key: string): number {
+/**
+ * A finite number of a row (drivers return BIGINT as bigint and NUMERIC as a decimal string). Every sum the queries
+ * return is finite: an Infinity or NaN (a hand-made or damaged row) would become the metric.
+ */
+/** −ln of the smallest positive double: the largest finite per-row NLL. */
+const NLL_MAX = -Math.log(Number.MIN_VALUE) * (1 + 1e-12);
+
+function num(fn: string, row: SqlRow | undefined, key: string, min = -Infinity): number {
   const v = row?.[key];
-  const x = typeof v === 'bigint' ? Number(v) : typeof v === 'string' ? Number(v) : v;
-  if (typeof x !== 'number' || Number.isNaN(x)) fail('UM_OPTION', fn, `rows.${key}`, 'be a number (the database returned something else)', { value: v });
+  const x = typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
+  if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_OPTION', fn, `rows.${key}`, 'be a finite number (the database returned something else)', { value: v });
+  if (x < min) fail('UM_OPTION', fn, `rows.${key}`, `be a number ≥ ${min}`, { value: v });
   return x;
 }
+
+/** A row index (bin, class) in [0, size). */
+function index(fn: string, row: SqlRow, key: string, size: number): number {
+  const x = num(fn, row, key);
+  if (!Number.isInteger(x) || x < 0 || x >= size) fail('UM_OPTION', fn, `rows.${key}`, `be an integer in [0, ${size})`, { value: row[key] });
+  return x;
+}
+
+/** The five row lists, each an array of row objects. */
+const ROWS = record(Object.fromEntries(['topLabel', 'classwise', 'uncertainty', 'scores', 'auroc'].map((k) => [k, arrayOf(record({}))])));
 
 /** Fixed equal-width bins from (bin, n, weight, score, outcome) rows. */
 function binsOf(fn: string, rows: SqlRow[], bins: number) {
@@ -52,12 +71,16 @@ function binsOf(fn: string, rows: SqlRow[], bins: number) {
   const outcome = new Float64Array(bins);
   let total = 0;
   for (const r of rows) {
-    const b = num(fn, r, 'bin');
-    if (!(b >= 0 && b < bins)) fail('UM_OPTION', fn, 'rows.bin', `be in [0, ${bins})`, { value: b });
-    count[b] = num(fn, r, 'n');
-    weight[b] = num(fn, r, 'weight');
-    score[b] = num(fn, r, 'score');
-    outcome[b] = num(fn, r, 'outcome');
+    const b = index(fn, r, 'bin', bins);
+    count[b] = num(fn, r, 'n', 0);
+    weight[b] = num(fn, r, 'weight', 0);
+    score[b] = num(fn, r, 'score', 0);
+    outcome[b] = num(fn, r, 'outcome', 0);
+    // sums of w·x over x in [0, 1]: at most the bin's weight (a damaged row would give means outside [0, 1])
+    for (const key of ['score', 'outcome'] as const) {
+      const sum = key === 'score' ? (score[b] as number) : (outcome[b] as number);
+      if (sum > (weight[b] as number) * (1 + 1e-9)) fail('UM_OPTION', fn, `rows.${key}`, `be at most the bin's weight (${weight[b]}): a sum of weight × a value in [0, 1]`, { value: r[key] });
+    }
     total += weight[b] as number;
   }
   return binsFromSums(edges.subarray(0, bins), edges.subarray(1), count, weight, score, outcome, total);
@@ -96,8 +119,9 @@ function binsOf(fn: string, rows: SqlRow[], bins: number) {
 export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions & WarningOptions): SqlMetrics {
   const fn = 'finishSqlMetrics';
   const o = resolveSqlOptions(fn, options);
+  ROWS(fn, 'rows', rows);
   const s = rows.scores[0];
-  const n = num(fn, s, 'n');
+  const n = num(fn, s, 'n', 0);
   const bad: [string, 'UM_PROB_RANGE' | 'UM_ROW_SUM' | 'UM_LABEL' | 'UM_OPTION', string][] = [
     ['bad_probability_rows', 'UM_PROB_RANGE', 'have probabilities that are numbers in [0, 1]'],
     ['bad_sum_rows', 'UM_ROW_SUM', `have probabilities that sum to 1 within ${o.sumTolerance}`],
@@ -105,35 +129,53 @@ export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions &
     ['bad_weight_rows', 'UM_OPTION', 'have weights that are numbers ≥ 0'],
   ];
   for (const [key, code, requirement] of bad) {
-    const count = num(fn, s, key);
+    const count = num(fn, s, key, 0);
     // reads "rows must have labels that are integers in [0, 3); got 2 (2 of 10 rows do not)"
     if (count > 0) fail(code, fn, 'rows', requirement, { value: count, hint: `${count} of ${n} rows do not` });
   }
-  const weight = num(fn, s, 'weight');
+  const weight = num(fn, s, 'weight', 0);
   if (n === 0 || !(weight > 0)) fail('UM_EMPTY', fn, 'rows', 'come from a table with at least one row of weight > 0', { value: n });
+  // sums of weight × a bounded per-row value are at most weight × its bound: a damaged row (or a tiny total weight
+  // with larger sums) would otherwise divide into a mean outside the metric's range, even Infinity
+  const bounded: [string, number, string][] = [
+    ['correct', 1, 'a sum of weight × 0/1'],
+    ['brier', 2, 'a sum of weight × a Brier score in [0, 2]'],
+    ['entropy', Math.log(o.numClasses), `a sum of weight × an entropy in [0, ln ${o.numClasses}]`],
+    ['nll', NLL_MAX, 'a sum of weight × a finite NLL, at most −ln(5e-324) ≈ 744.4'],
+  ];
+  const zero = num(fn, s, 'zero_label_rows', 0);
+  for (const [key, bound, what] of bounded) {
+    // with a label of probability 0 the database's NLL sum is infinite (or NULL): the NLL is Infinity, warned below
+    if (key === 'nll' && zero > 0) continue;
+    const v = num(fn, s, key, 0);
+    if (v > weight * bound * (1 + 1e-9)) fail('UM_OPTION', fn, `rows.${key}`, `be at most the total weight × ${Number(bound.toPrecision(6))} (${what})`, { value: v });
+  }
   const top = binsOf(fn, rows.topLabel, o.bins);
   const perClass: SqlRow[][] = Array.from({ length: o.numClasses }, () => []);
-  for (const r of rows.classwise) perClass[num(fn, r, 'k')]?.push(r);
+  for (const r of rows.classwise) perClass[index(fn, r, 'k', o.numClasses)]?.push(r);
   const sce = perClass.reduce((acc, r) => acc + (r.length === 0 ? 0 : binnedErrorRaw(binsOf(fn, r, o.bins), 'l1')), 0) / o.numClasses;
-  const zero = num(fn, s, 'zero_label_rows');
   if (zero > 0) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: ${zero} of ${n} rows give probability exactly 0 to their label; the NLL is Infinity`, details: { rows: zero } });
   const a = rows.auroc[0];
-  const pos = num(fn, a, 'pos');
-  const neg = num(fn, a, 'neg');
+  const pos = num(fn, a, 'pos', 0);
+  const neg = num(fn, a, 'neg', 0);
   let auroc: number | null = null;
-  if (pos > 0 && neg > 0) auroc = num(fn, a, 'area') / (pos * neg);
+  if (pos > 0 && neg > 0) {
+    const area = num(fn, a, 'area', 0);
+    if (area > pos * neg * (1 + 1e-9)) fail('UM_OPTION', fn, 'rows.area', `be at most pos × neg (${pos * neg}): the weight of ordered (correct, wrong) pairs`, { value: area });
+    auroc = area / (pos * neg);
+  }
   else emitWarning(options, { code: 'UM_W_DEGENERATE', fn, message: `${fn}: every prediction is ${pos === 0 ? 'wrong' : 'correct'}; AUROC is undefined (null)` });
   return {
     n: weight,
     numClasses: o.numClasses,
-    accuracy: num(fn, s, 'correct') / weight,
+    accuracy: num(fn, s, 'correct', 0) / weight,
     ece: binnedErrorRaw(top, 'l1'),
     mce: binnedErrorRaw(top, 'max'),
     sce: finishNorm(sce, 'l1'),
     uce: binnedErrorRaw(binsOf(fn, rows.uncertainty, o.bins), 'l1'),
-    brier: num(fn, s, 'brier') / weight,
-    nll: zero > 0 ? Infinity : num(fn, s, 'nll') / weight,
-    entropy: num(fn, s, 'entropy') / weight,
+    brier: num(fn, s, 'brier', 0) / weight,
+    nll: zero > 0 ? Infinity : num(fn, s, 'nll', 0) / weight,
+    entropy: num(fn, s, 'entropy', 0) / weight,
     auroc,
     config: { dialect: o.dialect, bins: o.bins, weighted: o.weightColumn !== undefined, labelColumn: o.labelColumn, scorePrefix: o.scorePrefix },
   };

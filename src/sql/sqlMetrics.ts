@@ -1,5 +1,7 @@
 import type { WarningOptions } from '../warnings/warnings.js';
-import { engineError } from './engineError.js';
+import { fail } from '../errors/fail.js';
+import { withinAsync } from '../errors/within.js';
+import { checkEngine, engineError } from './engineError.js';
 import { finishSqlMetrics, type MetricsRows, type SqlMetrics, type SqlRow } from './finishSqlMetrics.js';
 import { metricsSql, type MetricsSqlOptions, type SqlDialect } from './metricsSql.js';
 
@@ -39,7 +41,17 @@ export interface SqlEngine {
  * ```
  */
 export async function sqlMetrics(engine: SqlEngine, source: string, options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions): Promise<SqlMetrics> {
-  const q = metricsSql(source, { ...options, dialect: engine.dialect });
+  const fn = 'sqlMetrics';
+  checkEngine(fn, engine);
+  if (options === null || typeof options !== 'object') fail('UM_OPTION', fn, 'options', 'be an object with numClasses', { value: options });
+  // the SQL generator's and the finisher's errors are this function's (`sqlMetrics: options.numClasses …`)
+  return withinAsync(fn, () => metricsOf(engine, source, options));
+}
+
+async function metricsOf(engine: SqlEngine, source: string, options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions): Promise<SqlMetrics> {
+  // the generator takes no onWarning (the finisher below does)
+  const { onWarning: _w, ...sql } = options;
+  const q = metricsSql(source, { ...sql, dialect: engine.dialect });
   const run = async (sql: string): Promise<SqlRow[]> => {
     try {
       return await engine.query(sql);

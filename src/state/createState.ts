@@ -1,4 +1,5 @@
 import { UMError } from '../errors/UMError.js';
+import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { WarningOptions } from '../warnings/warnings.js';
 import { EngineState } from './engineState.js';
@@ -98,6 +99,7 @@ export function createState<M extends StateMetric>(metric: M, options: StateOpti
  */
 export function stateFromJSON(json: StateJSON | string, options: WarningOptions = {}): MetricState {
   const fn = 'stateFromJSON';
+  checkOptions(fn, options, ['onWarning']);
   let j: unknown;
   try {
     j = typeof json === 'string' ? JSON.parse(json) : json;

@@ -25,6 +25,7 @@ import { evaluateEnsemble } from '../evaluate/evaluateEnsemble.js';
 import { EVALUATE } from '../evaluate/suite.js';
 import { ENSEMBLE_KEYS } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
+import { within } from '../errors/within.js';
 import { iscv } from '../information/iscv.js';
 import { negativeWaic } from '../information/negativeWaic.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
@@ -182,8 +183,8 @@ export const STATE_REGISTRY = {
     shape: {
       kind: 'means',
       keys: ['estimator', 'preset'],
-      values: (_fn, first, second, options) => {
-        const v = crpsPerExample(first as ArrayLike<number>, second as CrpsForecast, options as CrpsOptions);
+      values: (fn, first, second, options) => {
+        const v = within(fn, () => crpsPerExample(first as ArrayLike<number>, second as CrpsForecast, options as CrpsOptions));
         return { values: { crps: v }, n: v.length };
       },
       finish: (_fn, m) => m.crps as number,
@@ -204,6 +205,17 @@ export const STATE_METRICS = Object.keys(STATE_REGISTRY) as StateMetric[];
 export function makeState(fn: string, metric: unknown, options: StateOptions): EngineState<unknown> | ShapedState<unknown> {
   if (typeof metric !== 'string' || !Object.prototype.hasOwnProperty.call(STATE_REGISTRY, metric)) {
     return fail('UM_OPTION', fn, 'metric', `be one of ${STATE_METRICS.map((m) => `'${m}'`).join(', ')}`, { value: metric });
+  }
+  // a state's weights come with each batch: as an option they would be kept (row-keeping states pass their options to
+  // the function at result()) and applied to whatever rows the batches brought
+  for (const key of ['weights', 'sampleWeights']) {
+    if (key in options) fail('UM_OPTION', fn, `options.${key}`, 'not be given: a state takes weights with each batch (update(labels, scores, { weights }))');
+  }
+  // the options are part of the state's JSON (toJSON, the merge signature): what JSON cannot hold is refused now
+  try {
+    JSON.stringify(options, (_k, v: unknown) => (typeof v === 'function' ? undefined : v));
+  } catch (error) {
+    fail('UM_OPTION', fn, 'options', `hold only numbers, strings, arrays and plain objects (a state keeps them as JSON: ${error instanceof Error ? error.message : String(error)})`);
   }
   const factory = STATE_REGISTRY[metric as StateMetric] as StateFactory<unknown>;
   return factory.kind === 'engine' ? new EngineState(metric, factory.suite, options) : new ShapedState(metric, factory.shape, options);

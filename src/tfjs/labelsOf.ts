@@ -1,14 +1,15 @@
 import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
+import { checkLogits, checkTensor } from './tensorArg.js';
 
 /**
  * Class indices [N] as an Int32Array (constants: labels carry no gradient, and no tensor is left to dispose) from integer labels [N] or [N, 1], or from one-hot /
- * probability targets [N, C] (their argmax), checked against the logits' N and C (internal).
+ * probability targets [N, C] (their argmax), checked against the logits' N and C; the logits are checked too (internal).
  */
 export function labelsOf(fn: string, labels: tf.Tensor, logits: tf.Tensor): Int32Array {
-  if (logits.rank !== 2) fail('UM_SHAPE', fn, 'logits', 'be a 2-D tensor [N, C]', { value: logits.shape });
+  checkLogits(fn, logits);
+  checkTensor(fn, 'labels', labels);
   const [n, c] = logits.shape as [number, number];
-  if (c < 2) fail('UM_SHAPE', fn, 'logits', 'have at least 2 columns (classes)', { value: logits.shape });
   let raw: ArrayLike<number>;
   if (labels.rank === 2 && labels.shape[1] === c) raw = tf.tidy(() => tf.argMax(labels, 1)).dataSync();
   else if ((labels.rank === 2 && labels.shape[1] === 1) || labels.rank === 1) raw = labels.dataSync();

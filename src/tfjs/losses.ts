@@ -2,7 +2,9 @@ import { DEFAULT_BINS } from '../presets/presets.js';
 import { checkCount } from '../errors/checkCount.js';
 import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
+import { checkOptions } from '../errors/checkOptions.js';
 import { labelsOf } from './labelsOf.js';
+import { checkLogits } from './tensorArg.js';
 
 /** Options of {@link uceLoss}. */
 export interface UceLossOptions {
@@ -51,7 +53,7 @@ function rowEntropy(logits: tf.Tensor2D): tf.Tensor1D {
  *
  * @param logits [N, C] logits (a `tf.Tensor2D`).
  * @returns a scalar tensor.
- * @throws {UMError} `UM_SHAPE` when logits are not [N, C] with C ≥ 2.
+ * @throws {UMError} `UM_SHAPE` when logits are not a float32 tensor [N, C] with C ≥ 2; `UM_NOT_FINITE` for a NaN or ±Infinity logit.
  * @example
  * ```js
  * import { tensor1d, tensor2d } from '@tensorflow/tfjs';
@@ -60,7 +62,7 @@ function rowEntropy(logits: tf.Tensor2D): tf.Tensor1D {
  * ```
  */
 export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
-  if (logits.rank !== 2 || (logits.shape[1] as number) < 2) fail('UM_SHAPE', 'confidencePenalty', 'logits', 'be a 2-D tensor [N, C] with C ≥ 2', { value: logits.shape });
+  checkLogits('confidencePenalty', logits);
   return tf.tidy(() => tf.neg(tf.mean(rowEntropy(logits))) as tf.Scalar);
 }
 
@@ -85,7 +87,8 @@ export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
  * @param logits [N, C] logits.
  * @param options `bins` (15), `classwise` (false).
  * @returns a scalar tensor.
- * @throws {UMError} `UM_SHAPE`, `UM_LABEL` or `UM_OPTION` on invalid input.
+ * @throws {UMError} `UM_SHAPE` (logits not a float32 tensor [N, C], C ≥ 2), `UM_NOT_FINITE` (a NaN or ±Infinity logit), `UM_LABEL` or
+ *   `UM_OPTION` on invalid input.
  * @example
  * ```js
  * import { tensor1d, tensor2d } from '@tensorflow/tfjs';
@@ -96,6 +99,7 @@ export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
  */
 export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLossOptions = {}): tf.Scalar {
   const fn = 'uceLoss';
+  checkOptions(fn, options, ['bins', 'classwise']);
   const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
   const classwise = options.classwise ?? false;
@@ -146,7 +150,8 @@ export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLoss
  * @param logits [N, C] logits.
  * @param options `weighted` (false), `kernelWidth` (0.4).
  * @returns a scalar tensor.
- * @throws {UMError} `UM_SHAPE`, `UM_LABEL` or `UM_OPTION` on invalid input.
+ * @throws {UMError} `UM_SHAPE` (logits not a float32 tensor [N, C], C ≥ 2), `UM_NOT_FINITE` (a NaN or ±Infinity logit), `UM_LABEL` or
+ *   `UM_OPTION` on invalid input.
  * @example
  * ```js
  * import { tensor1d, tensor2d } from '@tensorflow/tfjs';
@@ -157,6 +162,7 @@ export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLoss
  */
 export function mmceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: MmceLossOptions = {}): tf.Scalar {
   const fn = 'mmceLoss';
+  checkOptions(fn, options, ['kernelWidth', 'weighted']);
   const width = options.kernelWidth ?? 0.4;
   if (typeof width !== 'number' || !(width > 0) || !Number.isFinite(width)) fail('UM_OPTION', fn, 'options.kernelWidth', 'be a finite number > 0', { value: width });
   const weighted = options.weighted ?? false;

@@ -1,6 +1,7 @@
 import { checkCount } from '../errors/checkCount.js';
 import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
+import { checkOptions } from '../errors/checkOptions.js';
 import { labelsOf } from './labelsOf.js';
 
 /**
@@ -27,6 +28,13 @@ import { labelsOf } from './labelsOf.js';
 export class TemperatureScaling extends tf.layers.Layer {
   static className = 'TemperatureScaling';
   private tau: tf.LayerVariable | null = null;
+
+  /** @param args tfjs layer arguments (name, trainable, …), as every layer takes. */
+  constructor(args: ConstructorParameters<typeof tf.layers.Layer>[0] = {}) {
+    // checked here: TensorFlow's Layer read fields of null and threw a TypeError
+    if (args === null || typeof args !== 'object' || Array.isArray(args)) fail('UM_OPTION', 'TemperatureScaling', 'args', 'be an object of layer arguments', { value: args });
+    super(args);
+  }
 
   override build(): void {
     this.tau = this.addWeight('logTemperature', [], 'float32', tf.initializers.zeros());
@@ -73,7 +81,8 @@ export interface FitTemperatureTfOptions {
  * @param logits [N, C] logits (held-out data).
  * @param options `optimizer`, `maxSteps`, `tolerance`.
  * @returns `{ temperature, steps }`.
- * @throws {UMError} `UM_SHAPE`, `UM_LABEL` or `UM_OPTION` on invalid input.
+ * @throws {UMError} `UM_SHAPE` (logits not a float32 tensor [N, C], C ≥ 2), `UM_NOT_FINITE` (a NaN or ±Infinity logit), `UM_LABEL` or
+ *   `UM_OPTION` on invalid input.
  * @example
  * ```js
  * import { tensor1d, tensor2d } from '@tensorflow/tfjs';
@@ -84,6 +93,7 @@ export interface FitTemperatureTfOptions {
  */
 export function fitTemperatureTf(labels: tf.Tensor, logits: tf.Tensor2D, options: FitTemperatureTfOptions = {}): { temperature: number; steps: number } {
   const fn = 'fitTemperatureTf';
+  checkOptions(fn, options, ['optimizer', 'maxSteps', 'tolerance']);
   const maxSteps = options.maxSteps ?? 2000;
   checkCount(fn, 'options.maxSteps', maxSteps);
   const tolerance = options.tolerance ?? 1e-7;

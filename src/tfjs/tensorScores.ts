@@ -1,5 +1,6 @@
 import type * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
+import { checkFiniteData, checkTensor } from './tensorArg.js';
 
 /**
  * A tensor of scores as the core metrics take them: the flat row-major `Float32Array` with its `numClasses` (and the
@@ -18,7 +19,8 @@ import { fail } from '../errors/fail.js';
  * @param scores a 2-D tensor [N, C].
  * @param labels optional labels tensor [N] or [N, 1].
  * @returns `{ scores, numClasses, labels? }`.
- * @throws {UMError} `UM_SHAPE` when scores are not 2-D or labels do not have N entries; `UM_LABEL` for a non-integer label.
+ * @throws {UMError} `UM_SHAPE` when scores are not a 2-D tensor or labels not a tensor of N entries; `UM_LABEL` for a
+ *   non-integer label; `UM_NOT_FINITE` for a score that is not finite.
  * @example
  * ```js
  * import { tensor1d, tensor2d } from '@tensorflow/tfjs';
@@ -30,10 +32,14 @@ import { fail } from '../errors/fail.js';
  */
 export function tensorScores(scores: tf.Tensor, labels?: tf.Tensor): { scores: Float32Array; numClasses: number; labels?: Int32Array } {
   const fn = 'tensorScores';
+  checkTensor(fn, 'scores', scores);
   if (scores.rank !== 2) fail('UM_SHAPE', fn, 'scores', 'be a 2-D tensor [N, C]', { value: scores.shape });
   const [n, c] = scores.shape as [number, number];
   const data = Float32Array.from(scores.dataSync() as ArrayLike<number>);
+  // read anyway: an infinite score (or one beyond float32) is said here, where the tensor is named
+  checkFiniteData(fn, 'scores', data, c);
   if (labels === undefined) return { scores: data, numClasses: c };
+  checkTensor(fn, 'labels', labels);
   if (!(labels.rank === 1 || (labels.rank === 2 && labels.shape[1] === 1)) || labels.size !== n) {
     fail('UM_SHAPE', fn, 'labels', `be [N] or [N, 1] with N = ${n}`, { value: labels.shape });
   }

@@ -52,12 +52,23 @@ describe('bootstrap', () => {
     expect(i.failed).toBeLessThan(200);
   });
 
+  it('a metric that gives NaN on the full data has an undefined (null) estimate, never NaN', () => {
+    for (const metric of [() => NaN, () => ({ a: NaN, b: 1 })]) {
+      const r = bootstrap(5, metric, { resamples: 10 });
+      const i = ('estimate' in r.intervals ? r.intervals : (r.intervals as Record<string, BootstrapInterval>).a) as BootstrapInterval;
+      expect(i.estimate).toBeNull();
+      expect([i.lower, i.upper]).toEqual([null, null]);
+    }
+  });
   it('rejects bad options with a typed error naming the option and its range — never a plain Error', () => {
     const f = () => 1;
     const cases: [() => unknown, string, RegExp][] = [
       [() => bootstrap(0, f), 'UM_EMPTY', /^bootstrap: n must be an integer ≥ 1/],
-      [() => bootstrap(2 ** 31, f), 'UM_OPTION', /^bootstrap: n must be at most 2³⁰ = 1073741824 \(the number of rows\); got 2147483648/],
-      [() => bootstrap(1e15, f), 'UM_OPTION', /^bootstrap: n must be at most 2³⁰/],
+      [() => bootstrap(2 ** 31, f), 'UM_OPTION', /^bootstrap: n must be at most 2²⁷ = 134217728 \(the number of rows\); got 2147483648/],
+      // 1e9 passed the old bound 2³⁰ and allocated 8 GB arrays for 48 s before the metric ran
+      [() => bootstrap(1e9, f), 'UM_OPTION', /^bootstrap: n must be at most 2²⁷/],
+      [() => bootstrap(3, f, { weights: { length: 3 } as never }), 'UM_SHAPE', /^bootstrap: options.weights must be an array of numbers, one per row/],
+      [() => bootstrap(1e15, f), 'UM_OPTION', /^bootstrap: n must be at most 2²⁷/],
       [() => bootstrap(5, f, { resamples: 1 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 1/],
       [() => bootstrap(5, f, { resamples: 1e10 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 10000000000/],
       [() => bootstrap(5, f, { resamples: Infinity }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got Infinity/],

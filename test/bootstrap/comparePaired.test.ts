@@ -97,6 +97,18 @@ describe('comparePaired', () => {
     expect(r.metrics.find((m) => m.metric === 'nll')?.verdict).toBe('B better');
   });
 
+  it('never NaN: models whose NLLs are both infinite have no NLL difference (null), one infinite NLL an infinite one', () => {
+    const y = [0, 1, 1, 0, 1, 0, 1, 1];
+    const zero = y.map((k, i) => (i === 0 ? [0, 1] : k === 1 ? [0.3, 0.7] : [0.6, 0.4]));
+    const other = y.map((k) => (k === 1 ? [0.2, 0.8] : [0.7, 0.3]));
+    const nanFree = (x: unknown): boolean => (typeof x === 'number' ? !Number.isNaN(x) : x === null || typeof x !== 'object' || Object.values(x).every(nanFree));
+    for (const [a, b] of [[zero, zero], [zero, other], [other, zero]]) {
+      const r = comparePaired(y, a as number[][], b as number[][], { resamples: 30, onWarning: () => {} });
+      expect(nanFree(r), JSON.stringify(r)).toBe(true);
+      const nll = r.metrics.find((m) => m.metric === 'nll');
+      expect(nll?.difference).toBe(a === b ? null : a === zero ? -Infinity : Infinity);
+    }
+  });
   it('rejects bad input and options with typed errors naming the argument', () => {
     const y = [0, 1, 1];
     const p = [[0.8, 0.2], [0.3, 0.7], [0.4, 0.6]];

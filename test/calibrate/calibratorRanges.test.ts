@@ -88,6 +88,15 @@ const HOSTILE: [Kind, string, (p: Record<string, any>) => void, string, RegExp][
   ['top-binning', 'a direction against the score', (p) => (p.direction = 'confidence'), 'params.direction', /must be 'uncertainty' \(the direction of the 'entropy' score\)/],
   ['top-binning', 'an EOR below 1', (p) => (p.eor = 0.5), 'params.eor', /must be a finite number ≥ 1 or null; got 0.5/],
   ['top-binning', 'top = C', (p) => (p.top = 3), 'params.top', /must be an integer in \[1, C\)/],
+  // holes (sparse arrays, as a JS caller can make them): skipped by forEach/map, then read as undefined → NaN or a TypeError
+  ['isotonic', 'a hole in the maps', (p) => delete p.maps[1], 'params.maps[1].x', /must be an array of numbers; got undefined/],
+  ['isotonic', 'a hole in the breakpoints', (p) => delete p.maps[0].x[1], 'params.maps[0].x[1]', /must hold finite numbers; got undefined/],
+  ['isotonic', 'a hole in the values', (p) => delete p.maps[2].y[0], 'params.maps[2].y[0]', /must hold finite numbers; got undefined/],
+  ['histogram-binning', 'a hole in the histograms', (p) => delete p.histograms[2], 'params.histograms[2].edges', /must be an array of numbers; got undefined/],
+  ['histogram-binning', 'a hole in the values', (p) => delete p.histograms[0].values[1], 'params.histograms[0].values[1]', /must hold finite numbers; got undefined/],
+  ['top-binning', 'a hole in the bins', (p) => delete p.bins[1], 'params.bins[1]', /got undefined/],
+  ['top-binning', 'a hole in the cuts', (p) => delete p.cuts[0], 'params.cuts[0]', /must hold finite numbers; got undefined/],
+  ['temperature', 'a hole in the search bounds', (p) => delete p.diagnostics.bounds[1], 'params.diagnostics.bounds[1]', /must hold finite numbers; got undefined/],
 ];
 
 describe('hostile calibrator fields are rejected by parseCalibrator and by every apply', () => {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyTopBinning, auroc, ensembleVariance, expectedOddsRatio, fitTopBinning, mcIntegrate, oddsRatio, topBinningReport } from '../../src/index.js';
 import { bundled } from '../helpers/npy.js';
+import { uniforms } from '../helpers/minstd.js';
 
 /** Per-sample (correct, confidence) data reproducing a histogram: bin b holds `size` samples, `rate_b·size` correct. */
 function histogram(rates: number[], size: number): { labels: number[]; predicted: number[]; confidence: number[] } {
@@ -25,6 +26,42 @@ describe('seed 002 examples', () => {
     expect(oddsRatio(15 / 16, 1 / 2)).toBeCloseTo(15, 13);
     expect(oddsRatio(1 / 16, 1 / 2)).toBeCloseTo(15, 13);
     expect(oddsRatio(0.3, 0.3)).toBe(1);
+  });
+  it('odds ratios to a few ulps of the exact rational value everywhere in (0, 1); beyond float64 a typed error', () => {
+    /** A double as an exact rational n / d (BigInt). */
+    const rational = (x: number): [bigint, bigint] => {
+      const v = new DataView(new ArrayBuffer(8));
+      v.setFloat64(0, x);
+      const bits = v.getBigUint64(0);
+      const e = Number((bits >> 52n) & 0x7ffn);
+      const m = (bits & ((1n << 52n) - 1n)) + (e === 0 ? 0n : 1n << 52n);
+      const shift = (e === 0 ? 1 : e) - 1075;
+      return shift >= 0 ? [m << BigInt(shift), 1n] : [m, 1n << BigInt(-shift)];
+    };
+    const u = uniforms(2025, 800);
+    const edge = (w: number, v: number) => (w < 0.5 ? 10 ** (-320 * v) : 1 - 10 ** (-17 * v));
+    let overflowed = 0;
+    for (let j = 0; j < 400; j++) {
+      const p = Math.min(edge(u[2 * j] as number, u[(2 * j + 1) % 800] as number), 1 - 2 ** -53);
+      const a = Math.max(edge(u[(2 * j + 7) % 800] as number, u[(2 * j + 3) % 800] as number), Number.MIN_VALUE);
+      if (!(p > 0 && p < 1 && a > 0 && a < 1)) continue;
+      const [pn, pd] = rational(p);
+      const [an, ad] = rational(a);
+      // OR = p(1 − a) / (a(1 − p)), or its inverse, whichever is ≥ 1
+      let [num, den] = [pn * (ad - an), an * (pd - pn)];
+      if (num < den) [num, den] = [den, num];
+      const [mn, md] = rational(Number.MAX_VALUE);
+      if (num * md > mn * den) {
+        expect(() => oddsRatio(p, a)).toThrow(/^oddsRatio: p must give an odds ratio within float64/);
+        overflowed++;
+        continue;
+      }
+      const [cn, cd] = rational(oddsRatio(p, a));
+      const diff = cn * den - num * cd;
+      expect((diff < 0n ? -diff : diff) * 2n ** 53n <= 6n * num * cd, `oddsRatio(${p}, ${a})`).toBe(true);
+    }
+    expect(overflowed).toBeGreaterThan(5);
+    expect(() => expectedOddsRatio([0.5, 5e-324])).toThrow(/^expectedOddsRatio: probabilities\[1\] must give an odds ratio within float64/);
   });
   it('Example 2: the AUROC of the coins depends on the ordering (.83 increasing, .17 reversed); the EOR does not', () => {
     const h = histogram([1 / 2, 1 / 2, 15 / 16, 1 / 16], 16);

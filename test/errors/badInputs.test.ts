@@ -28,6 +28,7 @@ function labeledRows(fn: string, f: (labels: unknown, scores: unknown, options?:
   return [
     { what: 'a misspelt option', call: call(Y2, P2, { bin: 10 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.bin must not be given: ${fn} has no such option \\(its options: input, `) },
     { what: 'options not an object', call: call(Y2, P2, 5), code: 'UM_OPTION', message: new RegExp(`^${fn}: options must be an object; got 5`) },
+    { what: 'options null', call: call(Y2, P2, null), code: 'UM_OPTION', message: new RegExp(`^${fn}: options must be an object; got null`) },
     { what: 'scores not an array', call: call(Y2, 'abc'), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs must be a number\\[\\]\\[\\]`) },
     { what: 'no rows', call: call([], []), code: 'UM_EMPTY', message: new RegExp(`^${fn}: probs must hold at least one row`) },
     { what: 'ragged rows', call: call(Y2, [[0.5, 0.5], [1]]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs\\[1\\] must be a row of 2 numbers`) },
@@ -47,6 +48,7 @@ function labeledRows(fn: string, f: (labels: unknown, scores: unknown, options?:
     { what: 'negative label', call: call([-1, 1], P2), code: 'UM_LABEL', message: new RegExp(`^${fn}: labels\\[0\\] must be an integer in \\[0, 2\\); got -1`) },
     { what: 'NaN label', call: call([NaN, 1], P2), code: 'UM_LABEL', message: new RegExp(`^${fn}: labels\\[0\\] .* got NaN`) },
     { what: 'labels not an array', call: call(7, P2), code: 'UM_SHAPE', message: new RegExp(`^${fn}: labels must be an array of integer class labels; got 7`) },
+    { what: 'labels missing', call: call(undefined, P2), code: 'UM_SHAPE', message: new RegExp(`^${fn}: labels must be an array of integer class labels( \\(a fit needs them\\))?; got undefined`) },
     { what: 'unknown input kind', call: call(Y2, P2, { input: 'probabilities' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.input must be one of 'probs', 'logits', 'logprobs'; got "probabilities"`) },
     { what: 'NaN logit', call: call(Y2, [[1, NaN], [0, 0]], { input: 'logits' }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: logits\\[0\\]\\[1\\] must be a finite number or -Infinity; got NaN`) },
     { what: '+Infinity logit', call: call(Y2, [[1, 2], [Infinity, 0]], { input: 'logits' }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: logits\\[1\\]\\[0\\] .* got Infinity`) },
@@ -239,6 +241,8 @@ add('coverageAtRisk', [undefined, -0.1, 2, NaN].map((risk) => ({ what: `risk ${S
 add('rejectionCurve', [
   { what: 'thresholds not an array', call: () => fnOf('rejectionCurve')(Y4, P4, { thresholds: 0.5 }), code: 'UM_OPTION', message: /^rejectionCurve: options.thresholds must be an array of numbers; got 0.5/ },
   { what: 'a NaN threshold', call: () => fnOf('rejectionCurve')(Y4, P4, { thresholds: [0.5, NaN] }), code: 'UM_OPTION', message: /^rejectionCurve: options.thresholds\[1\] must be finite numbers; got NaN/ },
+  // map skipped a hole: the curve had an empty point (found by the API fuzz)
+  { what: 'a hole in the thresholds', call: () => fnOf('rejectionCurve')(Y4, P4, { thresholds: [, 0.5] }), code: 'UM_OPTION', message: /^rejectionCurve: options.thresholds\[0\] must be finite numbers; got undefined/ }, // eslint-disable-line no-sparse-arrays
 ]);
 add('oracleCollaborativeAccuracy', [
   { what: 'fraction 2', call: () => fnOf('oracleCollaborativeAccuracy')(Y4, P4, { fraction: 2 }), code: 'UM_OPTION', message: /^oracleCollaborativeAccuracy: options.fraction must be a number in \[0, 1\]; got 2/ },
@@ -297,6 +301,11 @@ add('binStatistics', [
   { what: 'NaN outcome', call: () => bs(a3, [0.1, 0.5, 0.9], [1, NaN, 1]), code: 'UM_NOT_FINITE', message: /^binStatistics: outcomes\[1\] must be a finite number; got NaN/ },
   { what: 'negative weight', call: () => bs(a3, [0.1, 0.5, 0.9], [1, 0, 1], [1, -1, 1]), code: 'UM_OPTION', message: /^binStatistics: weights\[1\] must be ≥ 0; got -1/ },
   { what: 'index out of range', call: () => bs({ ...a3, index: Int32Array.from([0, 5, 1]) }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_SHAPE', message: /^binStatistics: assignment.index\[1\] must be in \[0, 2\); got 5/ },
+  // edges are copied into the bins: a hole, NaN or a string passed through (found by the API fuzz)
+  { what: 'a hole in the lower edges', call: () => bs({ ...a3, lower: [0, , ] }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_NOT_FINITE', message: /^binStatistics: assignment.lower\[1\] must be finite numbers; got undefined/ }, // eslint-disable-line no-sparse-arrays
+  { what: 'a NaN upper edge', call: () => bs({ ...a3, upper: [0.5, NaN] }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_NOT_FINITE', message: /^binStatistics: assignment.upper\[1\] must be finite numbers ≥ the lower edges; got NaN/ },
+  { what: 'edges as a string', call: () => bs({ ...a3, lower: 'ab' }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_SHAPE', message: /^binStatistics: assignment.lower must be an array of bin edges; got "ab"/ },
+  { what: 'an upper edge below its lower edge', call: () => bs({ ...a3, upper: [0.5, 0.25] }, [0.1, 0.5, 0.9], [1, 0, 1]), code: 'UM_NOT_FINITE', message: /^binStatistics: assignment.upper\[1\] must be finite numbers ≥ the lower edges; got 0.25/ },
 ]);
 
 // ---- proper scores and bin-free estimators
@@ -353,6 +362,8 @@ for (const fn of ['crps', 'crpsPerExample']) {
     { what: 'no forecast', call: () => f([0], {}), code: 'UM_SHAPE', message: new RegExp(`^${fn}: forecast must be \\{ mean, std \\} or \\{ samples \\}`) },
     { what: 'one draw with the fair estimator', call: () => f([0], { samples: [[1]] }), code: 'UM_SHAPE', message: new RegExp(`^${fn}: forecast.samples\\[0\\] must hold at least 2 draws per observation for the fair estimator; got 1`) },
     { what: 'NaN draw', call: () => f([0], { samples: [[1, NaN]] }), code: 'UM_NOT_FINITE', message: new RegExp(`^${fn}: forecast.samples\\[0\\]\\[1\\] must be a finite number; got NaN`) },
+    // draws are read entry by entry: a string was converted silently, a BigInt or Symbol threw a TypeError
+    ...([['"2"', '2'], ['2n', 2n], ['Symbol(d)', Symbol('d')], ['{}', {}], ['null', null]] as const).map(([shown, v]) => ({ what: `a draw ${shown}`, call: () => f([0, 1], { samples: [[1, 2], [1, v]] }), code: 'UM_NOT_FINITE' as const, message: new RegExp(`^${fn}: forecast.samples\\[1\\]\\[1\\] must be a finite number; got `) })),
     { what: 'flat draws without numSamples', call: () => f([0], { samples: new Float64Array(2) }), code: 'UM_OPTION', message: new RegExp(`^${fn}: forecast.numSamples must be an integer ≥ 1 with a flat samples array`) },
     { what: 'unknown estimator', call: () => f([0], { samples: [[1, 2]] }, { estimator: 'pwm' }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.estimator must be 'fair', 'nrg' or 'cyclic'; got "pwm"`) },
     { what: 'samples and mean/std together', call: () => f([0], { mean: [0], std: [1], samples: [[1, 2]] } as never), code: 'UM_OPTION', message: new RegExp(`^${fn}: forecast must be either \\{ mean, std \\} or \\{ samples \\} \\(numSamples\\), not both; got "mean, std, samples"`) },
@@ -522,6 +533,7 @@ add('topBinningReport', [
   { what: 'params of another kind', call: () => fnOf('topBinningReport')(TEMPERATURE, Y2, P2), code: 'UM_CALIBRATOR', message: /^topBinningReport: params.kind must be "top-binning"; got "temperature"/ },
   { what: 'labels of the wrong length', call: () => fnOf('topBinningReport')(TOP, [0], P2), code: 'UM_SHAPE', message: /^topBinningReport: labels must have one entry per row of scores \(2\); got 1/ },
   { what: 'label out of range', call: () => fnOf('topBinningReport')(TOP, [0, 3], P2), code: 'UM_LABEL', message: /^topBinningReport: labels\[1\] must be an integer in \[0, 2\); got 3/ },
+  { what: 'no labels (a TypeError before)', call: () => fnOf('topBinningReport')(TOP, undefined, P2), code: 'UM_SHAPE', message: /^topBinningReport: labels must be an array of integer class labels \(a report needs them\); got undefined/ },
   { what: 'delta 0', call: () => (um.topBinningReport as (p: unknown, l: unknown, s: unknown, o: unknown) => unknown)(TOP, Y2, P2, { delta: 0 }), code: 'UM_OPTION', message: /^topBinningReport: options.delta must be a number in \(0, 1\); got 0/ },
 ]);
 add('oddsRatio', [

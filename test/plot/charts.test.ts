@@ -1,6 +1,9 @@
 /** Every chart kind: a valid Vega-Lite spec, a deterministic SVG (snapshot with rounded numbers), and escaped text. */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { oodCurve, precisionRecallCurve, rejectionCurve, reliability, riskCoverageCurve, rocCurve } from '../../src/index.js';
+import { oodCurve, precisionRecallCurve, rejectionCurve, reliability, riskCoverageCurve, rocCurve, UMError } from '../../src/index.js';
 import {
   binSweep, binSweepChart, oodChart, precisionRecallChart, rejectionChart, reliabilityDiagram, renderSvg, riskCoverageChart, rocChart,
   temperatureChart, temperatureSweep, type VegaLiteSpec,
@@ -84,9 +87,87 @@ describe('bad chart input', () => {
     const u = reliability(A.labels, A.probs, { measure: 'uncertainty' });
     expect(failure(() => reliabilityDiagram(named(t, u))).message).toMatch(/^reliabilityDiagram: series must hold tables of one measure/);
     expect(failure(() => binSweep(A.labels, A.probs, { bins: [] })).code).toBe('UM_OPTION');
+    // a hole in an option array was skipped by the check, then read as undefined (the default bins; no temperature)
+    expect(failure(() => binSweep(A.labels, A.probs, { bins: [2, , 5] as never })).message).toMatch(/^binSweep: options.bins\[1\] must be an integer in \[1, 1048576\]; got undefined/); // eslint-disable-line no-sparse-arrays
+    expect(failure(() => temperatureSweep(A.labels, A.probs, { temperatures: [1, , 2] as never })).message).toMatch(/^temperatureSweep: options.temperatures\[1\] must be finite numbers > 0; got undefined/); // eslint-disable-line no-sparse-arrays
     expect(failure(() => temperatureSweep(A.labels, A.probs, { temperatures: [1, -2] })).message).toMatch(/^temperatureSweep: options.temperatures\[1\] must be finite numbers > 0; got -2/);
+  });
+  it('a damaged result (any field replaced by a value of another kind) is a located UMError or a spec without NaN/undefined', () => {
+    const sweep = temperatureSweep(A.labels, logits, { input: 'logits', temperatures: [0.5, 1, 2] });
+    const table = reliability(A.labels.slice(0, 40), A.probs.slice(0, 40), { bins: 4, interval: 'wilson' });
+    const cases: [string, (s: never, o?: never) => VegaLiteSpec, unknown][] = [
+      ['reliabilityDiagram', reliabilityDiagram, table],
+      ['riskCoverageChart', riskCoverageChart, riskCoverageCurve(A.labels.slice(0, 20), A.probs.slice(0, 20))],
+      ['rejectionChart', rejectionChart, rejectionCurve(A.labels.slice(0, 20), A.probs.slice(0, 20))],
+      ['rocChart', rocChart, rocCurve(A.labels.slice(0, 20), A.probs.slice(0, 20))],
+      ['precisionRecallChart', precisionRecallChart, precisionRecallCurve(A.labels.slice(0, 20), A.probs.slice(0, 20))],
+      ['binSweepChart', binSweepChart, binSweep(A.labels, A.probs, { bins: [2, 5] })],
+      ['temperatureChart', temperatureChart, sweep],
+      ['oodChart', oodChart, oodCurve({ uncertainty: [0.1, 0.2, 0.3] }, { uncertainty: [0.6, 0.7, 0.8] }, { batchSize: 2, repeats: 2 })],
+    ];
+    const HOSTILE = [undefined, null, NaN, Infinity, -Infinity, 'x', {}, [], 10n];
+    /** Paths to every value in `x` (arrays: first and last entry). */
+    const paths = (x: unknown, at: (string | number)[] = []): (string | number)[][] => {
+      if (x === null || typeof x !== 'object') return [at];
+      const keys = Array.isArray(x) ? [...new Set([0, x.length - 1])].filter((i) => i >= 0) : Object.keys(x);
+      return [at, ...keys.flatMap((k) => paths((x as Record<string | number, unknown>)[k], [...at, k]))];
+    };
+    const replaced = (x: unknown, path: (string | number)[], v: unknown): unknown => {
+      if (path.length === 0) return v;
+      const out = Array.isArray(x) ? [...x] : { ...(x as object) };
+      (out as Record<string | number, unknown>)[path[0] as string] = replaced((x as Record<string | number, unknown>)[path[0] as string], path.slice(1), v);
+      return out;
+    };
+    const bad = (x: unknown): boolean =>
+      x === undefined || (typeof x === 'number' && !Number.isFinite(x)) || (x !== null && typeof x === 'object' && Object.values(x).some(bad));
+    let checked = 0;
+    for (const [fn, chart, data] of cases) {
+      expect(failure(() => chart(data as never, null as never)).message).toBe(`${fn}: options must be an object; got null`);
+      // holes in a series list (map skipped them; the spec got undefined names)
+      for (const holes of [[, ,], [{ name: 'm', data }, , { name: 'n', data }]]) expect(failure(() => chart(holes as never)).message).toMatch(new RegExp(`^${fn}: series\\[\\d\\] must be \\{ name: string, data \\}.*; got undefined`)); // eslint-disable-line no-sparse-arrays
+      for (const path of paths(data).slice(1)) {
+        for (const v of HOSTILE) {
+          for (const series of [replaced(data, path, v), [{ name: 'm', data: replaced(data, path, v) }]]) {
+            let spec: VegaLiteSpec | undefined;
+            try {
+              spec = chart(series as never);
+            } catch (e) {
+              expect(e, `${fn} ${path.join('.')} = ${String(v)}`).toBeInstanceOf(UMError);
+              expect((e as UMError).message).toMatch(new RegExp(`^${fn}: series`));
+              checked++;
+              continue;
+            }
+            expect(bad(spec), `${fn} ${path.join('.')} = ${String(v)}: ${JSON.stringify(spec).slice(0, 200)}`).toBe(false);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(500);
   });
   it('renderSvg rejects a specification that is not Vega-Lite', async () => {
     await expect(renderSvg({ mark: 'no-such-mark' })).rejects.toThrow(/^renderSvg: spec must be a valid Vega-Lite specification/);
+  });
+  it('renderSvg: no file or network loads, and errors inside Vega fail the call (they were logged and the SVG returned)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-svg-'));
+    const secret = join(dir, 'secret.csv');
+    writeFileSync(secret, 'a\n424242\n');
+    const text = { mark: 'text', encoding: { text: { field: 'a' } } };
+    const bad: [unknown, RegExp][] = [
+      [{ data: { url: `file://${secret}` }, ...text }, /no external data or images are loaded .*secret\.csv/],
+      [{ data: { url: secret }, ...text }, /no external data or images are loaded/],
+      [{ data: { url: 'http://127.0.0.1:9/x.csv' }, mark: 'point' }, /no external data or images are loaded/],
+      [{ data: { values: [{ u: `file://${secret}` }] }, mark: 'image', encoding: { url: { field: 'u' } } }, /no external data or images are loaded/],
+      [{ data: { values: [{ a: 1 }] }, transform: [{ aggregate: [{ op: 'nosuch', field: 'a', as: 'x' }] }], mark: 'point' }, /AggregateOps/],
+      [{ data: { values: [{ a: 1 }] }, mark: { type: 'line', color: 'constructor' }, encoding: { x: { field: 'a', type: 'quantitative' } } }, /Operator not defined/],
+      [null, /^renderSvg: spec must be a Vega-Lite specification \(an object\); got null/],
+      [[{ mark: 'point' }], /^renderSvg: spec must be a Vega-Lite specification \(an object\)/],
+    ];
+    for (const [spec, message] of bad) {
+      const e = await renderSvg(spec as never).then((svg) => svg, (x: unknown) => x);
+      expect(e, JSON.stringify(spec)).toBeInstanceOf(UMError);
+      expect((e as UMError).message).toMatch(/^renderSvg: spec must be/);
+      expect((e as UMError).message).toMatch(message);
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 });

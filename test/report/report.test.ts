@@ -1,6 +1,6 @@
 /** createReport / reportHtml / reportMarkdown / reportJson on the bundled predictions. */
 import { describe, expect, it } from 'vitest';
-import { evaluate, evaluateEnsemble } from '../../src/index.js';
+import { evaluate, evaluateEnsemble, UMError } from '../../src/index.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
 import { exampleCsv } from '../helpers/data.js';
 import { bundled } from '../helpers/npy.js';
@@ -49,7 +49,7 @@ describe('createReport', () => {
   it('rejects models with different numbers of classes, and bad labels with their position', async () => {
     const three = { name: 'three', labels: [0, 1], scores: [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]] };
     await expect(createReport([TWO[0] as never, three])).rejects.toThrow('createReport: models[1] must predict the same classes: mlp_overfit has 10, three has 3; got 3');
-    await expect(createReport([{ name: 'x', labels: [0, 7], scores: [[0.5, 0.5], [0.5, 0.5]] }])).rejects.toThrow('evaluate: labels[1] must be an integer in [0, 2); got 7');
+    await expect(createReport([{ name: 'x', labels: [0, 7], scores: [[0.5, 0.5], [0.5, 0.5]] }])).rejects.toThrow('createReport: model "x": labels[1] must be an integer in [0, 2); got 7');
     await expect(createReport([])).rejects.toMatchObject({ code: 'UM_EMPTY' });
   });
 });
@@ -93,5 +93,33 @@ describe('reportMarkdown and reportJson', () => {
     const j = JSON.parse(reportJson(r)) as { models: { evaluation: { nll: unknown } }[]; charts: Record<string, unknown>[] };
     expect(j.models[0]?.evaluation.nll).toBe('Infinity');
     expect(j.charts.every((c) => !('svg' in c) && typeof c.spec === 'object')).toBe(true);
+  });
+});
+
+describe('a damaged report is a located UMError in every renderer', () => {
+  it('each field the renderers read, replaced by a value of another kind (or BigInt anywhere)', async () => {
+    const r = await createReport([{ name: 'm', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
+    const paths = [[], ['title'], ['version'], ['timestamp'], ['models'], ['models', 0], ['models', 0, 'name'], ['models', 0, 'source'], ['models', 0, 'n'], ['models', 0, 'numClasses'], ['models', 0, 'numMembers'], ['models', 0, 'evaluation'], ['models', 0, 'evaluation', 'config'], ['charts'], ['charts', 0], ['charts', 0, 'id'], ['charts', 0, 'title'], ['charts', 0, 'howToRead'], ['charts', 0, 'svg'], ['charts', 0, 'spec'], ['charts', 0, 'spec', 'width'], ['notes'], ['warnings']];
+    const replaced = (x: unknown, path: (string | number)[], v: unknown): unknown => {
+      if (path.length === 0) return v;
+      const out = Array.isArray(x) ? [...x] : { ...(x as object) };
+      (out as Record<string | number, unknown>)[path[0] as string] = replaced((x as Record<string | number, unknown>)[path[0] as string], path.slice(1), v);
+      return out;
+    };
+    let rejected = 0;
+    for (const render of [reportHtml, reportMarkdown, reportJson]) {
+      for (const path of paths) {
+        for (const v of [undefined, null, 5, 'x', {}, [], 10n, Symbol('s'), [null]]) {
+          try {
+            expect(typeof render(replaced(r, path, v) as Report)).toBe('string');
+          } catch (e) {
+            expect(e, `${render.name} ${path.join('.')} = ${String(v)}`).toBeInstanceOf(UMError);
+            expect((e as UMError).message).toMatch(new RegExp(`^${render.name}: report`));
+            rejected++;
+          }
+        }
+      }
+    }
+    expect(rejected).toBeGreaterThan(400);
   });
 });

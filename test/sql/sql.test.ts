@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UMError } from '../../src/index.js';
-import { SQL_DIALECTS, duckdbEngine, metricsSql, postgresEngine, sqlMetrics, type SqlEngine } from '../../src/sql/index.js';
+import { SQL_DIALECTS, duckdbEngine, finishSqlMetrics, metricsSql, postgresEngine, sqlMetrics, type SqlEngine } from '../../src/sql/index.js';
 import { caseIds, loadCase } from '../helpers/conformance.js';
 import { exampleCsv } from '../helpers/data.js';
 import { expectClose, inMemory } from '../helpers/sqlReference.js';
@@ -64,7 +64,7 @@ describe('SQL push-down: DuckDB (embedded)', () => {
 
   it('reports invalid rows instead of a number', async () => {
     const path = csv('bad', [0, 1, 5], [[0.5, 0.5], [0.2, 0.8], [0.3, 0.7]]);
-    await expect(sqlMetrics(db, reader(path, 2, false), { numClasses: 2 })).rejects.toThrow(/^finishSqlMetrics: rows must have labels that are integers in \[0, 2\); got 1 \(1 of 3 rows do not\)$/);
+    await expect(sqlMetrics(db, reader(path, 2, false), { numClasses: 2 })).rejects.toThrow(/^sqlMetrics: rows must have labels that are integers in \[0, 2\); got 1 \(1 of 3 rows do not\)$/);
     const path2 = csv('bad2', [0, 1], [[0.5, 0.6], [1.2, -0.2]]);
     const e = await sqlMetrics(db, reader(path2, 2, false), { numClasses: 2 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UMError);
@@ -135,8 +135,70 @@ describe('SQL dialects', () => {
   });
 
   it('rejects bad options', () => {
-    expect(() => metricsSql('t', { numClasses: 1 })).toThrow(/metricsSql: options.numClasses must be an integer ≥ 2; got 1/);
+    expect(() => metricsSql('t', { numClasses: 1 })).toThrow(/metricsSql: options.numClasses must be an integer in \[2, 32768\]; got 1/);
+    // the SQL grows with the classes: 1e9 built gigabytes of text for minutes, 1e15 threw a RangeError
+    for (const c of [2 ** 15 + 1, 1e9, 1e15, Infinity, 2.5]) expect(() => metricsSql('t', { numClasses: c })).toThrow(/^metricsSql: options.numClasses must be an integer in \[2, 32768\]/);
     expect(() => metricsSql('t', { numClasses: 3, dialect: 'mysql' as never })).toThrow(/options.dialect must be one of/);
     expect(() => metricsSql('', { numClasses: 3 })).toThrow(/metricsSql: source must be a table name/);
+    // unknown keys were ignored (a misspelt option silently had no effect); the finisher also takes onWarning
+    expect(() => metricsSql('t', { numClasses: 3, bin: 10 } as never)).toThrow(/^metricsSql: options.bin must not be given: metricsSql has no such option/);
+    expect(() => metricsSql('t', { numClasses: 3, onWarning: () => {} } as never)).toThrow(/^metricsSql: options.onWarning must not be given/);
+    expect(() => finishSqlMetrics({} as never, { numClasses: 3, preset: 'sklearn' } as never)).toThrow(/^finishSqlMetrics: options.preset must not be given/);
+  });
+});
+
+describe('hostile arguments: located UMErrors, never a TypeError, NaN or Infinity', () => {
+  const bin = (b: number, n: number, score: number, outcome: number) => ({ bin: b, n, weight: n, score, outcome });
+  const ROWS = {
+    topLabel: [bin(9, 1, 0.9, 1), bin(8, 1, 0.8, 1)],
+    classwise: [{ k: 1, ...bin(9, 1, 0.9, 1) }],
+    uncertainty: [bin(4, 2, 1, 0)],
+    scores: [{ n: 2, weight: 2, correct: 2, brier: 0.1, nll: 0.33, entropy: 0.8, bad_probability_rows: 0, bad_sum_rows: 0, bad_label_rows: 0, bad_weight_rows: 0, zero_label_rows: 0 }],
+    auroc: [{ area: 1, pos: 1, neg: 1 }],
+  };
+  it('finishSqlMetrics: every field of the rows replaced by a value of another kind', () => {
+    const options = { numClasses: 2, bins: 10, onWarning: () => {} };
+    expect(finishSqlMetrics(ROWS, options).ece).toBeCloseTo(0.15, 12);
+    let rejected = 0;
+    const lists = Object.keys(ROWS) as (keyof typeof ROWS)[];
+    const cases: unknown[] = [null, 'rows', [], ...lists.flatMap((l) => [undefined, null, {}, [null], [[]]].map((v) => ({ ...ROWS, [l]: v })))];
+    for (const l of lists) {
+      for (const key of Object.keys(ROWS[l][0] as object)) {
+        for (const v of [undefined, null, NaN, Infinity, -Infinity, -1, 1e308, 0.5, 1e9, 5e-324, 1e-300, '', 'x', {}, 10n]) cases.push({ ...ROWS, [l]: [{ ...ROWS[l][0], [key]: v }, ...ROWS[l].slice(1)] });
+      }
+    }
+    for (const rows of cases) {
+      const warned: string[] = [];
+      let r: Record<string, unknown>;
+      try {
+        r = finishSqlMetrics(rows as never, { ...options, onWarning: (w) => warned.push(w.code) }) as unknown as Record<string, unknown>;
+      } catch (e) {
+        expect(e).toBeInstanceOf(UMError);
+        expect((e as UMError).message).toMatch(/^finishSqlMetrics: rows/);
+        rejected++;
+        continue;
+      }
+      for (const [k, v] of Object.entries(r)) {
+        // the NLL is Infinity when labels have probability 0, as documented, with UM_W_INFINITE
+        if (typeof v === 'number' && !(k === 'nll' && v === Infinity && warned.includes('UM_W_INFINITE'))) expect(Number.isFinite(v), `${k} = ${v} from ${JSON.stringify(rows, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))}`).toBe(true);
+      }
+    }
+    expect(rejected).toBeGreaterThan(200);
+  });
+  it('duckdbEngine: a path or settings of the wrong type, a setting DuckDB rejects, a file it cannot open', async () => {
+    const bad: [unknown, unknown, RegExp][] = [
+      [5, {}, /^duckdbEngine: path must be a database file name or ':memory:'; got 5/],
+      ['', {}, /^duckdbEngine: path must be a database file name/],
+      [':memory:', null, /^duckdbEngine: config must be an object of DuckDB settings; got null/],
+      [':memory:', { threads: 4 }, /^duckdbEngine: config.threads must be a string/],
+      [':memory:', { threads: 'many' }, /^duckdbEngine: config: DuckDB cannot open the database: /],
+      [':memory:', { no_such_setting: '1' }, /^duckdbEngine: config: DuckDB cannot open the database: Invalid Input Error/],
+      ['/nonexistent-dir/x.duckdb', {}, /^duckdbEngine: \/nonexistent-dir\/x.duckdb: DuckDB cannot open the database: IO Error/],
+    ];
+    for (const [path, config, message] of bad) {
+      const e = await duckdbEngine(path as never, config as never).then(() => undefined, (x: unknown) => x);
+      expect(e).toBeInstanceOf(UMError);
+      expect((e as UMError).message).toMatch(message);
+    }
   });
 });
