@@ -52,7 +52,8 @@ function storeOf(fn: string, r: StoreRequest, numClasses: number): Store {
 export class Accumulator {
   readonly keys: readonly string[];
   readonly stores: Store[];
-  private readonly requests: StoreRequest[];
+  /** The distinct requests, one per store (in the order of `stores`). */
+  readonly requests: readonly StoreRequest[];
   /** For each request given, the index of its store. */
   readonly index: readonly number[];
 

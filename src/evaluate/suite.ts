@@ -104,10 +104,10 @@ function valueOrNull(key: string, outcome: Outcome | undefined, nulls: Map<strin
 
 function warnNulls(fn: string, nulls: Map<string, UMError>, accuracy: number, context: SuiteContext, skipped: readonly string[]): void {
   const keys = [...nulls.keys()];
-  if (nulls.has('auroc') || nulls.has('aupr')) {
-    if (nulls.get('auroc')?.code === 'UM_SINGLE_CLASS' || nulls.get('aupr')?.code === 'UM_SINGLE_CLASS') {
-      context.warn({ code: 'UM_W_DEGENERATE', fn, message: `${fn}: every prediction is ${accuracy === 0 ? 'wrong' : 'correct'}; AUROC and AUPR are undefined (null)` });
-    }
+  // only the members computed (the SQL finisher has no AUPR)
+  const single = ['auroc', 'aupr'].filter((k) => nulls.get(k)?.code === 'UM_SINGLE_CLASS').map((k) => k.toUpperCase());
+  if (single.length > 0) {
+    context.warn({ code: 'UM_W_DEGENERATE', fn, message: `${fn}: every prediction is ${accuracy === 0 ? 'wrong' : 'correct'}; ${single.join(' and ')} ${single.length === 1 ? 'is' : 'are'} undefined (null)` });
   }
   if (keys.some((k) => nulls.get(k)?.details.argument === 'options.weights')) {
     context.warn({ code: 'UM_W_WEIGHTS', fn, message: `${fn}: AURC and E-AURC average the risk over whole numbers of kept predictions and need whole-number weights; they are null` });

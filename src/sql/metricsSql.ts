@@ -152,8 +152,10 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
     `v AS (SELECT u.*, CASE WHEN pred = y THEN 1.0 ELSE 0.0 END AS correct FROM u)`,
   ];
   const withBase = `WITH ${base.join(',\n')}`;
+  // rows of weight 0 are left out as in memory (they count in no bin and no mean)
+  const positive = d('SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END)');
   const sums = (x: string, outcome: string) =>
-    `${d('COUNT(*)')} AS n, ${d('SUM(w)')} AS weight, ${d(`SUM(w * ${x})`)} AS score, ${d(`SUM(w * ${outcome})`)} AS outcome`;
+    `${positive} AS n, ${d('SUM(w)')} AS weight, ${d(`SUM(w * ${x})`)} AS score, ${d(`SUM(w * ${outcome})`)} AS outcome`;
   const topLabel = `${withBase}\nSELECT ${bin('conf')} AS bin, ${sums('conf', 'correct')}\nFROM v GROUP BY 1 ORDER BY 1`;
   const classwise =
     `${withBase},\nentries AS (${k.map((j) => `SELECT ${j} AS k, ${p(j)} AS s, CASE WHEN y = ${j} THEN 1.0 ELSE 0.0 END AS o, w FROM v`).join('\nUNION ALL ')})\n` +
@@ -164,7 +166,7 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
   const rowSum = `(${k.map(p).join(' + ')})`;
   const badProb = k.map((j) => `${p(j)} IS NULL OR ${p(j)} < 0 OR ${p(j)} > 1`).join(' OR ');
   const scores =
-    `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +
+    `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${positive} AS weighted_rows, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +
     `${d('SUM(CASE WHEN py > 0 THEN w * (0.0 - LN(py)) ELSE 0.0 END)')} AS nll, ${d('SUM(CASE WHEN py = 0 AND w > 0 THEN 1 ELSE 0 END)')} AS zero_label_rows, ` +
     `${d('SUM(w * ent)')} AS entropy, ` +
     `${d(`SUM(CASE WHEN ${badProb} THEN 1 ELSE 0 END)`)} AS bad_probability_rows, ` +

@@ -3,7 +3,10 @@
  * random batches and merged in random groupings (through JSON too), `evaluateParallel` with 1 and 2 threads and
  * `um metrics --stream` with 1 and 2 threads give the same value bit for bit — and the same warnings and nulls — on
  * seeded data with ties, near-ties, exact 0 and 1, whole and fractional weights, presets, class-wise on and off, two
- * classes and many. In bounded mode every metric is within its reported bound of the exact value, or null.
+ * classes and many. In bounded mode every metric is within its reported bound of the exact value, or null. DuckDB
+ * push-down (`um metrics --engine duckdb`, default conventions) gives the keys SQL computes within the database's
+ * float tolerance (its sums are float64 in its own order: max(1e-9 relative, 1e-12 absolute)) and only warnings
+ * `evaluate` gives too.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,13 +117,30 @@ function stateOf(c: Case, mode: 'exact' | 'bounded', seed: number, onWarning: (w
 const dir = mkdtempSync(join(tmpdir(), 'um-forms-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `um metrics --stream --json` in this process, on a CSV of the case. */
-async function streamed(c: Case, threads: number): Promise<Record<string, unknown>> {
+/** The case as a CSV file (label, p_0 …, and w with weights). */
+function csvOf(c: Case): string {
   const file = join(dir, `${c.name.replace(/\W+/g, '_')}.csv`);
   const k = (c.probs[0] as number[]).length;
   const header = ['label', ...Array.from({ length: k }, (_, j) => `p_${j}`), ...(c.weights === undefined ? [] : ['w'])];
   const lines = c.labels.map((y, i) => [y, ...(c.probs[i] as number[]).map(String), ...(c.weights === undefined ? [] : [String(c.weights[i])])].join(','));
   writeFileSync(file, `${header.join(',')}\n${lines.join('\n')}\n`);
+  return file;
+}
+
+/** `um metrics --json` in this process with `flags`, on a CSV of the case. */
+async function cli(c: Case, flags: string[]): Promise<Record<string, unknown>> {
+  let out = '';
+  const args = ['metrics', csvOf(c), '--json', ...flags, '--sum-tolerance', '1e-6'];
+  if (c.weights !== undefined) args.push('--weights', 'w');
+  let err = '';
+  const code = await main(args, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+  expect(code, err).toBe(0);
+  return JSON.parse(out) as Record<string, unknown>;
+}
+
+/** `um metrics --stream --json` in this process, on a CSV of the case. */
+async function streamed(c: Case, threads: number): Promise<Record<string, unknown>> {
+  const file = csvOf(c);
   let out = '';
   const args = ['metrics', file, '--json', '--stream', '--chunk-rows', '70', '--threads', String(threads), '--sum-tolerance', '1e-6'];
   if (c.preset !== undefined) args.push('--preset', c.preset);
@@ -156,6 +176,18 @@ describe('every form of every metric of evaluate gives the same bits', () => {
         // (the JSON writes non-finite numbers as strings)
         for (const key of KEYS) expect(typeof cli[key] === 'string' ? Number(cli[key]) : cli[key], `--stream --threads ${threads}: ${key}`).toBe(e.value[key as keyof um.Evaluation] ?? null);
         expect((cli.warnings as { code: string; message: string }[]).map((x) => `${x.code} ${x.message.replace(/^[^:]*: /, '')}`).sort(), 'stream warnings').toEqual([...e.warnings].sort());
+      }
+      if (c.preset === undefined && c.classwise === undefined) {
+        const db = await cli(c, ['--engine', 'duckdb']);
+        const keys = Object.keys(db).filter((k) => KEYS.includes(k));
+        expect(keys.sort()).toEqual(['accuracy', 'auroc', 'brier', 'ece', 'mce', 'meanEntropy', 'nll', 'sce', 'uce']);
+        for (const key of ['n', ...keys]) {
+          const want = e.value[key as keyof um.Evaluation] as number | null;
+          const got = typeof db[key] === 'string' ? Number(db[key]) : (db[key] as number | null);
+          if (want === null || !Number.isFinite(want)) expect(got, `duckdb ${key}`).toBe(want);
+          else expect(Math.abs((got as number) - want), `duckdb ${key}: ${got} vs ${want}`).toBeLessThanOrEqual(Math.max(1e-9 * Math.abs(want), 1e-12));
+        }
+        for (const x of db.warnings as { code: string; message: string }[]) expect(e.warnings, 'duckdb warning').toContain(`${x.code} ${x.message.replace(/^[^:]*: /, '')}`);
       }
     });
     it(`${c.name}: bounded within its bounds, or null`, () => {
