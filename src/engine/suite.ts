@@ -5,7 +5,7 @@ import type { RowStats } from '../kernels/rowStatsTypes.js';
 import { emitWarning, type UMWarning, type WarningOptions } from '../warnings/warnings.js';
 import { Computation, type Member, type Outcome } from './computation.js';
 import type { Batch, MetricDefinition, StateMode } from './definition.js';
-import { labeledBatch, valueOf, weightRulesOf, type RunOptions } from './run.js';
+import { labeledBatch, valueOf, weightRulesOf, type RunOptions } from './inputs.js';
 
 /** What a suite's `assemble` may use besides the members' outcomes. */
 export interface SuiteContext {

@@ -1,7 +1,7 @@
 import { JsonPath } from '../accumulate/store.js';
 import { Computation } from '../engine/computation.js';
 import type { StateMode } from '../engine/definition.js';
-import { labeledBatch } from '../engine/run.js';
+import { labeledBatch } from '../engine/inputs.js';
 import { suiteWeightRules, type Suite } from '../engine/suite.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';

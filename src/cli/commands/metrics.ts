@@ -158,7 +158,7 @@ async function streamMetrics(command: string, args: Record<string, unknown>, io:
   const mode = args.bounded === true ? 'bounded' : 'exact';
   const s = await streamStates(command, String(args.file), args, { evaluate: evaluateSpec(args, bins, mode) }, context);
   const result = (s.states.evaluate as MetricState).result() as Evaluation;
-  const warnings = s.warningsFor(result.n);
+  const warnings = s.warnings();
   printWarnings(io, command, warnings);
   const source = { ...s.source, n: result.n };
   if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads } })}\n`);

@@ -89,7 +89,7 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           reliability: (st.reliability as MetricState).result() as ReliabilityTable,
           uncertainty: (st.uncertainty as MetricState).result() as ReliabilityTable,
         };
-        printWarnings(io, command, streamed.warningsFor(summary.evaluation.n));
+        printWarnings(io, command, streamed.warnings());
         models.push({ name: names[j] as string, source: file, summary });
         continue;
       }
