@@ -39,7 +39,7 @@ export const metricsArgs = {
   exact: { type: 'boolean', description: 'with --stream: the default (kept for scripts that pass it)' },
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core); results do not depend on it', valueHint: 'N' },
   'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk reduced on its own (default 1048576); exact results never depend on it', valueHint: 'N' },
-  engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, Brier, NLL, entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
+  engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, accuracy, Brier, NLL, mean entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
   query: { type: 'string', description: 'with --engine: one SELECT whose rows are the predictions (instead of FILE); it may read files with read_csv, read_parquet, read_json', valueHint: 'SQL' },
 } satisfies ArgsDef;
 
