@@ -31,7 +31,7 @@ export { margin } from './measures/margin.js';
 
 export { assignBins } from './binning/assignBins.js';
 export { binStatistics } from './binning/binStatistics.js';
-export type { BinningConfig, BinningOptions, BinningScheme, EdgeBinning } from './binning/options.js';
+export type { BinningConfig, BinningOptions, BinningScheme, EdgeBinning } from './options/binning.js';
 export type { Norm } from './binning/binnedError.js';
 export type {
   Bin,
@@ -48,7 +48,7 @@ export { presets } from './presets/presets.js';
 export type { BrierDecompositionConvention, BrierForm, NllConvention, Preset, PresetName } from './presets/presets.js';
 
 export { gce } from './calibration/gce.js';
-export type { CalibrationConfig, CalibrationErrorOptions, UceClassAverage, UceConfig, UceOptions } from './calibration/core.js';
+export type { CalibrationConfig, CalibrationErrorOptions, UceClassAverage, UceConfig, UceOptions } from './calibration/options.js';
 export { ece } from './calibration/ece.js';
 export type { NamedCalibrationOptions } from './calibration/ece.js';
 export { mce } from './calibration/mce.js';
@@ -78,6 +78,7 @@ export type { BayesianEceOptions, BayesianEceResult } from './calibration/bayesi
 export { semiparametricCalibrationError } from './calibration/semiparametricCalibrationError.js';
 export type { SemiparametricOptions, SemiparametricResult } from './calibration/semiparametricCalibrationError.js';
 
+export { accuracy } from './scores/accuracy.js';
 export { brier } from './scores/brier.js';
 export { brierPerExample } from './scores/brierPerExample.js';
 export type { BrierOptions } from './scores/brierPerExample.js';
@@ -178,8 +179,7 @@ export type { EnsembleEvaluation } from './evaluate/evaluateEnsemble.js';
 export type { EvaluateOptions, Evaluation, EvaluationConfig } from './evaluate/evaluate.js';
 
 export { createState, stateFromJSON, STATE_METRICS } from './state/createState.js';
-export type { MetricState, StateJSON, StateMetric, StateOptions } from './state/createState.js';
-export type { StateMode } from './state/parts.js';
+export type { MetricState, StateJSON, StateMetric, StateMode, StateOptions, StateResult } from './state/createState.js';
 
 export { bootstrap } from './bootstrap/bootstrap.js';
 export type { BootstrapInterval, BootstrapMethod, BootstrapOptions, BootstrapResult, WeightedMetric } from './bootstrap/bootstrap.js';

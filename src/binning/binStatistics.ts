@@ -1,3 +1,4 @@
+import { addToBinSums, binsOfSums, emptyBinSums } from './binSums.js';
 import { fail } from '../errors/fail.js';
 import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { Bin, BinAssignment } from './types.js';
@@ -52,7 +53,8 @@ function checkInputs(assignment: BinAssignment, scores: ArrayLike<number>, outco
  *
  * **Conventions.**
  * - Empty bins are kept (their interval is informative) with `null` means and gap; they carry no weight.
- * - Sums are accumulated in float64.
+ * - Every per-bin sum is exactly rounded (a BigInt multiple of 2^−1074 underneath), so the bins do not depend on the
+ *   order of the samples.
  *
  * **References.**
  * - DeGroot & Fienberg, "The Comparison and Evaluation of Forecasters", The Statistician 1983, doi:10.2307/2987588
@@ -112,22 +114,10 @@ export function binStatisticsUnchecked(
   outcomes: ArrayLike<number>,
   weights?: ArrayLike<number>,
 ): Bin[] {
-  const { numBins, lower, upper, index } = assignment;
-  const count = new Float64Array(numBins);
-  const weight = new Float64Array(numBins);
-  const sumScore = new Float64Array(numBins);
-  const sumOutcome = new Float64Array(numBins);
-  let total = 0;
-  for (let i = 0; i < index.length; i++) {
-    const b = index[i] as number;
-    const w = weights === undefined ? 1 : (weights[i] as number);
-    count[b] = (count[b] as number) + 1;
-    weight[b] = (weight[b] as number) + w;
-    sumScore[b] = (sumScore[b] as number) + w * (scores[i] as number);
-    sumOutcome[b] = (sumOutcome[b] as number) + w * (outcomes[i] as number);
-    total += w;
-  }
-  return binsFromSums(lower, upper, count, weight, sumScore, sumOutcome, total);
+  // exact per-bin sums: the same bins whatever the order of the entries or how they were batched
+  const sums = emptyBinSums(assignment.numBins);
+  addToBinSums(sums, assignment.index, scores, outcomes, weights);
+  return binsOfSums(assignment.lower, assignment.upper, sums);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { argsort } from '../math/argsort.js';
+import { argsort } from '../kernels/argsort.js';
 import { gather } from '../math/gather.js';
 import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
 import type { BinAssignment, DingOptions } from './types.js';

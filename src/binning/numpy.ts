@@ -2,7 +2,7 @@
  * Bit-exact emulations of the numpy routines that peer libraries use to place bin edges. Each follows numpy 1.24's
  * source arithmetic operation by operation, so that the same IEEE-754 doubles come out.
  */
-import { argsort } from '../math/argsort.js';
+import { argsort } from '../kernels/argsort.js';
 
 /** `numpy.linspace(0, 1, bins + 1)`: i·(1/B) for i < B, and exactly 1 at the end. */
 export function numpyLinspaceUnit(bins: number): Float64Array {

@@ -1,7 +1,8 @@
+import { DEFAULT_BINS } from '../presets/presets.js';
 import { checkCount } from '../errors/checkCount.js';
 import { equalMassBins } from '../binning/equalMass.js';
 import { edgeBins } from '../binning/edgeBins.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';
@@ -74,7 +75,7 @@ export interface FitHistogramBinningOptions extends InputOptions {
 export function fitHistogramBinning(labels: Labels, scores: Scores, options: FitHistogramBinningOptions = {}): HistogramBinningParams {
   const fn = 'fitHistogramBinning';
   checkOptions(fn, options, INPUT_KEYS, ['bins', 'binning', 'preset']);
-  const { bins = 15, binning = 'equal-width', preset, ...input } = options;
+  const { bins = DEFAULT_BINS, binning = 'equal-width', preset, ...input } = options;
   checkCount(fn, 'options.bins', bins);
   if (binning !== 'equal-width' && binning !== 'equal-mass') fail('UM_OPTION', fn, 'options.binning', "be 'equal-width' or 'equal-mass'", { value: binning });
   const method = presetOf(fn, preset).equalMass;

@@ -1,3 +1,4 @@
+import { DEFAULT_BINS } from '../presets/presets.js';
 import { checkCount } from '../errors/checkCount.js';
 import { equalMassBins } from '../binning/equalMass.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
@@ -94,7 +95,7 @@ export function hoeffding(delta: number, n: number): number {
 export function fitTopBinning(labels: Labels, scores: Scores, options: FitTopBinningOptions = {}): TopBinningParams {
   const fn = 'fitTopBinning';
   checkOptions(fn, options, INPUT_KEYS, ['score', 'top', 'bins', 'delta', 'regularize']);
-  const { bins = 15, delta = 0.05, regularize = true, ...rest } = options;
+  const { bins = DEFAULT_BINS, delta = 0.05, regularize = true, ...rest } = options;
   checkCount(fn, 'options.bins', bins);
   if (typeof delta !== 'number' || !(delta > 0 && delta < 1)) fail('UM_OPTION', fn, 'options.delta', 'be a number in (0, 1)', { value: delta });
   if (typeof regularize !== 'boolean') fail('UM_OPTION', fn, 'options.regularize', 'be true or false', { value: regularize });

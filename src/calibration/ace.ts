@@ -1,8 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
-import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('ace');
 
 /**
  * Adaptive calibration error: the class-wise calibration error over equal-mass bins of each class's probabilities.
@@ -32,8 +33,5 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
  * ```
  */
 export function ace(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('ace', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('ace', options, { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true });
-  const { p, y, w } = labeledInput('ace', labels, scores, options);
-  return gceCore('ace', p, y, cfg, w);
+  return runMetric(DEFINITION, 'ace', labels, scores, options);
 }

@@ -1,7 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
-import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import type { CalibrationErrorOptions } from './options.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('aece');
 
 /** Options of {@link aece} and {@link amce}. */
 export type AdaptiveCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'topLabel' | 'classConditional' | 'binning' | 'bins' | 'equalMass' | 'equalWidth'>;
@@ -38,8 +40,5 @@ export type AdaptiveCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 
  * ```
  */
 export function aece(labels: Labels, scores: Scores, options: AdaptiveCalibrationOptions = {}): number {
-  checkOptions('aece', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('aece', options, { binning: 'ding', norm: 'l1', topLabel: true, classConditional: false });
-  const { p, y, w } = labeledInput('aece', labels, scores, options);
-  return gceCore('aece', p, y, cfg, w);
+  return runMetric(DEFINITION, 'aece', labels, scores, options);
 }

@@ -1,8 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
 import type { AdaptiveCalibrationOptions } from './aece.js';
-import { gceCore, resolveCalibration } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('amce');
 
 /**
  * Adaptive-binning maximum calibration error (Ding et al.): the largest accuracy–confidence gap over the adaptive
@@ -31,8 +32,5 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
  * ```
  */
 export function amce(labels: Labels, scores: Scores, options: AdaptiveCalibrationOptions = {}): number {
-  checkOptions('amce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('amce', options, { binning: 'ding', norm: 'max', topLabel: true, classConditional: false });
-  const { p, y, w } = labeledInput('amce', labels, scores, options);
-  return gceCore('amce', p, y, cfg, w);
+  return runMetric(DEFINITION, 'amce', labels, scores, options);
 }

@@ -1,6 +1,7 @@
+import { DEFAULT_BINS } from '../presets/presets.js';
 import { checkCount } from '../errors/checkCount.js';
 import { samplesPerWeight, weightInput, type WeightOptions } from '../input/weights.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import { normalCdf, normalQuantile } from '../math/special.js';
@@ -104,7 +105,7 @@ function quantileOf(sorted: Float64Array, q: number): number {
 export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEceOptions = {}): BayesianEceResult {
   checkOptions('bayesianEce', options, INPUT_KEYS, ['target', 'bins', 'samples', 'seed', 'quantiles', 'preset', 'weights']);
   const fn = 'bayesianEce';
-  const bins = options.bins ?? 15;
+  const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
   const count = options.samples ?? 500;
   checkCount(fn, 'options.samples', count);

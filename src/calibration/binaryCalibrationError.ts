@@ -1,9 +1,9 @@
 import type { WeightOptions } from '../input/weights.js';
 import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
-import type { BinningOptions } from '../binning/options.js';
+import type { BinningOptions } from '../options/binning.js';
 import { fail } from '../errors/fail.js';
 import { binaryPairs, resolvePositiveBinning } from './binaryPairs.js';
-import { sliceBins } from './core.js';
+import { sliceBins } from './options.js';
 import { BINNING_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
 
 /** Options of {@link binaryCalibrationError}. */

@@ -1,5 +1,5 @@
 import { isList } from '../input/isList.js';
-import { presetOf, resolveBinning, type BinningOptions, type BinningScheme } from '../binning/options.js';
+import { presetOf, resolveBinning, type BinningOptions, type BinningScheme } from '../options/binning.js';
 import { fail } from '../errors/fail.js';
 import { positiveClassPrecision } from '../presets/presets.js';
 import { weightInput, withUnit, type WeightRules } from '../input/weights.js';

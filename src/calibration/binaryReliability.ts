@@ -1,6 +1,6 @@
-import type { BinningOptions } from '../binning/options.js';
+import type { BinningOptions } from '../options/binning.js';
 import { binaryPairs, resolvePositiveBinning } from './binaryPairs.js';
-import { sliceBins } from './core.js';
+import { sliceBins } from './options.js';
 import { resolveInterval, samplesPerTrueWeight, table, unscaled, type IntervalOptions, type ReliabilityTable } from './reliability.js';
 import type { WeightOptions } from '../input/weights.js';
 import { BINNING_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';

@@ -2,13 +2,14 @@ import { labeledInput } from '../input/labeledInput.js';
 import type { WeightOptions } from '../input/weights.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
 import { assignBinsFor } from '../binning/assignBins.js';
-import { presetOf, resolveBinning, type BinningOptions } from '../binning/options.js';
+import { presetOf, resolveBinning, type BinningOptions } from '../options/binning.js';
 import type { BinningSpec } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
 import { resolvePositiveBinning } from './binaryPairs.js';
-import { atPrecision } from './core.js';
+import { atPrecision } from '../select/precision.js';
+import { namedAlias, resolveScored, type Vocabulary } from '../select/vocabulary.js';
 import { BINNING_KEYS, INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
 /** Options of {@link debiasedEce}. */
@@ -18,12 +19,23 @@ export interface DebiasedEceOptions extends InputOptions, BinningOptions, Weight
    * `'positive-class'`: P(y = 1) of two-class predictions against 1[y = 1].
    */
   mode?: 'top-label' | 'marginal' | 'positive-class';
+  /** What is scored: `'top-label'` (default), `'all-classes'` (with groupBy `'class'`: the marginal form) or `'positive-class'`; `mode` is its alias. */
+  target?: 'top-label' | 'all-classes' | 'positive-class';
+  /** `'class'` with target `'all-classes'`; `'none'` otherwise. */
+  groupBy?: 'none' | 'class';
   /**
    * Bins with a single sample: `'drop'` (verified_calibration: they contribute 0) or `'plugin'` (torchmetrics: they
    * keep their plug-in error, the 0/0 correction taken as 0). Default: the preset's, `'drop'`.
    */
   smallBins?: 'drop' | 'plugin';
 }
+
+const DEBIASED_SCORED: Vocabulary = {
+  targets: ['top-label', 'all-classes', 'positive-class'],
+  groupBys: ['none', 'class'],
+  fallback: { target: 'top-label', groupBy: 'none' },
+  aliases: { mode: namedAlias('mode', { 'top-label': { target: 'top-label', groupBy: 'none' }, marginal: { target: 'all-classes', groupBy: 'class' }, 'positive-class': { target: 'positive-class', groupBy: 'none' } }) },
+};
 
 /** θ̂ = Σ_b w_b [(ȳ_b − s̄_b)² − ȳ_b(1 − ȳ_b)/(n_b − 1)] for one slice (internal). */
 function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, spec: BinningSpec, smallBins: 'drop' | 'plugin', w?: Float64Array, scale = 1): number {
@@ -79,12 +91,14 @@ function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, 
  * ```
  */
 export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEceOptions = {}): number {
-  checkOptions('debiasedEce', options, INPUT_KEYS, BINNING_KEYS, WEIGHT_KEYS, ['mode', 'smallBins']);
+  checkOptions('debiasedEce', options, INPUT_KEYS, BINNING_KEYS, WEIGHT_KEYS, ['target', 'groupBy', 'mode', 'smallBins']);
   const fn = 'debiasedEce';
-  const mode = options.mode ?? 'top-label';
-  if (mode !== 'top-label' && mode !== 'marginal' && mode !== 'positive-class') {
-    fail('UM_OPTION', fn, 'options.mode', `be 'top-label', 'marginal' or 'positive-class'`, { value: mode });
-  }
+  // target/groupBy, with `mode` as alias: 'marginal' = all classes grouped by class
+  const given = resolveScored(fn, options as Readonly<Record<string, unknown>>, DEBIASED_SCORED);
+  // all classes are grouped by class unless groupBy says otherwise (the marginal form)
+  const scored = options.groupBy === undefined && options.mode === undefined && given.target === 'all-classes' ? { ...given, groupBy: 'class' } : given;
+  const mode = scored.target === 'positive-class' ? 'positive-class' : scored.target === 'all-classes' ? 'marginal' : 'top-label';
+  if ((scored.target === 'all-classes') !== (scored.groupBy === 'class')) fail('UM_OPTION', fn, 'options.groupBy', `be 'class' with target 'all-classes' and 'none' otherwise (the debiased ECE's forms)`, { value: scored.groupBy });
   // the default binning is the peer's (torchmetrics' debiased estimator bins by equal width only)
   const scheme = presetOf(fn, options.preset).debiasedEce.binning;
   const { spec, preset, precision } = resolveBinning(fn, options, scheme);

@@ -1,7 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
-import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import type { CalibrationErrorOptions } from './options.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('ece');
 
 /** Options of the named calibration errors: everything but the structure they fix. */
 export type NamedCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'topLabel' | 'classConditional' | 'binning'>;
@@ -36,8 +38,5 @@ export type NamedCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'to
  * ```
  */
 export function ece(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('ece', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('ece', options, { binning: 'equal-width', norm: 'l1', topLabel: true, classConditional: false });
-  const { p, y, w } = labeledInput('ece', labels, scores, options);
-  return gceCore('ece', p, y, cfg, w);
+  return runMetric(DEFINITION, 'ece', labels, scores, options);
 }

@@ -1,7 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
-import { gceCore, resolveCalibration, type CalibrationErrorOptions } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import type { CalibrationErrorOptions } from './options.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('gce');
 
 /**
  * General calibration error: the whole parameter space of binned calibration errors (uncertainty_metrics'
@@ -46,8 +48,5 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
  * ```
  */
 export function gce(labels: Labels, scores: Scores, options: CalibrationErrorOptions = {}): number {
-  checkOptions('gce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('gce', options);
-  const { p, y, w } = labeledInput('gce', labels, scores, options);
-  return gceCore('gce', p, y, cfg, w);
+  return runMetric(DEFINITION, 'gce', labels, scores, options);
 }

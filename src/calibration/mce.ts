@@ -1,8 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
-import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('mce');
 
 /**
  * Maximum calibration error: the largest gap between accuracy and confidence over non-empty equal-width bins.
@@ -31,8 +32,5 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
  * ```
  */
 export function mce(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('mce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('mce', options, { binning: 'equal-width', norm: 'max', topLabel: true, classConditional: false });
-  const { p, y, w } = labeledInput('mce', labels, scores, options);
-  return gceCore('mce', p, y, cfg, w);
+  return runMetric(DEFINITION, 'mce', labels, scores, options);
 }

@@ -1,21 +1,25 @@
 import { binnedErrorRaw } from '../binning/binnedError.js';
-import { resolveBinning, type BinningConfig, type BinningOptions } from '../binning/options.js';
-import type { Bin } from '../binning/types.js';
+import { resolveBinning, type BinningConfig, type BinningOptions } from '../options/binning.js';
+import type { Bin, BinningSpec, Precision } from '../binning/types.js';
 import { fail } from '../errors/fail.js';
-import { labeledInput } from '../input/labeledInput.js';
 import { samplesPerWeight, type WeightOptions } from '../input/weights.js';
 import { binInterval, type IntervalMethod } from './binInterval.js';
-import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
-import { topLabel } from '../measures/topLabel.js';
-import { atPrecision, sliceBins, uncertaintyPairs } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
+import type { Store } from '../accumulate/store.js';
+import type { MetricDefinition } from '../engine/definition.js';
+import { runMetric } from '../engine/run.js';
+import { binnedRequest, binsOfGroup, weightsOf } from './binnedStores.js';
+import { BINNING_KEYS } from '../errors/checkOptions.js';
+import { namedAlias, resolveScored, type Vocabulary } from '../select/vocabulary.js';
 
 /** Options of {@link reliability}. */
 export interface ReliabilityOptions extends InputOptions, BinningOptions, WeightOptions, IntervalOptions {
   /**
-   * `'confidence'` (default): accuracy vs confidence per bin — the table behind the ECE.
-   * `'uncertainty'`: top-1 error vs normalized entropy per bin — the table behind the UCE.
+   * `'top-label'` (default): accuracy vs confidence per bin — the table behind the ECE. `'uncertainty'`: top-1 error
+   * vs normalized entropy per bin — the table behind the UCE.
    */
+  target?: 'top-label' | 'uncertainty';
+  /** Alias of `target`: `'confidence'` = `'top-label'`, `'uncertainty'` = `'uncertainty'`. */
   measure?: 'confidence' | 'uncertainty';
 }
 
@@ -85,29 +89,52 @@ export interface ReliabilityTable {
  * ```
  */
 export function reliability(labels: Labels, scores: Scores, options: ReliabilityOptions = {}): ReliabilityTable {
-  checkOptions('reliability', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['measure', 'interval', 'level']);
-  const fn = 'reliability';
-  const measure = options.measure ?? 'confidence';
-  if (measure !== 'confidence' && measure !== 'uncertainty') {
-    fail('UM_OPTION', fn, 'options.measure', `be 'confidence' or 'uncertainty'`, { value: measure });
-  }
-  const { spec, config, precision } = resolveBinning(fn, options, 'equal-width');
-  const interval = resolveInterval(fn, options);
-  const { p: p0, y, w, scale } = labeledInput(fn, labels, scores, options, { finiteTotal: 'the table reports the weight of each bin' });
-  const p = atPrecision(p0, precision);
-  const { s, o } = reliabilityPairs(p, y, measure);
-  return table(measure, p.n, p.numClasses, unscaled(sliceBins(fn, s, o, spec, w), scale), config, interval, samplesPerTrueWeight(w, scale));
+  return runMetric(RELIABILITY, 'reliability', labels, scores, options);
 }
 
-/** The (score, outcome) pairs a reliability table bins: confidence vs correct, or uncertainty vs error (internal). */
-export function reliabilityPairs(p: ProbMatrix, y: Int32Array, measure: ReliabilityTable['measure']): { s: Float64Array; o: Float64Array } {
-  if (measure === 'confidence') {
-    const t = topLabel(p);
-    return { s: t.confidence, o: Float64Array.from(t.predicted, (k, i) => (k === y[i] ? 1 : 0)) };
-  }
-  const u = uncertaintyPairs(p, y);
-  return { s: u.uncertainty, o: u.error };
+/** What a reliability table resolved to (plain JSON). */
+export interface ReliabilityConfig {
+  readonly measure: 'confidence' | 'uncertainty';
+  readonly spec: BinningSpec;
+  readonly precision: Precision;
+  readonly config: BinningConfig;
+  readonly interval: { method: IntervalMethod; level: number } | null;
 }
+
+const RELIABILITY_SCORED: Vocabulary = {
+  targets: ['top-label', 'uncertainty'],
+  groupBys: ['none'],
+  fallback: { target: 'top-label', groupBy: 'none' },
+  aliases: { measure: namedAlias('measure', { confidence: { target: 'top-label' }, uncertainty: { target: 'uncertainty' } }) },
+};
+
+/** The definition of reliability tables (internal; the function and the state derive from it). */
+export const RELIABILITY: MetricDefinition<ReliabilityConfig, ReliabilityTable> = {
+  name: 'reliability',
+  keys: [...BINNING_KEYS, 'target', 'measure', 'interval', 'level'],
+  weightRules: () => ({ finiteTotal: 'the table reports the weight of each bin' }),
+  resolve: (fn, options) => {
+    // target 'top-label' (alias measure 'confidence') or 'uncertainty'
+    const measure = resolveScored(fn, options, RELIABILITY_SCORED).target === 'uncertainty' ? 'uncertainty' : 'confidence';
+    const { spec, config, precision } = resolveBinning(fn, options as BinningOptions, 'equal-width');
+    return { measure, spec, precision, config, interval: resolveInterval(fn, options as IntervalOptions) };
+  },
+  statsMode: (cfg) => (cfg.measure === 'uncertainty' ? 2 : 0),
+  requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, 'reliability', { target: cfg.measure === 'confidence' ? 'top-label' : 'uncertainty', groupBy: 'none', threshold: null, precision: cfg.precision }, cfg.spec, 'max', mode, cellBits)],
+  finish: (cfg, [store], ctx) => {
+    const bins = binsOfGroup(ctx.fn, store as Store, cfg.spec, 0) as Bin[];
+    const { unit, fractional } = weightsOf(store as Store);
+    let rows = 0;
+    let total = 0;
+    for (const b of bins) {
+      rows += b.count;
+      total += b.weight;
+    }
+    // relative (fractional) weights stand for the rows of weight > 0: n per unit of true weight; counts otherwise
+    const samplesPer = fractional ? rows / (total * unit) : 1;
+    return table(cfg.measure, rows, ctx.numClasses, unscaled(bins, unit), cfg.config, cfg.interval, samplesPer);
+  },
+};
 
 /** Reads `interval` and `level` (internal; shared with binaryReliability). */
 export function resolveInterval(fn: string, options: IntervalOptions): { method: IntervalMethod; level: number } | null {

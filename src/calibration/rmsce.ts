@@ -1,8 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
-import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('rmsce');
 
 /**
  * Root-mean-square calibration error over equal-mass bins of the confidence (uncertainty_metrics' `rmsce`).
@@ -34,8 +35,5 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
  * ```
  */
 export function rmsce(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('rmsce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('rmsce', options, { binning: 'equal-mass', norm: 'l2', topLabel: true, classConditional: false });
-  const { p, y, w } = labeledInput('rmsce', labels, scores, options);
-  return gceCore('rmsce', p, y, cfg, w);
+  return runMetric(DEFINITION, 'rmsce', labels, scores, options);
 }

@@ -1,8 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
-import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('sce');
 
 /**
  * Static calibration error: the class-wise ECE — every class probability binned per class against its one-hot
@@ -33,8 +34,5 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
  * ```
  */
 export function sce(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('sce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('sce', options, { binning: 'equal-width', norm: 'l1', topLabel: false, classConditional: true });
-  const { p, y, w } = labeledInput('sce', labels, scores, options);
-  return gceCore('sce', p, y, cfg, w);
+  return runMetric(DEFINITION, 'sce', labels, scores, options);
 }

@@ -1,8 +1,9 @@
-import { labeledInput } from '../input/labeledInput.js';
 import type { Labels, Scores } from '../input/types.js';
-import { gceCore, resolveCalibration } from './core.js';
 import type { NamedCalibrationOptions } from './ece.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import { runMetric } from '../engine/run.js';
+import { calibrationDefinition } from './calibrationError.js';
+
+const DEFINITION = calibrationDefinition('tace');
 
 /**
  * Thresholded adaptive calibration error: the ACE over the class probabilities above a threshold only.
@@ -33,8 +34,5 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
  * ```
  */
 export function tace(labels: Labels, scores: Scores, options: NamedCalibrationOptions = {}): number {
-  checkOptions('tace', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'topLabel', 'classConditional', 'threshold']);
-  const cfg = resolveCalibration('tace', options, { binning: 'equal-mass', norm: 'l1', topLabel: false, classConditional: true }, { threshold: 0.01 });
-  const { p, y, w } = labeledInput('tace', labels, scores, options);
-  return gceCore('tace', p, y, cfg, w);
+  return runMetric(DEFINITION, 'tace', labels, scores, options);
 }

@@ -1,7 +1,31 @@
-import { labeledInput } from '../input/labeledInput.js';
+import type { Store } from '../accumulate/store.js';
+import type { MetricDefinition } from '../engine/definition.js';
+import { runMetric } from '../engine/run.js';
+import { BINNING_KEYS } from '../errors/checkOptions.js';
 import type { Labels, Scores } from '../input/types.js';
-import { resolveUce, uceCore, type UceOptions } from './core.js';
-import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/checkOptions.js';
+import type { SelectionSpec } from '../select/selectPairs.js';
+import { binnedRequest, combineGroups, groupedGridBound, rawErrors } from './binnedStores.js';
+import { resolveUce, type ResolvedUce, type UceOptions } from './options.js';
+
+/** The (normalized entropy, top-1 error) pairs of a UCE: one group, or one per predicted class. */
+export function uceSelection(cfg: ResolvedUce): SelectionSpec {
+  return { target: 'uncertainty', groupBy: cfg.classwise ? 'class' : 'none', threshold: null, precision: cfg.precision };
+}
+
+/** The definition of the UCE (internal; the function, state and `evaluate` entry derive from it). */
+export const UCE: MetricDefinition<ResolvedUce, number> = {
+  name: 'uce',
+  keys: [...BINNING_KEYS, 'norm', 'groupBy', 'classwise', 'classAverage'],
+  resolve: (fn, options) => resolveUce(fn, options),
+  statsMode: () => 2,
+  requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, 'uce', uceSelection(cfg), cfg.spec, cfg.norm, mode, cellBits)],
+  finish: (cfg, [store], ctx) => combineGroups(ctx.fn, rawErrors(ctx.fn, store as Store, cfg.spec, cfg.norm), cfg.norm, average(cfg), 'no rows'),
+  bound: (cfg, [store], ctx) => groupedGridBound(ctx.fn, store as Store, cfg.spec, average(cfg)),
+};
+
+function average(cfg: ResolvedUce): 'all' | 'non-empty' {
+  return cfg.classAverage === 'predicted-classes' ? 'non-empty' : 'all';
+}
 
 /**
  * Expected uncertainty calibration error: the share-weighted mean gap between top-1 error and normalized entropy
@@ -51,8 +75,5 @@ import { BINNING_KEYS, INPUT_KEYS, checkOptions, WEIGHT_KEYS } from '../errors/c
  * ```
  */
 export function uce(labels: Labels, scores: Scores, options: UceOptions = {}): number {
-  checkOptions('uce', options, INPUT_KEYS, WEIGHT_KEYS, BINNING_KEYS, ['norm', 'classwise', 'classAverage']);
-  const cfg = resolveUce('uce', options);
-  const { p, y, w } = labeledInput('uce', labels, scores, options, false, 2);
-  return uceCore('uce', p, y, cfg, w);
+  return runMetric(UCE, 'uce', labels, scores, options);
 }

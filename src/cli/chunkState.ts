@@ -14,8 +14,6 @@ import { cliMessage } from './errors.js';
 export interface ChunkResult {
   /** One state per requested name. */
   states: Record<string, StateJSON>;
-  /** Rows with a probability of exactly 0 for their label, and where the first one is. */
-  infinite?: { rows: number; first: string };
   warnings: { code: UMWarning['code']; fn: string; message: string }[];
   source: { path: string; format: PredictionData['format']; input: PredictionData['input']; numClasses: number };
 }
@@ -52,15 +50,12 @@ function batches(task: ChunkTask): AsyncIterable<PredictionBatch> {
  */
 export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
   const warnings: ChunkResult['warnings'] = [];
-  let infinite: ChunkResult['infinite'];
   let current: PredictionBatch | undefined;
   let states: Record<string, MetricState> | undefined;
   let source: ChunkResult['source'] | undefined;
+  // updates warn only about their batch's input (metric warnings come from the merged states' result)
   const onWarning = (w: UMWarning) => {
-    const d = w.details as { rows?: number; first?: number } | undefined;
-    if (w.code === 'UM_W_INFINITE' && d?.rows !== undefined && current !== undefined) {
-      infinite = { rows: (infinite?.rows ?? 0) + d.rows, first: infinite?.first ?? current.locate(d.first ?? 0) };
-    } else if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push({ code: w.code, fn: w.fn, message: w.message });
+    if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push({ code: w.code, fn: w.fn, message: w.message });
   };
   try {
     for await (const batch of batches(task)) {
@@ -84,5 +79,5 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
   }
   if (states === undefined || source === undefined) throw new UMError('UM_EMPTY', `${task.command}: ${task.path}: has no rows`, { fn: task.command });
   const json = Object.fromEntries(Object.entries(states).map(([name, s]) => [name, s.toJSON()]));
-  return { states: json, warnings, source, ...(infinite === undefined ? {} : { infinite }) };
+  return { states: json, warnings, source };
 }

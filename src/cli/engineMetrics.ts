@@ -2,6 +2,7 @@ import { UMError } from '../errors/UMError.js';
 import { METRICS } from '../evaluate/metricInfo.js';
 import { duckdbEngine } from '../sql/duckdbEngine.js';
 import { duckdbSource } from '../sql/duckdbSource.js';
+import { SQL_KEYS } from '../sql/finishSqlMetrics.js';
 import { sqlMetrics } from '../sql/sqlMetrics.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import { toJson } from './commands/metrics.js';
@@ -70,8 +71,8 @@ export async function engineMetrics(command: string, args: Record<string, unknow
       io.stdout(`${toJson({ ...r, warnings: warnings.map((w) => ({ code: w.code, fn: w.fn, message: w.message })), config: { ...r.config, engine: 'duckdb', ...origin, source: source.from } })}\n`);
       return;
     }
-    const names = ['accuracy', 'ece', 'mce', 'sce', 'uce', 'brier', 'nll', 'entropy', 'auroc'] as const;
-    const rows = names.map((k) => [k, r[k] === null ? 'n/a' : formatNumber(r[k]), k === 'entropy' ? 'mean entropy of the predictions, nats' : (METRICS[k]?.meaning ?? '')]);
+    // the rows of `um metrics` for the keys SQL computes, with the same names and meanings
+    const rows = SQL_KEYS.filter((k) => k !== 'n').map((k) => [k, r[k] === null ? 'n/a' : formatNumber(r[k]), METRICS[k]?.meaning ?? '']);
     io.stdout(`${where}: ${r.n} examples, ${r.numClasses} classes, computed in DuckDB (bins ${r.config.bins})\n\n${renderTable(['metric', 'value', 'meaning'], rows)}\n`);
   } finally {
     db.close();

@@ -14,11 +14,8 @@ export interface Streamed {
   states: Record<string, MetricState>;
   /** Stands in for the file's data in reports and tables (no rows). */
   source: PredictionData;
-  /**
-   * Every warning, each once: the chunks' (an infinite NLL combined over the file, out of `n` rows, located at its
-   * first row) and those of the merged states' `result()` — call it after reading the results.
-   */
-  warningsFor(n: number): UMWarning[];
+  /** Every warning, each once: the chunks' (input) and the merged states' `result()` — call it after the results. */
+  warnings(): UMWarning[];
   chunks: number;
   threads: number;
 }
@@ -47,29 +44,22 @@ export async function streamStates(command: string, path: string, args: Record<s
   let merged: Record<string, MetricState> | undefined;
   let first: ChunkResult['source'] | undefined;
   const chunkWarnings: ChunkResult['warnings'] = [];
-  const infinite: { rows: number; first: string }[] = [];
   await reduceChunks(tasks, threads, (r) => {
     if (merged === undefined) merged = Object.fromEntries(Object.entries(r.states).map(([k, s]) => [k, stateFromJSON(s, { onWarning: (w) => late.push(w) })]));
     else for (const [k, s] of Object.entries(r.states)) merged[k]?.merge(stateFromJSON(s));
     first ??= r.source;
     chunkWarnings.push(...r.warnings);
-    if (r.infinite !== undefined) infinite.push(r.infinite);
   });
   context.data = undefined;
   if (merged === undefined || first === undefined) throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
-  const warningsFor = (n: number): UMWarning[] => {
-    const warnings: UMWarning[] = [];
-    if (infinite.length > 0) {
-      const rows = infinite.reduce((x, y) => x + y.rows, 0);
-      const at = (infinite[0] as { first: string }).first;
-      warnings.push({ code: 'UM_W_INFINITE', fn: 'evaluate', message: `evaluate: ${rows} of ${n} rows give probability exactly 0 to their label (first: ${at}); the NLL is Infinity — pass clip to bound it` });
-    }
-    for (const w of [...chunkWarnings, ...late]) if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push(w);
-    return warnings;
+  const warnings = (): UMWarning[] => {
+    const out: UMWarning[] = [];
+    for (const w of [...chunkWarnings, ...late]) if (!out.some((x) => x.code === w.code && x.message === w.message)) out.push(w);
+    return out;
   };
   const src = first;
   const source = { ...src, n: 0, labels: new Float64Array(0), hasLabels: true, locate: () => src.path } as PredictionData;
-  return { states: merged, source, warningsFor, chunks: chunks.length, threads };
+  return { states: merged, source, warnings, chunks: chunks.length, threads };
 }
 
 /** The state specs of the `um metrics` set (and its bins and preset) (internal). */
@@ -77,5 +67,6 @@ export function evaluateSpec(args: Record<string, unknown>, bins: number | undef
   const options: Record<string, unknown> = { mode };
   if (bins !== undefined) options.bins = bins;
   if (typeof args.preset === 'string') options.preset = args.preset;
+  if (args.classwise === false) options.classwise = false;
   return { metric: 'evaluate', options };
 }

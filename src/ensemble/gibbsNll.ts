@@ -1,3 +1,4 @@
+import { stableMean } from '../math/pow2.js';
 import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
@@ -37,21 +38,29 @@ export function gibbsNll(labels: Labels, members: EnsembleScores, options: Ensem
   return gibbsNllOf(fn, e, y, options, weightArray(fn, options.weights, e.n));
 }
 
+/** The per-row Gibbs NLL, −(1/S)·Σ_s ln p_s(y_i | x_i), of a validated ensemble (internal; the function and state). */
+export function gibbsNllRows(e: EnsembleMatrix, y: Int32Array): Float64Array {
+  const { data, logData, numMembers: s, n, numClasses: c } = e;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let v = 0;
+    for (let m = 0; m < s; m++) {
+      const at = (m * n + i) * c + (y[i] as number);
+      v -= logData === undefined ? Math.log(data[at] as number) : (logData[at] as number);
+    }
+    out[i] = v / s;
+  }
+  return out;
+}
+
+/** The warning of an infinite Gibbs NLL (internal; the function and the state). */
+export function warnInfiniteGibbs(fn: string, value: number, options: WarningOptions): void {
+  if (value === Infinity) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability exactly 0 to a label; the Gibbs NLL is Infinity` });
+}
+
 /** Gibbs NLL of a validated ensemble and labels; warns on Infinity as `fn` (internal, shared with evaluateEnsemble). */
 export function gibbsNllOf(fn: string, e: EnsembleMatrix, y: Int32Array, options: WarningOptions, w?: Float64Array): number {
-  const { data, logData, numMembers: s, n, numClasses: c } = e;
-  let sum = 0;
-  let total = 0;
-  for (let i = 0; i < n; i++) total += w === undefined ? 1 : (w[i] as number);
-  for (let m = 0; m < s; m++) {
-    for (let i = 0; i < n; i++) {
-      const wi = w === undefined ? 1 : (w[i] as number);
-      if (wi === 0) continue;
-      const at = (m * n + i) * c + (y[i] as number);
-      sum -= wi * (logData === undefined ? Math.log(data[at] as number) : (logData[at] as number));
-    }
-  }
-  const v = sum / (s * total);
-  if (v === Infinity) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability exactly 0 to a label; the Gibbs NLL is Infinity` });
+  const v = stableMean(gibbsNllRows(e, y), w);
+  warnInfiniteGibbs(fn, v, options);
   return v;
 }

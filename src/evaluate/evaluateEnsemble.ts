@@ -10,7 +10,9 @@ import type { EnsembleOptions, EnsembleScores, Labels } from '../input/types.js'
 import type { PresetName } from '../presets/presets.js';
 import { mean } from '../scores/brier.js';
 import type { WarningOptions } from '../warnings/warnings.js';
-import { evaluateCore, type Evaluation } from './evaluate.js';
+import type { Evaluation } from './evaluate.js';
+import { runSuiteOnBatch } from '../engine/suite.js';
+import { EVALUATE } from './suite.js';
 
 /** The calibration summary of an ensemble's predictive distribution plus its model-uncertainty summaries. */
 export interface EnsembleEvaluation extends Evaluation {
@@ -68,12 +70,8 @@ export function evaluateEnsemble(
   const given = weightInput(fn, options.weights, e.n, { finiteTotal: `${fn} reports n, the total weight` });
   const w = given?.w;
   const p = meanPrediction(e);
-  let base: Evaluation;
-  if (given === undefined) base = evaluateCore(fn, p, y, options);
-  else {
-    const kept = positiveRows(p, y, given.w);
-    base = evaluateCore(fn, kept.p, kept.y, options, kept.w, given.scale);
-  }
+  // the evaluate suite on the mean prediction: the same metrics, keys, warnings and nulls as evaluate
+  const base = runSuiteOnBatch(EVALUATE, fn, positiveRows(p, y, given?.w), options as Readonly<Record<string, unknown>>);
   const u = decomposeUncertainty(e);
   const total = w === undefined ? e.n : w.reduce((a, b) => a + b, 0);
   return {

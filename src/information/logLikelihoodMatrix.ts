@@ -1,6 +1,6 @@
 import { samplesPerWeight, weightUnit } from '../input/weights.js';
 import { rescaleExponent, stableMean, timesPow2 } from '../math/pow2.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import { fail } from '../errors/fail.js';
 import type { PresetName } from '../presets/presets.js';
 

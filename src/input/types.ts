@@ -90,3 +90,10 @@ export interface EnsembleMatrix {
   readonly numClasses: number;
   readonly input: ScoreKind;
 }
+
+/** One validated batch of labelled predictions: probabilities, labels and weights (all > 0; scaled, see `WeightOptions`). */
+export interface LabeledBatch {
+  readonly p: ProbMatrix;
+  readonly y: Int32Array;
+  readonly w: Float64Array | undefined;
+}

@@ -10,7 +10,7 @@ export const WASM_SORT_MAX = 1 << 21;
 /**
  * The stable radix argsort of order-preserving unsigned words (`words[0]` most significant, one or two words per key)
  * by the WebAssembly kernel: the words are copied into linear memory, sorted there, and the order copied out. Internal;
- * src/math/argsort.ts builds the words and keeps the JavaScript version for larger inputs and the reference backend.
+ * src/kernels/argsort.ts builds the words and keeps the JavaScript version for larger inputs and the reference backend.
  */
 export function argsortWasm(k: Kernel, words: readonly Uint32Array[], n: number): Uint32Array {
   const stride = Math.ceil((n * 4) / 64) * 64;

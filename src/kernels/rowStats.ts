@@ -1,12 +1,18 @@
 import { fail } from '../errors/fail.js';
-import type { ProbMatrix } from '../input/types.js';
 import { rowStatsReference } from './rowStatsReference.js';
 import type { KernelBackend, RowStats, RowStatsMode } from './rowStatsTypes.js';
+
+/** The matrix a row pass reads: [n, numClasses] values, row-major (a validated `ProbMatrix`, in practice). */
+interface Matrix {
+  readonly data: Float64Array | Float32Array;
+  readonly n: number;
+  readonly numClasses: number;
+}
 import { rowStatsWasm, wasmKernel, type Kernel } from './rowStatsWasm.js';
 
 let backend: KernelBackend = 'wasm';
 /** Statistics already computed for a validated matrix (validated matrices are immutable by contract). */
-let cache = new WeakMap<ProbMatrix, RowStats>();
+let cache = new WeakMap<Matrix, RowStats>();
 
 /** The WebAssembly kernel when it is the selected backend and available, else null (internal; also used by argsort). */
 export function activeKernel(): Kernel | null {
@@ -20,7 +26,7 @@ export function computeRowStats(data: Float32Array | Float64Array, n: number, c:
 }
 
 /** Keeps `stats` as the row statistics of `p` (internal; called where validation already computed them). */
-export function rememberRowStats(p: ProbMatrix, stats: RowStats): void {
+export function rememberRowStats(p: Matrix, stats: RowStats): void {
   cache.set(p, stats);
 }
 
@@ -29,7 +35,7 @@ export function rememberRowStats(p: ProbMatrix, stats: RowStats): void {
  * fused pass and kept with the matrix so that every metric of one call (or of one `toProbabilities` result) shares it.
  * Internal.
  */
-export function rowStatsOf(p: ProbMatrix, mode: RowStatsMode): RowStats {
+export function rowStatsOf(p: Matrix, mode: RowStatsMode): RowStats {
   const known = cache.get(p);
   if (known !== undefined && known.mode >= mode) return known;
   const stats = computeRowStats(p.data, p.n, p.numClasses, mode);

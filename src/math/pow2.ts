@@ -1,3 +1,4 @@
+import { ExactSum, quotient, scratchSums } from './exactSum.js';
 /**
  * Exact scaling by powers of two (internal): multiplying by 2^e changes only the exponent, so sums, products and
  * ratios of scaled values are the scaled results bit for bit — as long as nothing overflows or underflows. Values
@@ -43,24 +44,29 @@ export function maxAbs(x: ArrayLike<number>): number {
 
 /**
  * The mean Σ w_i·x_i / Σ w_i (w_i = 1 without weights; rows of weight 0 left out, even infinite ones) without
- * overflow: when the largest finite |x_i| exceeds 2^100, the values are summed scaled by a power of two and the mean
- * is scaled back — so it is finite whenever the values are (it lies between them). Bit-identical to the plain sum
- * otherwise.
+ * overflow: both sums are exact, a product beyond float64 is added exactly, and the mean is rounded once from the exact
+ * quotient — so it is finite whenever the values are (it lies between them), and it does not depend on their order.
  */
 export function stableMean(x: ArrayLike<number>, w?: ArrayLike<number>): number {
-  const max = maxAbs(x);
-  const e = Number.isFinite(max) ? rescaleExponent(max) : 0;
-  let s = 0;
-  if (w === undefined) {
-    for (let i = 0; i < x.length; i++) s += e === 0 ? (x[i] as number) : timesPow2(x[i] as number, -e);
-    return timesPow2(s / x.length, e);
-  }
-  let total = 0;
+  // exact sums, the same as a mergeable state keeps (meanStore.ts): products beyond float64 added exactly, the mean
+  // rounded once from the exact quotient — finite whenever the values are, and the same bits in any order
+  const dense = scratchSums();
+  const num = new ExactSum();
+  const den = new ExactSum();
   for (let i = 0; i < x.length; i++) {
-    const wi = w[i] as number;
-    if (wi === 0) continue;
-    s += wi * (e === 0 ? (x[i] as number) : timesPow2(x[i] as number, -e));
-    total += wi;
+    const v = x[i] as number;
+    if (w === undefined) dense.add(0, v);
+    else {
+      const wi = w[i] as number;
+      if (wi === 0) continue;
+      const p = wi * v;
+      if ((Number.isFinite(p) && Math.abs(p) >= 2 ** -1022) || p === 0 || !Number.isFinite(v)) dense.add(0, p);
+      else num.addProduct(wi, v);
+      dense.add(1, wi);
+    }
   }
-  return timesPow2(s / total, e);
+  dense.foldInto(0, num);
+  if (w === undefined) den.addInteger(x.length);
+  else dense.foldInto(1, den);
+  return quotient(num, den);
 }

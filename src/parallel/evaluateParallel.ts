@@ -1,6 +1,8 @@
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
-import { evaluateWith, type EvaluateOptions, type Evaluation } from '../evaluate/evaluate.js';
+import type { EvaluateOptions, Evaluation } from '../evaluate/evaluate.js';
+import { EVALUATE } from '../evaluate/suite.js';
+import { runSuite } from '../engine/suite.js';
 import type { Labels } from '../input/types.js';
 import { rowStatsParallel, threadCount } from './rowStatsParallel.js';
 
@@ -56,8 +58,8 @@ export async function evaluateParallel(labels: Labels, scores: Float32Array | Fl
   const c = options.numClasses;
   if (c === undefined || !Number.isInteger(c) || c < 2 || scores.length % c !== 0 || scores.length === 0) {
     // evaluate names the exact problem
-    return evaluateWith(fn, labels, scores, rest);
+    return runSuite(EVALUATE, fn, labels, scores, rest);
   }
   const stats = await rowStatsParallel(scores, scores.length / c, c, 2, threads);
-  return evaluateWith(fn, labels, scores, rest, stats);
+  return runSuite(EVALUATE, fn, labels, scores, rest, stats);
 }

@@ -142,6 +142,9 @@ const numpyRightLast: EqualWidthRule = { index: 'edges', edges: 'numpy', closed:
 const exactRightLast: EqualWidthRule = { index: 'edges', edges: 'exact', closed: 'right', one: 'last-bin' };
 const divideOwn: EqualWidthRule = { index: 'divide', edges: 'exact', closed: 'left', one: 'own-bin' };
 
+/** The library's default number of bins (the default preset's; every function without a preset reads this one). */
+export const DEFAULT_BINS = 15;
+
 /**
  * Every compatibility preset, keyed by name. Each reproduces its peer's bin placement exactly (see the conformance
  * tests and test/presets, which check every preset × function against CONVENTIONS.md).
@@ -160,7 +163,7 @@ export const presets: Readonly<Record<PresetName, Preset>> = Object.freeze({
     name: 'default',
     description:
       'uncertainty-metrics (this library): 15 bins, b = min(⌊B·p⌋, B − 1) in float64, tie-aware equal-mass bins, every entry kept',
-    bins: 15,
+    bins: DEFAULT_BINS,
     precision: 'float64',
     equalWidth: floorLast,
     equalMass: 'quantile',

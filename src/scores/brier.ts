@@ -1,10 +1,12 @@
 import { stableMean } from '../math/pow2.js';
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import type { MeanStore } from '../accumulate/meanStore.js';
+import type { MetricDefinition } from '../engine/definition.js';
+import { runMetric } from '../engine/run.js';
 import type { Labels, Scores } from '../input/types.js';
+import type { WeightOptions } from '../input/weights.js';
+import type { BrierForm } from '../presets/presets.js';
+import { meanOf } from './accuracy.js';
 import { brierRows, resolveBrierForm, type BrierOptions } from './brierPerExample.js';
-import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
-import { positiveRows, weightArray, type WeightOptions } from '../input/weights.js';
 
 /** Mean of a Float64Array, weighted when `w` is given (internal). */
 export function mean(values: Float64Array, w?: Float64Array): number {
@@ -41,10 +43,15 @@ export function mean(values: Float64Array, w?: Float64Array): number {
  * ```
  */
 export function brier(labels: Labels, scores: Scores, options: BrierOptions & WeightOptions = {}): number {
-  checkOptions('brier', options, INPUT_KEYS, WEIGHT_KEYS, ['form', 'preset']);
-  const fn = 'brier';
-  const form = resolveBrierForm(fn, options);
-  const p = probMatrix(fn, scores, options, 1);
-  const { p: q, y, w } = positiveRows(p, labelArray(fn, labels, p.n, p.numClasses), weightArray(fn, options.weights, p.n));
-  return mean(brierRows(q, y, form), w);
+  return runMetric(BRIER, 'brier', labels, scores, options);
 }
+
+/** The definition of the Brier score (internal; the function, state and `evaluate` entry derive from it). */
+export const BRIER: MetricDefinition<{ form: BrierForm }, number> = {
+  name: 'brier',
+  keys: ['form', 'preset'],
+  resolve: (fn, options) => ({ form: resolveBrierForm(fn, options as BrierOptions) }),
+  statsMode: () => 1,
+  requests: (_fn, cfg) => [{ kind: 'mean', key: `brier:${cfg.form}`, values: ({ p, y }) => brierRows(p, y, cfg.form) }],
+  finish: (_cfg, [store], ctx) => meanOf(ctx.fn, store as MeanStore),
+};

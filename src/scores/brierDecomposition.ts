@@ -1,11 +1,15 @@
+import { BrierDecompositionStore } from '../accumulate/brierDecompositionStore.js';
+import type { MeanStore } from '../accumulate/meanStore.js';
+import type { MetricDefinition } from '../engine/definition.js';
+import { runMetric } from '../engine/run.js';
+import type { ExactSum } from '../math/exactSum.js';
+import { meanOf } from './accuracy.js';
+import { BRIER } from './brier.js';
 import type { WeightOptions } from '../input/weights.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
-import { topLabel } from '../measures/topLabel.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import type { BrierDecompositionConvention, PresetName } from '../presets/presets.js';
-import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
-import { labeledInput } from '../input/labeledInput.js';
 
 /** Options of {@link brierDecomposition}. */
 export interface BrierDecompositionOptions extends InputOptions, WeightOptions, Partial<BrierDecompositionConvention> {
@@ -89,74 +93,62 @@ export interface BrierDecomposition {
  * ```
  */
 export function brierDecomposition(labels: Labels, scores: Scores, options: BrierDecompositionOptions = {}): BrierDecomposition {
-  checkOptions('brierDecomposition', options, INPUT_KEYS, WEIGHT_KEYS, ['preset', 'form', 'reliability', 'resolution', 'epsilon']);
-  const fn = 'brierDecomposition';
-  const config = resolveBrierDecomposition(fn, options);
-  const { p, y, w } = labeledInput(fn, labels, scores, options);
-  const { numClasses: c, data } = p;
-  const { predicted } = topLabel(p);
-  const wOf = (i: number) => (w === undefined ? 1 : (w[i] as number));
-  let n = 0; // total weight (the number of rows without weights)
-  for (let i = 0; i < p.n; i++) n += wOf(i);
+  return runMetric(BRIER_DECOMPOSITION, 'brierDecomposition', labels, scores, options);
+}
 
-  // confusion counts C[k][j]: (weight of) rows predicted k with label j
-  const counts = new Float64Array(c * c);
-  for (let i = 0; i < p.n; i++) {
-    const at = (predicted[i] as number) * c + (y[i] as number);
-    counts[at] = (counts[at] as number) + wOf(i);
-  }
-  const cell = new Float64Array(c); // N_k
-  const pbar = new Float64Array(c); // class frequencies
-  for (let k = 0; k < c; k++) {
-    for (let j = 0; j < c; j++) {
-      const v = counts[k * c + j] as number;
-      cell[k] = (cell[k] as number) + v;
-      pbar[j] = (pbar[j] as number) + v;
-    }
-  }
-  for (let j = 0; j < c; j++) pbar[j] = (pbar[j] as number) / n;
-  const d = new Float64Array(c * c); // observed distribution of each cell
-  for (let k = 0; k < c; k++) {
-    const denom = (cell[k] as number) + config.epsilon;
-    for (let j = 0; j < c; j++) d[k * c + j] = denom === 0 ? 0 : (counts[k * c + j] as number) / denom;
-  }
-
-  let sumSq = 0;
-  for (let j = 0; j < c; j++) sumSq += (pbar[j] as number) ** 2;
-  const uncertainty = config.form === 'standard' ? 1 - sumSq : -sumSq;
-
+/** The three terms from the store's sums (the one place the decomposition is computed). */
+function decompose(fn: string, store: BrierDecompositionStore, cfg: BrierDecompositionConvention, score: number): BrierDecomposition {
+  const n = store.total.value();
+  if (!(n > 0)) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
+  const c = store.numClasses;
+  const counts = store.counts.map((s) => s.value());
+  const cell = Array.from({ length: c }, (_, k) => counts.slice(k * c, k * c + c).reduce((a, b) => a + b, 0));
+  const pbar = Array.from({ length: c }, (_, j) => counts.filter((_, at) => at % c === j).reduce((a, b) => a + b, 0) / n);
+  const d = counts.map((v, at) => {
+    const denom = (cell[Math.floor(at / c)] as number) + cfg.epsilon;
+    return denom === 0 ? 0 : v / denom;
+  });
+  const sumSq = pbar.reduce((a, b) => a + b * b, 0);
+  const uncertainty = cfg.form === 'standard' ? 1 - sumSq : -sumSq;
   let resolution = 0;
+  let distance = 0;
+  let recal = 0;
+  let squares = 0;
   for (let k = 0; k < c; k++) {
-    const w = (cell[k] as number) / n;
-    if (w === 0) continue;
+    const nk = cell[k] as number;
+    const q = (store.squares[k] as ExactSum).value();
+    squares += q;
+    let dd = 0;
+    let sd = 0;
+    let cd = 0;
     let s = 0;
     for (let j = 0; j < c; j++) {
-      const ref = config.resolution === 'correct' ? (pbar[j] as number) : (pbar[k] as number);
-      s += (ref - (d[k * c + j] as number)) ** 2;
-    }
-    resolution += w * s;
-  }
-
-  let reliability = 0;
-  let bs = 0;
-  for (let i = 0, o = 0; i < p.n; i++, o += c) {
-    const k = predicted[i] as number;
-    const yi = y[i] as number;
-    let dist = 0;
-    let score = 0;
-    let recal = 0;
-    for (let j = 0; j < c; j++) {
-      const pij = data[o + j] as number;
       const dkj = d[k * c + j] as number;
-      const e = j === yi ? 1 : 0;
-      dist += (pij - dkj) ** 2;
-      score += (pij - e) ** 2;
-      recal += (dkj - e) ** 2;
+      dd += dkj * dkj;
+      sd += (store.sums[k * c + j] as ExactSum).value() * dkj;
+      cd += (counts[k * c + j] as number) * dkj;
+      const ref = cfg.resolution === 'correct' ? (pbar[j] as number) : (pbar[k] as number);
+      s += (ref - dkj) ** 2;
     }
-    reliability += wOf(i) * (config.reliability === 'distance' ? dist : score - recal);
-    bs += wOf(i) * score;
+    if (nk > 0) resolution += (nk / n) * s;
+    distance += q - 2 * sd + nk * dd;
+    recal += nk * dd - 2 * cd + nk;
   }
-  reliability /= n;
-  bs /= n;
-  return { uncertainty, resolution, reliability, score: config.form === 'standard' ? bs : bs - 1, config };
+  const bs = squares - 2 * store.own.value() + n;
+  const reliability = (cfg.reliability === 'distance' ? distance : bs - recal) / n;
+  // the score is the Brier score itself (its exact mean): score and brier() are the same bits
+  return { uncertainty, resolution, reliability, score: cfg.form === 'standard' ? score : score - 1, config: cfg };
 }
+
+/** The definition of the Brier decomposition (internal; the function and the state derive from it). */
+export const BRIER_DECOMPOSITION: MetricDefinition<BrierDecompositionConvention, BrierDecomposition> = {
+  name: 'brierDecomposition',
+  keys: ['preset', 'form', 'reliability', 'resolution', 'epsilon'],
+  resolve: (fn, options) => resolveBrierDecomposition(fn, options as BrierDecompositionOptions),
+  statsMode: () => 1,
+  requests: () => [
+    { kind: 'custom', key: 'brier-decomposition', make: (c) => new BrierDecompositionStore(c), load: (json, at, c) => BrierDecompositionStore.fromJSON(json, at, c) },
+    ...BRIER.requests('brierDecomposition', { form: 'standard' }, 'exact'),
+  ],
+  finish: (cfg, [store, brier], ctx) => decompose(ctx.fn, store as BrierDecompositionStore, cfg, meanOf(ctx.fn, brier as MeanStore)),
+};

@@ -3,7 +3,7 @@ import { rowStatsOf } from '../kernels/rowStats.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import type { BrierForm, PresetName } from '../presets/presets.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 

@@ -1,4 +1,4 @@
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import { fail } from '../errors/fail.js';
 import { erf, normalPdf } from '../math/special.js';
 import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';

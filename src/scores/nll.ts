@@ -1,10 +1,10 @@
-import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
+import type { MeanStore } from '../accumulate/meanStore.js';
+import type { MetricDefinition } from '../engine/definition.js';
+import { runMetric } from '../engine/run.js';
 import type { Labels, Scores } from '../input/types.js';
-import { mean } from './brier.js';
-import { nllRows, resolveNll, type NllOptions } from './nllPerExample.js';
-import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
-import { positiveRows, weightArray, type WeightOptions } from '../input/weights.js';
+import type { WeightOptions } from '../input/weights.js';
+import { meanOf } from './accuracy.js';
+import { nllRows, resolveNllOptions, type NllOptions, type NllSettings } from './nllPerExample.js';
 
 /**
  * Negative log-likelihood (log loss, cross-entropy) of the labels: the mean of −ln p(y | x).
@@ -34,10 +34,33 @@ import { positiveRows, weightArray, type WeightOptions } from '../input/weights.
  * ```
  */
 export function nll(labels: Labels, scores: Scores, options: NllOptions & WeightOptions = {}): number {
-  checkOptions('nll', options, INPUT_KEYS, WEIGHT_KEYS, ['clip', 'renormalize', 'precision', 'preset', 'onWarning']);
-  const fn = 'nll';
-  const p = probMatrix(fn, scores, options);
-  const cfg = resolveNll(fn, options, p);
-  const { p: q, y, w } = positiveRows(p, labelArray(fn, labels, p.n, p.numClasses), weightArray(fn, options.weights, p.n));
-  return mean(nllRows(fn, q, y, cfg, options), w);
+  return runMetric(NLL, 'nll', labels, scores, options);
 }
+
+/** The definition of the NLL (internal; the function, state and `evaluate` entry derive from it). */
+export const NLL: MetricDefinition<NllSettings, number> = {
+  name: 'nll',
+  keys: ['clip', 'renormalize', 'precision', 'preset'],
+  resolve: (fn, options) => resolveNllOptions(fn, options as NllOptions),
+  requests: (_fn, cfg) => [
+    {
+      kind: 'mean',
+      key: `nll:${String(cfg.clip)}|${cfg.renormalize}|${cfg.precision}`,
+      // the warning is given once, from every batch's count, when finishing
+      values: ({ p, y }, fn) => nllRows(fn, p, y, cfg, { onWarning: () => {} }),
+    },
+  ],
+  finish: (_cfg, [s], ctx) => {
+    const store = s as MeanStore;
+    if (store.nonFinite > 0) {
+      ctx.warn({
+        code: 'UM_W_INFINITE',
+        fn: ctx.fn,
+        // (where the first one is depends on how a state's batches were merged: it is in the details, not the message)
+        message: `${ctx.fn}: ${store.nonFinite} of ${store.rows} rows give probability exactly 0 to their label; the NLL is Infinity — pass clip to bound it`,
+        details: { rows: store.nonFinite, first: store.firstNonFinite },
+      });
+    }
+    return meanOf(ctx.fn, store);
+  },
+};

@@ -1,5 +1,5 @@
-import { presetOf } from '../binning/options.js';
-import { atPrecision } from '../calibration/core.js';
+import { presetOf } from '../options/binning.js';
+import { atPrecision } from '../select/precision.js';
 import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
@@ -31,24 +31,41 @@ export interface NllConfig {
   precision: Precision;
 }
 
-/** Resolves NLL options against the input's precision (internal). */
-export function resolveNll(fn: string, options: NllOptions, p: ProbMatrix): NllConfig {
+/** NLL options resolved from the options alone: `'machine-epsilon'` becomes a number per batch, from its precision. */
+export interface NllSettings {
+  clip: number | null | 'machine-epsilon';
+  renormalize: boolean;
+  precision: Precision;
+}
+
+/** Resolves NLL options (presets applied) without the data (internal). */
+export function resolveNllOptions(fn: string, options: NllOptions): NllSettings {
   const base = presetOf(fn, options.preset).nll;
   const precision = options.precision ?? 'float64';
   if (precision !== 'float64' && precision !== 'float32') fail('UM_OPTION', fn, 'options.precision', `be 'float64' or 'float32'`, { value: precision });
   const rawClip = options.clip === undefined ? base.clip : options.clip;
-  let clip: number | null;
-  if (rawClip === 'machine-epsilon') clip = precision === 'float32' || p.data instanceof Float32Array ? 2 ** -23 : Number.EPSILON;
-  else if (rawClip === null) clip = null;
-  else if (typeof rawClip === 'number' && rawClip >= 0 && rawClip < 0.5) clip = rawClip;
-  else fail('UM_OPTION', fn, 'options.clip', `be a number in [0, 0.5), 'machine-epsilon' or null`, { value: rawClip });
+  if (!(rawClip === 'machine-epsilon' || rawClip === null || (typeof rawClip === 'number' && rawClip >= 0 && rawClip < 0.5))) {
+    fail('UM_OPTION', fn, 'options.clip', `be a number in [0, 0.5), 'machine-epsilon' or null`, { value: rawClip });
+  }
   const renormalize = options.renormalize ?? base.renormalize;
   if (typeof renormalize !== 'boolean') fail('UM_OPTION', fn, 'options.renormalize', 'be true or false', { value: renormalize });
-  return { clip, renormalize, precision };
+  return { clip: rawClip, renormalize, precision };
+}
+
+/** Resolves NLL options against the input's precision (internal). */
+export function resolveNll(fn: string, options: NllOptions, p: ProbMatrix): NllConfig {
+  return concreteNll(resolveNllOptions(fn, options), p);
+}
+
+/** The clip of settings for data `p`: machine epsilon of float32 data or precision, of float64 otherwise. */
+export function concreteNll(s: NllSettings, p: ProbMatrix): NllConfig {
+  const clip = s.clip === 'machine-epsilon' ? (s.precision === 'float32' || p.data instanceof Float32Array ? 2 ** -23 : Number.EPSILON) : s.clip;
+  return { clip, renormalize: s.renormalize, precision: s.precision };
 }
 
 /** Per-example negative log-likelihoods (internal kernel); warns once when some are infinite. */
-export function nllRows(fn: string, p0: ProbMatrix, labels: Int32Array, cfg: NllConfig, options: WarningOptions): Float64Array {
+export function nllRows(fn: string, p0: ProbMatrix, labels: Int32Array, settings: NllConfig | NllSettings, options: WarningOptions): Float64Array {
+  const cfg = concreteNll(settings, p0);
   const p = atPrecision(p0, cfg.precision);
   const { data, logData, n, numClasses: c } = p;
   const out = new Float64Array(n);

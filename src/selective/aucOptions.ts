@@ -1,5 +1,5 @@
 import { checkCount } from '../errors/checkCount.js';
-import { presetOf } from '../binning/options.js';
+import { presetOf } from '../options/binning.js';
 import type { Precision } from '../binning/types.js';
 import type { PresetName } from '../presets/presets.js';
 import { unitMeasure, type SelectiveData } from './selectiveInput.js';

@@ -1,10 +1,10 @@
-import { checkOptions } from '../errors/checkOptions.js';
-import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
-import { resolveAuc, thresholdedSelectiveAuc, type AucOptions } from './aucOptions.js';
-import { averagePrecision, countOnes, requireBothClasses } from './ranking.js';
-import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
+import { type AucOptions } from './aucOptions.js';
 import type { SelectiveOptions } from './types.js';
+import { rankingDefinition, rankingFunction } from './rankingDefinition.js';
+
+/** The one definition of this metric (its state and `evaluate` entry derive from it too). */
+export const DEFINITION = rankingDefinition('aupr');
 
 /** Options of {@link aupr}. */
 export interface AuprOptions extends SelectiveOptions, AucOptions {
@@ -55,16 +55,5 @@ export interface AuprOptions extends SelectiveOptions, AucOptions {
  * ```
  */
 export function aupr(labels: Labels, scores: Scores, options: AuprOptions = {}): number {
-  const fn = 'aupr';
-  checkOptions(fn, options, SELECTIVE_KEYS, ['positive', 'thresholds', 'preset']);
-  const { positive = 'error', thresholds: _t, preset: _p, ...rest } = options;
-  if (positive !== 'error' && positive !== 'correct') fail('UM_OPTION', fn, 'options.positive', "be 'error' or 'correct'", { value: positive });
-  const auc = resolveAuc(fn, options);
-  const d = selectiveInput(fn, labels, scores, rest);
-  const correct = positive === 'correct';
-  const names = { argument: 'labels', positives: correct ? 'correct predictions' : 'wrong predictions', negatives: correct ? 'wrong predictions' : 'correct predictions' };
-  if (auc.thresholds === null) return averagePrecision(fn, sweepOf(d), correct, names);
-  const ones = countOnes(d.correct);
-  requireBothClasses(fn, correct ? ones : d.n - ones, d.n, names);
-  return thresholdedSelectiveAuc(fn, d, positive, 'pr', auc.thresholds, auc.precision);
+  return rankingFunction(DEFINITION, 'aupr', labels, scores, options);
 }

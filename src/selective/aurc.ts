@@ -1,10 +1,14 @@
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
-import { AURC_ESTIMATORS, aurcOf, type AurcEstimator } from './riskCore.js';
+import { AURC_ESTIMATORS, type AurcEstimator } from './riskCore.js';
 import { SELECTIVE_KEYS, selectiveInput, sweepOf, type SelectiveData } from './selectiveInput.js';
 import type { Sweep } from './sweep.js';
 import type { SelectiveOptions } from './types.js';
+import { rankingDefinition, rankingFunction } from './rankingDefinition.js';
+
+/** The one definition of this metric (its state and `evaluate` entry derive from it too). */
+export const DEFINITION = rankingDefinition('aurc');
 
 /** Options of {@link aurc}, {@link eAurc} and {@link riskCoverageCurve}. */
 export interface AurcOptions extends SelectiveOptions {
@@ -64,6 +68,5 @@ export function aurcInput(fn: string, labels: Labels, scores: Scores, options: A
  * ```
  */
 export function aurc(labels: Labels, scores: Scores, options: AurcOptions = {}): number {
-  const { s, estimator } = aurcInput('aurc', labels, scores, options);
-  return aurcOf('aurc', s, estimator);
+  return rankingFunction(DEFINITION, 'aurc', labels, scores, options);
 }

@@ -1,9 +1,10 @@
-import { checkOptions } from '../errors/checkOptions.js';
 import type { Labels, Scores } from '../input/types.js';
-import { resolveAuc, thresholdedSelectiveAuc, type AucOptions } from './aucOptions.js';
-import { countOnes, requireBothClasses, rocArea } from './ranking.js';
-import { SELECTIVE_KEYS, selectiveInput, sweepOf } from './selectiveInput.js';
+import { type AucOptions } from './aucOptions.js';
 import type { SelectiveOptions } from './types.js';
+import { rankingDefinition, rankingFunction } from './rankingDefinition.js';
+
+/** The one definition of this metric (its state and `evaluate` entry derive from it too). */
+export const DEFINITION = rankingDefinition('auroc');
 
 /**
  * Area under the ROC curve of correctness against a confidence (or uncertainty) measure: the probability that a
@@ -46,13 +47,5 @@ import type { SelectiveOptions } from './types.js';
  * ```
  */
 export function auroc(labels: Labels, scores: Scores, options: SelectiveOptions & AucOptions = {}): number {
-  const fn = 'auroc';
-  checkOptions(fn, options, SELECTIVE_KEYS, ['thresholds', 'preset']);
-  const { thresholds: _t, preset: _p, ...rest } = options;
-  const auc = resolveAuc(fn, options);
-  const d = selectiveInput(fn, labels, scores, rest);
-  const names = { argument: 'labels', positives: 'correct predictions', negatives: 'wrong predictions' };
-  if (auc.thresholds === null) return rocArea(fn, sweepOf(d), names);
-  requireBothClasses(fn, countOnes(d.correct), d.n, names);
-  return thresholdedSelectiveAuc(fn, d, 'correct', 'roc', auc.thresholds, auc.precision);
+  return rankingFunction(DEFINITION, 'auroc', labels, scores, options);
 }

@@ -1,6 +1,9 @@
 import type { Labels, Scores } from '../input/types.js';
-import { aurcInput, type AurcOptions } from './aurc.js';
-import { excessAurcOf } from './riskCore.js';
+import { type AurcOptions } from './aurc.js';
+import { rankingDefinition, rankingFunction } from './rankingDefinition.js';
+
+/** The one definition of this metric (its state and `evaluate` entry derive from it too). */
+export const DEFINITION = rankingDefinition('eAurc');
 
 /**
  * Excess AURC: the AURC minus that of an oracle ranking of the same predictions (every correct one more confident
@@ -35,6 +38,5 @@ import { excessAurcOf } from './riskCore.js';
  * ```
  */
 export function eAurc(labels: Labels, scores: Scores, options: AurcOptions = {}): number {
-  const { s, estimator } = aurcInput('eAurc', labels, scores, options);
-  return excessAurcOf('eAurc', s, estimator);
+  return rankingFunction(DEFINITION, 'eAurc', labels, scores, options);
 }

@@ -1,5 +1,5 @@
 import { assignBinsFor } from '../binning/assignBins.js';
-import { presetOf, resolveBinning } from '../binning/options.js';
+import { presetOf, resolveBinning } from '../options/binning.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';

@@ -2,11 +2,9 @@ import { isList } from '../input/isList.js';
 import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
-import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
-import { rowEntropy } from '../measures/rowEntropy.js';
-import { rowNormalizedEntropy } from '../measures/normalizedEntropy.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { topLabel } from '../measures/topLabel.js';
-import { rowMargin } from '../measures/margin.js';
+import { namedConfidence, negate, thresholdPredictions } from '../select/confidence.js';
 import type { NamedMeasure, RankBy, SelectiveOptions } from './types.js';
 import { sweep, type Sweep } from './sweep.js';
 import { weightInput, type WeightRules } from '../input/weights.js';
@@ -93,30 +91,6 @@ export function resolveBy(fn: string, by: RankBy | undefined, n: number | undefi
   return { values: givenValues(fn, `options.by.${key}`, (by as Record<string, unknown>)[key], n), sign: key === 'confidence' ? 1 : -1 };
 }
 
-/** A named measure of validated probabilities, as "higher = more confident" values and the sign to undo it (internal). */
-export function namedConfidence(p: ProbMatrix, measure: NamedMeasure, predictedConfidence: Float64Array, threshold: number): { confidence: Float64Array; sign: 1 | -1 } {
-  switch (measure) {
-    case 'threshold-distance': {
-      const v = new Float64Array(p.n);
-      for (let i = 0; i < p.n; i++) v[i] = Math.abs((p.data[2 * i + 1] as number) - threshold);
-      return { confidence: v, sign: 1 };
-    }
-    case 'max-prob':
-      return { confidence: predictedConfidence, sign: 1 };
-    case 'margin':
-      return { confidence: rowMargin(p), sign: 1 };
-    case 'entropy':
-      return { confidence: negate(rowEntropy(p)), sign: -1 };
-    case 'normalized-entropy':
-      return { confidence: negate(rowNormalizedEntropy(p)), sign: -1 };
-  }
-}
-
-function negate(v: Float64Array): Float64Array {
-  for (let i = 0; i < v.length; i++) v[i] = -(v[i] as number);
-  return v;
-}
-
 /**
  * Validates labels and scores (or predicted classes), the ranking and the weights of a selective-prediction
  * function; `rules` (or `true`: whole-number weights, for metrics that count predictions one by one) are the
@@ -164,12 +138,7 @@ function unweightedInput(fn: string, labels: Labels, scores: Scores, options: Se
     if (typeof decisionThreshold !== 'number' || !(decisionThreshold >= 0 && decisionThreshold < 1)) {
       fail('UM_OPTION', fn, 'options.decisionThreshold', 'be a number in [0, 1)', { value: decisionThreshold });
     }
-    for (let i = 0; i < p.n; i++) {
-      const p1 = p.data[2 * i + 1] as number;
-      const k = p1 > decisionThreshold ? 1 : 0;
-      top.predicted[i] = k;
-      top.confidence[i] = k === 1 ? p1 : (p.data[2 * i] as number);
-    }
+    thresholdPredictions(p, top, decisionThreshold);
   }
   const correct = correctness(top.predicted, y);
   const t = decisionThreshold ?? 0.5;

@@ -1,4 +1,4 @@
-import { argsort } from '../math/argsort.js';
+import { argsort } from '../kernels/argsort.js';
 
 /**
  * The sufficient statistics of every ranking metric: predictions sorted from most to least confident, with equal

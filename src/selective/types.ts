@@ -1,16 +1,9 @@
 import type { InputOptions, ScoreKind } from '../input/types.js';
 import type { WeightOptions } from '../input/weights.js';
 
-/**
- * A per-sample measure computed from the predicted distribution, named by what it is:
- * - `'max-prob'` — confidence max_k p_k (higher = more confident);
- * - `'margin'` — p_(1) − p_(2), the gap between the two largest probabilities (higher = more confident);
- * - `'entropy'` — −Σ_k p_k ln p_k in nats (higher = more uncertain);
- * - `'normalized-entropy'` — entropy / ln C ∈ [0, 1] (higher = more uncertain);
- * - `'threshold-distance'` — |P(y = 1) − t| for two classes, t = `decisionThreshold` (higher = more confident;
- *   with t = 0.5 it ranks like `'max-prob'`).
- */
-export type NamedMeasure = 'max-prob' | 'margin' | 'entropy' | 'normalized-entropy' | 'threshold-distance';
+import type { NamedMeasure } from '../select/confidence.js';
+
+export type { NamedMeasure };
 
 /**
  * The caller's own per-sample values (mutual information, a verbalized confidence, an OoD detector's score…),

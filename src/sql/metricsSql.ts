@@ -1,3 +1,4 @@
+import { DEFAULT_BINS } from '../presets/presets.js';
 import { checkCount } from '../errors/checkCount.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
@@ -76,7 +77,7 @@ export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Requi
   // the SQL lists every class several times (≈ 1.1 KB per class; 2^15 classes ≈ 36 MB of SQL, 0.2 s): a bound far
   // above real class counts (ImageNet-21k: 21 841) instead of minutes and gigabytes of text for 1e9
   const c = checkCount(fn, 'options.numClasses', options.numClasses, { min: 2, max: MAX_SQL_CLASSES, why: `${MAX_SQL_CLASSES} = 2^15 classes make ≈ 36 MB of SQL` });
-  const bins = options.bins ?? 15;
+  const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
   const sumTolerance = options.sumTolerance ?? 1e-3;
   if (!(sumTolerance >= 0) || !Number.isFinite(sumTolerance)) fail('UM_OPTION', fn, 'options.sumTolerance', 'be a finite number ≥ 0', { value: sumTolerance });
@@ -151,8 +152,10 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
     `v AS (SELECT u.*, CASE WHEN pred = y THEN 1.0 ELSE 0.0 END AS correct FROM u)`,
   ];
   const withBase = `WITH ${base.join(',\n')}`;
+  // rows of weight 0 are left out as in memory (they count in no bin and no mean)
+  const positive = d('SUM(CASE WHEN w > 0 THEN 1 ELSE 0 END)');
   const sums = (x: string, outcome: string) =>
-    `${d('COUNT(*)')} AS n, ${d('SUM(w)')} AS weight, ${d(`SUM(w * ${x})`)} AS score, ${d(`SUM(w * ${outcome})`)} AS outcome`;
+    `${positive} AS n, ${d('SUM(w)')} AS weight, ${d(`SUM(w * ${x})`)} AS score, ${d(`SUM(w * ${outcome})`)} AS outcome`;
   const topLabel = `${withBase}\nSELECT ${bin('conf')} AS bin, ${sums('conf', 'correct')}\nFROM v GROUP BY 1 ORDER BY 1`;
   const classwise =
     `${withBase},\nentries AS (${k.map((j) => `SELECT ${j} AS k, ${p(j)} AS s, CASE WHEN y = ${j} THEN 1.0 ELSE 0.0 END AS o, w FROM v`).join('\nUNION ALL ')})\n` +
@@ -163,7 +166,7 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
   const rowSum = `(${k.map(p).join(' + ')})`;
   const badProb = k.map((j) => `${p(j)} IS NULL OR ${p(j)} < 0 OR ${p(j)} > 1`).join(' OR ');
   const scores =
-    `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +
+    `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${positive} AS weighted_rows, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +
     `${d('SUM(CASE WHEN py > 0 THEN w * (0.0 - LN(py)) ELSE 0.0 END)')} AS nll, ${d('SUM(CASE WHEN py = 0 AND w > 0 THEN 1 ELSE 0 END)')} AS zero_label_rows, ` +
     `${d('SUM(w * ent)')} AS entropy, ` +
     `${d(`SUM(CASE WHEN ${badProb} THEN 1 ELSE 0 END)`)} AS bad_probability_rows, ` +

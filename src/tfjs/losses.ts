@@ -1,3 +1,4 @@
+import { DEFAULT_BINS } from '../presets/presets.js';
 import { checkCount } from '../errors/checkCount.js';
 import * as tf from '@tensorflow/tfjs';
 import { fail } from '../errors/fail.js';
@@ -99,7 +100,7 @@ export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
 export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLossOptions = {}): tf.Scalar {
   const fn = 'uceLoss';
   checkOptions(fn, options, ['bins', 'classwise']);
-  const bins = options.bins ?? 15;
+  const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
   const classwise = options.classwise ?? false;
   if (typeof classwise !== 'boolean') fail('UM_OPTION', fn, 'options.classwise', 'be true or false', { value: classwise });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dingBins } from '../../src/binning/dingBins.js';
-import { DEFAULT_DING } from '../../src/binning/options.js';
+import { DEFAULT_DING } from '../../src/options/binning.js';
 import { binaryCalibrationError, binaryReliability } from '../../src/index.js';
 import { minstd, minstdDataset, uniforms } from '../helpers/minstd.js';
 

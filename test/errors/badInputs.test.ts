@@ -28,6 +28,7 @@ function labeledRows(fn: string, f: (labels: unknown, scores: unknown, options?:
   return [
     { what: 'a misspelt option', call: call(Y2, P2, { bin: 10 }), code: 'UM_OPTION', message: new RegExp(`^${fn}: options.bin must not be given: ${fn} has no such option \\(its options: input, `) },
     { what: 'options not an object', call: call(Y2, P2, 5), code: 'UM_OPTION', message: new RegExp(`^${fn}: options must be an object; got 5`) },
+    { what: 'options null', call: call(Y2, P2, null), code: 'UM_OPTION', message: new RegExp(`^${fn}: options must be an object; got null`) },
     { what: 'scores not an array', call: call(Y2, 'abc'), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs must be a number\\[\\]\\[\\]`) },
     { what: 'no rows', call: call([], []), code: 'UM_EMPTY', message: new RegExp(`^${fn}: probs must hold at least one row`) },
     { what: 'ragged rows', call: call(Y2, [[0.5, 0.5], [1]]), code: 'UM_SHAPE', message: new RegExp(`^${fn}: probs\\[1\\] must be a row of 2 numbers`) },
@@ -83,7 +84,7 @@ for (const fn of ['gce', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'ae
   add(fn, labeledRows(fn, fnOf(fn)));
   if (!['aece', 'amce', 'brier', 'brierPerExample', 'brierDecomposition', 'nll', 'nllPerExample'].includes(fn)) add(fn, binsRows(fn, fnOf(fn)));
 }
-for (const fn of ['mmce', 'smoothEce']) add(fn, labeledRows(fn, fnOf(fn), false));
+for (const fn of ['mmce', 'smoothEce', 'accuracy']) add(fn, labeledRows(fn, fnOf(fn), false));
 const g = um.gce as (l: unknown, s: unknown, o?: unknown) => unknown;
 add('gce', [
   { what: 'unknown norm', call: () => g(Y2, P2, { norm: 'l3' }), code: 'UM_OPTION', message: /^gce: options.norm must be one of 'l1', 'l2', 'max'; got "l3"/ },
@@ -110,7 +111,16 @@ add('uce', [
   { what: 'classwise not boolean', call: () => (um.uce as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { classwise: 1 }), code: 'UM_OPTION', message: /^uce: options.classwise must be true or false; got 1/ },
   { what: 'an unknown classAverage', call: () => (um.uce as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { classwise: true, classAverage: 'mean' }), code: 'UM_OPTION', message: /^uce: options.classAverage must be one of 'all-classes', 'predicted-classes'; got "mean"/ },
 ]);
-add('reliability', [{ what: 'unknown measure', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { measure: 'entropy' }), code: 'UM_OPTION', message: /^reliability: options.measure must be 'confidence' or 'uncertainty'; got "entropy"/ }]);
+add('reliability', [{ what: 'unknown measure', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { measure: 'entropy' }), code: 'UM_OPTION', message: /^reliability: options.measure must be one of 'confidence', 'uncertainty'; got "entropy"/ },
+  { what: 'unknown target', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { target: 'all-classes' }), code: 'UM_OPTION', message: /^reliability: options.target must be one of 'top-label', 'uncertainty'; got "all-classes"/ },
+  { what: 'an alias that disagrees with target', call: () => (um.reliability as (l: unknown, s: unknown, o?: unknown) => unknown)(Y2, P2, { target: 'top-label', measure: 'uncertainty' }), code: 'UM_OPTION', message: /^reliability: options.target must agree with options.measure, which implies 'uncertainty'/ },
+]);
+add('gce', [
+  { what: 'topLabel and target disagree', call: () => fnOf('gce')(Y2, P2, { topLabel: true, target: 'all-classes' }), code: 'UM_OPTION', message: /^gce: options.target must agree with options.topLabel, which implies 'top-label'/ },
+  { what: 'unknown groupBy', call: () => fnOf('gce')(Y2, P2, { groupBy: 'row' }), code: 'UM_OPTION', message: /^gce: options.groupBy must be one of 'none', 'class'; got "row"/ },
+]);
+add('ece', [{ what: 'a target ece fixes otherwise', call: () => fnOf('ece')(Y2, P2, { target: 'all-classes' }), code: 'UM_OPTION', message: /^ece: options.target must imply target "top-label" or be omitted \(ece fixes it; use gce to change it\); got "all-classes"/ }]);
+add('uce', [{ what: 'classwise and groupBy disagree', call: () => fnOf('uce')(Y2, P2, { classwise: true, groupBy: 'none' }), code: 'UM_OPTION', message: /^uce: options.groupBy must agree with options.classwise, which implies 'class'/ }]);
 
 const cs = um.createState as (m: unknown, o?: unknown) => um.MetricState;
 add('createState', [
@@ -118,8 +128,9 @@ add('createState', [
   { what: 'unknown mode', call: () => cs('ece', { mode: 'sketchy' }), code: 'UM_OPTION', message: /^createState: options.mode must be 'exact' or 'bounded'; got "sketchy"/ },
   { what: 'cellBits out of range', call: () => cs('auroc', { mode: 'bounded', cellBits: 20 }), code: 'UM_OPTION', message: /^createState: options.cellBits must be an integer in \[1, 12\]; got 20/ },
   { what: 'an option the metric lacks', call: () => cs('brier', { bins: 10 }), code: 'UM_OPTION', message: /^createState: options.bins must not be given/ },
-  { what: 'a float32 preset', call: () => cs('ece', { preset: 'torchmetrics' }), code: 'UM_STATE', message: /^createState: options.precision must be 'float64' in a mergeable state/ },
-  { what: "a preset with Keras' thresholded AUC", call: () => cs('auroc', { preset: 'uncertainty-metrics' }), code: 'UM_STATE', message: /^createState: options.preset must have exact AUROC\/AUPR in a state/ },
+  { what: "Keras' thresholded AUC on the bounded grid", call: () => cs('auroc', { preset: 'uncertainty-metrics', mode: 'bounded' }), code: 'UM_OPTION', message: /^createState: options.mode must be 'exact' for auroc with these options/ },
+  { what: 'a metric with no proven bound in bounded mode', call: () => cs('rmsce', { mode: 'bounded' }), code: 'UM_OPTION', message: /^createState: options.mode must be 'exact' for rmsce with equal-mass bins and the l2 norm/ },
+  { what: 'an inherited property as the metric', call: () => cs('constructor'), code: 'UM_OPTION', message: /^createState: metric must be one of 'gce'/ },
   { what: 'a classAverage without classwise', call: () => cs('uce', { classAverage: 'predicted-classes' }), code: 'UM_OPTION', message: /^createState: options.classAverage must be omitted unless classwise is true/ },
   { what: 'an out-of-range probability in update', call: () => cs('ece').update([0, 1], [[0.5, 0.5], [1.2, -0.2]]), code: 'UM_PROB_RANGE', message: /^ece\.update: probs\[1\]\[0\] must be in \[0, 1\]; got 1.2/, fn: 'ece.update' },
   { what: 'a label out of range in update', call: () => cs('brier').update([0, 2], P2), code: 'UM_LABEL', message: /^brier\.update: labels\[1\] must be/, fn: 'brier.update' },
@@ -145,8 +156,8 @@ const sj = um.stateFromJSON as (j: unknown) => unknown;
 add('stateFromJSON', [
   { what: 'not JSON', call: () => sj('{oops'), code: 'UM_STATE', message: /^stateFromJSON: json must be valid JSON/ },
   { what: 'another format', call: () => sj({ format: 'other' }), code: 'UM_STATE', message: /^stateFromJSON: json.format must be 'uncertainty-metrics\/state'; got "other"/ },
-  { what: 'another version', call: () => sj({ format: 'uncertainty-metrics/state', version: 2 }), code: 'UM_STATE', message: /^stateFromJSON: json.version must be 1; got 2/ },
-  { what: 'malformed statistics', call: () => sj({ format: 'uncertainty-metrics/state', version: 1, metric: 'brier', options: {}, numClasses: 2, data: null }), code: 'UM_STATE', message: /^stateFromJSON: json.data must hold the statistics of a 'brier' state/ },
+  { what: 'another version', call: () => sj({ format: 'uncertainty-metrics/state', version: 1 }), code: 'UM_STATE', message: /^stateFromJSON: json.version must be 2 \(states of earlier versions cannot be read: compute them again\); got 1/ },
+  { what: 'malformed statistics', call: () => sj({ format: 'uncertainty-metrics/state', version: 2, metric: 'brier', options: {}, mode: 'exact', numClasses: 2, rows: 1, weighted: false, input: { input: 'probs', binary: false }, stores: null }), code: 'UM_STATE', message: /^stateFromJSON: json.stores must be an array; got null/ },
 ]);
 
 for (const fn of ['toProbabilities', 'confidence', 'predictedClass', 'entropy', 'normalizedEntropy']) {
@@ -309,7 +320,7 @@ add('smoothEce', [
   { what: 'unknown target', call: () => fnOf('smoothEce')(Y2, P2, { target: 'class-1' }), code: 'UM_OPTION', message: /^smoothEce: options.target must be 'top-label' or 'positive-class'; got "class-1"/ },
 ]);
 add('debiasedEce', [
-  { what: 'unknown mode', call: () => fnOf('debiasedEce')(Y2, P2, { mode: 'classwise' }), code: 'UM_OPTION', message: /^debiasedEce: options.mode must be 'top-label', 'marginal' or 'positive-class'; got "classwise"/ },
+  { what: 'unknown mode', call: () => fnOf('debiasedEce')(Y2, P2, { mode: 'classwise' }), code: 'UM_OPTION', message: /^debiasedEce: options.mode must be one of 'top-label', 'marginal', 'positive-class'; got "classwise"/ },
   { what: 'unknown smallBins', call: () => fnOf('debiasedEce')(Y2, P2, { smallBins: 'keep' }), code: 'UM_OPTION', message: /^debiasedEce: options.smallBins must be 'drop' or 'plugin'; got "keep"/ },
 ]);
 add('bayesianEce', [

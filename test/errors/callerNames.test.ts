@@ -65,14 +65,15 @@ describe('states refuse what they cannot keep when it is given, not at toJSON or
       [() => createState([Symbol('x')] as never), /^createState: metric must be one of 'gce'/],
       [() => createState(Object.create(null) as never), /^createState: metric must be one of 'gce'/],
       [() => createState('semiparametricCalibrationError', { bootstrap: 10n } as never), /^createState: options must hold only numbers, strings, arrays and plain objects/],
-      [() => createState('binaryBrier').update([1, 0], undefined as never), /^binaryBrier\.update: scores must be the scores binaryBrier takes; got undefined/],
+      [() => createState('binaryBrier').update([1, 0], undefined as never), /^binaryBrier\.update: scores must be an array with one entry per row; got undefined/],
       // options of row-keeping states reach the function at result(): weights there were kept (Infinity included)
       [() => createState('cosineDistance', { weights: [Infinity, 1] } as never), /^createState: options.weights must not be given: a state takes weights with each batch/],
       [() => createState('semiparametricCalibrationError', { sampleWeights: [1] } as never), /^createState: options.sampleWeights must not be given/],
       [() => createState('ece', { weights: [1] } as never), /^createState: options.weights must not be given/],
-      [() => createState('disagreement').update(null, null as never), /^disagreement\.update: scores must be the scores disagreement takes; got null/],
-      [() => createState('negativeWaic').update(null, [[0n, -0.3], [-1, -2]] as never), /^negativeWaic\.update: scores must hold only numbers/],
-      [() => createState('oodAuroc').update({ uncertainty: [0.1] } as never, { uncertainty: [0.5, 0n] } as never), /^oodAuroc\.update: outOfDistribution must hold only numbers/],
+      [() => createState('disagreement').update(null, null as never), /^disagreement\.update: scores must be nested members \[S\]\[n\]\[C\]; got null/],
+      // rows are kept as numbers, read entry by entry: a BigInt is located
+      [() => createState('negativeWaic').update(null, [[0n, -0.3], [-1, -2]] as never), /^negativeWaic\.update: scores\[0\]\[0\] must be a number; got 0n/],
+      [() => createState('oodAuroc').update({ uncertainty: [0.1] } as never, { uncertainty: [0.5, 0n] } as never), /^oodAuroc\.update: outOfDistribution\[1\] must be a number; got 0n/],
     ];
     for (const [call, message] of bad) {
       let caught: unknown;

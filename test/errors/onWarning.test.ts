@@ -21,7 +21,7 @@ const rows = {
   topLabel: [{ bin: 9, n: 1, weight: 1, score: 0.9, outcome: 1 }],
   classwise: [],
   uncertainty: [{ bin: 4, n: 1, weight: 1, score: 0.5, outcome: 0 }],
-  scores: [{ n: 1, weight: 1, correct: 1, brier: 0.1, nll: 0.1, entropy: 0.3, bad_probability_rows: 0, bad_sum_rows: 0, bad_label_rows: 0, bad_weight_rows: 0, zero_label_rows: 0 }],
+  scores: [{ n: 1, weighted_rows: 1, weight: 1, correct: 1, brier: 0.1, nll: 0.1, entropy: 0.3, bad_probability_rows: 0, bad_sum_rows: 0, bad_label_rows: 0, bad_weight_rows: 0, zero_label_rows: 0 }],
   auroc: [{ area: 0, pos: 1, neg: 0 }],
 };
 

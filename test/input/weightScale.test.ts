@@ -75,6 +75,7 @@ const ROWS: Record<string, Row> = {
   mmce: { kind: 'ratio', call: (w) => um.mmce(labels, probs, o(w)) },
   'mmce weighted': { kind: 'ratio', call: (w) => um.mmce(labels, probs, { ...o(w), weighted: true }) },
   smoothEce: { kind: 'ratio', sampleSize: true, call: (w) => um.smoothEce(labels, probs, o(w)) },
+  accuracy: { kind: 'ratio', call: (w) => um.accuracy(labels, probs, o(w)) },
   brier: { kind: 'ratio', call: (w) => um.brier(labels, probs, o(w)) },
   binaryBrier: { kind: 'ratio', call: (w) => um.binaryBrier(binaryLabels, binaryProbs, o(w)) },
   brierDecomposition: { kind: 'ratio', call: (w) => um.brierDecomposition(labels, probs, o(w)) },

@@ -153,7 +153,7 @@ describe('hostile arguments: located UMErrors, never a TypeError, NaN or Infinit
     topLabel: [bin(9, 1, 0.9, 1), bin(8, 1, 0.8, 1)],
     classwise: [{ k: 1, ...bin(9, 1, 0.9, 1) }],
     uncertainty: [bin(4, 2, 1, 0)],
-    scores: [{ n: 2, weight: 2, correct: 2, brier: 0.1, nll: 0.33, entropy: 0.8, bad_probability_rows: 0, bad_sum_rows: 0, bad_label_rows: 0, bad_weight_rows: 0, zero_label_rows: 0 }],
+    scores: [{ n: 2, weighted_rows: 2, weight: 2, correct: 2, brier: 0.1, nll: 0.33, entropy: 0.8, bad_probability_rows: 0, bad_sum_rows: 0, bad_label_rows: 0, bad_weight_rows: 0, zero_label_rows: 0 }],
     auroc: [{ area: 1, pos: 1, neg: 1 }],
   };
   it('finishSqlMetrics: every field of the rows replaced by a value of another kind', () => {

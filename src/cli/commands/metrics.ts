@@ -34,11 +34,12 @@ export const metricsArgs = {
   ci: { type: 'string', description: 'add seeded percentile bootstrap intervals at this level to every metric (e.g. 0.95)', valueHint: 'LEVEL' },
   resamples: { type: 'string', description: 'bootstrap resamples with --ci (default 1000)', valueHint: 'N' },
   seed: { type: 'string', description: 'bootstrap seed with --ci (default 0)', valueHint: 'N' },
-  stream: { type: 'boolean', description: `read the file in batches in constant memory (automatic above ${STREAM_BYTES / 2 ** 20} MiB); order-based metrics then come from a fine grid with an error bound` },
-  exact: { type: 'boolean', description: 'with --stream: keep what the order-based metrics rank (exact, memory grows with the rows)' },
+  stream: { type: 'boolean', description: `read the file in batches (automatic above ${STREAM_BYTES / 2 ** 20} MiB): the same numbers as in memory, bit for bit` },
+  bounded: { type: 'boolean', description: 'with --stream: order-based metrics from a fine grid in constant memory, each with its proven error bound (metrics without one are n/a)' },
+  exact: { type: 'boolean', description: 'with --stream: the default (kept for scripts that pass it)' },
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core); results do not depend on it', valueHint: 'N' },
-  'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk reduced on its own (default 1048576); results depend on it only through rounding of the bounded grid', valueHint: 'N' },
-  engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, Brier, NLL, entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
+  'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk reduced on its own (default 1048576); exact results never depend on it', valueHint: 'N' },
+  engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, accuracy, Brier, NLL, mean entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
   query: { type: 'string', description: 'with --engine: one SELECT whose rows are the predictions (instead of FILE); it may read files with read_csv, read_parquet, read_json', valueHint: 'SQL' },
 } satisfies ArgsDef;
 
@@ -57,7 +58,7 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       await streamMetrics(command, args, io, context, bins);
       return;
     }
-    for (const flag of ['exact', 'threads', 'chunk-rows'] as const) {
+    for (const flag of ['exact', 'bounded', 'threads', 'chunk-rows'] as const) {
       if (args[flag] !== undefined && args[flag] !== false) throw new UMError('UM_OPTION', `${command}: --${flag} is an option of --stream`, { fn: command, argument: `--${flag}` });
     }
     const data = await readPredictions(String(args.file), readOptionsOf(args));
@@ -153,10 +154,11 @@ export async function shouldStream(args: Record<string, unknown>): Promise<boole
 async function streamMetrics(command: string, args: Record<string, unknown>, io: Io, context: { data?: PredictionData }, bins: number | undefined): Promise<void> {
   if (typeof args.calibration === 'string') throw new UMError('UM_OPTION', `${command}: --stream does not take --calibration yet`, { fn: command, argument: '--stream' });
   if (args.ci !== undefined) throw new UMError('UM_OPTION', `${command}: --ci needs the rows in memory; leave out --stream`, { fn: command, argument: '--ci' });
-  const mode = args.exact === true ? 'exact' : 'bounded';
+  if (args.exact === true && args.bounded === true) throw new UMError('UM_OPTION', `${command}: give --bounded or --exact, not both`, { fn: command, argument: '--bounded' });
+  const mode = args.bounded === true ? 'bounded' : 'exact';
   const s = await streamStates(command, String(args.file), args, { evaluate: evaluateSpec(args, bins, mode) }, context);
   const result = (s.states.evaluate as MetricState).result() as Evaluation;
-  const warnings = s.warningsFor(result.n);
+  const warnings = s.warnings();
   printWarnings(io, command, warnings);
   const source = { ...s.source, n: result.n };
   if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads } })}\n`);

@@ -33,7 +33,7 @@ export const reportArgs = {
   preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')}`, valueHint: 'NAME' },
   ood: { type: 'string', description: 'out-of-distribution predictions of a model, one --ood per FILE in order (adds the OoD chart)', valueHint: 'FILE' },
   timestamp: { type: 'boolean', description: 'print the time of the run (off by default: same input, same report)' },
-  stream: { type: 'boolean', description: `reduce each file to states in constant memory (automatic above ${STREAM_BYTES / 2 ** 20} MiB): metrics and reliability diagrams; --no-stream keeps every chart` },
+  stream: { type: 'boolean', description: `reduce each file to mergeable states batch by batch (automatic above ${STREAM_BYTES / 2 ** 20} MiB; the numbers equal the in-memory ones): metrics and reliability diagrams; --no-stream keeps every chart` },
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core)', valueHint: 'N' },
   'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk (default 1048576)', valueHint: 'N' },
   ...inputArgs,
@@ -77,7 +77,7 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           file,
           args,
           {
-            evaluate: evaluateSpec(args, bins, 'bounded'),
+            evaluate: evaluateSpec(args, bins, 'exact'),
             reliability: { metric: 'reliability', options: binning },
             uncertainty: { metric: 'reliability', options: { ...binning, measure: 'uncertainty' } },
           },
@@ -89,7 +89,7 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           reliability: (st.reliability as MetricState).result() as ReliabilityTable,
           uncertainty: (st.uncertainty as MetricState).result() as ReliabilityTable,
         };
-        printWarnings(io, command, streamed.warningsFor(summary.evaluation.n));
+        printWarnings(io, command, streamed.warnings());
         models.push({ name: names[j] as string, source: file, summary });
         continue;
       }

@@ -1,7 +1,7 @@
 import { checkCount } from '../errors/checkCount.js';
 import { fail } from '../errors/fail.js';
 import { presets, type Preset, type PresetName } from '../presets/presets.js';
-import type { BinningSpec, Closed, DingOptions, EqualMassMethod, EqualWidthRule, Precision } from './types.js';
+import type { BinningSpec, Closed, DingOptions, EqualMassMethod, EqualWidthRule, Precision } from '../binning/types.js';
 
 /** The binning schemes a metric can use. */
 export type BinningScheme = 'equal-width' | 'equal-mass' | 'ding' | 'distinct';

@@ -1,5 +1,5 @@
 import { it, expect } from 'vitest';
-import { cellOf, cellRange, cellCount } from '../../src/state/cells.js';
+import { cellOf, cellRange, cellCount } from '../../src/accumulate/cells.js';
 it('cells', () => {
   const m = 8;
   console.log(cellCount(m));

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { useKernels } from '../../src/index.js';
-import { argsort } from '../../src/math/argsort.js';
+import { argsort } from '../../src/kernels/argsort.js';
 import { uniforms } from '../helpers/minstd.js';
 
 /** The comparison-sort definition argsort must reproduce (stable; −0 = 0). */

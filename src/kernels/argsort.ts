@@ -1,5 +1,5 @@
-import { argsortWasm, WASM_SORT_MAX } from '../kernels/argsortWasm.js';
-import { activeKernel } from '../kernels/rowStats.js';
+import { argsortWasm, WASM_SORT_MAX } from './argsortWasm.js';
+import { activeKernel } from './rowStats.js';
 
 /** Digits of a 32-bit word, least significant first: 11, 11 and 10 bits (2048 counters at most). */
 const DIGITS: readonly (readonly [shift: number, mask: number])[] = [

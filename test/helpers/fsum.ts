@@ -1,10 +1,11 @@
+/** Shewchuk/Python math.fsum, kept as an independent reference for src/math/exactSum.ts (a copy of the old state sum). */
 /**
  * An exactly rounded running sum (Shewchuk's non-overlapping partials, as Python's `math.fsum`): the value is the
  * correctly rounded sum of every number added, whatever the order and grouping — so states merged in any order
  * give bit-identical results. Non-finite values are summed apart (∞ + x = ∞, ∞ − ∞ = NaN). Internal; plain data
  * in JSON (`partials`, `special`).
  */
-export class ExactSum {
+export class Fsum {
   /** Non-overlapping partial sums, increasing magnitude. */
   partials: number[] = [];
   /** Sum of the non-finite values added (0 when none). */
@@ -40,7 +41,7 @@ export class ExactSum {
   }
 
   /** Adds every partial of another sum (exact). */
-  addSum(other: ExactSum): void {
+  addSum(other: Fsum): void {
     for (const x of other.partials) this.add(x);
     this.special += other.special;
   }
@@ -74,8 +75,8 @@ export class ExactSum {
     return { partials: [...this.partials], special: Number.isFinite(this.special) ? this.special : String(this.special) };
   }
 
-  static fromJSON(json: { partials: number[]; special: number | string }): ExactSum {
-    const s = new ExactSum();
+  static fromJSON(json: { partials: number[]; special: number | string }): Fsum {
+    const s = new Fsum();
     s.partials = json.partials.map(Number);
     s.special = Number(json.special);
     return s;

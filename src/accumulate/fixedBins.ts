@@ -1,0 +1,85 @@
+import { assignBinsFor } from '../binning/assignBins.js';
+import { addToBinSums, binsOfSums, emptyBinSums, mergeBinSums, type BinSums } from '../binning/binSums.js';
+import type { Bin, BinningSpec } from '../binning/types.js';
+import type { Pairs } from '../select/selectPairs.js';
+import { isCount, type JsonPath, type Store } from './store.js';
+
+/** Binnings whose edges do not depend on the data: equal-width rules and user edges. */
+export type FixedSpec = Extract<BinningSpec, { scheme: 'equal-width' | 'edges' }>;
+
+/**
+ * Fixed bins per group: for every bin its count and the exact Σw, Σw·s, Σw·o (O(groups × bins) memory whatever the
+ * number of rows; exact merge). What ECE, MCE, SCE, UCE and reliability tables with equal-width or given edges keep
+ * (internal).
+ */
+export class FixedBinsStore implements Store {
+  readonly kind = 'fixed-bins';
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  readonly groups: BinSums[];
+  /** Whether some weight (times its scale) was not a whole number: weights are then relative, not counts. */
+  fractional = false;
+  /** The weights' scale (1 unless the caller's weights were rescaled; a state's batches share scale 1). */
+  unit = 1;
+
+  constructor(
+    readonly fn: string,
+    readonly spec: FixedSpec,
+    groups: number,
+  ) {
+    const a = assignBinsFor(fn, new Float64Array(0), spec);
+    this.lower = Float64Array.from(a.lower);
+    this.upper = Float64Array.from(a.upper);
+    this.groups = Array.from({ length: groups }, () => emptyBinSums(a.numBins));
+  }
+
+  /** Adds the pairs of every group. */
+  add(pairs: readonly Pairs[]): void {
+    pairs.forEach((g, k) => {
+      if (g.scores.length === 0) return;
+      this.unit = g.unit;
+      if (!this.fractional && g.weights !== undefined) this.fractional = g.weights.some((w) => !Number.isInteger(w * g.unit));
+      const a = assignBinsFor(this.fn, g.scores, this.spec);
+      addToBinSums(this.groups[k] as BinSums, a.index, g.scores, g.outcomes, g.weights);
+    });
+  }
+
+  merge(other: Store): void {
+    const o = other as FixedBinsStore;
+    this.groups.forEach((g, k) => mergeBinSums(g, o.groups[k] as BinSums));
+    this.fractional ||= o.fractional;
+  }
+
+  /** The bins of group k (empty bins included); `null` when the group holds no entry. */
+  bins(k: number): Bin[] | null {
+    const g = this.groups[k] as BinSums;
+    return g.count.every((c) => c === 0) ? null : binsOfSums(this.lower, this.upper, g);
+  }
+
+  toJSON(): unknown {
+    return {
+      fractional: this.fractional,
+      groups: this.groups.map((g) => ({ count: Array.from(g.count), weight: g.weight.map((s) => s.toJSON()), score: g.score.map((s) => s.toJSON()), outcome: g.outcome.map((s) => s.toJSON()) })),
+    };
+  }
+
+  /** Reads {@link toJSON}'s form for this spec and number of groups, checking every field. */
+  static fromJSON(json: unknown, at: JsonPath, fn: string, spec: FixedSpec, groups: number): FixedBinsStore {
+    const s = new FixedBinsStore(fn, spec, groups);
+    const bins = s.lower.length;
+    const o0 = at.object(json);
+    if (typeof o0.fractional !== 'boolean') at.at('fractional').fail('be true or false', o0.fractional);
+    s.fractional = o0.fractional as boolean;
+    const g = at.at('groups').array(o0.groups, groups);
+    g.forEach((x, k) => {
+      const here = at.at('groups').at(k);
+      const o = here.object(x);
+      const sums = s.groups[k] as BinSums;
+      sums.count.set(here.at('count').numbers(o.count, bins, isCount, 'be a whole number ≥ 0'));
+      sums.weight.splice(0, bins, ...here.at('weight').exactSums(o.weight, bins));
+      sums.score.splice(0, bins, ...here.at('score').exactSums(o.score, bins));
+      sums.outcome.splice(0, bins, ...here.at('outcome').exactSums(o.outcome, bins));
+    });
+    return s;
+  }
+}

@@ -1,0 +1,72 @@
+import { ExactSum, quotient, scratchSums } from '../math/exactSum.js';
+import type { JsonPath, Store } from './store.js';
+
+/**
+ * A weighted mean of one value per row: the exact Σw·v and Σw, the number of rows and how many values were not
+ * finite (an NLL of +∞) — O(1) memory, exact merge. What accuracy, Brier, NLL and the mean entropy keep (internal).
+ */
+export class MeanStore implements Store {
+  readonly kind = 'mean';
+  readonly weighted = new ExactSum();
+  readonly weight = new ExactSum();
+  rows = 0;
+  nonFinite = 0;
+  /** Row of the first non-finite value, counting rows in the order they were added and merged (−1: none). */
+  firstNonFinite = -1;
+
+  /** Adds values (and weights, all > 0; undefined = 1). */
+  add(values: ArrayLike<number>, weights: ArrayLike<number> | undefined): void {
+    const dense = scratchSums();
+    let bad = 0;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (!Number.isFinite(v)) {
+        if (this.firstNonFinite < 0) this.firstNonFinite = this.rows + i;
+        bad++;
+      }
+      if (weights === undefined) dense.add(0, v);
+      else {
+        const w = weights[i] as number;
+        const p = w * v;
+        // a product beyond float64 (or lost among the subnormals) is added exactly
+        if ((Number.isFinite(p) && Math.abs(p) >= 2 ** -1022) || p === 0 || !Number.isFinite(v)) dense.add(0, p);
+        else this.weighted.addProduct(w, v);
+        dense.add(1, w);
+      }
+    }
+    dense.foldInto(0, this.weighted);
+    if (weights === undefined) this.weight.addInteger(values.length);
+    else dense.foldInto(1, this.weight);
+    this.rows += values.length;
+    this.nonFinite += bad;
+  }
+
+  merge(other: Store): void {
+    const o = other as MeanStore;
+    if (this.firstNonFinite < 0 && o.firstNonFinite >= 0) this.firstNonFinite = this.rows + o.firstNonFinite;
+    this.weighted.addSum(o.weighted);
+    this.weight.addSum(o.weight);
+    this.rows += o.rows;
+    this.nonFinite += o.nonFinite;
+  }
+
+  /** Σw·v / Σw, rounded once from the exact sums (NaN when no row was added: the caller reports that). */
+  mean(): number {
+    return quotient(this.weighted, this.weight);
+  }
+
+  toJSON(): unknown {
+    return { weighted: this.weighted.toJSON(), weight: this.weight.toJSON(), rows: this.rows, nonFinite: this.nonFinite, firstNonFinite: this.firstNonFinite };
+  }
+
+  static fromJSON(json: unknown, at: JsonPath): MeanStore {
+    const o = at.object(json);
+    const s = new MeanStore();
+    s.weighted.addSum(at.at('weighted').exactSum(o.weighted));
+    s.weight.addSum(at.at('weight').exactSum(o.weight));
+    s.rows = at.at('rows').integer(o.rows, 0, Number.MAX_SAFE_INTEGER);
+    s.nonFinite = at.at('nonFinite').integer(o.nonFinite, 0, s.rows);
+    s.firstNonFinite = at.at('firstNonFinite').integer(o.firstNonFinite, s.nonFinite === 0 ? -1 : 0, s.nonFinite === 0 ? -1 : s.rows - 1);
+    return s;
+  }
+}

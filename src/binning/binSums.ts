@@ -1,0 +1,94 @@
+import { ExactSum, scratchSums } from '../math/exactSum.js';
+import { binsFromSums } from './binStatistics.js';
+import type { Bin } from './types.js';
+
+/**
+ * Exact per-bin sums: the count and the exactly rounded Σw, Σw·s and Σw·o of every bin. Whatever the order in which
+ * entries arrive, and however they are split into batches and merged, the sums — and so every bin, calibration error
+ * and reliability table computed from them — are the same bits (internal).
+ */
+export interface BinSums {
+  readonly count: Float64Array;
+  readonly weight: ExactSum[];
+  readonly score: ExactSum[];
+  readonly outcome: ExactSum[];
+}
+
+/** Empty sums for `numBins` bins. */
+export function emptyBinSums(numBins: number): BinSums {
+  const make = () => Array.from({ length: numBins }, () => new ExactSum());
+  return { count: new Float64Array(numBins), weight: make(), score: make(), outcome: make() };
+}
+
+/**
+ * Adds entries given their bins (`index[i]` in [0, numBins)): grouped by bin with a counting sort, then each bin's
+ * values go through one dense exact accumulator — two float additions per value, one BigInt fold per bin.
+ */
+export function addToBinSums(sums: BinSums, index: ArrayLike<number>, scores: ArrayLike<number>, outcomes: ArrayLike<number>, weights?: ArrayLike<number>, offset = 0, length = index.length): void {
+  const numBins = sums.count.length;
+  const start = new Int32Array(numBins + 1);
+  for (let i = offset; i < offset + length; i++) start[(index[i] as number) + 1] = (start[(index[i] as number) + 1] as number) + 1;
+  for (let b = 0; b < numBins; b++) start[b + 1] = (start[b + 1] as number) + (start[b] as number);
+  const order = new Int32Array(length);
+  const at = start.slice(0, numBins);
+  for (let i = offset; i < offset + length; i++) {
+    const b = index[i] as number;
+    order[at[b] as number] = i;
+    at[b] = (at[b] as number) + 1;
+  }
+  const dense = scratchSums();
+  for (let b = 0; b < numBins; b++) {
+    const from = start[b] as number;
+    const to = start[b + 1] as number;
+    if (from === to) continue;
+    sums.count[b] = (sums.count[b] as number) + (to - from);
+    let ones = 0;
+    if (weights === undefined) {
+      for (let j = from; j < to; j++) {
+        const i = order[j] as number;
+        dense.add(1, scores[i] as number);
+        const o = outcomes[i] as number;
+        if (o === 1) ones++;
+        else if (o !== 0) dense.add(2, o);
+      }
+      (sums.weight[b] as ExactSum).addInteger(to - from);
+    } else {
+      for (let j = from; j < to; j++) {
+        const i = order[j] as number;
+        const w = weights[i] as number;
+        dense.add(0, w);
+        dense.add(1, w * (scores[i] as number));
+        const o = outcomes[i] as number;
+        if (o === 1) dense.add(2, w);
+        else if (o !== 0) dense.add(2, w * o);
+      }
+      dense.foldInto(0, sums.weight[b] as ExactSum);
+    }
+    dense.foldInto(1, sums.score[b] as ExactSum);
+    dense.foldInto(2, sums.outcome[b] as ExactSum);
+    if (ones > 0) (sums.outcome[b] as ExactSum).addInteger(ones);
+  }
+}
+
+/** Adds other sums of the same bins (exact). */
+export function mergeBinSums(into: BinSums, other: BinSums): void {
+  for (let b = 0; b < into.count.length; b++) {
+    into.count[b] = (into.count[b] as number) + (other.count[b] as number);
+    (into.weight[b] as ExactSum).addSum(other.weight[b] as ExactSum);
+    (into.score[b] as ExactSum).addSum(other.score[b] as ExactSum);
+    (into.outcome[b] as ExactSum).addSum(other.outcome[b] as ExactSum);
+  }
+}
+
+/** The exactly rounded total weight of all bins. */
+export function totalWeight(sums: BinSums): number {
+  const t = new ExactSum();
+  for (const s of sums.weight) t.addSum(s);
+  return t.value();
+}
+
+/** The bins (means, gaps, fractions) of exact sums. */
+export function binsOfSums(lower: ArrayLike<number>, upper: ArrayLike<number>, sums: BinSums): Bin[] {
+  const value = (s: ExactSum[]) => s.map((x) => x.value());
+  return binsFromSums(lower, upper, sums.count, value(sums.weight), value(sums.score), value(sums.outcome), totalWeight(sums));
+}

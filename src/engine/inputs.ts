@@ -1,0 +1,39 @@
+/** The input side of the engine: one validated batch, the combined weight rules, an outcome's value (internal). */
+import { labelArray } from '../input/labelArray.js';
+import { probMatrix } from '../input/probMatrix.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
+import { positiveRows, weightInput, type WeightOptions, type WeightRules } from '../input/weights.js';
+import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
+import type { WarningOptions } from '../warnings/warnings.js';
+import type { Member, Outcome } from './computation.js';
+import type { Batch } from './definition.js';
+
+/** Options every derived public function takes besides its metric's own. */
+export type RunOptions = InputOptions & WeightOptions & WarningOptions & object;
+
+/**
+ * Validates labelled probabilities and weights into one batch (rows of weight 0 dropped), as every function and
+ * state does (internal).
+ */
+export function labeledBatch(fn: string, labels: Labels, scores: Scores, options: InputOptions & WeightOptions, statsMode: RowStatsMode, rules: WeightRules, stats?: RowStats): Batch {
+  const p = probMatrix(fn, scores, options, statsMode, stats);
+  const y = labelArray(fn, labels, p.n, p.numClasses);
+  return positiveRows(p, y, weightInput(fn, options.weights, p.n, rules)?.w);
+}
+
+/** Combines the weight rules of several metrics (the strictest of each). */
+export function weightRulesOf(members: readonly Member[]): WeightRules {
+  const rules = members.map((m) => m.def.weightRules?.(m.config) ?? {});
+  const out: WeightRules = {};
+  if (rules.some((r) => r.integer === true)) out.integer = true;
+  const total = rules.find((r) => r.finiteTotal !== undefined)?.finiteTotal;
+  if (total !== undefined) out.finiteTotal = total;
+  return out;
+}
+
+/** The value of an outcome, or its error thrown. */
+export function valueOf(outcome: Outcome | undefined): unknown {
+  if (outcome === undefined) throw new Error('no such member');
+  if ('error' in outcome) throw outcome.error;
+  return outcome.value;
+}

@@ -1,0 +1,70 @@
+import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
+import type { Labels, Scores } from '../input/types.js';
+import type { WeightRules } from '../input/weights.js';
+import type { RowStats } from '../kernels/rowStatsTypes.js';
+import { emitWarning, type UMWarning, type WarningOptions } from '../warnings/warnings.js';
+import { Computation, type Member, type Outcome } from './computation.js';
+import type { Batch, MetricDefinition, StateMode } from './definition.js';
+import { labeledBatch, valueOf, weightRulesOf, type RunOptions } from './inputs.js';
+
+/** What a suite's `assemble` may use besides the members' outcomes. */
+export interface SuiteContext {
+  readonly fn: string;
+  readonly computation: Computation;
+  warn(warning: UMWarning): void;
+}
+
+/**
+ * One or more metrics computed together from one set of stores: a single metric (its function and state) or a suite
+ * such as `evaluate` — the in-memory call, `createState`, `evaluateParallel`, `um metrics --stream` and `bootstrap`
+ * all run the same suite, so their options, key names, warnings and `null`s cannot diverge (internal).
+ */
+export interface Suite<R> {
+  readonly name: string;
+  /** Option keys beyond the input options, `weights` and `onWarning`. */
+  readonly keys: readonly string[];
+  /** The members for these options (each validated and resolved by its definition). */
+  members(fn: string, options: Readonly<Record<string, unknown>>, mode: StateMode): Member[];
+  /** The result from the members' outcomes. */
+  assemble(outcomes: Map<string, Outcome>, context: SuiteContext): R;
+  /** What the weights must be (default: every member's rules); a suite may report a member null instead. */
+  weightRules?(members: readonly Member[]): WeightRules;
+}
+
+/** The weight rules of a suite's input. */
+export function suiteWeightRules(suite: Suite<unknown>, members: readonly Member[]): WeightRules {
+  return suite.weightRules?.(members) ?? weightRulesOf(members);
+}
+
+/** The suite of one metric: its value, or its error thrown. */
+export function single<C, R>(def: MetricDefinition<C, R>): Suite<R> {
+  return {
+    name: def.name,
+    keys: def.keys,
+    members: (fn, options) => [{ key: def.name, def: def as MetricDefinition, config: def.resolve(fn, options) }],
+    assemble: (outcomes) => valueOf(outcomes.get(def.name)) as R,
+  };
+}
+
+/**
+ * Runs a suite on one set of labelled probabilities — what a public function does; `stats` are row statistics already
+ * computed (the threaded pass) (internal).
+ */
+export function runSuite<R>(suite: Suite<R>, fn: string, labels: Labels, scores: Scores, options: RunOptions = {}, stats?: RowStats): R {
+  checkOptions(fn, options, INPUT_KEYS, WEIGHT_KEYS, ['onWarning'], suite.keys);
+  const members = suite.members(fn, options as Readonly<Record<string, unknown>>, 'exact');
+  const computation = new Computation(fn, members, 'exact');
+  return finishOne(suite, computation, labeledBatch(fn, labels, scores, options, computation.statsMode(), suiteWeightRules(suite, members), stats), options);
+}
+
+/** Runs a suite on one validated batch (internal; `evaluateEnsemble` on the mean prediction). */
+export function runSuiteOnBatch<R>(suite: Suite<R>, fn: string, batch: Batch, options: Readonly<Record<string, unknown>> & WarningOptions): R {
+  const computation = new Computation(fn, suite.members(fn, options, 'exact'), 'exact');
+  return finishOne(suite, computation, batch, options);
+}
+
+function finishOne<R>(suite: Suite<R>, computation: Computation, batch: Batch, options: WarningOptions): R {
+  computation.add(batch);
+  const warn = (w: UMWarning) => emitWarning(options, w);
+  return suite.assemble(computation.finish(warn), { fn: computation.fn, computation, warn });
+}

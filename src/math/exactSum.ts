@@ -1,0 +1,286 @@
+/**
+ * Exactly rounded sums. Every finite double is an integer multiple of 2^−1074, so a sum of doubles is an integer
+ * multiple of 2^−1074 too: `ExactSum` keeps that integer as a BigInt (`scaled` = Σx · 2^1074), adds and merges it
+ * without rounding, and rounds once, half to even, when the value is read. The value is therefore the correctly
+ * rounded sum of every number added, whatever their order or grouping — which is what makes a metric computed in one
+ * pass, in batches, merged from states in any grouping or on several threads give the same bits.
+ *
+ * Hot loops do not add to the BigInt one number at a time: they fill a `DenseSums` bank (two float64 cells per
+ * exponent, each an exact integer) and fold it into the BigInt once per batch (internal).
+ */
+
+const SCALE_BITS = 1074n;
+/** |scaled| never exceeds this: 2^(1024 + 1074) · 2^64 (2^64 maximal doubles), so JSON cannot smuggle in huge values. */
+const MAX_BITS = 1024 + 1074 + 64;
+
+const scratch = new Float64Array(1);
+const scratchBits = new Uint32Array(scratch.buffer);
+
+/** 2^k as a double for −1074 ≤ k ≤ 1023 (exact), built from its bits. */
+export function pow2(k: number): number {
+  if (k > 1023) return Infinity;
+  if (k < -1074) return 0;
+  if (k >= -1022) {
+    scratchBits[0] = 0;
+    scratchBits[1] = (k + 1023) << 20;
+  } else {
+    // subnormal: a single mantissa bit
+    const bit = k + 1074; // 0 … 51
+    scratchBits[0] = bit < 32 ? 2 ** bit : 0;
+    scratchBits[1] = bit < 32 ? 0 : 2 ** (bit - 32);
+  }
+  return scratch[0] as number;
+}
+
+/** The integer x · 2^1074 of a finite double x. */
+export function scaledOf(x: number): bigint {
+  scratch[0] = x;
+  const hi = scratchBits[1] as number;
+  const lo = scratchBits[0] as number;
+  const e = (hi >>> 20) & 0x7ff;
+  let mantissa = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+  if (e !== 0) mantissa |= 1n << 52n;
+  const shifted = mantissa << BigInt(e === 0 ? 0 : e - 1);
+  return hi >>> 31 === 1 ? -shifted : shifted;
+}
+
+/** Number of bits of a positive BigInt. */
+function bitLength(a: bigint): number {
+  const hex = a.toString(16);
+  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0] as string, 16)));
+}
+
+/** The double nearest to scaled · 2^−1074 (ties to even; ±Infinity beyond the largest double). */
+export function roundScaled(scaled: bigint): number {
+  if (scaled === 0n) return 0;
+  const negative = scaled < 0n;
+  const a = negative ? -scaled : scaled;
+  const length = bitLength(a);
+  let value: number;
+  if (length <= 53) {
+    // below 2^53 units: exact (a subnormal or a normal double)
+    value = Number(a) * pow2(-1074);
+  } else {
+    let shift = length - 53;
+    const s = BigInt(shift);
+    let q = a >> s;
+    const rest = a - (q << s);
+    const half = 1n << (s - 1n);
+    if (rest > half || (rest === half && (q & 1n) === 1n)) q += 1n;
+    if (q === 1n << 53n) {
+      q >>= 1n;
+      shift += 1;
+    }
+    // a normal double: q < 2^53 times a power of two, exact unless it overflows
+    value = shift - 1074 > 971 ? Infinity : Number(q) * pow2(shift - 1074);
+  }
+  return negative ? -value : value;
+}
+
+/** The JSON form of an {@link ExactSum}: the scaled integer in hexadecimal (times a power of two) and the sum of non-finite values. */
+export interface ExactSumJSON {
+  readonly scaled: string;
+  readonly special: number | 'Infinity' | '-Infinity' | 'NaN';
+}
+
+/** An exactly rounded running sum; plain data in JSON (internal). */
+export class ExactSum {
+  /** Σ x · 2^1074 of the finite values added. */
+  scaled = 0n;
+  /** Sum of the non-finite values added (0 when none): ∞ + x = ∞, ∞ − ∞ = NaN. */
+  special = 0;
+
+  /** Adds one number (slow path: one BigInt addition). */
+  add(x: number): void {
+    if (!Number.isFinite(x)) this.special += x;
+    else if (x !== 0) this.scaled += scaledOf(x);
+  }
+
+  /**
+   * Adds the product w·x of two finite doubles: rounded to a double like every product, unless that rounding loses the
+   * product (beyond the largest double, or among the subnormals), where it is added exactly instead — so a weighted
+   * sum never overflows and never loses a tiny term.
+   */
+  addProduct(w: number, x: number): void {
+    const p = w * x;
+    if (Number.isFinite(p) && (p === 0 ? w === 0 || x === 0 : Math.abs(p) >= 2 ** -1022)) {
+      this.add(p);
+      return;
+    }
+    if (!Number.isFinite(w) || !Number.isFinite(x)) {
+      this.special += p;
+      return;
+    }
+    this.scaled += (scaledOf(w) * scaledOf(x)) / (1n << SCALE_BITS);
+  }
+
+  /** Adds a whole number below 2^53 in magnitude (counts), exactly. */
+  addInteger(k: number): void {
+    if (k !== 0) this.scaled += BigInt(k) << SCALE_BITS;
+  }
+
+  /** Adds another sum (exact). */
+  addSum(other: ExactSum): void {
+    this.scaled += other.scaled;
+    this.special += other.special;
+  }
+
+  /** The correctly rounded sum (round half to even); the non-finite sum when any non-finite value was added. */
+  value(): number {
+    return this.special !== 0 || Number.isNaN(this.special) ? this.special : roundScaled(this.scaled);
+  }
+
+  /** Whether nothing but zeros was added. */
+  isZero(): boolean {
+    return this.scaled === 0n && this.special === 0;
+  }
+
+  /** `scaled` as hexadecimal digits times a power of two (`"1a3fp1012"` = 0x1a3f · 2^1012): short for every sum. */
+  toJSON(): ExactSumJSON {
+    const special = Number.isFinite(this.special) ? this.special : (String(this.special) as ExactSumJSON['special']);
+    if (this.scaled === 0n) return { scaled: '0', special };
+    const hex = (this.scaled < 0n ? -this.scaled : this.scaled).toString(16);
+    const zeros = hex.length - hex.replace(/0+$/, '').length;
+    const digits = hex.slice(0, hex.length - zeros);
+    return { scaled: `${this.scaled < 0n ? '-' : ''}${digits}${zeros === 0 ? '' : `p${zeros * 4}`}`, special };
+  }
+
+  /**
+   * Reads {@link toJSON}'s form, or returns a description of what is wrong with it (the caller names the field).
+   */
+  static fromJSON(json: unknown): ExactSum | string {
+    if (json === null || typeof json !== 'object') return 'be an object {scaled, special}';
+    const { scaled, special } = json as Record<string, unknown>;
+    const m = typeof scaled === 'string' ? /^(-?)([0-9a-f]{1,600})(?:p(\d{1,4}))?$/.exec(scaled) : null;
+    if (m === null) return 'have `scaled` as hexadecimal digits with an optional power of two ("1a3fp1012")';
+    const magnitude = BigInt(`0x${m[2] as string}`) << BigInt(m[3] ?? 0);
+    const big = m[1] === '-' ? -magnitude : magnitude;
+    if (big !== 0n && bitLength(big < 0n ? -big : big) > MAX_BITS) return 'have `scaled` within the range of sums of doubles';
+    let sp: number;
+    if (special === 'Infinity' || special === '-Infinity' || special === 'NaN') sp = Number(special);
+    else if (special === 0) sp = 0;
+    else return 'have `special` 0, "Infinity", "-Infinity" or "NaN"';
+    const s = new ExactSum();
+    s.scaled = big;
+    s.special = sp;
+    return s;
+  }
+}
+
+/**
+ * The quotient of two exact sums, num/den (den > 0), rounded once from the exact quotient (truncated below 2^−1074
+ * first) — so a mean is finite whenever its terms are, however large their sum (internal).
+ */
+export function quotient(num: ExactSum, den: ExactSum): number {
+  if (num.special !== 0 || Number.isNaN(num.special) || den.special !== 0 || Number.isNaN(den.special)) return num.value() / den.value();
+  if (den.scaled <= 0n) return num.value() / den.value();
+  return roundScaled((num.scaled << SCALE_BITS) / den.scaled);
+}
+
+/** Adds per cell before a fold: each lower cell grows by < 2^32 per add and must stay below 2^53. */
+const FOLD_EVERY = 2 ** 20;
+/** Cells per sum: two per biased exponent (0 … 2047). */
+const CELLS = 4096;
+
+/**
+ * A bank of `size` exact accumulators for hot loops. Sum k keeps, per biased exponent e of the numbers added, two
+ * float64 cells holding exact integers: the top 21 bits of the significands (implicit bit included) and the low 32
+ * bits. Adding is two float additions; {@link foldInto} turns the cells into BigInt sums (internal).
+ */
+export class DenseSums {
+  readonly size: number;
+  private readonly cells: Float64Array;
+  private readonly lowest: Int32Array;
+  private readonly highest: Int32Array;
+  private readonly special: Float64Array;
+  private readonly pending: ExactSum[];
+  private adds = 0;
+
+  constructor(size: number) {
+    this.size = size;
+    this.cells = new Float64Array(size * CELLS);
+    this.lowest = new Int32Array(size).fill(2048);
+    this.highest = new Int32Array(size).fill(-1);
+    this.special = new Float64Array(size);
+    this.pending = Array.from({ length: size }, () => new ExactSum());
+  }
+
+  /** Adds x to sum k. */
+  add(k: number, x: number): void {
+    scratch[0] = x;
+    const hi = scratchBits[1] as number;
+    let e = (hi >>> 20) & 0x7ff;
+    if (e === 0x7ff) {
+      this.special[k] = (this.special[k] as number) + x;
+      return;
+    }
+    let top = hi & 0xfffff;
+    if (e === 0) e = 1;
+    else top += 0x100000;
+    const low = scratchBits[0] as number;
+    const at = k * CELLS + (e << 1);
+    const c = this.cells;
+    if (hi >>> 31 === 1) {
+      c[at] = (c[at] as number) - top;
+      c[at + 1] = (c[at + 1] as number) - low;
+    } else {
+      c[at] = (c[at] as number) + top;
+      c[at + 1] = (c[at + 1] as number) + low;
+    }
+    if (e < (this.lowest[k] as number)) this.lowest[k] = e;
+    if (e > (this.highest[k] as number)) this.highest[k] = e;
+    if (++this.adds === FOLD_EVERY) this.foldAll();
+  }
+
+  /** Moves every cell into the BigInt sums and clears the cells (exactness needs it every 2^20 adds). */
+  private foldAll(): void {
+    for (let k = 0; k < this.size; k++) this.fold(k);
+    this.adds = 0;
+  }
+
+  private fold(k: number): void {
+    const lo = this.lowest[k] as number;
+    const hi = this.highest[k] as number;
+    const target = this.pending[k] as ExactSum;
+    if (hi >= lo) {
+      let s = 0n;
+      const c = this.cells;
+      for (let e = lo; e <= hi; e++) {
+        const at = k * CELLS + (e << 1);
+        const top = c[at] as number;
+        const low = c[at + 1] as number;
+        if (top !== 0) s += BigInt(top) << BigInt(e + 31);
+        if (low !== 0) s += BigInt(low) << BigInt(e - 1);
+        c[at] = 0;
+        c[at + 1] = 0;
+      }
+      target.scaled += s;
+      this.lowest[k] = 2048;
+      this.highest[k] = -1;
+    }
+    if ((this.special[k] as number) !== 0 || Number.isNaN(this.special[k])) {
+      target.special += this.special[k] as number;
+      this.special[k] = 0;
+    }
+  }
+
+  /** Adds sum k into `target` and clears it. */
+  foldInto(k: number, target: ExactSum): void {
+    this.fold(k);
+    const p = this.pending[k] as ExactSum;
+    target.addSum(p);
+    p.scaled = 0n;
+    p.special = 0;
+  }
+}
+
+let shared: DenseSums | undefined;
+
+/**
+ * One scratch bank of three sums for every hot loop of the library (JavaScript runs one call at a time, and each
+ * fold leaves the sums it folds empty, so callers fold every sum they added to before returning) (internal).
+ */
+export function scratchSums(): DenseSums {
+  shared ??= new DenseSums(3);
+  return shared;
+}

@@ -1,0 +1,148 @@
+import { describe, expect, it } from 'vitest';
+import { DenseSums, ExactSum, pow2, roundScaled, scaledOf } from '../../src/math/exactSum.js';
+import { Fsum } from '../helpers/fsum.js';
+import { createRng } from '../../src/random/rng.js';
+
+const rng = (seed: number) => {
+  const g = createRng('test', seed);
+  return () => g.uniform();
+};
+
+/** Doubles of every kind: tiny, subnormal, huge, negative, exact ties, cancellation. */
+function hostileValues(seed: number, n: number): number[] {
+  const r = rng(seed);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = Math.floor(r() * 8);
+    const sign = r() < 0.3 ? -1 : 1;
+    switch (kind) {
+      case 0:
+        out.push(sign * r());
+        break;
+      case 1:
+        out.push(sign * r() * pow2(-1074 + Math.floor(r() * 60)));
+        break;
+      case 2:
+        out.push(sign * r() * pow2(Math.floor(r() * 2000) - 1000));
+        break;
+      case 3:
+        out.push(sign * 1e300 * (1 + r()));
+        break;
+      case 4:
+        out.push(sign * pow2(-53 - Math.floor(r() * 20)));
+        break;
+      case 5:
+        out.push(Math.round(r() * 1000) * sign);
+        break;
+      case 6:
+        out.push(-0);
+        break;
+      default:
+        out.push(sign * (r() < 0.5 ? Number.MIN_VALUE : 1 + Number.EPSILON));
+    }
+  }
+  return out;
+}
+
+function shuffled(values: number[], seed: number): number[] {
+  const r = rng(seed);
+  const a = [...values];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [a[i], a[j]] = [a[j] as number, a[i] as number];
+  }
+  return a;
+}
+
+function fsum(values: number[]): number {
+  const f = new Fsum();
+  for (const v of values) f.add(v);
+  return f.value();
+}
+
+describe('ExactSum', () => {
+  it('rounds exact ties to even and a tie plus the smallest double away from it', () => {
+    const sum = (...xs: number[]) => {
+      const s = new ExactSum();
+      for (const x of xs) s.add(x);
+      return s.value();
+    };
+    expect(sum(1, pow2(-53))).toBe(1);
+    expect(sum(1, pow2(-53), Number.MIN_VALUE)).toBe(1 + pow2(-52));
+    expect(sum(1 + pow2(-52), pow2(-53))).toBe(1 + 2 * pow2(-52));
+    expect(sum(0.1, 0.2)).toBe(0.30000000000000004);
+    expect(sum(1e308, 1e308)).toBe(Infinity);
+    expect(sum(1e308, 1e308, -1e308)).toBe(1e308);
+    expect(sum(Number.MAX_VALUE, pow2(970))).toBe(Infinity); // a tie at the top rounds to even: up to 2^1024
+    expect(sum(Number.MAX_VALUE, pow2(969))).toBe(Number.MAX_VALUE);
+    expect(sum(Number.MIN_VALUE, Number.MIN_VALUE)).toBe(2 * Number.MIN_VALUE);
+    expect(sum(Infinity, 1)).toBe(Infinity);
+    expect(sum(Infinity, -Infinity)).toBeNaN();
+    expect(sum()).toBe(0);
+  });
+
+  it('equals Shewchuk’s fsum on hostile values, in any order and any grouping', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const values = hostileValues(seed, 200);
+      const expected = fsum(values);
+      const a = new ExactSum();
+      for (const v of shuffled(values, seed + 100)) a.add(v);
+      expect(a.value()).toBe(expected);
+      // split in three parts, merged in another order
+      const parts = [new ExactSum(), new ExactSum(), new ExactSum()];
+      values.forEach((v, i) => (parts[i % 3] as ExactSum).add(v));
+      const merged = new ExactSum();
+      for (const p of [parts[2], parts[0], parts[1]] as ExactSum[]) merged.addSum(p);
+      expect(merged.value()).toBe(expected);
+    }
+  });
+
+  it('round-trips through JSON and rejects malformed JSON', () => {
+    const s = new ExactSum();
+    for (const v of hostileValues(7, 100)) s.add(v);
+    const back = ExactSum.fromJSON(JSON.parse(JSON.stringify(s.toJSON())));
+    expect(back).toBeInstanceOf(ExactSum);
+    expect((back as ExactSum).value()).toBe(s.value());
+    for (const bad of [null, 5, {}, { scaled: 'xyz', special: 0 }, { scaled: '1', special: 1 }, { scaled: 'f'.repeat(600), special: 0 }, { scaled: '1', special: 'inf' }]) {
+      expect(typeof ExactSum.fromJSON(bad)).toBe('string');
+    }
+  });
+
+  it('scales and rounds single doubles exactly', () => {
+    for (const x of hostileValues(3, 300)) expect(roundScaled(scaledOf(x))).toBe(x === 0 ? 0 : x);
+  });
+});
+
+describe('DenseSums', () => {
+  it('equals fsum for every sum of the bank, across folds (more than 2^20 adds)', () => {
+    const bank = new DenseSums(3);
+    const refs = [new Fsum(), new Fsum(), new Fsum()];
+    const r = rng(11);
+    const values = hostileValues(12, 5000);
+    for (let i = 0; i < 1_100_000; i++) {
+      const k = i % 3;
+      // mostly probabilities, some hostile values
+      const x = i % 50 === 0 ? (values[i % values.length] as number) : r();
+      bank.add(k, x);
+      (refs[k] as Fsum).add(x);
+    }
+    for (let k = 0; k < 3; k++) {
+      const out = new ExactSum();
+      bank.foldInto(k, out);
+      expect(out.value()).toBe((refs[k] as Fsum).value());
+      // folded and cleared: adding it again gives the same value
+      const again = new ExactSum();
+      bank.foldInto(k, again);
+      expect(again.value()).toBe(0);
+    }
+  });
+
+  it('keeps non-finite values apart', () => {
+    const bank = new DenseSums(1);
+    bank.add(0, 2);
+    bank.add(0, Infinity);
+    const out = new ExactSum();
+    bank.foldInto(0, out);
+    expect(out.value()).toBe(Infinity);
+  });
+});
