@@ -10,7 +10,7 @@
 //      BENCH_PYTHON   python with numpy and scipy (default python3)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, release, totalmem } from 'node:os';
+import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileData, npyData, python } from './data.mjs';
@@ -119,6 +119,7 @@ async function runRow(row) {
   const competitors = row.numpy ? row.numpy(data) : [];
   warm(file);
   warm(data.labels ?? file);
+  const load = loadavg()[0];
   const umRuns = [];
   const npRuns = competitors.map(() => []);
   for (let r = 0; r < repeats; r++) {
@@ -153,6 +154,7 @@ async function runRow(row) {
     command: `um ${umArgs.map((a) => a.replace(dir, '$DATA')).join(' ')}`,
     file: file.replace(dir, '$DATA'),
     fileMB: bytes / 2 ** 20,
+    loadBefore: load, // 1-minute load average when the row started (the machine is shared)
     um: { wall: umRuns.map((x) => x.seconds), rssMB: umRuns.map((x) => x.rssMB), medianWall: umWall, medianRssMB: median(umRuns.map((x) => x.rssMB)), errors: umRuns.filter((x) => x.error).map((x) => x.error), streamed: umValues?.streamed ?? null, bounds: umValues?.bounds ?? null },
     MBps: umWall ? bytes / 2 ** 20 / umWall : null,
     numpy: competitors.map((c, i) => {
@@ -180,12 +182,14 @@ const machine = {
   scipy: version('import scipy; print(scipy.__version__)'),
   rss: timeBin ? 'GNU time %M' : 'getrusage(RUSAGE_CHILDREN) via python',
 };
+const loadAtStart = loadavg();
 const results = [];
 for (const row of await plan()) {
   console.error(`${row.id}: ${row.what}`);
   results.push(await runRow(row));
 }
 const before = existsSync(join(here, 'before.json')) ? JSON.parse(readFileSync(join(here, 'before.json'), 'utf8')) : null;
+machine.loadAverage = { start: loadAtStart, end: loadavg() };
 const report = { date: new Date().toISOString(), commit: git(['rev-parse', 'HEAD']), dirty: git(['status', '--porcelain', '--', 'src', 'assembly']) !== '', machine, repeats, scale, rows: results };
 writeFileSync(outPath, `${JSON.stringify(report, null, 2)}\n`);
 console.log(markdown(report, before));
