@@ -35,12 +35,23 @@ export function agreement(um, ref, refName, keys) {
 const f = (x, d) => (x === null || x === undefined ? '–' : x.toFixed(d));
 const mb = (x) => (x === null || x === undefined ? '–' : String(Math.round(x)));
 
-function valuesCell(a) {
+function valuesCell(a, streamed) {
   if (a.missing) return `no ${a.missing}`;
   if (a.checked === 0) return '–';
   if (a.disagree.length === 0) return `✓ (≤ ${a.maxRel.toExponential(0)})`;
+  if (streamed) return `✗ bounded stream: ${a.disagree.length} metrics, up to ${a.disagree[0].metric} ${a.disagree[0].rel.toExponential(1)}`;
   const shown = a.disagree.slice(0, 4).map((d) => `${d.metric} ${d.rel.toExponential(1)}`).join(', ');
   return `✗ ${shown}${a.disagree.length > 4 ? `, +${a.disagree.length - 4}` : ''}`;
+}
+
+/** How a difference compares with the error bound um itself reports for a streamed (bounded) value, if any. */
+function boundNote(row, d) {
+  const bounds = row.um.bounds;
+  if (!bounds || !(d.metric in bounds)) return '';
+  const b = bounds[d.metric];
+  const diff = Math.abs(d.um - d.numpy);
+  if (b === null) return `; |Δ| ${diff.toExponential(2)}, um states no bound`;
+  return `; |Δ| ${diff.toExponential(2)} ${diff <= b ? 'within' : '**beyond**'} um's bound ${b.toExponential(2)}`;
 }
 
 /** The README table: one line per row (and per extra numpy competitor), ratios = numpy wall / um wall. */
@@ -50,6 +61,7 @@ export function markdown(report, before) {
     `${report.date.slice(0, 10)} · ${m.cores} × ${m.cpu}, ${m.memoryGB} GB · Node ${m.node} · numpy ${m.numpy} (Python ${m.python}) · median of ${report.repeats}, interleaved · commit ${report.commit?.slice(0, 7)}${report.dirty ? ' (dirty)' : ''}`,
     '',
   ];
+  if (before?.date === report.date) before = null; // the baseline itself
   const prior = new Map((before?.rows ?? []).map((r) => [r.id, r]));
   const head = ['row', 'file MB', 'um s', 'um RSS MB', 'RSS / file', 'MB/s', 'numpy script', 'numpy s', 'numpy RSS MB', 'numpy / um', 'values vs numpy'];
   if (before) head.splice(3, 0, 'um s before');
@@ -68,13 +80,13 @@ export function markdown(report, before) {
         c ? f(c.medianWall, 2) : '',
         c ? mb(c.medianRssMB) : '',
         c ? `**${f(c.ratio, 2)}×**` : '',
-        i === 0 ? valuesCell(r.agreement) : '',
+        i === 0 ? valuesCell(r.agreement, r.um.streamed?.mode === 'bounded') : '',
       ];
       if (before) cells.splice(3, 0, i === 0 ? f(prior.get(r.id)?.um.medianWall, 2) : '');
       lines.push(`| ${cells.join(' | ')} |`);
     });
   }
-  const all = report.rows.flatMap((r) => r.agreement.disagree.map((d) => `- \`${r.id}\` ${d.metric}: um ${d.um} vs numpy ${d.numpy} (relative ${d.rel.toExponential(2)})`));
+  const all = report.rows.flatMap((r) => r.agreement.disagree.map((d) => `- \`${r.id}\` ${d.metric}: um ${d.um} vs numpy ${d.numpy} (relative ${d.rel.toExponential(2)}${boundNote(r, d)})`));
   if (all.length > 0) lines.push('', `Values that differ from numpy's by more than ${TOLERANCE} relative:`, ...all);
   return lines.join('\n');
 }

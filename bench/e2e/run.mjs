@@ -8,6 +8,7 @@
 //      BENCH_DIR      data directory (default bench/.data)
 //      BENCH_OUT      results file (default bench/results.json for a full run, else bench/.data/results-partial.json)
 //      BENCH_PYTHON   python with numpy and scipy (default python3)
+// `node bench/e2e/run.mjs --render` prints the table of an existing results file without running anything.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
@@ -166,6 +167,13 @@ async function runRow(row) {
 }
 
 // ----------------------------------------------------------------------------------------------------------- main
+const beforePath = join(here, 'before.json');
+const readJson = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
+if (process.argv.includes('--render')) {
+  // the table of an existing results file (BENCH_OUT or bench/results.json), without running anything
+  console.log(markdown(readJson(process.env.BENCH_OUT ?? join(root, 'bench', 'results.json')), readJson(beforePath)));
+  process.exit(0);
+}
 function version(code) {
   const r = spawnSync(python, ['-c', code], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : null;
@@ -188,7 +196,7 @@ for (const row of await plan()) {
   console.error(`${row.id}: ${row.what}`);
   results.push(await runRow(row));
 }
-const before = existsSync(join(here, 'before.json')) ? JSON.parse(readFileSync(join(here, 'before.json'), 'utf8')) : null;
+const before = readJson(beforePath);
 machine.loadAverage = { start: loadAtStart, end: loadavg() };
 const report = { date: new Date().toISOString(), commit: git(['rev-parse', 'HEAD']), dirty: git(['status', '--porcelain', '--', 'src', 'assembly']) !== '', machine, repeats, scale, rows: results };
 writeFileSync(outPath, `${JSON.stringify(report, null, 2)}\n`);
