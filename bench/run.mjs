@@ -1,7 +1,7 @@
-// npm run bench — throughput and peak memory of um metrics on a generated N × 10 prediction file (default
+// npm run bench:files — throughput and peak memory of um metrics on a generated N × 10 prediction file (default
 // N = 10 000 000, about 1.2 GB of CSV) and the same data as Parquet: streamed in TypeScript (bounded states)
 // vs computed inside embedded DuckDB by the generated SQL, plus the whole-file in-memory path on a smaller
-// file. Not a test: it prints a table (and bench/results.json) to copy into the README.
+// file. Not a test: it prints a table (and bench/files-results.json) to copy into the README.
 // Env: BENCH_ROWS (default 10000000), BENCH_DIR (default bench/.data), BENCH_INMEMORY_ROWS (default 1000000).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
@@ -65,7 +65,7 @@ for (const run of runs) {
   results.push({ name: run.name, rows: n, fileMB: bytes / 2 ** 20, seconds: m.seconds, rowsPerSecond: n / m.seconds, MBps: bytes / 2 ** 20 / m.seconds, peakMB: m.peakMB, ece: out.ece, auroc: out.auroc });
 }
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGB: totalmem() / 2 ** 30, node: process.version };
-writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ machine, results }, null, 2)}\n`);
+writeFileSync(join(root, 'bench', 'files-results.json'), `${JSON.stringify({ machine, results }, null, 2)}\n`);
 const f = (x, d = 1) => x.toFixed(d);
 console.log(`machine: ${machine.cpus} × ${machine.cpu}, ${f(machine.memoryGB)} GB, node ${machine.node}\n`);
 console.log('| run | rows | file MB | seconds | rows/s | MB/s | peak RSS MB | ECE | AUROC |');

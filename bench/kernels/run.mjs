@@ -1,4 +1,4 @@
-// npm run bench — every `um metrics` metric, the fused evaluator and the temperature fit, in memory, at
+// npm run bench:kernels — every `um metrics` metric, the fused evaluator and the temperature fit, in memory, at
 // N × C = 100 000 × 100, 50 000 × 1 000 and 1 000 000 × 10, float32 and float64, against a measured memory-copy
 // baseline and (when python3 with numpy is present) the vectorised numpy versions in numpy_metrics.py, on the same
 // seeded data. Medians of KERNEL_REPEATS runs (default 7) after one warm-up run. Not a test: it prints a table and

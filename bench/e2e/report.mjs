@@ -1,0 +1,92 @@
+// Value agreement and the Markdown table of bench/e2e/run.mjs.
+
+/** Relative tolerance between um's and numpy's values (issue 17's acceptance). */
+export const TOLERANCE = 1e-9;
+
+/**
+ * Compares every numeric value both sides report: |a − b| / max(|a|, |b|) (0 when both are 0). Returns the largest
+ * difference, the metrics above TOLERANCE with both values, and the metrics only one side has.
+ */
+export function agreement(um, ref, refName, keys) {
+  if (um === null || ref === null) return { against: refName, checked: 0, maxRel: null, disagree: [], missing: um === null ? 'um output' : 'reference output' };
+  const names = keys ?? Object.keys(ref).filter((k) => typeof ref[k] === 'number' && k !== 'n' && k !== 'numClasses');
+  let maxRel = 0;
+  let checked = 0;
+  const disagree = [];
+  const notInUm = [];
+  for (const k of names) {
+    const a = um[k];
+    const b = ref[k];
+    if (typeof a !== 'number') {
+      notInUm.push(k);
+      continue;
+    }
+    checked++;
+    const scale = Math.max(Math.abs(a), Math.abs(b));
+    const rel = scale === 0 ? 0 : Math.abs(a - b) / scale;
+    maxRel = Math.max(maxRel, rel);
+    if (!(rel <= TOLERANCE)) disagree.push({ metric: k, um: a, numpy: b, rel });
+  }
+  if (um.n !== undefined && ref.n !== undefined && um.n !== ref.n) disagree.push({ metric: 'n', um: um.n, numpy: ref.n, rel: 1 });
+  disagree.sort((x, y) => y.rel - x.rel);
+  return { against: refName, checked, maxRel, disagree, notInUm };
+}
+
+const f = (x, d) => (x === null || x === undefined ? '–' : x.toFixed(d));
+const mb = (x) => (x === null || x === undefined ? '–' : String(Math.round(x)));
+
+function valuesCell(a, streamed) {
+  if (a.missing) return `no ${a.missing}`;
+  if (a.checked === 0) return '–';
+  if (a.disagree.length === 0) return `✓ (≤ ${a.maxRel.toExponential(0)})`;
+  if (streamed) return `✗ bounded stream: ${a.disagree.length} metrics, up to ${a.disagree[0].metric} ${a.disagree[0].rel.toExponential(1)}`;
+  const shown = a.disagree.slice(0, 4).map((d) => `${d.metric} ${d.rel.toExponential(1)}`).join(', ');
+  return `✗ ${shown}${a.disagree.length > 4 ? `, +${a.disagree.length - 4}` : ''}`;
+}
+
+/** How a difference compares with the error bound um itself reports for a streamed (bounded) value, if any. */
+function boundNote(row, d) {
+  const bounds = row.um.bounds;
+  if (!bounds || !(d.metric in bounds)) return '';
+  const b = bounds[d.metric];
+  const diff = Math.abs(d.um - d.numpy);
+  if (b === null) return `; |Δ| ${diff.toExponential(2)}, um states no bound`;
+  return `; |Δ| ${diff.toExponential(2)} ${diff <= b ? 'within' : '**beyond**'} um's bound ${b.toExponential(2)}`;
+}
+
+/** The README table: one line per row (and per extra numpy competitor), ratios = numpy wall / um wall. */
+export function markdown(report, before) {
+  const m = report.machine;
+  const lines = [
+    `${report.date.slice(0, 10)} · ${m.cores} × ${m.cpu}, ${m.memoryGB} GB · Node ${m.node} · numpy ${m.numpy} (Python ${m.python}) · median of ${report.repeats}, interleaved · commit ${report.commit?.slice(0, 7)}${report.dirty ? ' (dirty)' : ''}`,
+    '',
+  ];
+  if (before?.date === report.date) before = null; // the baseline itself
+  const prior = new Map((before?.rows ?? []).map((r) => [r.id, r]));
+  const head = ['row', 'file MB', 'um s', 'um RSS MB', 'RSS / file', 'MB/s', 'numpy script', 'numpy s', 'numpy RSS MB', 'numpy / um', 'values vs numpy'];
+  if (before) head.splice(3, 0, 'um s before');
+  lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+  for (const r of report.rows) {
+    const comps = r.numpy.length > 0 ? r.numpy : [null];
+    comps.forEach((c, i) => {
+      const cells = [
+        i === 0 ? `\`${r.id}\`` : '″',
+        i === 0 ? f(r.fileMB, r.fileMB < 10 ? 1 : 0) : '',
+        i === 0 ? f(r.um.medianWall, 2) + (r.um.errors.length ? ' (error)' : '') : '',
+        i === 0 ? mb(r.um.medianRssMB) : '',
+        i === 0 ? f(r.um.medianRssMB / r.fileMB, 2) : '',
+        i === 0 ? f(r.MBps, 1) : '',
+        c ? c.script : `(check: ${r.agreement.against ?? '–'})`,
+        c ? f(c.medianWall, 2) : '',
+        c ? mb(c.medianRssMB) : '',
+        c ? `**${f(c.ratio, 2)}×**` : '',
+        i === 0 ? valuesCell(r.agreement, r.um.streamed?.mode === 'bounded') : '',
+      ];
+      if (before) cells.splice(3, 0, i === 0 ? f(prior.get(r.id)?.um.medianWall, 2) : '');
+      lines.push(`| ${cells.join(' | ')} |`);
+    });
+  }
+  const all = report.rows.flatMap((r) => r.agreement.disagree.map((d) => `- \`${r.id}\` ${d.metric}: um ${d.um} vs numpy ${d.numpy} (relative ${d.rel.toExponential(2)}${boundNote(r, d)})`));
+  if (all.length > 0) lines.push('', `Values that differ from numpy's by more than ${TOLERANCE} relative:`, ...all);
+  return lines.join('\n');
+}
