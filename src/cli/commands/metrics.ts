@@ -5,6 +5,8 @@ import { METRICS } from '../../evaluate/metricInfo.js';
 import type { UMWarning } from '../../warnings/warnings.js';
 import { UMError } from '../../errors/UMError.js';
 import { presets, type PresetName } from '../../presets/presets.js';
+import { stat } from 'node:fs/promises';
+import { inMemoryBytes, memoryBudget } from '../memoryBudget.js';
 import { readPredictions } from '../../io/readPredictions.js';
 import type { PredictionData } from '../../io/types.js';
 import { guard, printWarnings } from '../guard.js';
@@ -15,13 +17,10 @@ import { applyTo } from './calibrate.js';
 import { readCalibrator } from '../../io/readCalibrator.js';
 import { topBinningReport, type TopBinningReport } from '../../calibrate/topBinningReport.js';
 import type { ProbMatrix } from '../../input/types.js';
-import { stat } from 'node:fs/promises';
 import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js';
 import type { MetricState } from '../../state/createState.js';
 import { evaluateSpec, streamStates } from '../streamStates.js';
 
-/** Files larger than this are streamed by default (64 MiB). */
-export const STREAM_BYTES = 64 * 2 ** 20;
 
 export const metricsArgs = {
   file: { type: 'positional', description: 'predictions: .csv (label,p_0,…), .json ({labels, probs|logits|member_probs…}) or .npy scores [N,C] / members [S,N,C]', required: false },
@@ -34,7 +33,8 @@ export const metricsArgs = {
   ci: { type: 'string', description: 'add seeded percentile bootstrap intervals at this level to every metric (e.g. 0.95)', valueHint: 'LEVEL' },
   resamples: { type: 'string', description: 'bootstrap resamples with --ci (default 1000)', valueHint: 'N' },
   seed: { type: 'string', description: 'bootstrap seed with --ci (default 0)', valueHint: 'N' },
-  stream: { type: 'boolean', description: `read the file in batches (automatic above ${STREAM_BYTES / 2 ** 20} MiB): the same numbers as in memory, bit for bit` },
+  stream: { type: 'boolean', description: 'read the file in batches (automatic when reading it whole would exceed --memory): the same numbers as in memory, bit for bit' },
+  memory: { type: 'string', description: 'memory budget of reading the file whole, in MiB (default: a quarter of the machine\'s memory); above the estimate, the file is streamed', valueHint: 'MiB' },
   bounded: { type: 'boolean', description: 'with --stream: order-based metrics from a fine grid in constant memory, each with its proven error bound (metrics without one are n/a)' },
   exact: { type: 'boolean', description: 'with --stream: the default (kept for scripts that pass it)' },
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core); results do not depend on it', valueHint: 'N' },
@@ -54,7 +54,7 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       return;
     }
     if (args.file === undefined) throw new UMError('UM_OPTION', `${command}: give a prediction FILE (or --engine duckdb --query SQL)`, { fn: command, argument: 'FILE' });
-    if (await shouldStream(args)) {
+    if (await shouldStream(command, args)) {
       await streamMetrics(command, args, io, context, bins);
       return;
     }
@@ -131,17 +131,26 @@ function weightsOf(data: PredictionData): { weights?: Float64Array } {
   return data.weights === undefined ? {} : { weights: data.weights };
 }
 
-/** Whether to stream: `--stream`, or a file above {@link STREAM_BYTES} that is not JSON and has no calibrator (internal; shared with `um report`). */
-export async function shouldStream(args: Record<string, unknown>): Promise<boolean> {
+/**
+ * Whether to stream (internal; shared with `um report`): `--stream`, or an option of streaming (`--bounded`,
+ * `--exact`, `--threads`, `--chunk-rows`), or a file whose in-memory evaluation is estimated above the memory budget
+ * (`--memory` MiB, default a quarter of the machine's memory; see memoryBudget.ts) — not for JSON, ensemble members or
+ * with a calibrator, which are read whole.
+ */
+export async function shouldStream(command: string, args: Record<string, unknown>): Promise<boolean> {
+  const budget = memoryBudget(command, args.memory);
   if (args.stream === true) return true;
   if (args.stream === false) return false; // --no-stream
+  if (['bounded', 'exact', 'threads', 'chunk-rows'].some((f) => args[f] !== undefined && args[f] !== false)) return true;
   if (typeof args.calibration === 'string' || args.members === true) return false;
   const file = String(args.file);
   if (/\.json$/i.test(file)) return false;
   try {
-    return (await stat(file)).size > STREAM_BYTES;
+    // only a regular file is opened to estimate (a FIFO's bytes would be consumed; its reader says what it takes)
+    if (!(await stat(file)).isFile()) return false;
+    return (await inMemoryBytes(file, args.classwise !== false)) > budget;
   } catch {
-    return false; // the reader reports a missing file
+    return false; // the reader reports a missing or broken file, located
   }
 }
 

@@ -17,7 +17,7 @@ import { guard, printWarnings } from '../guard.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { parseIntegerFlag, type Io } from '../io.js';
 import { prepareOutput, writeOutput } from '../output.js';
-import { STREAM_BYTES, shouldStream } from './metrics.js';
+import { shouldStream } from './metrics.js';
 import { evaluateSpec, streamStates } from '../streamStates.js';
 import type { MetricState } from '../../state/createState.js';
 import type { Evaluation } from '../../evaluate/evaluate.js';
@@ -33,7 +33,8 @@ export const reportArgs = {
   preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')}`, valueHint: 'NAME' },
   ood: { type: 'string', description: 'out-of-distribution predictions of a model, one --ood per FILE in order (adds the OoD chart)', valueHint: 'FILE' },
   timestamp: { type: 'boolean', description: 'print the time of the run (off by default: same input, same report)' },
-  stream: { type: 'boolean', description: `reduce each file to mergeable states batch by batch (automatic above ${STREAM_BYTES / 2 ** 20} MiB; the numbers equal the in-memory ones): metrics and reliability diagrams; --no-stream keeps every chart` },
+  stream: { type: 'boolean', description: 'reduce each file to mergeable states batch by batch (automatic when reading it whole would exceed --memory; the numbers equal the in-memory ones): metrics and reliability diagrams; --no-stream keeps every chart' },
+  memory: { type: 'string', description: 'memory budget of reading a file whole, in MiB (default: a quarter of the machine\'s memory)', valueHint: 'MiB' },
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core)', valueHint: 'N' },
   'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk (default 1048576)', valueHint: 'N' },
   ...inputArgs,
@@ -67,7 +68,7 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
     const progress = io.progress === true ? new SingleBar({ format: 'um report [{bar}] {value}/{total} {step}', stream: process.stderr, hideCursor: true, clearOnComplete: true }) : undefined;
     const models: ReportModel[] = [];
     for (const [j, file] of files.entries()) {
-      if (await shouldStream({ ...args, file })) {
+      if (await shouldStream(command, { ...args, file })) {
         if (oodFiles[j] !== undefined) throw new UMError('UM_OPTION', `${command}: --ood needs ${file} in memory; give --no-stream`, { fn: command, argument: '--ood' });
         const binning: Record<string, unknown> = {};
         if (bins !== undefined) binning.bins = bins;
