@@ -100,6 +100,21 @@ export async function readItems(fn: string, path: string, handle: FileHandle, h:
   return out;
 }
 
+/**
+ * Reads `count` scores of a checked float `.npy` from item `first`: float32 kept as a `Float32Array`, as the
+ * whole-file reader keeps it, so a streamed file reaches the metrics with the same values and kernel as read whole
+ * (and so gives the same bits) (internal).
+ */
+async function readScores(fn: string, path: string, handle: FileHandle, h: NpyHeader, first: number, count: number): Promise<Float32Array | Float64Array> {
+  if (h.descr !== '<f4') return readItems(fn, path, handle, h, first, count);
+  const bytes = Buffer.alloc(count * 4);
+  await readExactly(fn, path, handle, bytes, h.dataOffset + first * 4);
+  const out = new Float32Array(count);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let j = 0; j < count; j++) out[j] = view.getFloat32(j * 4, true);
+  return out;
+}
+
 /** Fills `bytes` from `position`; a file that shrank since its size was checked is a located error (internal). */
 export async function readExactly(fn: string, path: string, handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
   for (let at = 0; at < bytes.length; ) {
@@ -135,7 +150,7 @@ export async function* streamNpy(fn: string, path: string, labelsPath: string | 
     const [from, to] = rowRange ?? [0, n];
     for (let start = from; start < Math.min(n, to); start += batchRows) {
       const rows = Math.min(batchRows, Math.min(n, to) - start);
-      const scores = await readItems(fn, path, scoresFile, h, start * c, rows * c);
+      const scores = await readScores(fn, path, scoresFile, h, start * c, rows * c);
       const labels = lh !== undefined && labelsFile !== undefined && labelsPath !== undefined ? await readItems(fn, labelsPath, labelsFile, lh, start, rows) : new Float64Array(0);
       const first = start;
       const lp = labelsPath;

@@ -18,6 +18,7 @@ import * as um from '../../src/index.js';
 import { evaluateParallel } from '../../dist/parallel/index.js';
 import { stableMean } from '../../src/math/pow2.js';
 import { createRng } from '../../src/random/rng.js';
+import { npy } from '../helpers/hostile.js';
 import type { PresetName } from '../../src/presets/presets.js';
 
 type Case = { name: string; labels: number[]; probs: number[][]; weights?: number[]; preset?: PresetName; classwise?: boolean };
@@ -153,6 +154,26 @@ async function streamed(c: Case, threads: number): Promise<Record<string, unknow
 }
 
 const KEYS = Object.keys(FUNCTIONS);
+
+describe('float32 NumPy files: streamed and read whole give the same bits as evaluate on the Float32Array', () => {
+  it('10 classes, 600 rows (the stream read the scores as float64, so its entropies differed in the last bits)', async () => {
+    const d = data(8, 600, 10, 7);
+    const f32 = Float32Array.from(d.probs.flat());
+    const scores = join(dir, 'f32.npy');
+    const labels = join(dir, 'f32-labels.npy');
+    writeFileSync(scores, npy([600, 10], Array.from(f32), '<f4'));
+    writeFileSync(labels, npy([600], d.labels, '<i8'));
+    const e = um.evaluate(d.labels, f32, { numClasses: 10, sumTolerance: 1e-6, onWarning: () => {} });
+    for (const flags of [['--no-stream'], ['--stream', '--chunk-rows', '170', '--threads', '1'], ['--stream', '--chunk-rows', '170', '--threads', '2']]) {
+      let out = '';
+      let err = '';
+      const code = await main(['metrics', scores, '--labels', labels, '--json', '--sum-tolerance', '1e-6', ...flags], { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+      expect(code, err).toBe(0);
+      const r = JSON.parse(out) as Record<string, unknown>;
+      for (const key of KEYS) expect(typeof r[key] === 'string' ? Number(r[key]) : r[key], `${flags.join(' ')}: ${key}`).toBe(e[key as keyof um.Evaluation] ?? null);
+    }
+  });
+});
 
 describe('every form of every metric of evaluate gives the same bits', () => {
   for (const c of cases) {

@@ -35,8 +35,8 @@ export interface HostileCase {
 const GOOD_CSV = 'id,label,p_0,p_1\n1,0,0.8,0.2\n2,1,0.3,0.7\n3,1,0.4,0.6\n4,0,0.9,0.1\n';
 const GOOD_JSONL = '{"label":0,"probs":[0.8,0.2]}\n{"label":1,"probs":[0.3,0.7]}\n{"label":1,"probs":[0.4,0.6]}\n';
 
-/** A NumPy v1 `.npy` of float64 (or int64 labels) data. */
-export function npy(shape: number[], values: number[], dtype: '<f8' | '<i8' = '<f8'): Buffer {
+/** A NumPy v1 `.npy` of float64 (or float32, or int64 labels) data. */
+export function npy(shape: number[], values: number[], dtype: '<f8' | '<f4' | '<i8' = '<f8'): Buffer {
   let header = `{'descr': '${dtype}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
   header += ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
   const head = Buffer.alloc(10);
@@ -44,8 +44,9 @@ export function npy(shape: number[], values: number[], dtype: '<f8' | '<i8' = '<
   head[6] = 1;
   head[7] = 0;
   head.writeUInt16LE(header.length, 8);
-  const data = Buffer.alloc(values.length * 8);
-  values.forEach((v, i) => (dtype === '<f8' ? data.writeDoubleLE(v, i * 8) : data.writeBigInt64LE(BigInt(v), i * 8)));
+  const size = dtype === '<f4' ? 4 : 8;
+  const data = Buffer.alloc(values.length * size);
+  values.forEach((v, i) => (dtype === '<f8' ? data.writeDoubleLE(v, i * 8) : dtype === '<f4' ? data.writeFloatLE(v, i * 4) : data.writeBigInt64LE(BigInt(v), i * 8)));
   return Buffer.concat([head, Buffer.from(header, 'latin1'), data]);
 }
 
