@@ -1,14 +1,13 @@
+import { stat } from 'node:fs/promises';
 import { CsvError, parse } from 'csv-parse';
 import type { ScoreKind } from '../input/types.js';
-import { describePlace, fileFail, openInput, readFail } from './fileError.js';
+import { fileFail, openInput, readFail } from './fileError.js';
+import { headerLayout, makeBatch } from './csvLayout.js';
+import { streamCsvFast } from './streamCsvFast.js';
 import { MAX_RECORD_BYTES, checkedText } from './textInput.js';
 import { parseNumber } from './parseNumber.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** A byte range of a CSV holding whole lines, with the header and the position of its first line (parallel reads). */
 export interface CsvRange {
@@ -29,9 +28,45 @@ export function readCsv(fn: string, path: string, input: ScoreKind, labelColumn:
 /**
  * Streams a CSV of predictions in batches of `batchRows` rows (constant memory): a header with a label column, score
  * columns `<prefix>0 … <prefix>{C−1}` and optionally a weight column. A malformed row anywhere stops the stream with
- * a `UM_FILE_FORMAT` error naming its line and column.
+ * a `UM_FILE_FORMAT` error naming its line and column. A regular file goes through the numeric fast path
+ * (streamCsvFast.ts) as far as its lines are plain numbers, and through the general parser (csv-parse) from the first
+ * line that is not; a FIFO goes through the general parser.
  */
 export async function* streamCsv(
+  fn: string,
+  path: string,
+  input: ScoreKind,
+  labelColumn: string,
+  scorePrefix: string,
+  requireLabels: boolean,
+  weightColumn?: string,
+  batchRows = BATCH_ROWS,
+  range?: CsvRange,
+): AsyncGenerator<PredictionBatch> {
+  let rest: CsvRange | undefined = range;
+  // only a regular file is opened twice (a FIFO's writer would lose its reader); a path that cannot be read is
+  // reported by the general path, with its usual message
+  const st = await stat(path).catch(() => undefined);
+  if (st?.isFile() === true) {
+    const handle = await openInput(fn, path, true);
+    try {
+      const fast = streamCsvFast(fn, path, handle, st.size, input, labelColumn, scorePrefix, requireLabels, weightColumn, batchRows, range);
+      let step = await fast.next();
+      while (step.done !== true) {
+        yield step.value;
+        step = await fast.next();
+      }
+      if (step.value.done) return;
+      rest = step.value.rest ?? range;
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  }
+  yield* streamCsvGeneral(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, batchRows, rest);
+}
+
+/** The general CSV path (csv-parse): quotes, any UTF-8, every located error (internal; exported for the tests that compare the fast path with it). */
+export async function* streamCsvGeneral(
   fn: string,
   path: string,
   input: ScoreKind,
@@ -71,40 +106,10 @@ export async function* streamCsv(
   };
   const useHeader = (record: string[], info: { lines: number }): void => {
     header = record;
-    const once = (name: string, what: string): void => {
-      const j = record.indexOf(name);
-      if (j >= 0 && record.indexOf(name, j + 1) >= 0) {
-        fileFail('UM_FILE_FORMAT', fn, path, `the ${what} column ${JSON.stringify(name)} appears twice (columns ${j + 1} and ${record.indexOf(name, j + 1) + 1}); which one is meant is ambiguous`, { line: info.lines, column: record.indexOf(name, j + 1) + 1 });
-      }
-    };
-    once(labelColumn, 'label');
-    if (weightColumn !== undefined) once(weightColumn, 'weight');
-    labelIndex = record.indexOf(labelColumn);
-    if (labelIndex < 0 && requireLabels) {
-      fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line: info.lines }, { value: record.join(',') });
-    }
-    if (weightColumn !== undefined) {
-      weightIndex = record.indexOf(weightColumn);
-      if (weightIndex < 0) fileFail('UM_FILE_FORMAT', fn, path, `the header must have the weight column ${JSON.stringify(weightColumn)}`, { line: info.lines }, { value: record.join(',') });
-    }
-    const pattern = new RegExp(`^${escapeRegExp(scorePrefix)}(\\d+)$`);
-    const found = new Map<number, number>();
-    record.forEach((name, j) => {
-      const m = pattern.exec(name);
-      if (m !== null) {
-        const k = Number(m[1]);
-        if (found.has(k)) fileFail('UM_FILE_FORMAT', fn, path, `score column ${JSON.stringify(name)} appears twice`, { line: info.lines, column: j + 1 });
-        found.set(k, j);
-      }
-    });
-    if (found.size === 0) {
-      fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix)`, { line: info.lines }, { value: record.join(',') });
-    }
-    for (let k = 0; k < found.size; k++) {
-      const j = found.get(k);
-      if (j === undefined) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … ${scorePrefix}${found.size - 1} without gaps; ${scorePrefix}${k} is missing`, { line: info.lines });
-      scoreIndex.push(j);
-    }
+    const layout = headerLayout(fn, path, record, info.lines, labelColumn, scorePrefix, requireLabels, weightColumn);
+    labelIndex = layout.labelIndex;
+    weightIndex = layout.weightIndex;
+    scoreIndex.push(...layout.scoreIndex);
   };
   if (range !== undefined) useHeader(range.header, { lines: 1 });
   try {
@@ -167,46 +172,4 @@ function csvProblem(e: CsvError): string {
     default:
       return `cannot be parsed as CSV (${e.message.replace(/\s*(?:at|on) line \d+.*$/, '')})`;
   }
-}
-
-/** One batch of CSV rows as `PredictionData` (internal). */
-function makeBatch(
-  path: string,
-  input: ScoreKind,
-  header: string[],
-  scoreIndex: number[],
-  labelIndex: number,
-  labelColumn: string,
-  weightIndex: number,
-  labels: number[],
-  scores: number[],
-  weights: number[],
-  lines: number[],
-  firstRow: number,
-): PredictionBatch {
-  const numClasses = scoreIndex.length;
-  const columns = scoreIndex.map((j) => header[j] as string);
-  const used = new Set([labelIndex, weightIndex, ...scoreIndex]);
-  const ignoredColumns = header.filter((_, j) => !used.has(j));
-  return {
-    path,
-    format: 'csv',
-    input,
-    n: lines.length,
-    firstRow,
-    numClasses,
-    labels: Float64Array.from(labels),
-    hasLabels: labelIndex >= 0,
-    scores: Float64Array.from(scores),
-    ...(weightIndex >= 0 ? { weights: Float64Array.from(weights) } : {}),
-    columns,
-    ignoredColumns,
-    locate(row, column, argument) {
-      const line = lines[row];
-      if (argument === 'labels') return describePlace(path, { line, column: labelIndex + 1, columnName: labelColumn });
-      if (column === undefined) return describePlace(path, { line });
-      const j = header.indexOf(columns[column] as string);
-      return describePlace(path, { line, column: j + 1, columnName: columns[column] });
-    },
-  };
 }

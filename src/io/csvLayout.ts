@@ -1,0 +1,90 @@
+import { describePlace, fileFail } from './fileError.js';
+import type { ScoreKind } from '../input/types.js';
+import type { PredictionBatch } from './batches.js';
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The label, weight and score columns of a header, checked (internal; shared by the general and the fast path). */
+export function headerLayout(fn: string, path: string, record: string[], line: number, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn: string | undefined): { labelIndex: number; weightIndex: number; scoreIndex: number[] } {
+  const scoreIndex: number[] = [];
+  const once = (name: string, what: string): void => {
+    const j = record.indexOf(name);
+    if (j >= 0 && record.indexOf(name, j + 1) >= 0) {
+      fileFail('UM_FILE_FORMAT', fn, path, `the ${what} column ${JSON.stringify(name)} appears twice (columns ${j + 1} and ${record.indexOf(name, j + 1) + 1}); which one is meant is ambiguous`, { line, column: record.indexOf(name, j + 1) + 1 });
+    }
+  };
+  once(labelColumn, 'label');
+  if (weightColumn !== undefined) once(weightColumn, 'weight');
+  const labelIndex = record.indexOf(labelColumn);
+  if (labelIndex < 0 && requireLabels) {
+    fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line }, { value: record.join(',') });
+  }
+  let weightIndex = -1;
+  if (weightColumn !== undefined) {
+    weightIndex = record.indexOf(weightColumn);
+    if (weightIndex < 0) fileFail('UM_FILE_FORMAT', fn, path, `the header must have the weight column ${JSON.stringify(weightColumn)}`, { line }, { value: record.join(',') });
+  }
+  const pattern = new RegExp(`^${escapeRegExp(scorePrefix)}(\\d+)$`);
+  const found = new Map<number, number>();
+  record.forEach((name, j) => {
+    const m = pattern.exec(name);
+    if (m !== null) {
+      const k = Number(m[1]);
+      if (found.has(k)) fileFail('UM_FILE_FORMAT', fn, path, `score column ${JSON.stringify(name)} appears twice`, { line, column: j + 1 });
+      found.set(k, j);
+    }
+  });
+  if (found.size === 0) {
+    fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix)`, { line }, { value: record.join(',') });
+  }
+  for (let k = 0; k < found.size; k++) {
+    const j = found.get(k);
+    if (j === undefined) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … ${scorePrefix}${found.size - 1} without gaps; ${scorePrefix}${k} is missing`, { line });
+    scoreIndex.push(j);
+  }
+  return { labelIndex, weightIndex, scoreIndex };
+}
+
+/** One batch of CSV rows as `PredictionData` (internal; typed arrays are kept, not copied). */
+export function makeBatch(
+  path: string,
+  input: ScoreKind,
+  header: string[],
+  scoreIndex: number[],
+  labelIndex: number,
+  labelColumn: string,
+  weightIndex: number,
+  labels: number[] | Float64Array,
+  scores: number[] | Float64Array,
+  weights: number[] | Float64Array,
+  lines: ArrayLike<number>,
+  firstRow: number,
+): PredictionBatch {
+  const numClasses = scoreIndex.length;
+  const columns = scoreIndex.map((j) => header[j] as string);
+  const used = new Set([labelIndex, weightIndex, ...scoreIndex]);
+  const ignoredColumns = header.filter((_, j) => !used.has(j));
+  return {
+    path,
+    format: 'csv',
+    input,
+    n: lines.length,
+    firstRow,
+    numClasses,
+    labels: labels instanceof Float64Array ? labels : Float64Array.from(labels),
+    hasLabels: labelIndex >= 0,
+    scores: scores instanceof Float64Array ? scores : Float64Array.from(scores),
+    ...(weightIndex >= 0 ? { weights: weights instanceof Float64Array ? weights : Float64Array.from(weights) } : {}),
+    columns,
+    ignoredColumns,
+    locate(row, column, argument) {
+      const line = lines[row];
+      if (argument === 'labels') return describePlace(path, { line, column: labelIndex + 1, columnName: labelColumn });
+      if (column === undefined) return describePlace(path, { line });
+      const j = header.indexOf(columns[column] as string);
+      return describePlace(path, { line, column: j + 1, columnName: columns[column] });
+    },
+  };
+}
