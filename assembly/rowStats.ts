@@ -290,3 +290,4 @@ export function probsF64(src: usize, rows: i32, c: i32, outMax: usize, outArg: u
   else rowsF64(src, rows, c, outMax, outArg, outMin, outSum, outSq, outXlogx, true, true);
 }
 export { argsortU32 } from './argsort';
+export { expNegF64, temperatureF32, temperatureF64 } from './temperature';

@@ -1,11 +1,12 @@
 import { ENSEMBLE_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
-import { ensembleMatrix } from '../input/ensembleMatrix.js';
 import { labelArray } from '../input/labelArray.js';
 import type { EnsembleMatrix, EnsembleOptions, EnsembleScores, Labels } from '../input/types.js';
 import { SEARCH_KEYS } from './fitTemperature.js';
 import { header, type CalibratorHeader } from './params.js';
-import { scaledLogProbability, searchTemperature, type TemperatureDiagnostics, type TemperatureSearchOptions } from './temperatureCore.js';
+import { newtonTemperature, type TemperatureDiagnostics, type TemperatureSearchOptions } from './temperatureCore.js';
+import { mcTemperatureInput } from './temperatureInput.js';
+import { meanNllPass, predictivePass } from './temperaturePasses.js';
 
 /**
  * The objective of MC / ensemble temperature scaling:
@@ -48,9 +49,11 @@ export function memberLogProbabilities(e: EnsembleMatrix): Float64Array {
  * - `'predictive'` (default) fits the distribution that is used for predictions; `'mean-nll'` fits each pass as a
  *   single model (the appendix derivation). They differ (bundled MNIST deep ensemble: T = 2.078 vs 2.142).
  * - Members stacked [S, N, C] as everywhere (see {@link toEnsemble}); ln p̄ by log-sum-exp over members.
- * - Search as {@link fitTemperature}: Brent on ln T in [0.001, 1000] (bounds within [1e-6, 1e12]), never worse
- *   than T = 1 or either bound; a bound as good as the Brent point (a flat NLL) is preferred, and a T at a bound
- *   gives `UM_W_BOUND`.
+ * - Search as {@link fitTemperature}, on ln T in [0.001, 1000] (bounds within [1e-6, 1e12]), from the objective's
+ *   exact derivatives (one pass over the S·N·C logits each): `'mean-nll'` is convex in 1/T (Halley steps, 4–6 passes);
+ *   `'predictive'` need not be (Newton steps, a probed bound never ends the search, both bounds compared at the end):
+ *   it returns a local minimum reached from T = 1, never worse than T = 1 or either bound. A bound as good as the
+ *   minimum (a flat NLL) is preferred, and a T at a bound gives `UM_W_BOUND`.
  *
  * **References.**
  * - Laves, Ihler, Kortmann & Ortmaier, "Well-calibrated Model Uncertainty with Temperature Scaling for Dropout
@@ -76,38 +79,16 @@ export function fitMcTemperature(labels: Labels, members: EnsembleScores, option
   checkOptions(fn, options, ENSEMBLE_KEYS, SEARCH_KEYS, ['objective']);
   const { objective = 'predictive', bounds, tolerance, maxEvaluations, onWarning, ...input } = options;
   if (objective !== 'predictive' && objective !== 'mean-nll') fail('UM_OPTION', fn, 'options.objective', "be 'predictive' or 'mean-nll'", { value: objective });
-  const e = ensembleMatrix(fn, members, input);
-  const y = labelArray(fn, labels, e.n, e.numClasses);
-  const l = memberLogProbabilities(e);
-  const { numMembers: s, n, numClasses: c } = e;
-  const perPass = new Float64Array(s);
-  const nll = (t: number) => {
-    const inv = 1 / t;
-    let sum = 0;
-    for (let i = 0; i < n; i++) {
-      const yi = y[i] as number;
-      if (objective === 'mean-nll') {
-        for (let m = 0; m < s; m++) sum -= scaledLogProbability(l, (m * n + i) * c, c, yi, inv);
-      } else {
-        let max = -Infinity;
-        for (let m = 0; m < s; m++) {
-          const v = scaledLogProbability(l, (m * n + i) * c, c, yi, inv);
-          perPass[m] = v;
-          if (v > max) max = v;
-        }
-        if (max === -Infinity) return Infinity;
-        let acc = 0;
-        for (let m = 0; m < s; m++) acc += Math.exp((perPass[m] as number) - max);
-        sum -= max + Math.log(acc / s);
-      }
-    }
-    return objective === 'mean-nll' ? sum / (n * s) : sum / n;
-  };
+  const v = mcTemperatureInput(fn, members, input);
+  const { numMembers: s, n, c } = v;
+  const y = labelArray(fn, labels, n, c);
   const search: TemperatureSearchOptions = {};
   if (bounds !== undefined) search.bounds = bounds;
   if (tolerance !== undefined) search.tolerance = tolerance;
   if (maxEvaluations !== undefined) search.maxEvaluations = maxEvaluations;
   if (onWarning !== undefined) search.onWarning = onWarning;
-  const { temperature, diagnostics } = searchTemperature(fn, nll, search);
-  return { ...header('mc-temperature', { n, numClasses: c, input: e.input, binary: false, numMembers: s }), temperature, objective, diagnostics };
+  // the mean NLL is convex in 1/T; the NLL of the averaged prediction need not be (S > 1)
+  const pass = objective === 'mean-nll' ? meanNllPass(v, y) : predictivePass(v, y, s);
+  const { temperature, diagnostics } = newtonTemperature(fn, pass, search, objective === 'mean-nll' || s === 1);
+  return { ...header('mc-temperature', { n, numClasses: c, input: v.input, binary: false, numMembers: s }), temperature, objective, diagnostics };
 }

@@ -1,9 +1,10 @@
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { labelArray } from '../input/labelArray.js';
-import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import { header, type CalibratorHeader } from './params.js';
-import { logProbabilities, newtonTemperature, temperaturePass, type TemperatureDiagnostics, type TemperatureSearchOptions } from './temperatureCore.js';
+import { newtonTemperature, type TemperatureDiagnostics, type TemperatureSearchOptions } from './temperatureCore.js';
+import { temperatureInput } from './temperatureInput.js';
+import { meanNllPass } from './temperaturePasses.js';
 
 /** A fitted temperature: plain JSON. */
 export interface TemperatureParams extends CalibratorHeader<'temperature'> {
@@ -25,10 +26,14 @@ export const SEARCH_KEYS = ['bounds', 'tolerance', 'maxEvaluations', 'onWarning'
  * −log σ(±z_i / T).
  *
  * **Conventions.**
- * - The NLL is convex in β = 1/T, so its minimiser is the zero of its increasing derivative: safeguarded Newton steps
- *   on ln β from T = 1, each one pass over the data giving the NLL and its first two derivatives, inside a bracket that
- *   every pass shrinks (search interval [0.001, 1000] by default), until the step in ln T is below the tolerance
- *   (1e-10): typically 5–10 passes (`diagnostics.evaluations`). The best point seen is returned, never worse than T = 1.
+ * - The NLL is convex in β = 1/T, so its minimiser is the zero of its increasing derivative: safeguarded Halley steps
+ *   (Newton's, corrected by the third derivative) on ln β from T = 1, each one pass over the data giving the NLL and its
+ *   first three derivatives, inside a bracket that every pass shrinks (search interval [0.001, 1000] by default), until
+ *   the step in ln T is below the tolerance (1e-10): typically 4–6 passes (`diagnostics.evaluations`). That last point
+ *   is returned (T = 1 if strictly better); a bound is tried only when the steps creep towards it without converging.
+ * - One pass is a fused WebAssembly SIMD loop (exponential within 1 ulp of `Math.exp`; `useKernels('reference')` runs
+ *   the TypeScript loop). Flat `Float32Array`/`Float64Array` logits are read as given — no probabilities are formed —
+ *   and an invalid row (NaN, +∞, only −∞) is reported exactly as {@link toProbabilities} reports it.
  * - `bounds` must lie within [1e-6, 1e12], the temperatures a calibrator may hold (`UM_OPTION` otherwise): below
  *   1e-6, 1/T amplifies the rounding of float64 log-probabilities (~1e-16·ln C) past 1e-10 and every gap above
  *   ~1e-3 nats is already one-hot; 1e12 covers diverged logits (the bundled gnb_raw, ±5e10, fits T ≈ 5.2e8).
@@ -60,16 +65,8 @@ export const SEARCH_KEYS = ['bounds', 'tolerance', 'maxEvaluations', 'onWarning'
 export function fitTemperature(labels: Labels, scores: Scores, options: FitTemperatureOptions = {}): TemperatureParams {
   const fn = 'fitTemperature';
   checkOptions(fn, options, INPUT_KEYS, SEARCH_KEYS);
-  const p = probMatrix(fn, scores, options);
-  const y = labelArray(fn, labels, p.n, p.numClasses);
-  const l = logProbabilities(p);
-  const c = p.numClasses;
-  const rowMax = new Float64Array(p.n);
-  for (let i = 0, o = 0; i < p.n; i++, o += c) {
-    let m = -Infinity;
-    for (let k = 0; k < c; k++) m = Math.max(m, l[o + k] as number);
-    rowMax[i] = m;
-  }
-  const { temperature, diagnostics } = newtonTemperature(fn, (beta) => temperaturePass(l, rowMax, p.n, c, y, beta), options);
-  return { ...header('temperature', { n: p.n, numClasses: c, input: p.input, binary: p.binary }), temperature, diagnostics };
+  const v = temperatureInput(fn, scores, options);
+  const y = labelArray(fn, labels, v.rows, v.c);
+  const { temperature, diagnostics } = newtonTemperature(fn, meanNllPass(v, y), options);
+  return { ...header('temperature', { n: v.rows, numClasses: v.c, input: v.input, binary: v.binary }), temperature, diagnostics };
 }

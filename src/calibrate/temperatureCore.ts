@@ -1,7 +1,6 @@
 import { checkCount } from '../errors/checkCount.js';
 import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from '../input/types.js';
-import { brentMinimize } from '../math/minimize.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
 import { TEMPERATURE_RANGE, TEMPERATURE_RANGE_TEXT } from './params.js';
 
@@ -26,7 +25,8 @@ export interface TemperatureDiagnostics {
   readonly nllAfter: number;
   /** Objective evaluations. */
   readonly evaluations: number;
-  /** Whether Brent's bracket shrank below the tolerance. */
+  /** Whether the search stopped on its own criterion (a Newton step in ln T below the tolerance, a closed bracket, a minimum
+   * beyond a bound) rather than on the evaluation budget. */
   readonly converged: boolean;
   /** `'lower'`/`'upper'` when the fitted T sits at that bound of the search interval (a warning is emitted), else null. */
   readonly atBound: 'lower' | 'upper' | null;
@@ -40,18 +40,6 @@ export function logProbabilities(p: ProbMatrix): Float64Array {
   const out = new Float64Array(p.data.length);
   for (let i = 0; i < out.length; i++) out[i] = Math.log(p.data[i] as number);
   return out;
-}
-
-/** ℓ_y(T) = log softmax(ℓ/T)_y of row `o` (offset) with label column `y` (internal). */
-export function scaledLogProbability(l: Float64Array, o: number, c: number, y: number, invT: number): number {
-  let max = -Infinity;
-  for (let k = 0; k < c; k++) {
-    const v = (l[o + k] as number) * invT;
-    if (v > max) max = v;
-  }
-  let sum = 0;
-  for (let k = 0; k < c; k++) sum += Math.exp((l[o + k] as number) * invT - max);
-  return (l[o + y] as number) * invT - max - Math.log(sum);
 }
 
 /** Reads and checks the search options (internal). */
@@ -70,83 +58,39 @@ export function searchOptions(fn: string, o: TemperatureSearchOptions): { lo: nu
   return { lo: bounds[0], hi: bounds[1], tolerance, maxEvaluations };
 }
 
-/**
- * Minimises `nll(T)` over ln T ∈ [ln T_min, ln T_max] with Brent's method, then keeps the best of the Brent
- * iterate, both bounds and T = 1 — so the result is never worse than T = 1. Warns when T sits at a bound
- * (internal).
- */
-export function searchTemperature(fn: string, nll: (t: number) => number, options: TemperatureSearchOptions): { temperature: number; diagnostics: TemperatureDiagnostics } {
-  const { lo, hi, tolerance, maxEvaluations } = searchOptions(fn, options);
-  const before = nll(1);
-  if (!Number.isFinite(before)) return infiniteEverywhere(fn, options, before, 1, lo, hi);
-  const a = Math.log(lo);
-  const b = Math.log(hi);
-  const r = brentMinimize((u) => nll(Math.exp(u)), a, b, tolerance, maxEvaluations);
-  // the first strict minimum in this order: T = 1 when nothing beats it; a bound before the Brent iterate when they
-  // tie, since equal values mean the NLL is flat out to that bound (exponentials underflowed) and it has to be said
-  const candidates: [number, number][] = [
-    [1, before],
-    [lo, nll(lo)],
-    [hi, nll(hi)],
-    [Math.exp(r.x), r.fx],
-  ];
-  let [temperature, after] = candidates[0] as [number, number];
-  for (const [t, v] of candidates) if (v < after) [temperature, after] = [t, v];
-  const u = Math.log(temperature);
-  const atBound = u - a <= 1e-6 ? 'lower' : b - u <= 1e-6 ? 'upper' : null;
-  if (atBound !== null) warnAtBound(fn, options, temperature, atBound, lo, hi);
-  return { temperature, diagnostics: { nllBefore: before, nllAfter: after, evaluations: r.evaluations + 3, converged: r.converged, atBound, bounds: [lo, hi] } };
-}
-
 /** The objective at β = 1/T with its first two derivatives in β, from one pass over the data (internal). */
 export interface TemperaturePass {
   /** Mean NLL. */
   readonly f: number;
   /** d f / d β. */
   readonly g: number;
-  /** d² f / d β² ≥ 0 (the NLL of softmax(β·z) is convex in β). */
+  /** d² f / d β² (≥ 0 for the NLL of softmax(β·z), which is convex in β; of either sign for an ensemble's average). */
   readonly h: number;
+  /** d³ f / d β³ when the objective provides it (then the steps are Halley's, converging cubically). */
+  readonly t?: number;
 }
 
 /**
- * One pass for the temperature's Newton step: f(β) = (1/N)·Σ_i [LSE(β·ℓ_i) − β·ℓ_{i,y_i}], f′ = (1/N)·Σ_i
- * (E_{p_i}[ℓ] − ℓ_{i,y_i}), f″ = (1/N)·Σ_i Var_{p_i}[ℓ] with p_i = softmax(β·ℓ_i); entries ℓ = −∞ have p = 0
- * and are skipped. `rowMax` holds max_k ℓ_ik (β > 0, so it is also the argmax of β·ℓ). Internal.
+ * Minimises NLL(β), β = 1/T ∈ [1/T_max, 1/T_min], by finding the zero of its derivative in u = ln β with safeguarded
+ * Newton steps (Numerical Recipes' rtsafe idea) — Halley steps when the pass also gives f‴ and the correction is
+ * moderate (cubic convergence: from T = 1, typically 4–5 passes where Newton takes 6). f′ changes sign once (the NLL of softmax(β·z) is convex in β), so
+ * every pass (f, f′, f″) shrinks a bracket around the minimiser; a Newton step that leaves the bracket (or a
+ * non-positive curvature) is replaced by a step of at most 1 in u (a factor e in T) towards the bracket's far end,
+ * halfway at most. When the steps keep one direction without converging — a third step in a row in the same direction
+ * that is not below half the one before, as when the optimum lies beyond a bound (separable data) and Newton creeps
+ * towards it — the bound itself is evaluated once; if the minimum is not beyond it, the search goes on from the point
+ * it left (so a probe costs one pass, and quadratically converging steps never trigger one). Stops when the Newton
+ * step in ln T is below the tolerance and returns that point (or T = 1 if strictly better); otherwise the best point
+ * seen, so never worse than T = 1. For an objective that is not `convex` (an ensemble's averaged prediction), a probed
+ * bound never ends the search, and both bounds are compared at the end: the result is a local minimum found from
+ * T = 1, never worse than T = 1 or either bound. Internal.
  */
-export function temperaturePass(l: Float64Array, rowMax: Float64Array, n: number, c: number, y: Int32Array, beta: number): TemperaturePass {
-  let f = 0;
-  let g = 0;
-  let h = 0;
-  for (let i = 0, o = 0; i < n; i++, o += c) {
-    const m = rowMax[i] as number;
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    for (let k = 0; k < c; k++) {
-      const d = (l[o + k] as number) - m; // ≤ 0, −∞ for an exact zero probability
-      if (d === -Infinity) continue;
-      const e = Math.exp(beta * d);
-      s0 += e;
-      s1 += e * d;
-      s2 += e * d * d;
-    }
-    const mean = s1 / s0; // E[ℓ − m]
-    const dy = (l[o + (y[i] as number)] as number) - m;
-    f += Math.log(s0) - beta * dy;
-    g += mean - dy;
-    h += Math.max(0, s2 / s0 - mean * mean);
-  }
-  return { f: f / n, g: g / n, h: h / n };
-}
-
-/**
- * Minimises the convex NLL(β), β = 1/T ∈ [1/T_max, 1/T_min], by finding the zero of its derivative in u = ln β with
- * safeguarded Newton steps (Numerical Recipes' rtsafe idea): f′ is increasing, so every pass (f, f′, f″ from
- * {@link temperaturePass}) shrinks a bracket around the minimiser; a Newton step in u that leaves the bracket is
- * replaced by a step of at most 1 in u (a factor e in T) towards the bracket's far end, halfway at most. Stops when the
- * step in ln T is below the tolerance; returns the best point seen, so never worse than T = 1. Internal.
- */
-export function newtonTemperature(fn: string, pass: (beta: number) => TemperaturePass, options: TemperatureSearchOptions): { temperature: number; diagnostics: TemperatureDiagnostics } {
+export function newtonTemperature(
+  fn: string,
+  pass: (beta: number) => TemperaturePass,
+  options: TemperatureSearchOptions,
+  convex = true,
+): { temperature: number; diagnostics: TemperatureDiagnostics } {
   const { lo, hi, tolerance, maxEvaluations } = searchOptions(fn, options);
   let a = -Math.log(hi); // bracket of u = ln β = −ln T
   let b = -Math.log(lo);
@@ -156,12 +100,17 @@ export function newtonTemperature(fn: string, pass: (beta: number) => Temperatur
   const before = cur.f;
   if (!Number.isFinite(before)) return infiniteEverywhere(fn, options, before, evaluations, lo, hi);
   let best = { u, f: cur.f };
+  // ties go to the later point (except T = 1): the NLL is then flat to rounding and the search keeps moving on
+  const keep = (at: number, v: TemperaturePass) => {
+    if (v.f < best.f || (v.f === best.f && best.u !== 0)) best = { u: at, f: v.f };
+  };
   let converged = false;
   const uLo = a;
   const uHi = b;
   let sameWay = 0;
   let lastDir = 0;
-  const triedBound = new Set<number>();
+  let lastStep = Infinity;
+  const probed = new Set<number>();
   while (evaluations < maxEvaluations) {
     if (cur.g === 0) {
       converged = true;
@@ -172,33 +121,72 @@ export function newtonTemperature(fn: string, pass: (beta: number) => Temperatur
     const beta = Math.exp(u);
     const d1 = beta * cur.g; // df/du
     const d2 = beta * beta * cur.h + d1; // d²f/du²
-    let next = d2 > 0 ? u - d1 / d2 : Number.NaN;
+    let next = Number.NaN;
+    if (d2 > 0) {
+      next = u - d1 / d2;
+      if (cur.t !== undefined) {
+        // Halley: the Newton step divided by 1 − L/2, L = f′·f‴/f″² in u, when that factor lies in (2/3, 2)
+        const d3 = beta * beta * beta * cur.t + 3 * beta * beta * cur.h + d1; // d³f/du³
+        const l = (d1 * d3) / (d2 * d2);
+        if (Math.abs(l) < 1) next = u - d1 / d2 / (1 - l / 2);
+      }
+    } else if (cur.h > 0 && convex) {
+      // f is not convex in u here (far below the optimum) but is in β: the step in β instead (Halley's when given)
+      let step = -cur.g / cur.h;
+      if (cur.t !== undefined) {
+        const l = (cur.g * cur.t) / (cur.h * cur.h);
+        if (Math.abs(l) < 1) step /= 1 - l / 2;
+      }
+      if (beta + step > 0) next = Math.log(beta + step);
+    }
     if (Math.abs(next - u) < tolerance) {
-      converged = true; // the Newton step itself is below the tolerance (it may round to no step at all)
+      // the step itself is below the tolerance (it may round to no step at all): u is the zero of f′ to within it, so
+      // it is the answer — the NLL is flat there to rounding, and the lowest f among the points near it is noise (it
+      // would move T by up to ~√(ε/f″)) — unless T = 1 is strictly better
+      converged = true;
+      if (convex) best = cur.f <= before ? { u, f: cur.f } : { u: 0, f: before };
+      else if (Math.abs(best.u - u) <= 1e-6 || cur.f <= best.f) best = { u, f: cur.f }; // a point elsewhere (another local minimum, a bound) only if lower
       break;
     }
     const end = cur.g < 0 ? b : a; // the bracket's end in the descent direction
     // towards the far end when the Newton step leaves the bracket: at most 1 in u and at most halfway
     if (!(next > a && next < b)) next = u + Math.sign(end - u) * Math.min(1, Math.abs(end - u) / 2);
-    // three steps the same way while that end is still an unevaluated bound of the interval: try the bound itself
-    // (an optimum beyond it, as for separable data, is otherwise approached only geometrically)
+    const step = Math.abs(next - u);
     const dir = Math.sign(next - u);
     sameWay = dir === lastDir ? sameWay + 1 : 1;
+    const creeping = sameWay >= 3 && step > lastStep / 2;
     lastDir = dir;
-    if (sameWay >= 3 && (end === uLo || end === uHi) && !triedBound.has(end)) {
-      next = end;
-      triedBound.add(end);
-    }
-    if (Math.abs(next - u) < tolerance) {
+    lastStep = step;
+    if (step < tolerance) {
       converged = true;
       break;
+    }
+    // creeping towards a bound not yet evaluated: try the bound itself (an optimum beyond it, as for separable data, is
+    // otherwise approached only arithmetically in β)
+    if (creeping && (end === uLo || end === uHi) && !probed.has(end) && evaluations + 1 < maxEvaluations) {
+      probed.add(end);
+      const at = pass(Math.exp(end));
+      evaluations++;
+      keep(end, at);
+      if (convex && (at.g === 0 || (end === uLo && at.g > 0) || (end === uHi && at.g < 0))) {
+        // the minimum lies beyond the bound, or the NLL is flat out there (exponentials underflowed); without
+        // convexity the bound is only a candidate, compared at the end, and the search goes on
+        cur = at;
+        converged = true;
+        break;
+      }
+      // the minimum lies inside: go on from u with the step already chosen
+    } else if (creeping && probed.has(end) && Math.abs(end - u) / 2 > step) {
+      // still creeping towards a bound already probed (an objective that is not convex, or a minimum just inside the
+      // bound): halfway there instead, so the bound or the minimum is reached in a number of passes logarithmic in
+      // the distance (f′ changes sign on the way, or the NLL turns flat)
+      next = u + (end - u) / 2;
     }
     u = next;
     cur = pass(Math.exp(u));
     evaluations++;
-    // ties go to the later point (except T = 1): the NLL is then flat to rounding and the search keeps moving on
-    if (cur.f < best.f || (cur.f === best.f && best.u !== 0)) best = { u, f: cur.f };
-    if (b - a < tolerance || ((u === uLo && cur.g > 0) || (u === uHi && cur.g < 0))) {
+    keep(u, cur);
+    if (b - a < tolerance || (u === uLo && cur.g > 0) || (u === uHi && cur.g < 0)) {
       converged = true; // the bracket closed, or the minimum lies beyond a bound
       break;
     }
@@ -220,6 +208,15 @@ export function newtonTemperature(fn: string, pass: (beta: number) => Temperatur
       const at = pass(Math.exp(end));
       evaluations++;
       if (at.f <= best.f) best = { u: end, f: at.f };
+    }
+  }
+  // an objective that need not be convex: never worse than either bound (a tie goes to the bound, as above)
+  if (!convex) {
+    for (const end of [uLo, uHi]) {
+      if (best.u === end || probed.has(end)) continue;
+      const at = pass(Math.exp(end));
+      evaluations++;
+      keep(end, at);
     }
   }
   const temperature = best.u === uLo ? hi : best.u === uHi ? lo : Math.exp(-best.u);

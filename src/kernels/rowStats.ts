@@ -56,6 +56,10 @@ export function rowStatsOf(p: Matrix, mode: RowStatsMode): RowStats {
  *   Σp² within 2·C·2⁻⁵³ of the reference; Σp·ln p within 1e-14·(1 + |Σp·ln p|) for float64 data, and within 2e-7 (absolute,
  *   per row) for float32 data, whose logarithm of the mantissa is evaluated in float32 (test/kernels/rowStats.test.ts).
  * - Switching clears the statistics kept with validated matrices.
+ * - The same choice runs the temperature pass of {@link fitTemperature} and {@link fitMcTemperature} (per row Σ e^{β·d}·d^j,
+ *   j = 0 … 3, d = z − max z): its exponential is within 1 ulp of `Math.exp` (a degree-11 polynomial after reduction by
+ *   ln 2; exact 0 below −745.14, subnormals rounded once), and each sum within (C + 4)·2⁻⁵² relative of the reference
+ *   (test/kernels/temperature.test.ts).
  * - The logarithm: ln x = e·ln 2 + ln m with x = 2^e·m, m in [√½, √2), and ln m from s = (m − 1)/(m + 1) by a
  *   polynomial in s² (fdlibm's coefficients for float64; the series 2s·Σ s^(2j)/(2j + 1) to j = 4 for float32).
  *

@@ -13,12 +13,18 @@ interface WasmMemory {
 }
 type KernelFn = (src: number, rows: number, c: number, outMax: number, outArg: number, outMin: number, outSum: number, outSq: number, outXlogx: number, mode: number) => void;
 type ArgsortFn = (hi: number, lo: number, hiOut: number, loOut: number, words: number, n: number, order: number, next: number, count: number) => number;
+/** The temperature pass (assembly/temperature.ts): per row max and s0 … s3 at β. */
+export type TemperatureFn = (src: number, rows: number, c: number, beta: number, outMax: number, outS0: number, outS1: number, outS2: number, outS3: number) => void;
 export interface Kernel {
   memory: WasmMemory;
   base: number;
   probsF32: KernelFn;
   probsF64: KernelFn;
   argsortU32: ArgsortFn;
+  temperatureF32: TemperatureFn;
+  temperatureF64: TemperatureFn;
+  /** e^x of n float64 values x ≤ 0 by the temperature pass's exponential (`normal` = 1: its path for −707 ≤ x), for tests. */
+  expNegF64: (src: number, n: number, dst: number, normal: number) => void;
 }
 
 const PAGE = 65536;
@@ -55,8 +61,9 @@ export function wasmKernel(): Kernel | null {
   if (api === undefined) return kernel;
   try {
     const instance = new api.Instance(new api.Module(decodeBase64(WASM_BASE64)), { env: { abort: () => undefined } });
-    const ex = instance.exports as { memory: WasmMemory; heapBase: () => number; probsF32: KernelFn; probsF64: KernelFn; argsortU32: ArgsortFn };
-    kernel = { memory: ex.memory, base: (ex.heapBase() + 63) & ~63, probsF32: ex.probsF32, probsF64: ex.probsF64, argsortU32: ex.argsortU32 };
+    const ex = instance.exports as Omit<Kernel, 'base'> & { heapBase: () => number };
+    const { memory, probsF32, probsF64, argsortU32, temperatureF32, temperatureF64, expNegF64 } = ex;
+    kernel = { memory, base: (ex.heapBase() + 63) & ~63, probsF32, probsF64, argsortU32, temperatureF32, temperatureF64, expNegF64 };
   } catch {
     kernel = null;
   }
