@@ -142,9 +142,8 @@ export function quantileAssignment(scores: ArrayLike<number>, bins: number): Bin
   }
 }
 
-/** Per-bucket Σ score and Σ outcome of {@link quantileStatistics} (module scratch, zero between calls). */
-const SCORE = new Float64Array(1 << 16);
-const ONES = new Float64Array(1 << 16);
+/** Per-bucket Σ score and Σ outcome of {@link quantileStatistics} (module scratch, zero between calls; 1 MiB on first use). */
+let bucketSums: { score: Float64Array; ones: Float64Array } | undefined;
 
 /**
  * The bins (count, weight, mean score and outcome) of unweighted (score, outcome) entries in B equal-mass
@@ -155,6 +154,8 @@ const ONES = new Float64Array(1 << 16);
  * construction.
  */
 export function quantileStatistics(scores: ArrayLike<number>, outcomes: ArrayLike<number>, bins: number): Bin[] {
+  bucketSums ??= { score: new Float64Array(1 << 16), ones: new Float64Array(1 << 16) };
+  const { score: SCORE, ones: ONES } = bucketSums;
   const sel = scores.length < SELECT_MIN ? null : RankSelection.withSums(scores, outcomes, SCORE, ONES);
   if (sel === null) return binStatisticsUnchecked(quantileAssignment(scores, bins), scores, outcomes);
   const { low, high } = sel;

@@ -13,10 +13,22 @@ export const BUCKETS = 1 << 16;
 /** The key of ±0 (every narrow key equal to it is a zero, of either sign). */
 export const ZERO_KEY = 0;
 
-/** Entries per bucket; once a selection is built, prefix sums over its range (entries in buckets < h). */
-export const COUNTS = new Int32Array(BUCKETS + 1);
-/** Slot of a gathered bucket, −1 when not gathered. */
-export const SLOT = new Int32Array(BUCKETS).fill(-1);
+/**
+ * The bucket tables: entries per bucket (once a selection is built, prefix sums over its range: entries in buckets
+ * < h) and the slot of each gathered bucket (−1 when not gathered). Allocated on first use (768 KiB).
+ */
+export interface RadixTables {
+  readonly counts: Int32Array;
+  readonly slot: Int32Array;
+}
+
+let shared: RadixTables | undefined;
+
+/** The module's bucket tables (all zero counts and −1 slots between selections). */
+export function radixTables(): RadixTables {
+  shared ??= { counts: new Int32Array(BUCKETS + 1), slot: new Int32Array(BUCKETS).fill(-1) };
+  return shared;
+}
 /** The lowest and highest key of the last counting pass. */
 const RANGE = new Int32Array(2);
 
@@ -40,7 +52,7 @@ export function narrowValue(key: number): number {
  * Writes every value's float32 key into `keys`, counts the buckets and leaves the key range in RANGE. Returns N, or the
  * index of the first value that is not a float32 value (the counts up to it are left for the caller to clear).
  */
-export function narrowPass(values: ArrayLike<number>, keys: Int32Array, n: number): number {
+export function narrowPass(values: ArrayLike<number>, keys: Int32Array, n: number, counts: Int32Array): number {
   let kmin = 0x7fffffff;
   let kmax = -0x80000000;
   for (let i = 0; i < n; i++) {
@@ -57,7 +69,7 @@ export function narrowPass(values: ArrayLike<number>, keys: Int32Array, n: numbe
     if (k < kmin) kmin = k;
     if (k > kmax) kmax = k;
     const b = (k >> 16) + 0x8000;
-    COUNTS[b] = (COUNTS[b] as number) + 1;
+    counts[b] = (counts[b] as number) + 1;
   }
   RANGE[0] = kmin;
   RANGE[1] = kmax;
@@ -65,7 +77,7 @@ export function narrowPass(values: ArrayLike<number>, keys: Int32Array, n: numbe
 }
 
 /** {@link narrowPass} on the float64 high words (every value qualifies). */
-export function widePass(values: ArrayLike<number>, keys: Int32Array, n: number): void {
+export function widePass(values: ArrayLike<number>, keys: Int32Array, n: number, counts: Int32Array): void {
   let kmin = 0x7fffffff;
   let kmax = -0x80000000;
   for (let i = 0; i < n; i++) {
@@ -76,7 +88,7 @@ export function widePass(values: ArrayLike<number>, keys: Int32Array, n: number)
     if (k < kmin) kmin = k;
     if (k > kmax) kmax = k;
     const b = (k >> 16) + 0x8000;
-    COUNTS[b] = (COUNTS[b] as number) + 1;
+    counts[b] = (counts[b] as number) + 1;
   }
   RANGE[0] = kmin;
   RANGE[1] = kmax;
@@ -86,7 +98,7 @@ export function widePass(values: ArrayLike<number>, keys: Int32Array, n: number)
  * {@link narrowPass} adding each bucket's Σ value into `score` and Σ outcome into `ones`; stops at the first value that
  * is not a float32 value or outcome that is not 0 or 1.
  */
-export function narrowSumsPass(values: ArrayLike<number>, outcomes: ArrayLike<number>, keys: Int32Array, score: Float64Array, ones: Float64Array, n: number): number {
+export function narrowSumsPass(values: ArrayLike<number>, outcomes: ArrayLike<number>, keys: Int32Array, score: Float64Array, ones: Float64Array, n: number, counts: Int32Array): number {
   let kmin = 0x7fffffff;
   let kmax = -0x80000000;
   for (let i = 0; i < n; i++) {
@@ -104,7 +116,7 @@ export function narrowSumsPass(values: ArrayLike<number>, outcomes: ArrayLike<nu
     if (k < kmin) kmin = k;
     if (k > kmax) kmax = k;
     const b = (k >> 16) + 0x8000;
-    COUNTS[b] = (COUNTS[b] as number) + 1;
+    counts[b] = (counts[b] as number) + 1;
     score[b] = (score[b] as number) + v;
     ones[b] = (ones[b] as number) + o;
   }
@@ -131,25 +143,25 @@ export function bucketOfValue(v: number, narrow: boolean): number {
   return ((h >= 0 ? h : h ^ 0x7fffffff) >> 16) + 0x8000;
 }
 
-/** Prefix sums in place over buckets [low, high + 1] (COUNTS[h] = entries in buckets < h); returns the non-empty ones. */
-export function prefixPass(low: number, high: number, most: number): Int32Array {
+/** Prefix sums in place over buckets [low, high + 1] (counts[h] = entries in buckets < h); returns the non-empty ones. */
+export function prefixPass(counts: Int32Array, low: number, high: number, most: number): Int32Array {
   const occupied = new Int32Array(most);
   let m = 0;
   let acc = 0;
   for (let h = low; h <= high + 1; h++) {
-    const c = COUNTS[h] as number;
-    COUNTS[h] = acc;
+    const c = counts[h] as number;
+    counts[h] = acc;
     if (c !== 0) occupied[m++] = h;
     acc += c;
   }
   return occupied.subarray(0, m);
 }
 
-/** Copies the entries of gathered buckets (SLOT ≥ 0) to their slots' next positions `fill[slot]`. */
-export function gatherPass(keys: Int32Array, values: ArrayLike<number>, n: number, fill: Int32Array, gk: Int32Array, gv: Float64Array): void {
+/** Copies the entries of gathered buckets (slot ≥ 0) to their slots' next positions `fill[slot]`. */
+export function gatherPass(keys: Int32Array, values: ArrayLike<number>, n: number, slot: Int32Array, fill: Int32Array, gk: Int32Array, gv: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const k = keys[i] as number;
-    const s = SLOT[(k >> 16) + 0x8000] as number;
+    const s = slot[(k >> 16) + 0x8000] as number;
     if (s < 0) continue;
     const p = fill[s] as number;
     fill[s] = p + 1;
@@ -159,10 +171,10 @@ export function gatherPass(keys: Int32Array, values: ArrayLike<number>, n: numbe
 }
 
 /** {@link gatherPass} with one more column. */
-export function gatherPassWith(keys: Int32Array, values: ArrayLike<number>, extra: ArrayLike<number>, n: number, fill: Int32Array, gk: Int32Array, gv: Float64Array, ge: Float64Array): void {
+export function gatherPassWith(keys: Int32Array, values: ArrayLike<number>, extra: ArrayLike<number>, n: number, slot: Int32Array, fill: Int32Array, gk: Int32Array, gv: Float64Array, ge: Float64Array): void {
   for (let i = 0; i < n; i++) {
     const k = keys[i] as number;
-    const s = SLOT[(k >> 16) + 0x8000] as number;
+    const s = slot[(k >> 16) + 0x8000] as number;
     if (s < 0) continue;
     const p = fill[s] as number;
     fill[s] = p + 1;

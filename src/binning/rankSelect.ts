@@ -21,15 +21,14 @@ import { gather } from '../math/gather.js';
 import {
   BUCKETS,
   bucketOfValue,
-  COUNTS,
   gatherPass,
   gatherPassWith,
   narrowPass,
   narrowSumsPass,
   narrowValue,
   prefixPass,
+  radixTables,
   rangeBuckets,
-  SLOT,
   widePass,
   ZERO_KEY,
 } from './radixPasses.js';
@@ -155,6 +154,10 @@ export class RankSelection implements RankSource {
   private gatheredExtra: Float64Array | undefined;
   private released = false;
 
+  /** The module's bucket tables (see radixPasses.ts), held for this selection until {@link release}. */
+  private readonly counts: Int32Array;
+  private readonly slot: Int32Array;
+
   private constructor(values: ArrayLike<number>, keys: Int32Array, pass: KeyPass) {
     this.n = values.length;
     this.values = values;
@@ -162,19 +165,21 @@ export class RankSelection implements RankSource {
     this.narrow = pass.narrow;
     this.low = pass.low;
     this.high = pass.high;
-    this.occupied = prefixPass(this.low, this.high, Math.min(this.n, this.high - this.low + 1));
+    ({ counts: this.counts, slot: this.slot } = radixTables());
+    this.occupied = prefixPass(this.counts, this.low, this.high, Math.min(this.n, this.high - this.low + 1));
   }
 
   /** Counts the buckets of `values` (N ≥ 1, finite): narrow keys when every value is a float32 value. */
   static of(values: ArrayLike<number>, keys = new Int32Array(values.length)): RankSelection {
     const n = values.length;
-    const stop = narrowPass(values, keys, n);
+    const { counts } = radixTables();
+    const stop = narrowPass(values, keys, n, counts);
     if (stop === n) return new RankSelection(values, keys, { narrow: true, ...rangeBuckets() });
     if (stop > 0) {
       const { low, high } = rangeBuckets();
-      COUNTS.fill(0, low, high + 1);
+      counts.fill(0, low, high + 1);
     }
-    widePass(values, keys, n);
+    widePass(values, keys, n, counts);
     return new RankSelection(values, keys, { narrow: false, ...rangeBuckets() });
   }
 
@@ -187,11 +192,12 @@ export class RankSelection implements RankSource {
   static withSums(values: ArrayLike<number>, outcomes: ArrayLike<number>, score: Float64Array, ones: Float64Array, keys = new Int32Array(values.length)): RankSelection | null {
     const n = values.length;
     if (n >= 2 ** 29) return null;
-    const stop = narrowSumsPass(values, outcomes, keys, score, ones, n);
+    const { counts } = radixTables();
+    const stop = narrowSumsPass(values, outcomes, keys, score, ones, n, counts);
     const { low, high } = rangeBuckets();
     if (stop === n) return new RankSelection(values, keys, { narrow: true, low, high });
     if (stop > 0) {
-      COUNTS.fill(0, low, high + 1);
+      counts.fill(0, low, high + 1);
       score.fill(0, low, high + 1);
       ones.fill(0, low, high + 1);
     }
@@ -205,7 +211,7 @@ export class RankSelection implements RankSource {
 
   /** Entries in buckets below bucket h, for h in [low, high + 1] (the module's table: read it before {@link release}). */
   get starts(): Int32Array {
-    return COUNTS;
+    return this.counts;
   }
 
   /** The bucket holding rank r (0 ≤ r < N). */
@@ -215,7 +221,7 @@ export class RankSelection implements RankSource {
     // the last h with start(h) ≤ r
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if ((COUNTS[mid] as number) <= r) lo = mid;
+      if ((this.counts[mid] as number) <= r) lo = mid;
       else hi = mid - 1;
     }
     return lo;
@@ -223,10 +229,10 @@ export class RankSelection implements RankSource {
 
   /** Marks bucket h (non-empty) for gathering. */
   private mark(h: number): void {
-    if ((SLOT[h] as number) >= 0) return;
-    SLOT[h] = this.gathered.length;
-    const rank = COUNTS[h] as number;
-    this.gathered.push({ bucket: h, rank, offset: 0, size: (COUNTS[h + 1] as number) - rank });
+    if ((this.slot[h] as number) >= 0) return;
+    this.slot[h] = this.gathered.length;
+    const rank = this.counts[h] as number;
+    this.gathered.push({ bucket: h, rank, offset: 0, size: (this.counts[h + 1] as number) - rank });
   }
 
   /**
@@ -236,8 +242,8 @@ export class RankSelection implements RankSource {
   want(r: number): void {
     const h = this.bucketOfRank(r);
     this.mark(h);
-    const start = COUNTS[h] as number;
-    const end = COUNTS[h + 1] as number;
+    const start = this.counts[h] as number;
+    const end = this.counts[h + 1] as number;
     if (start > 0) this.mark(this.bucketOfRank(start - 1));
     if (end < this.n) this.mark(this.bucketOfRank(end));
   }
@@ -247,7 +253,7 @@ export class RankSelection implements RankSource {
     this.gathered.sort((a, b) => a.bucket - b.bucket);
     let total = 0;
     this.gathered = this.gathered.map((g, s) => {
-      SLOT[g.bucket] = s;
+      this.slot[g.bucket] = s;
       const out = { ...g, offset: total };
       total += g.size;
       return out;
@@ -256,13 +262,13 @@ export class RankSelection implements RankSource {
     this.gatheredValues = new Float64Array(total);
     this.gatheredExtra = extra === undefined ? undefined : new Float64Array(total);
     const fill = Int32Array.from(this.gathered, (g) => g.offset);
-    if (extra === undefined) gatherPass(this.keys, this.values, this.n, fill, this.gatheredKeys, this.gatheredValues);
-    else gatherPassWith(this.keys, this.values, extra, this.n, fill, this.gatheredKeys, this.gatheredValues, this.gatheredExtra as Float64Array);
+    if (extra === undefined) gatherPass(this.keys, this.values, this.n, this.slot, fill, this.gatheredKeys, this.gatheredValues);
+    else gatherPassWith(this.keys, this.values, extra, this.n, this.slot, fill, this.gatheredKeys, this.gatheredValues, this.gatheredExtra as Float64Array);
   }
 
   /** The gathered bucket h (it must have been marked). */
   private bucket(h: number): Gathered {
-    const s = SLOT[h] as number;
+    const s = this.slot[h] as number;
     if (s < 0) throw new Error(`RankSelection: bucket ${h} was not gathered (internal)`);
     return this.gathered[s] as Gathered;
   }
@@ -333,8 +339,8 @@ export class RankSelection implements RankSource {
   release(): void {
     if (this.released) return;
     this.released = true;
-    for (const g of this.gathered) SLOT[g.bucket] = -1;
-    COUNTS.fill(0, this.low, this.high + 2);
+    for (const g of this.gathered) this.slot[g.bucket] = -1;
+    this.counts.fill(0, this.low, this.high + 2);
   }
 }
 
