@@ -13,8 +13,10 @@ export interface EntryColumns {
 
 /**
  * Every entry of every group, as it came (O(entries) memory). What the order-based metrics keep in exact mode —
- * equal-mass and Ding's bins, AUROC, AUPR, AURC: they sort the entries when finishing, and every sum over them is
- * exact, so the result depends on the set of entries only, never on their order or batching (internal).
+ * equal-mass and Ding's bins, AUROC, AUPR, AURC: they read the entries in {@link sorted} order when finishing, or,
+ * for unweighted equal-mass bins, only the B − 1 cut ranks, found by selection over {@link entries} as they came
+ * (binning/quantileSelect.ts); every sum over them is exact, so the result depends on the set of entries only, never
+ * on their order or batching (internal).
  */
 export class KeptEntriesStore implements Store {
   readonly kind = 'entries';

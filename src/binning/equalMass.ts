@@ -1,8 +1,23 @@
 import { samplesPerWeight } from '../input/weights.js';
 import { gather } from '../math/gather.js';
 import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
+import { binStatisticsUnchecked } from './binStatistics.js';
 import { argsortAscending, numpyLinspaceUnit, numpyQuantileSorted, roundHalfEven } from './numpy.js';
-import type { BinAssignment, EqualMassMethod } from './types.js';
+import { quantileAssignment, quantileStatistics } from './quantileSelect.js';
+import { valuesAtRanks } from './rankSelect.js';
+import type { Bin, BinAssignment, EqualMassMethod } from './types.js';
+
+/**
+ * The ascending scores read at a few ranks only, found by selection instead of a sort: `v[r]` for every rank asked
+ * for (as `Float64Array.from(scores).sort()` has it), `undefined` elsewhere. The peers' constructions read B + 1
+ * order statistics or fewer.
+ */
+function sortedAt(scores: ArrayLike<number>, ranks: readonly number[]): ArrayLike<number> {
+  const values = valuesAtRanks(scores, ranks);
+  const v: { length: number; [r: number]: number } = { length: scores.length };
+  ranks.forEach((r, j) => (v[r] = values[j] as number));
+  return v;
+}
 
 /**
  * Our equal-mass bins: cuts at round(k·N/B), snapped off blocks of ties, merged when they coincide. With weights the
@@ -13,6 +28,8 @@ import type { BinAssignment, EqualMassMethod } from './types.js';
  * of scale `unit` ≠ 1 (beyond 2^100 samples) are cut at k·W/B: a whole sample is below float64's resolution there.
  */
 function quantileBins(scores: ArrayLike<number>, bins: number, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = 1): BinAssignment {
+  // unweighted cuts need B − 1 ranks only: selection (weighted cuts walk cumulative weights in sorted order)
+  if (weights === undefined && ascending === undefined) return quantileAssignment(scores, bins);
   const n = scores.length;
   const order = ascending ?? argsortAscending(scores);
   const v = gather(scores, order);
@@ -65,10 +82,11 @@ function searchsorted(edges: ArrayLike<number>, x: number, side: 'left' | 'right
 /** google/uncertainty-metrics `get_adaptive_bins` + `numpy.digitize`. */
 function umAdaptiveBins(scores: ArrayLike<number>, bins: number): BinAssignment {
   const n = scores.length;
-  const v = Float64Array.from(scores).sort();
   const step = n / bins; // numpy.linspace(0, n, bins, endpoint=False)
+  const at = (k: number) => Math.min(roundHalfEven(k * step), n - 1);
+  const v = sortedAt(scores, [0, n - 1, ...Array.from({ length: bins - 1 }, (_, j) => at(j + 1))]);
   const upperEdges = new Float64Array(bins - 1);
-  for (let k = 1; k < bins; k++) upperEdges[k - 1] = v[Math.min(roundHalfEven(k * step), n - 1)] as number;
+  for (let k = 1; k < bins; k++) upperEdges[k - 1] = v[at(k)] as number;
   const lower = new Float64Array(bins);
   const upper = new Float64Array(bins);
   for (let b = 0; b < bins; b++) {
@@ -81,11 +99,16 @@ function umAdaptiveBins(scores: ArrayLike<number>, bins: number): BinAssignment 
 /** verified_calibration `get_equal_bins` + `bisect_left`. */
 function verifiedEqualBins(scores: ArrayLike<number>, bins: number): BinAssignment {
   const n = scores.length;
-  const v = Float64Array.from(scores).sort();
   const parts = Math.min(bins, n);
   // numpy.array_split: the first n mod parts parts hold one more element
   const base = Math.floor(n / parts);
   const extra = n % parts;
+  const ranks = [0];
+  for (let i = 0, end = 0; i < parts - 1; i++) {
+    end += base + (i < extra ? 1 : 0);
+    ranks.push(end - 1, end);
+  }
+  const v = sortedAt(scores, ranks);
   const raw: number[] = [];
   let start = 0;
   for (let i = 0; i < parts - 1; i++) {
@@ -106,10 +129,22 @@ function verifiedEqualBins(scores: ArrayLike<number>, bins: number): BinAssignme
   return binsFromEdges(scores, numBins, lower, upper, (p) => searchsorted(edges, p, 'left'));
 }
 
+/** The sorted positions {@link numpyQuantileSorted} reads for each q. */
+function quantileReads(n: number, q: ArrayLike<number>): number[] {
+  const ranks: number[] = [];
+  for (let k = 0; k < q.length; k++) {
+    const vi = (n - 1) * (q[k] as number);
+    if (vi >= n - 1) ranks.push(n - 1);
+    else if (vi < 0) ranks.push(0);
+    else ranks.push(Math.floor(vi), Math.floor(vi) + 1);
+  }
+  return ranks;
+}
+
 /** netcal `equal_intervals=False`: `numpy.quantile` edges forced to [0, 1], `numpy.histogramdd` membership. */
 function netcalQuantileBins(scores: ArrayLike<number>, bins: number): BinAssignment {
-  const v = Float64Array.from(scores).sort();
   const q = numpyLinspaceUnit(bins);
+  const v = sortedAt(scores, quantileReads(scores.length, q));
   const edges = Float64Array.from(q, (qk) => numpyQuantileSorted(v, qk));
   edges[0] = 0;
   edges[bins] = 1;
@@ -121,10 +156,10 @@ function netcalQuantileBins(scores: ArrayLike<number>, bins: number): BinAssignm
 
 /** scikit-learn `calibration_curve(strategy='quantile')`: `numpy.percentile` edges, right-closed. */
 function sklearnQuantileBins(scores: ArrayLike<number>, bins: number): BinAssignment {
-  const v = Float64Array.from(scores).sort();
-  const q = numpyLinspaceUnit(bins);
   // np.percentile(y, linspace(0, 1, B + 1) * 100) divides by 100 again
-  const edges = Float64Array.from(q, (qk) => numpyQuantileSorted(v, (qk * 100) / 100));
+  const q = numpyLinspaceUnit(bins).map((qk) => (qk * 100) / 100);
+  const v = sortedAt(scores, quantileReads(scores.length, q));
+  const edges = Float64Array.from(q, (qk) => numpyQuantileSorted(v, qk));
   const inner = edges.slice(1, bins);
   return binsFromEdges(scores, bins, edges.slice(0, bins), edges.slice(1), (p) => searchsorted(inner, p, 'left'));
 }
@@ -146,4 +181,14 @@ export function equalMassBins(scores: ArrayLike<number>, bins: number, method: E
     case 'sklearn':
       return sklearnQuantileBins(scores, bins);
   }
+}
+
+/**
+ * The bins of unweighted (score, outcome) entries in B equal-mass bins of the given construction: the same bins as
+ * `binStatistics(equalMassBins(…))`, whatever the entries' order — the cuts come from order statistics found by
+ * selection and every sum is exact, so the entries are never sorted (internal).
+ */
+export function equalMassStatistics(scores: ArrayLike<number>, outcomes: ArrayLike<number>, bins: number, method: EqualMassMethod): Bin[] {
+  if (method === 'quantile') return quantileStatistics(scores, outcomes, bins);
+  return binStatisticsUnchecked(equalMassBins(scores, bins, method), scores, outcomes);
 }

@@ -5,6 +5,7 @@ import type { Store } from '../accumulate/store.js';
 import { assignBinsFor } from '../binning/assignBins.js';
 import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
+import { equalMassStatistics } from '../binning/equalMass.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import type { StateMode, StoreRequest } from '../engine/definition.js';
 import { fail } from '../errors/fail.js';
@@ -42,6 +43,13 @@ function identity(n: number): Uint32Array {
 export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: number): Bin[] | null {
   if (store instanceof FixedBinsStore) return store.bins(k);
   if (store instanceof KeptEntriesStore) {
+    if (spec.scheme === 'equal-mass') {
+      // unweighted equal-mass cuts are order statistics and the sums are exact: the entries as they came, unsorted
+      const u = store.entries(k);
+      if (u.scores.length === 0) return null;
+      if (u.weights === undefined) return equalMassStatistics(u.scores, u.outcomes, spec.bins, spec.method);
+    }
+    // weighted cuts walk cumulative weights, Ding's bins grow in order: the canonical order
     const e = store.sorted(k);
     if (e.scores.length === 0) return null;
     const a = assignBinsFor(fn, e.scores, spec, e.weights, identity(e.scores.length), e.unit);

@@ -1,0 +1,232 @@
+import { scratchSums, type ExactSum } from '../math/exactSum.js';
+import { binStatisticsUnchecked } from './binStatistics.js';
+import { binsOfSums, emptyBinSums } from './binSums.js';
+import { RankSelection, rankSource, SELECT_MIN, type RankSource } from './rankSelect.js';
+import type { Bin, BinAssignment } from './types.js';
+
+/**
+ * This library's equal-mass (`'quantile'`) bins of unweighted scores by selection instead of a sort (internal). The
+ * cuts are round(k·N/B) ranks moved off blocks of ties (see `equalMass.ts`): the value x at such a rank r, with
+ * s = #{values < x} and e = #{values ≤ x}, puts the cut at s when r − s < e − r (the bin above starts with the values
+ * ≥ x) and at e otherwise (it starts with the values > x). So only the B − 1 ranks' values and blocks are needed —
+ * found by radix selection ({@link RankSelection}; a sorted copy below `SELECT_MIN` scores) — and every score then
+ * finds its bin by its key's bucket, compared with a cut value only in the few buckets that hold one. The bins equal the sorted construction's bit for bit: the
+ * same cut positions, the same midpoints between neighbouring groups, and the extreme scores as the stable sort has
+ * them (the first minimum and the last maximum in input order, which only matters for the sign of a zero).
+ */
+
+/** The cuts of one construction: per cut its value and whether the bin above starts after it (internal). */
+interface SelectedCuts {
+  readonly numBins: number;
+  readonly x: Float64Array;
+  readonly strict: Uint8Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+}
+
+/** The first (`last` false) or last entry of `values` equal to zero, as stored (−0 or 0). */
+function zeroAsStored(values: ArrayLike<number>, last: boolean): number {
+  const n = values.length;
+  for (let k = 0; k < n; k++) {
+    const i = last ? n - 1 - k : k;
+    if (values[i] === 0) return values[i] as number;
+  }
+  return 0;
+}
+
+/** Finds the cuts of B quantile bins over the selection's values, gathering an `extra` column with the cut buckets. */
+function quantileCuts(sel: RankSource, bins: number, extra?: ArrayLike<number>): SelectedCuts {
+  const n = sel.n;
+  const ranks: number[] = [];
+  for (let k = 1; k < bins; k++) {
+    // round(k·N/B), half up, in exact integer arithmetic (as the sorted construction)
+    const rows = Math.floor((2 * k * n + bins) / (2 * bins));
+    if (rows > 0 && rows < n && rows !== ranks[ranks.length - 1]) ranks.push(rows);
+  }
+  for (const r of ranks) sel.want(r);
+  sel.want(0);
+  sel.want(n - 1);
+  sel.gather(extra);
+  const x: number[] = [];
+  const strict: number[] = [];
+  const below: number[] = [];
+  const above: number[] = [];
+  let last = -1;
+  for (const r of ranks) {
+    const { value, less, lessEq } = sel.block(r);
+    // snapCut: to the nearer end of the block of ties, the upper one when equally near
+    const c = r - less < lessEq - r ? less : lessEq;
+    if (c <= 0 || c >= n || c === last) continue;
+    last = c;
+    x.push(value);
+    if (c === less) {
+      strict.push(0);
+      below.push(sel.valueAt(c - 1));
+      above.push(value);
+    } else {
+      strict.push(1);
+      below.push(value);
+      above.push(sel.valueAt(c));
+    }
+  }
+  const numBins = x.length + 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  const min = sel.valueAt(0);
+  const max = sel.valueAt(n - 1);
+  lower[0] = min === 0 ? zeroAsStored(sel.values, false) : min;
+  upper[numBins - 1] = max === 0 ? zeroAsStored(sel.values, true) : max;
+  for (let b = 1; b < numBins; b++) {
+    const mid = ((below[b - 1] as number) + (above[b - 1] as number)) / 2;
+    lower[b] = mid;
+    upper[b - 1] = mid;
+  }
+  return { numBins, x: Float64Array.from(x), strict: Uint8Array.from(strict), lower, upper };
+}
+
+/** The bin of value v among cuts [from, to) of one bucket: the first cut it does not reach (binary search). */
+function binInBucket(cuts: SelectedCuts, v: number, from: number, to: number): number {
+  const { x, strict } = cuts;
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const passes = strict[mid] === 1 ? v > (x[mid] as number) : v >= (x[mid] as number);
+    if (passes) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The end of the run of cuts in bucket h starting at cut j (`bucket`: each cut's bucket). */
+function cutsInBucket(bucket: Int32Array, j: number, h: number): number {
+  let end = j;
+  while (end < bucket.length && bucket[end] === h) end++;
+  return end;
+}
+
+/** The bin of every entry from its bucket's: `~(first cut)` left for the entries of buckets that hold cuts. */
+function indexPass(keys: Int32Array, n: number, table: Int32Array, low: number, index: Int32Array): void {
+  for (let i = 0; i < n; i++) index[i] = table[((keys[i] as number) >> 16) + 0x8000 - low] as number;
+}
+
+/** Equal-mass bins of unweighted scores by selection, as a {@link BinAssignment} (bin of every score). */
+export function quantileAssignment(scores: ArrayLike<number>, bins: number): BinAssignment {
+  const n = scores.length;
+  const src = rankSource(scores);
+  try {
+    const cuts = quantileCuts(src, bins);
+    const index = new Int32Array(n);
+    const m = cuts.x.length;
+    if (!(src instanceof RankSelection)) {
+      for (let i = 0; i < n; i++) index[i] = binInBucket(cuts, scores[i] as number, 0, m);
+    } else {
+      const { low, high, keys } = src;
+      const bucket = Int32Array.from(cuts.x, (v) => src.bucketOf(v));
+      // bin of every bucket: the cuts below it; ~(first cut) for a bucket that holds cuts
+      const table = new Int32Array(high - low + 1);
+      let j = 0;
+      for (let h = low; h <= high; h++) {
+        while (j < m && (bucket[j] as number) < h) j++;
+        table[h - low] = j < m && bucket[j] === h ? ~j : j;
+      }
+      indexPass(keys, n, table, low, index);
+      for (let i = 0; i < n; i++) {
+        const t = index[i] as number;
+        if (t < 0) index[i] = binInBucket(cuts, scores[i] as number, ~t, cutsInBucket(bucket, ~t, bucket[~t] as number));
+      }
+    }
+    return { numBins: cuts.numBins, lower: cuts.lower, upper: cuts.upper, index };
+  } finally {
+    src.release();
+  }
+}
+
+/** Per-bucket Σ score and Σ outcome of {@link quantileStatistics} (module scratch, zero between calls; 1 MiB on first use). */
+let bucketSums: { score: Float64Array; ones: Float64Array } | undefined;
+
+/**
+ * The bins (count, weight, mean score and outcome) of unweighted (score, outcome) entries in B equal-mass
+ * `'quantile'` bins, without a sort and without a bin index per entry: float32 scores are summed per bucket in the
+ * selection's own pass (exact: a bucket's scores share sign and exponent), and only the buckets holding a cut are
+ * split entry by entry. Any other input (scores that are not float32 values, outcomes other than 0/1) bins by
+ * {@link quantileAssignment}. The exact sums make the bins the same bits as `binStatistics` over the sorted
+ * construction.
+ */
+export function quantileStatistics(scores: ArrayLike<number>, outcomes: ArrayLike<number>, bins: number): Bin[] {
+  bucketSums ??= { score: new Float64Array(1 << 16), ones: new Float64Array(1 << 16) };
+  const { score: SCORE, ones: ONES } = bucketSums;
+  const sel = scores.length < SELECT_MIN ? null : RankSelection.withSums(scores, outcomes, SCORE, ONES);
+  if (sel === null) return binStatisticsUnchecked(quantileAssignment(scores, bins), scores, outcomes);
+  const { low, high } = sel;
+  try {
+    const cuts = quantileCuts(sel, bins, outcomes);
+    const bucket = Int32Array.from(cuts.x, (v) => sel.bucketOf(v));
+    const numBins = cuts.numBins;
+    const sums = emptyBinSums(numBins);
+    const count = new Float64Array(numBins);
+    const ones = new Float64Array(numBins);
+    const dense = scratchSums();
+    const starts = sel.starts;
+    // Buckets ascending visit the bins in non-decreasing order. Sums of buckets (or parts of a bucket) that share a bin
+    // and a float32 sign and exponent (bucket >> 7) add exactly in a float64 (multiples of one ulp, below 2^53 of
+    // them), so the dense exact sums see one number per exponent and bin, and each bin is folded when the next begins.
+    let bin = 0;
+    let group = -1;
+    let run = 0;
+    const emit = (b: number, g: number, score: number, entries: number, one: number): void => {
+      if (g !== group || b !== bin) {
+        dense.add(1, run);
+        run = 0;
+        group = g;
+        if (b !== bin) {
+          dense.foldInto(1, sums.score[bin] as ExactSum);
+          bin = b;
+        }
+      }
+      run += score;
+      count[b] = (count[b] as number) + entries;
+      ones[b] = (ones[b] as number) + one;
+    };
+    const m = bucket.length;
+    let j = 0;
+    for (const h of sel.occupied) {
+      const size = (starts[h + 1] as number) - (starts[h] as number);
+      while (j < m && (bucket[j] as number) < h) j++;
+      if (j >= m || bucket[j] !== h) {
+        emit(j, h >> 7, SCORE[h] as number, size, ONES[h] as number);
+        continue;
+      }
+      // a bucket holding cuts j … end − 1: its entries split over bins j … end
+      const end = cutsInBucket(bucket, j, h);
+      const parts = end - j + 1;
+      const partScore = new Float64Array(parts);
+      const partCount = new Float64Array(parts);
+      const partOnes = new Float64Array(parts);
+      const e = sel.entriesOf(h);
+      const o = e.extra as Float64Array;
+      for (let p = 0; p < e.values.length; p++) {
+        const v = e.values[p] as number;
+        const l = binInBucket(cuts, v, j, end) - j;
+        partScore[l] = (partScore[l] as number) + (v + 0);
+        partCount[l] = (partCount[l] as number) + 1;
+        partOnes[l] = (partOnes[l] as number) + (o[p] as number);
+      }
+      for (let l = 0; l < parts; l++) if ((partCount[l] as number) > 0) emit(j + l, h >> 7, partScore[l] as number, partCount[l] as number, partOnes[l] as number);
+      j = end;
+    }
+    dense.add(1, run);
+    dense.foldInto(1, sums.score[bin] as ExactSum);
+    for (let b = 0; b < numBins; b++) {
+      const c = count[b] as number;
+      sums.count[b] = c;
+      sums.weight[b]?.addInteger(c);
+      sums.outcome[b]?.addInteger(ones[b] as number);
+    }
+    return binsOfSums(cuts.lower, cuts.upper, sums);
+  } finally {
+    SCORE.fill(0, low, high + 1);
+    ONES.fill(0, low, high + 1);
+    sel.release();
+  }
+}

@@ -1,0 +1,267 @@
+import { describe, expect, it } from 'vitest';
+import { KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
+import { binStatisticsUnchecked as binStatistics } from '../../src/binning/binStatistics.js';
+import { equalMassBins, equalMassStatistics } from '../../src/binning/equalMass.js';
+import { quantileAssignment } from '../../src/binning/quantileSelect.js';
+import { valuesAtRanks } from '../../src/binning/rankSelect.js';
+import type { BinAssignment, EqualMassMethod } from '../../src/binning/types.js';
+import { binsOfGroup } from '../../src/calibration/binnedStores.js';
+import { createRng, type Rng } from '../../src/random/rng.js';
+
+/**
+ * Equal-mass bins by selection (src/binning/rankSelect.ts, quantileSelect.ts) against brute force: a comparison sort
+ * and the construction's definition written out, bit for bit (toEqual compares numbers with Object.is, so −0 ≠ 0).
+ */
+
+const f64 = new Float64Array(1);
+const bits = new BigInt64Array(f64.buffer);
+/** The neighbouring double of x towards +∞ (`up`) or −∞. */
+function ulp(x: number, up: boolean): number {
+  if (x === 0) return up ? 5e-324 : -5e-324;
+  f64[0] = x;
+  bits[0] = (bits[0] as bigint) + ((x > 0) === up ? 1n : -1n);
+  return f64[0] as number;
+}
+/** The neighbouring float32 value of a float32 x. */
+function ulp32(x: number, up: boolean): number {
+  const f = new Float32Array([x]);
+  const u = new Int32Array(f.buffer);
+  if (x === 0) u[0] = up ? 1 : -2147483647;
+  else u[0] = (u[0] as number) + ((x > 0) === up ? 1 : -1);
+  return f[0] as number;
+}
+
+type Kind = 'ties' | 'near32' | 'near64' | 'zeros' | 'bucket32' | 'bucket64' | 'signed' | 'extreme' | 'uniform32';
+const KINDS: readonly Kind[] = ['ties', 'near32', 'near64', 'zeros', 'bucket32', 'bucket64', 'signed', 'extreme', 'uniform32'];
+
+/** Seeded scores of one kind: heavy ties, one-ulp near-ties (float32 and float64), ±0 and 1, one crowded bucket, … */
+function scoresOf(kind: Kind, n: number, rng: Rng): Float64Array {
+  const pick = <T>(a: readonly T[]): T => a[rng.integer(a.length)] as T;
+  const s = new Float64Array(n);
+  const base32 = Math.fround(0.3 + 0.4 * rng.uniform());
+  for (let i = 0; i < n; i++) {
+    const u = rng.uniform();
+    switch (kind) {
+      case 'ties':
+        s[i] = pick([0, 0.1, 0.25, 0.5, 0.5, 0.5, 0.75, 1]);
+        break;
+      case 'near32':
+        s[i] = pick([base32, ulp32(base32, true), ulp32(base32, false), Math.fround(0.9), ulp32(Math.fround(0.9), true), 0, 1]);
+        break;
+      case 'near64':
+        s[i] = pick([0.3, ulp(0.3, true), ulp(0.3, false), ulp(ulp(0.3, true), true), 0.7, ulp(0.7, true), 1, ulp(1, false)]);
+        break;
+      case 'zeros':
+        s[i] = u < 0.4 ? 0 : u < 0.7 ? -0 : u < 0.85 ? 1 : Math.fround(u);
+        break;
+      case 'bucket32':
+        // one top-16-bit bucket (sign, exponent, 7 mantissa bits): counted again on the low bits, ties and ±0 inside
+        s[i] = u < 0.1 ? 0 : u < 0.2 ? -0 : Math.fround(0.5 + rng.integer(u < 0.6 ? 40 : 4000) * 2 ** -24);
+        break;
+      case 'bucket64':
+        s[i] = u < 0.5 ? 0.5 + rng.integer(3) * 2 ** -52 : 0.5 + rng.integer(5000) * 2 ** -40;
+        break;
+      case 'signed':
+        s[i] = pick([-1, -0.5, ulp(-0.5, true), -0, 0, 5e-324, -5e-324, 0.5, 2, 1e3]) * (u < 0.5 ? 1 : 1 + rng.integer(3));
+        break;
+      case 'extreme':
+        s[i] = pick([1e-300, 5e-324, 1e300, -1e300, 2.2250738585072014e-308, 1 - 2 ** -53, 1]) * (1 + rng.integer(4) * 2 ** -52);
+        break;
+      case 'uniform32':
+        s[i] = Math.fround(u ** 6);
+        break;
+    }
+  }
+  return s;
+}
+
+/** Brute force: stable sort by value (−0 = 0), the round(k·N/B) cuts moved off ties, midpoints between groups. */
+function referenceQuantile(s: ArrayLike<number>, bins: number): BinAssignment {
+  const n = s.length;
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (s[a] as number) - (s[b] as number) || a - b);
+  const v = order.map((i) => s[i] as number);
+  const cuts: number[] = [];
+  for (let k = 1; k < bins; k++) {
+    let r = Math.floor((k * n) / bins + 0.5); // round(k·N/B), half up
+    if (r > 0 && r < n && v[r - 1] === v[r]) {
+      let lo = r;
+      while (lo > 0 && v[lo - 1] === v[r]) lo--;
+      let hi = r;
+      while (hi < n && v[hi] === v[r]) hi++;
+      r = r - lo < hi - r ? lo : hi;
+    }
+    if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);
+  }
+  const bounds = [0, ...cuts, n];
+  const numBins = bounds.length - 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  const index = new Int32Array(n);
+  for (let b = 0; b < numBins; b++) {
+    const a = bounds[b] as number;
+    const e = bounds[b + 1] as number;
+    lower[b] = b === 0 ? (v[a] as number) : ((v[a - 1] as number) + (v[a] as number)) / 2;
+    upper[b] = b === numBins - 1 ? (v[e - 1] as number) : ((v[e - 1] as number) + (v[e] as number)) / 2;
+    for (let j = a; j < e; j++) index[order[j] as number] = b;
+  }
+  return { numBins, lower, upper, index };
+}
+
+/** Bin counts B worth trying for N entries: 1, small, the default, around N and beyond it. */
+function binCounts(n: number, rng: Rng): number[] {
+  return [...new Set([1, 2, 3, 7, 15, 1 + rng.integer(60), Math.max(1, n - 1), n, n + 1, 2 * n + 3])];
+}
+
+describe('radix selection: values at ranks', () => {
+  it('every rank of every kind equals the sorted array (−0 before 0), narrow and wide keys, crowded buckets', () => {
+    const rng = createRng('test', 17);
+    for (const kind of KINDS) {
+      for (const n of [1, 2, 5, 300, 5000]) {
+        const s = scoresOf(kind, n, rng);
+        const all = Array.from({ length: n }, (_, r) => r);
+        expect(valuesAtRanks(s, all), `${kind} N=${n}`).toEqual(Float64Array.from(s).sort());
+        const few = [0, n - 1, rng.integer(n), rng.integer(n)];
+        expect(valuesAtRanks(s, few), `${kind} N=${n} few`).toEqual(Float64Array.from(few, (r) => Float64Array.from(s).sort()[r] as number));
+      }
+    }
+  });
+});
+
+describe("'quantile' equal-mass bins by selection equal the sorted construction", () => {
+  it('assignment (bins, edges, index) for every kind and B from 1 to beyond N', () => {
+    const rng = createRng('test', 18);
+    for (const kind of KINDS) {
+      for (const n of [1, 2, 3, 10, 97, 2500, 6000]) {
+        const s = scoresOf(kind, n, rng);
+        for (const bins of binCounts(n, rng)) {
+          const want = referenceQuantile(s, bins);
+          expect(quantileAssignment(s, bins), `${kind} N=${n} B=${bins}`).toEqual(want);
+          // the public construction without an order takes the selection; with one, the sorted path
+          expect(equalMassBins(s, bins, 'quantile'), `${kind} N=${n} B=${bins} public`).toEqual(want);
+        }
+      }
+    }
+  });
+
+  it('bin statistics (fused per-bucket sums) equal binStatistics over the brute-force bins, outcomes 0/1 or fractional', () => {
+    const rng = createRng('test', 19);
+    for (const kind of KINDS) {
+      for (const n of [1, 4, 150, 4000]) {
+        const s = scoresOf(kind, n, rng);
+        const binary = Float64Array.from(s, () => rng.integer(2));
+        const fractional = Float64Array.from(s, () => (rng.uniform() < 0.9 ? rng.integer(2) : rng.uniform()));
+        for (const bins of binCounts(n, rng)) {
+          for (const o of [binary, fractional]) {
+            const want = binStatistics(referenceQuantile(s, bins), s, o);
+            expect(equalMassStatistics(s, o, bins, 'quantile'), `${kind} N=${n} B=${bins}`).toEqual(want);
+          }
+        }
+      }
+    }
+  });
+
+  it('per-bucket sums stay exact across exponents (a sum rounded twice would lose the tie-breaking 2^−60)', () => {
+    // 2^53 + 1 is a tie that rounds to even; the exact sum 2^53 + 1 + 2^−60 rounds up. Zeros pad N past the sorted path.
+    for (const n of [3000, 5000]) {
+      const s = new Float64Array(n);
+      s.set([2 ** -60, 1, 2 ** 53, 2 ** -60 * 3], n - 4);
+      const o = Float64Array.from(s, (_, i) => i % 2);
+      for (const bins of [1, 2]) {
+        const got = equalMassStatistics(s, o, bins, 'quantile');
+        expect(got).toEqual(binStatistics(referenceQuantile(s, bins), s, o));
+        if (bins === 1) expect(got[0]?.meanScore).toBe((2 ** 53 + 2) / n);
+      }
+    }
+  });
+
+  it('kept entries in any order and batching: binsOfGroup equals the brute force over all entries', () => {
+    const rng = createRng('test', 20);
+    const spec = (bins: number) => ({ scheme: 'equal-mass' as const, bins, method: 'quantile' as const });
+    for (const kind of KINDS) {
+      const n = 3000;
+      const s = scoresOf(kind, n, rng);
+      const o = Float64Array.from(s, () => rng.integer(2));
+      const store = new KeptEntriesStore(2);
+      for (let at = 0; at < n; ) {
+        const m = Math.min(n - at, 1 + rng.integer(700));
+        store.add([{ scores: s.slice(at, at + m), outcomes: o.slice(at, at + m), weights: undefined, unit: 1 }, { scores: new Float64Array(0), outcomes: new Float64Array(0), weights: undefined, unit: 1 }]);
+        at += m;
+      }
+      for (const bins of [1, 15, 100, n + 1]) {
+        expect(binsOfGroup('test', store, spec(bins), 0), `${kind} B=${bins}`).toEqual(binStatistics(referenceQuantile(s, bins), s, o));
+        expect(binsOfGroup('test', store, spec(bins), 1)).toBeNull();
+      }
+    }
+  });
+
+  it('weighted entries keep the sorted construction (cumulative weights need the order)', () => {
+    const rng = createRng('test', 21);
+    const s = scoresOf('ties', 500, rng);
+    const o = Float64Array.from(s, () => rng.integer(2));
+    const w = Float64Array.from(s, () => 1 + rng.integer(3));
+    const store = new KeptEntriesStore(1);
+    store.add([{ scores: s, outcomes: o, weights: w, unit: 1 }]);
+    const e = store.sorted(0);
+    const order = Uint32Array.from(e.scores, (_, i) => i);
+    const want = binStatistics(equalMassBins(e.scores, 15, 'quantile', e.weights, order), e.scores, e.outcomes, e.weights);
+    expect(binsOfGroup('test', store, { scheme: 'equal-mass', bins: 15, method: 'quantile' }, 0)).toEqual(want);
+  });
+});
+
+/** The peers' constructions as they were written on a full sort (numpy emulation from src/binning/numpy.ts). */
+function referencePeer(s: ArrayLike<number>, bins: number, method: Exclude<EqualMassMethod, 'quantile'>): { lower: number[]; upper: number[] } {
+  const v = Float64Array.from(s).sort();
+  const n = v.length;
+  const quantile = (q: number) => {
+    const vi = (n - 1) * q;
+    if (vi >= n - 1) return v[n - 1] as number;
+    if (vi < 0) return v[0] as number;
+    const prev = Math.floor(vi);
+    const g = vi - prev;
+    const a = v[prev] as number;
+    const b = v[prev + 1] as number;
+    return g >= 0.5 ? b - (b - a) * (1 - g) : a + (b - a) * g;
+  };
+  const lin = Array.from({ length: bins + 1 }, (_, i) => (i === bins ? 1 : i * (1 / bins)));
+  if (method === 'uncertainty-metrics') {
+    const even = (x: number) => (x - Math.floor(x) === 0.5 ? (Math.floor(x) % 2 === 0 ? Math.floor(x) : Math.floor(x) + 1) : Math.round(x));
+    const e = Array.from({ length: bins - 1 }, (_, k) => v[Math.min(even((k + 1) * (n / bins)), n - 1)] as number);
+    return { lower: [v[0] as number, ...e], upper: [...e, v[n - 1] as number] };
+  }
+  if (method === 'verified-calibration') {
+    const parts = Math.min(bins, n);
+    const raw: number[] = [];
+    for (let i = 0, end = 0; i < parts - 1; i++) {
+      end += Math.floor(n / parts) + (i < n % parts ? 1 : 0);
+      raw.push(((v[end - 1] as number) + (v[end] as number)) / 2);
+    }
+    const edges = [...new Set([...raw, 1])].sort((a, b) => a - b);
+    return { lower: edges.map((e, b) => (b === 0 ? Math.min(v[0] as number, edges[0] as number) : (edges[b - 1] as number))), upper: edges };
+  }
+  const edges = lin.map((q) => quantile(method === 'sklearn' ? (q * 100) / 100 : q));
+  if (method === 'netcal') {
+    edges[0] = 0;
+    edges[bins] = 1;
+  }
+  return { lower: edges.slice(0, bins), upper: edges.slice(1) };
+}
+
+describe("the peers' equal-mass constructions read their order statistics by selection", () => {
+  it('edges equal the full-sort construction for every kind and B; the statistics equal binStatistics', () => {
+    const rng = createRng('test', 22);
+    for (const method of ['uncertainty-metrics', 'verified-calibration', 'netcal', 'sklearn'] as const) {
+      for (const kind of KINDS) {
+        for (const n of [1, 2, 33, 3000]) {
+          const s = scoresOf(kind, n, rng);
+          const o = Float64Array.from(s, () => rng.integer(2));
+          for (const bins of binCounts(n, rng)) {
+            const a = equalMassBins(s, bins, method);
+            const want = referencePeer(s, bins, method);
+            expect({ lower: Array.from(a.lower), upper: Array.from(a.upper) }, `${method} ${kind} N=${n} B=${bins}`).toEqual(want);
+            expect(equalMassStatistics(s, o, bins, method)).toEqual(binStatistics(a, s, o));
+          }
+        }
+      }
+    }
+  });
+});
