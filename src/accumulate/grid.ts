@@ -1,6 +1,6 @@
 import type { Pairs } from '../select/selectPairs.js';
 import { cellCount, cellOf } from './cells.js';
-import { isCount, type JsonPath, type Store } from './store.js';
+import { isCount, numberList, type JsonPath, type Store } from './store.js';
 
 /** Per-cell sums of one group of a grid, in cell order (only the non-empty cells). */
 export interface GridCells {
@@ -106,7 +106,7 @@ export class GridStore implements Store {
     return out;
   }
 
-  toJSON(): unknown {
+  toJSON(typed = false): unknown {
     return {
       groups: this.cells.map((c) => {
         const index: number[] = [];
@@ -118,7 +118,7 @@ export class GridStore implements Store {
             for (let f = 0; f < FIELDS; f++) sums.push(c[j + f] as number);
           }
         }
-        return { index, sums };
+        return { index: numberList(index, typed), sums: numberList(sums, typed) };
       }),
     };
   }

@@ -1,6 +1,6 @@
 import { argsort } from '../kernels/argsort.js';
 import type { Pairs } from '../select/selectPairs.js';
-import type { JsonPath, Store } from './store.js';
+import { numberList, type JsonPath, type Store } from './store.js';
 
 /** The entries of one group as columns (weights `undefined` when every weight is 1). */
 export interface EntryColumns {
@@ -107,11 +107,11 @@ export class KeptEntriesStore implements Store {
     return { scores, outcomes, weights, unit: chunks[0]?.unit ?? 1 };
   }
 
-  toJSON(): unknown {
+  toJSON(typed = false): unknown {
     return {
       groups: this.chunks.map((_, k) => {
         const e = this.entries(k);
-        return { scores: Array.from(e.scores), outcomes: Array.from(e.outcomes), ...(e.weights === undefined ? {} : { weights: Array.from(e.weights) }) };
+        return { scores: numberList(e.scores, typed), outcomes: numberList(e.outcomes, typed), ...(e.weights === undefined ? {} : { weights: numberList(e.weights, typed) }) };
       }),
     };
   }

@@ -1,5 +1,5 @@
 import type { ProbMatrix } from '../input/types.js';
-import type { JsonPath, Store } from './store.js';
+import { numberList, type JsonPath, type Store } from './store.js';
 
 /** Kept rows in the canonical order: labels, row-major probabilities and weights (undefined when all are 1). */
 export interface CanonicalRows {
@@ -69,8 +69,8 @@ export class RowsStore implements Store {
     return out;
   }
 
-  toJSON(): unknown {
-    return { labels: [...this.labels], probs: [...this.probs], ...(this.weighted ? { weights: [...this.weights] } : {}) };
+  toJSON(typed = false): unknown {
+    return { labels: numberList(this.labels, typed), probs: numberList(this.probs, typed), ...(this.weighted ? { weights: numberList(this.weights, typed) } : {}) };
   }
 
   static fromJSON(json: unknown, at: JsonPath, numClasses: number): RowsStore {

@@ -11,7 +11,12 @@ export interface Store {
   readonly kind: string;
   /** Adds another store of the same kind and configuration (exact, associative and commutative to the bit). */
   merge(other: Store): void;
-  toJSON(): unknown;
+  /**
+   * The store as plain data. With `typed`, long number lists are `Float64Array`s instead of arrays (the form passed
+   * between threads, which the structured clone copies as memory instead of one heap number per value); `fromJSON`
+   * reads both.
+   */
+  toJSON(typed?: boolean): unknown;
 }
 
 /** A store a metric brings itself (its own sufficient statistics): it takes validated batches. */
@@ -49,6 +54,15 @@ export class JsonPath {
 
   /** An array of finite numbers (each checked by `ok` when given, with the requirement `what`). */
   numbers(json: unknown, length?: number, ok?: (x: number) => boolean, what = 'be a finite number'): Float64Array {
+    if (json instanceof Float64Array) {
+      // the typed form of a store (passed between threads): checked alike, kept without a copy
+      if (length !== undefined && json.length !== length) this.fail(`have ${length} entries`, json.length);
+      for (let i = 0; i < json.length; i++) {
+        const x = json[i] as number;
+        if (!Number.isFinite(x) || (ok !== undefined && !ok(x))) this.at(i).fail(what, x);
+      }
+      return json;
+    }
     const a = this.array(json, length);
     const out = new Float64Array(a.length);
     for (let i = 0; i < a.length; i++) {
@@ -81,6 +95,11 @@ function describe(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (value !== null && typeof value === 'object') return 'an object';
   return String(value);
+}
+
+/** A list of numbers as a JSON array, or (typed) as a copy in a `Float64Array` (see {@link Store.toJSON}). */
+export function numberList(values: ArrayLike<number>, typed: boolean): number[] | Float64Array {
+  return typed ? Float64Array.from(values) : Array.from(values);
 }
 
 /** Whole numbers ≥ 0 (counts). */

@@ -6,7 +6,7 @@ import { streamParquet } from '../io/readParquet.js';
 import { streamPredictions } from '../io/readPredictions.js';
 import { streamNpy } from '../io/streamNpy.js';
 import type { PredictionData, ReadOptions } from '../io/types.js';
-import { createState, type MetricState, type StateJSON, type StateMetric } from '../state/createState.js';
+import { createState, transferForm, type MetricState, type StateJSON, type StateMetric } from '../state/createState.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import { cliMessage } from './errors.js';
 
@@ -78,6 +78,6 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
     throw error;
   }
   if (states === undefined || source === undefined) throw new UMError('UM_EMPTY', `${task.command}: ${task.path}: has no rows`, { fn: task.command });
-  const json = Object.fromEntries(Object.entries(states).map(([name, s]) => [name, s.toJSON()]));
+  const json = Object.fromEntries(Object.entries(states).map(([name, s]) => [name, transferForm(s)]));
   return { states: json, warnings, source };
 }

@@ -10,6 +10,25 @@ const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256
 
 type Reply = { ok: true; result: ChunkResult } | { ok: false; code: UMErrorCode; message: string } | { ok: false; crash: string };
 
+/** Where a chunk lies in its file, for messages. */
+function describeChunk(t: ChunkTask): string {
+  const c = t.chunk;
+  if (c.kind === 'csv') return `from line ${c.range.firstLine}`;
+  if (c.kind === 'whole') return 'the whole file';
+  return `rows ${c.rows[0]}–${c.rows[1] - 1}`;
+}
+
+/**
+ * What a worker's crash is reported as: running out of its heap is `UM_MEMORY` naming the file, the chunk and what
+ * to change (not an internal error); anything else is passed on as it is.
+ */
+export function workerError(error: Error & { code?: string }, task: ChunkTask | undefined): Error {
+  if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') return error;
+  const command = task?.command ?? 'um';
+  const where = task === undefined ? '' : ` (${describeChunk(task)})`;
+  return new UMError('UM_MEMORY', `${command}: ${task?.path ?? 'the file'}: a worker thread ran out of memory reducing a chunk${where}; give --threads 1, a smaller --chunk-rows, or --bounded`, { fn: command, argument: '--threads' });
+}
+
 /**
  * Reduces every chunk to its state, on `threads` worker threads (or in this thread when 1), and hands the results to
  * `consume` in chunk order as soon as they can be (so finished chunks are not all held at once). The first error
@@ -36,9 +55,11 @@ export async function reduceChunks(tasks: ChunkTask[], threads: number, consume:
       workers.map(
         (w) =>
           new Promise<void>((resolve, reject) => {
+            let current = -1; // the task this worker is reducing
             const send = () => {
               if (next >= tasks.length) return resolve();
               const k = next++;
+              current = k;
               w.once('message', (reply: Reply) => {
                 if (reply.ok) {
                   arrived(k, reply.result);
@@ -48,7 +69,7 @@ export async function reduceChunks(tasks: ChunkTask[], threads: number, consume:
               });
               w.postMessage(tasks[k]);
             };
-            w.once('error', reject);
+            w.once('error', (error: Error) => reject(workerError(error, tasks[current])));
             send();
           }),
       ),

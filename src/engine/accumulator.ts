@@ -126,8 +126,9 @@ export class Accumulator {
     this.stores.forEach((s, i) => s.merge(other.stores[i] as Store));
   }
 
-  toJSON(): unknown[] {
-    return this.stores.map((s) => s.toJSON());
+  /** The stores' plain forms (`typed`: see {@link Store.toJSON}). */
+  toJSON(typed = false): unknown[] {
+    return this.stores.map((s) => s.toJSON(typed));
   }
 
   /** Reads {@link toJSON}'s form, checking every store against these requests. */

@@ -123,8 +123,8 @@ export class Computation {
     return this.accumulator === undefined;
   }
 
-  toJSON(): unknown[] | null {
-    return this.accumulator?.toJSON() ?? null;
+  toJSON(typed = false): unknown[] | null {
+    return this.accumulator?.toJSON(typed) ?? null;
   }
 
   /** Restores the stores from {@link toJSON} for `numClasses` classes, checking every field. */

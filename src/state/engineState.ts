@@ -94,7 +94,19 @@ export class EngineState<R> implements MetricState<R> {
     return bounds.some((b) => b === null) ? null : Math.max(0, ...(bounds as number[]));
   }
 
+  /**
+   * {@link toJSON} with the stores' long number lists as `Float64Array`s (internal): the form a worker thread posts,
+   * copied by the structured clone as memory; `stateFromJSON` reads it as it reads JSON.
+   */
+  toTransfer(): StateJSON {
+    return this.plain(true);
+  }
+
   toJSON(): StateJSON {
+    return this.plain(false);
+  }
+
+  private plain(typed: boolean): StateJSON {
     const c = this.computation;
     return {
       format: 'uncertainty-metrics/state',
@@ -106,7 +118,7 @@ export class EngineState<R> implements MetricState<R> {
       rows: c.rows,
       weighted: c.weighted,
       input: { input: c.input.input, binary: c.input.binary },
-      stores: c.toJSON(),
+      stores: c.toJSON(typed),
     };
   }
 
