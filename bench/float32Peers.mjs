@@ -4,7 +4,7 @@
 // sum in float64. The peers are emulated with Math.fround after every operation (an independent numpy emulation with
 // np.add.at in float32 gave the same magnitudes: 5.6e-5 at N = 10^6 and 3.1e-3 at 10^7 on overconfident data).
 // Usage: npm run build && node bench/float32Peers.mjs [--large]   (--large adds N = 10^7, a few minutes)
-import { ece } from '../dist/index.js';
+import { ece } from '../packages/core/dist/index.js';
 const f = Math.fround;
 function rng(seed) { let s = seed >>> 0 || 1; return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; }; }
 function data(seed, n, c, T, scale) {

@@ -15,7 +15,7 @@ const rows = Number(process.env.BENCH_ROWS ?? 10_000_000);
 const smallRows = Number(process.env.BENCH_INMEMORY_ROWS ?? 1_000_000);
 const dir = process.env.BENCH_DIR ?? join(root, 'bench', '.data');
 mkdirSync(dir, { recursive: true });
-const bin = join(root, 'dist', 'cli', 'bin.js');
+const bin = join(root, 'packages', 'core', 'dist', 'cli', 'bin.js');
 
 async function dataset(n) {
   const csv = join(dir, `preds-${n}x10.csv`);

@@ -26,7 +26,7 @@ const filter = process.env.BENCH_ROWS?.split(',').map((s) => s.trim()).filter(Bo
 const full = filter === undefined && scale === 1;
 const outPath = process.env.BENCH_OUT ?? (full ? join(root, 'bench', 'results.json') : join(dir, 'results-partial.json'));
 mkdirSync(join(dir, 'e2e'), { recursive: true });
-const um = join(root, 'dist', 'cli', 'bin.js');
+const um = join(root, 'packages', 'core', 'dist', 'cli', 'bin.js');
 const rows = (n) => Math.max(100, Math.round(n * scale));
 
 // ---------------------------------------------------------------------------------------------------------- rows

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   auroc, aurc, brier, ece, entropy, evaluate, fitTemperature, mce, nll, normalizedEntropy, toProbabilities, uce, useKernels,
-} from '../../dist/index.js';
-import { evaluateParallel } from '../../dist/parallel/index.js';
+} from '../../packages/core/dist/index.js';
+import { evaluateParallel } from '../../packages/core/dist/parallel/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = process.env.KERNEL_DIR ?? join(root, 'bench', '.data');

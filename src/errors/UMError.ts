@@ -15,6 +15,7 @@
  * | `UM_SINGLE_CLASS` | a two-class ranking metric (AUROC, AUPR, FPR at TPR) sees only one class: every prediction correct, every one wrong, or no in- or out-of-distribution sample |
  * | `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` | file input (`uncertainty-metrics/io`) cannot be found, read or parsed |
  * | `UM_FILE_WRITE` | an output file (`um … -o`) cannot be written: its directory is missing or not writable, it is a directory, or the write failed (the previous file is left as it was) |
+ * | `UM_DEPENDENCY` | an optional package a function needs is not installed (`vega` and `vega-lite` for `renderSvg`, `@duckdb/node-api` for `duckdbEngine`); the message names the package to install |
  * | `UM_MEMORY` | a streamed file's chunk did not fit a worker thread's memory (the command names the chunk and what to change) |
  * | `UM_STATE` | mergeable states that cannot be merged (different metric, options, classes or mode), a malformed state JSON, or a state configuration that cannot be merged exactly (float32 presets) |
  */
@@ -33,6 +34,7 @@ export type UMErrorCode =
   | 'UM_FILE_READ'
   | 'UM_FILE_FORMAT'
   | 'UM_FILE_WRITE'
+  | 'UM_DEPENDENCY'
   | 'UM_MEMORY'
   | 'UM_STATE';
 

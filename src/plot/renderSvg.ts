@@ -1,6 +1,6 @@
-import { View, loader, parse } from 'vega';
-import { compile } from 'vega-lite';
+import type { View, loader as vegaLoader } from 'vega';
 import { fail } from '../errors/fail.js';
+import { loadDependency } from '../errors/loadDependency.js';
 import { UMError } from '../errors/UMError.js';
 import type { VegaLiteSpec } from './types.js';
 
@@ -13,6 +13,8 @@ import type { VegaLiteSpec } from './types.js';
  * - Deterministic: the same specification gives the same SVG. Text widths are Vega's estimates (no fonts are
  *   measured), so layout does not depend on the machine.
  * - Text in the SVG is escaped by Vega's renderer.
+ * - Vega and Vega-Lite are optional packages, loaded on the first call (the chart functions return plain
+ *   specifications and need neither).
  * - Only inline data is drawn: a `url` (data or image) is refused, so a specification cannot read local files into
  *   the SVG or make requests. An error inside Vega's dataflow (an unknown aggregate, a bad expression) fails the call.
  *
@@ -22,7 +24,7 @@ import type { VegaLiteSpec } from './types.js';
  *
  * @param spec a Vega-Lite specification (from any chart function of this module).
  * @returns the SVG markup.
- * @throws {UMError} `UM_OPTION` when the specification is not valid Vega-Lite, loads a URL, or fails in Vega's dataflow.
+ * @throws {UMError} `UM_DEPENDENCY` when `vega` or `vega-lite` is not installed; `UM_OPTION` when the specification is not valid Vega-Lite, loads a URL, or fails in Vega's dataflow.
  * @example
  * ```js
  * import { renderSvg, rocChart } from 'uncertainty-metrics/plot';
@@ -39,9 +41,11 @@ export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
   // without the failing data used to be returned, with the error printed to the console)
   const errors: unknown[] = [];
   const logger = { level: () => logger, error: (...a: unknown[]) => void errors.push(a[0]), warn: () => logger, info: () => logger, debug: () => logger };
+  const { View, loader, parse } = await loadDependency(fn, 'vega', () => import('vega'), 'vega vega-lite');
+  const { compile } = await loadDependency(fn, 'vega-lite', () => import('vega-lite'), 'vega vega-lite');
   let view: View;
   try {
-    view = new View(parse(compile(spec as never).spec), { renderer: 'none', loader: noLoads(errors), logger: logger as never });
+    view = new View(parse(compile(spec as never).spec), { renderer: 'none', loader: noLoads(loader, errors), logger: logger as never });
   } catch (error) {
     return invalid(error);
   }
@@ -62,7 +66,7 @@ export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
  * files into the SVG (`file:///…` or a plain path) or make network requests. The library's charts hold their
  * data inline.
  */
-function noLoads(errors: unknown[]): ReturnType<typeof loader> {
+function noLoads(loader: typeof vegaLoader, errors: unknown[]): ReturnType<typeof vegaLoader> {
   const l = loader();
   const refuse = async (uri: unknown): Promise<never> => {
     // Vega reports a failed load as a warning and draws without the data: the call fails instead

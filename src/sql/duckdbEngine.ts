@@ -1,4 +1,5 @@
 import { fail } from '../errors/fail.js';
+import { loadDependency } from '../errors/loadDependency.js';
 import { UMError } from '../errors/UMError.js';
 import { firstLine } from './engineError.js';
 import type { SqlRow } from './finishSqlMetrics.js';
@@ -28,7 +29,7 @@ export interface DuckdbEngine extends SqlEngine {
  * @param path database file (default `:memory:`).
  * @param config DuckDB configuration options, as strings (default none).
  * @returns an engine with `close()`.
- * @throws {UMError} `UM_OPTION` for a path or settings of the wrong type or a setting DuckDB rejects; `UM_FILE_READ`
+ * @throws {UMError} `UM_DEPENDENCY` when `@duckdb/node-api` is not installed; `UM_OPTION` for a path or settings of the wrong type or a setting DuckDB rejects; `UM_FILE_READ`
  *   when DuckDB cannot open the database file.
  * @example
  * ```js
@@ -46,7 +47,7 @@ export async function duckdbEngine(path = ':memory:', config: Readonly<Record<st
   for (const [key, value] of Object.entries(config)) {
     if (typeof value !== 'string') fail('UM_OPTION', fn, `config.${key}`, 'be a string (DuckDB settings are given as text)', { value });
   }
-  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { DuckDBInstance } = await loadDependency(fn, '@duckdb/node-api', () => import('@duckdb/node-api'));
   let instance: Awaited<ReturnType<typeof DuckDBInstance.create>>;
   try {
     instance = await DuckDBInstance.create(path, { ...config });

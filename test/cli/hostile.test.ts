@@ -68,7 +68,7 @@ async function release(feeding: Promise<void> | undefined, c: HostileCase): Prom
 
 function realProcess(c: HostileCase, argv: string[]): Promise<{ code: number; stderr: string; ms: number }> {
   const start = Date.now();
-  const child = spawn(process.execPath, [`${repoRoot}dist/cli/bin.js`, ...argv], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...argv], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
   const feeding = c.fifo === undefined ? undefined : feedFifo(c.file, c.fifo);

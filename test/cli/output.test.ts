@@ -175,7 +175,7 @@ describe('writes are atomic', () => {
     let caught = 0;
     for (let attempt = 0; attempt < 6 && caught < 1; attempt++) {
       writeFileSync(target, previous);
-      const child = spawn(process.execPath, [`${repoRoot}dist/cli/bin.js`, ...args, target], { cwd: repoRoot, stdio: 'ignore' });
+      const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...args, target], { cwd: repoRoot, stdio: 'ignore' });
       const exited = new Promise((resolve) => child.on('exit', resolve));
       // kill as soon as bytes of the new output exist anywhere in the directory (a temporary file, or the target)
       const deadline = Date.now() + 60_000;

@@ -71,7 +71,7 @@ describe('progress', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0;
   it.skipIf(!hasScript)('draws a progress bar when stderr is a terminal (run under script(1)), and nothing when it is not', () => {
     const out = join(dir, 'tty.html');
-    const r = spawnSync('script', ['-qec', `${process.execPath} ${repoRoot}dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv -o ${out}`, '/dev/null'], { encoding: 'utf8' });
+    const r = spawnSync('script', ['-qec', `${process.execPath} ${repoRoot}packages/core/dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv -o ${out}`, '/dev/null'], { encoding: 'utf8' });
     expect(r.stdout).toMatch(/um report \[=+\] 9\/9 Metrics vs temperature/);
     expect(um(['report', `${D}logreg_test.csv`, '-o', out]).stderr).toBe('');
   });

@@ -14,7 +14,7 @@ const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   'uncertainty-metrics/report': () => import('../../src/report/index.js'),
   'uncertainty-metrics/sql': () => import('../../src/sql/index.js'),
   // workers start from the built JavaScript (dist/parallel/rowStatsWorker.js), so this entry runs from dist
-  'uncertainty-metrics/parallel': () => import('../../dist/parallel/index.js'),
+  'uncertainty-metrics/parallel': () => import('../../packages/core/dist/parallel/index.js'),
   'uncertainty-metrics/tfjs': () => import('../../src/tfjs/index.js'),
   '@tensorflow/tfjs': () => import('@tensorflow/tfjs'),
 };

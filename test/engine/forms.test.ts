@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // the CLI and the threads run the built dist/ (its workers are dist files)
-import { main } from '../../dist/cli/main.js';
+import { main } from '../../packages/core/dist/cli/main.js';
 import * as um from '../../src/index.js';
-import { evaluateParallel } from '../../dist/parallel/index.js';
+import { evaluateParallel } from '../../packages/core/dist/parallel/index.js';
 import { stableMean } from '../../src/math/pow2.js';
 import { createRng } from '../../src/random/rng.js';
 import { npy } from '../helpers/hostile.js';

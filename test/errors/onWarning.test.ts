@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import * as um from '../../src/index.js';
 import type { UMError } from '../../src/index.js';
-import { evaluateParallel } from '../../dist/parallel/index.js';
+import { evaluateParallel } from '../../packages/core/dist/parallel/index.js';
 import { finishSqlMetrics, sqlMetrics } from '../../src/sql/index.js';
 import { temperatureSweep } from '../../src/plot/index.js';
 import { publicOptions } from '../helpers/publicOptions.js';

@@ -19,7 +19,7 @@ import * as plot from '../../src/plot/index.js';
 import * as report from '../../src/report/index.js';
 import * as sql from '../../src/sql/index.js';
 // workers start from the built JavaScript (dist/parallel/rowStatsWorker.js), so this entry runs from dist
-import * as parallel from '../../dist/parallel/index.js';
+import * as parallel from '../../packages/core/dist/parallel/index.js';
 import { judge } from './check.js';
 import { recordSeeds, type Seed } from './corpus.js';
 import { caseSeed, describe as show, mutateCall, Rand, vocabulary, type Vocabulary } from './generate.js';

@@ -5,7 +5,7 @@ export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Runs the built `um` binary as a separate process from the repository root (or `cwd`). */
 export function um(args: string[], options: { bin?: string; cwd?: string } = {}): { code: number; stdout: string; stderr: string } {
-  const bin = options.bin ?? `${repoRoot}dist/cli/bin.js`;
+  const bin = options.bin ?? `${repoRoot}packages/core/dist/cli/bin.js`;
   const r = spawnSync(bin.endsWith('.js') ? process.execPath : bin, bin.endsWith('.js') ? [bin, ...args] : args, {
     cwd: options.cwd ?? repoRoot,
     encoding: 'utf8',

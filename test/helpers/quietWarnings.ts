@@ -4,7 +4,7 @@
  * dist/ that some tests import (each has its own handler). The CLI's warnings go to its own stderr and are checked.
  */
 import { setWarningHandler } from '../../src/index.js';
-import { setWarningHandler as setDistWarningHandler } from '../../dist/index.js';
+import { setWarningHandler as setDistWarningHandler } from '../../packages/core/dist/index.js';
 
 setWarningHandler(() => {});
 setDistWarningHandler(() => {});

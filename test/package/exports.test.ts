@@ -23,15 +23,31 @@ describe('package entry points', () => {
     expect(Object.keys(await import('uncertainty-metrics/io')).sort()).toEqual(Object.keys(srcIo).sort());
     expect(Object.keys(await import('uncertainty-metrics/cli')).sort()).toEqual(Object.keys(srcCli).sort());
   });
-  it('package.json declares ESM, Node ≥ 20, the um bin and typed subpath exports', () => {
-    const pkg = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')) as Record<string, unknown>;
-    expect(pkg.type).toBe('module');
-    expect(pkg.engines).toEqual({ node: '>=20' });
-    expect(pkg.bin).toEqual({ um: './dist/cli/bin.js' });
+  it('the packages declare ESM, the Node versions that require() ES modules, no core dependencies, and one version', () => {
+    const read = (p: string) => JSON.parse(readFileSync(`${repoRoot}${p}`, 'utf8')) as Record<string, unknown>;
+    const core = read('packages/core/package.json');
+    const cli = read('packages/cli/package.json');
+    const workspace = read('package.json');
+    for (const pkg of [core, cli]) {
+      expect(pkg.type).toBe('module');
+      expect(pkg.engines).toEqual({ node: '^20.19.0 || >=22.12.0' });
+      expect(pkg.license).toBe('Apache-2.0');
+    }
+    expect(core.dependencies).toBeUndefined();
+    expect(core.bin).toBeUndefined();
+    expect(cli.bin).toEqual({ um: './bin/um.js' });
+    expect((cli.dependencies as Record<string, string>)['uncertainty-metrics']).toBe(core.version);
+    // every optional peer of the core is optional; the CLI brings all but DuckDB
+    const peers = Object.keys(core.peerDependencies as object);
+    expect(Object.keys(core.peerDependenciesMeta as object)).toEqual(peers);
+    for (const p of ['citty', 'cli-progress', 'csv-parse', 'csv-stringify', 'hyparquet', 'vega', 'vega-lite']) expect(Object.keys(cli.dependencies as object)).toContain(p);
     // the core records its version in fitted calibrators without reading package.json (no Node APIs)
-    expect(VERSION).toBe(pkg.version);
-    const exports = pkg.exports as Record<string, { types: string; import: string }>;
-    for (const sub of ['.', './io', './cli', './plot', './report']) expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'import']);
+    expect(VERSION).toBe(core.version);
+    expect(cli.version).toBe(core.version);
+    expect(workspace.private).toBe(true);
+    const exports = core.exports as Record<string, Record<string, unknown>>;
+    expect(Object.keys(exports['.'] ?? {})).toEqual(['import', 'require']);
+    for (const sub of ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel']) expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'default']);
   });
 });
 
@@ -56,7 +72,7 @@ function importGraph(entry: string): { files: string[]; external: string[] } {
 
 describe('the core runs in browsers', () => {
   it('dist/index.js reaches no Node built-in and no dependency', () => {
-    const { files, external } = importGraph(`${repoRoot}dist/index.js`);
+    const { files, external } = importGraph(`${repoRoot}packages/core/dist/index.js`);
     expect(files.length).toBeGreaterThan(20);
     expect(external).toEqual([]);
     for (const f of files) {
@@ -66,11 +82,11 @@ describe('the core runs in browsers', () => {
     }
   });
   it('the io and cli entry points are the only ones that use Node', () => {
-    expect(importGraph(`${repoRoot}dist/io/index.js`).external.sort()).toEqual([
+    expect(importGraph(`${repoRoot}packages/core/dist/io/index.js`).external.sort()).toEqual([
       'csv-parse', 'csv-stringify/sync', 'hyparquet', 'node:buffer', 'node:fs/promises', 'node:path', 'node:stream',
     ]);
   });
   it('/plot and /report use Vega and Vega-Lite but no Node built-in, so they run in browsers too', () => {
-    for (const entry of ['plot', 'report']) expect(importGraph(`${repoRoot}dist/${entry}/index.js`).external.sort()).toEqual(['vega', 'vega-lite']);
+    for (const entry of ['plot', 'report']) expect(importGraph(`${repoRoot}packages/core/dist/${entry}/index.js`).external.sort()).toEqual(['vega', 'vega-lite']);
   });
 });

@@ -4,8 +4,8 @@
  * typed, located errors.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluate, UMError } from '../../dist/index.js';
-import { evaluateParallel } from '../../dist/parallel/index.js';
+import { evaluate, UMError } from '../../packages/core/dist/index.js';
+import { evaluateParallel } from '../../packages/core/dist/parallel/index.js';
 import { uniforms } from '../helpers/minstd.js';
 
 function matrix(seed: number, n: number, c: number, f32: boolean, shared = false): { labels: Int32Array; p: Float32Array | Float64Array } {
