@@ -165,7 +165,9 @@ function positionalEntry(name: string, d: ArgsDef[string], variadic: boolean): s
 
 /** Renders a help page wrapped to `width` columns; headings bold when `color` (internal; `main` prints it). */
 export function renderHelp(topic: HelpTopic, width: number, color: boolean, variadic = false): string {
-  const heading = (text: string): string => (color ? `\u001b[1m${text}\u001b[22m` : text);
+  const bold = (text: string): string => (color ? `\u001b[1m${text}\u001b[22m` : text);
+  // a heading wider than a narrow terminal wraps like any text
+  const heading = (text: string): string => wrap(text, width).map(bold).join('\n');
   const out: string[] = [...wrap(`${topic.name} — ${topic.description}`, width), ''];
   const args = Object.entries(topic.args ?? {});
   const positionals = args.filter(([, d]) => d.type === 'positional');
@@ -178,7 +180,7 @@ export function renderHelp(topic: HelpTopic, width: number, color: boolean, vari
     for (const [name, d] of positionals) usage.push(positionalEntry(name, d, variadic));
   }
   const usageLines = flow(`USAGE ${topic.name}`, usage, width, 6);
-  out.push(`${heading('USAGE')}${(usageLines[0] as string).slice('USAGE'.length)}`, ...usageLines.slice(1), '');
+  out.push(`${bold('USAGE')}${(usageLines[0] as string).slice('USAGE'.length)}`, ...usageLines.slice(1), '');
   if (topic.commands !== undefined) out.push(heading('COMMANDS'), ...columns(topic.commands, width), '');
   if (positionals.length > 0) out.push(heading('ARGUMENTS'), ...columns(positionals.map(([name, d]) => [positionalEntry(name, d, variadic), d.description ?? '']), width), '');
   if (flags.length > 0) out.push(heading('OPTIONS'), ...columns(flags.map(([name, d]) => [flagEntry(name, d), flagText(d)]), width), '');

@@ -14,7 +14,8 @@ import { readNpy } from './readNpy.js';
 import type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
 import { checkClassCount, classNames, type ClassNames } from './classNames.js';
 
-const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet', '.npy': 'npy' };
+/** File extensions and the format each is read as (exported for the CLI help test: every one is listed). */
+export const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet', '.npy': 'npy' };
 
 /**
  * Reads predictions and labels from a CSV, JSON or NumPy file into flat row-major arrays.
