@@ -34,6 +34,10 @@ export const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json
  *   columns `<prefix>0 …`; errors give the row.
  * - NumPy: scores `.npy` of shape [N, C], or [S, N, C] for ensemble members (float32 kept as `Float32Array`,
  *   Fortran order transposed), labels in a second `.npy` given by `options.labels`.
+ * - With `classes` (CSV, JSON, JSON Lines, Parquet) each label must be one of the names, compared as text (a
+ *   number by its decimal form); another is a `UM_LABEL` error at its line or row. CSV and Parquet scores are the
+ *   columns named `<scorePrefix><name>` (no prefix by default) when every class has one, else the numbered ones; a
+ *   header with both, on different columns, is ambiguous and rejected. The names are kept in `classes`.
  * - Values are read as they are; the metrics validate them and `locate` turns a row (and column) index into the
  *   file position for error messages.
  * - Text (CSV, JSON Lines, JSON) must be UTF-8; a leading byte-order mark is dropped; another byte that is not UTF-8
@@ -49,10 +53,11 @@ export const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json
  *
  * @param path file to read.
  * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`, `weightColumn`,
- *   `members`, `requireLabels` (default true).
+ *   `members`, `requireLabels` (default true), `classes` (class names, class 0 first: string labels and score
+ *   columns named after the classes; see {@link ReadOptions}).
  * @returns a {@link PredictionData}.
  * @throws {UMError} `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` (with file, line and column where the
- *   format has them), `UM_EMPTY` (no data rows), `UM_OPTION`.
+ *   format has them), `UM_EMPTY` (no data rows), `UM_OPTION`, `UM_LABEL` (a label not among `classes`).
  * @example
  * ```js
  * import { readPredictions } from 'uncertainty-metrics/io';
