@@ -1,6 +1,7 @@
 import { fail } from '../errors/fail.js';
 import { formatValue } from '../errors/formatValue.js';
 import { fileFail, type FilePlace } from './fileError.js';
+import type { PredictionData } from './types.js';
 
 /**
  * Class names declared by the user (`options.classes`, the CLI's `--classes`) (internal): class k is the k-th name.
@@ -85,4 +86,11 @@ export function namedScoreColumns(fn: string, path: string, header: readonly str
 export function checkClassCount(fn: string, path: string, classes: ClassNames, numClasses: number): void {
   if (numClasses === classes.names.length || (numClasses === 1 && classes.names.length === 2)) return;
   fileFail('UM_FILE_FORMAT', fn, path, `has ${numClasses} scores per row, but options.classes names ${classes.names.length} classes (${formatValue(classes.names.length <= 12 ? classes.names : classes.names.slice(0, 12))})`);
+}
+
+/** The data with the declared class names, checked against its number of scores (internal; also each streamed batch). */
+export function named<T extends PredictionData>(fn: string, classes: ClassNames | undefined, data: T): T {
+  if (classes === undefined) return data;
+  checkClassCount(fn, data.path, classes, data.numClasses);
+  return { ...data, classes: classes.names };
 }

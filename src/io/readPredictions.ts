@@ -12,7 +12,7 @@ import { readJsonl, streamJsonl } from './readJsonl.js';
 import { readParquet, streamParquet } from './readParquet.js';
 import { readNpy } from './readNpy.js';
 import type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
-import { checkClassCount, classNames, type ClassNames } from './classNames.js';
+import { classNames, named, type ClassNames } from './classNames.js';
 
 /** File extensions and the format each is read as (exported for the CLI help test: every one is listed). */
 export const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet', '.npy': 'npy' };
@@ -82,12 +82,6 @@ export async function readPredictions(path: string, options: ReadOptions = {}): 
   }
 }
 
-/** The data with the declared class names, checked against its number of scores (internal; also each streamed batch). */
-export function named<T extends PredictionData>(fn: string, classes: ClassNames | undefined, data: T): T {
-  if (classes === undefined) return data;
-  checkClassCount(fn, data.path, classes, data.numClasses);
-  return { ...data, classes: classes.names };
-}
 
 /**
  * Reads a prediction file batch by batch in constant memory: what `um metrics` does with large files, feeding
