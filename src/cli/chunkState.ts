@@ -3,7 +3,8 @@ import type { Chunk } from '../io/planChunks.js';
 import { BATCH_ROWS, type PredictionBatch } from '../io/batches.js';
 import { streamCsv } from '../io/readCsv.js';
 import { streamParquet } from '../io/readParquet.js';
-import { streamPredictions } from '../io/readPredictions.js';
+import { checkRead, streamPredictions } from '../io/readPredictions.js';
+import { named } from '../io/classNames.js';
 import { streamNpy } from '../io/streamNpy.js';
 import type { PredictionData, ReadOptions } from '../io/types.js';
 import { createState, transferForm, type MetricState, type StateJSON, type StateMetric } from '../state/createState.js';
@@ -15,7 +16,7 @@ export interface ChunkResult {
   /** One state per requested name. */
   states: Record<string, StateJSON>;
   warnings: { code: UMWarning['code']; fn: string; message: string }[];
-  source: { path: string; format: PredictionData['format']; input: PredictionData['input']; numClasses: number };
+  source: { path: string; format: PredictionData['format']; input: PredictionData['input']; numClasses: number; classes?: readonly string[] };
 }
 
 /** A chunk task: everything a worker thread needs, as plain data. */
@@ -37,10 +38,16 @@ function batches(task: ChunkTask): AsyncIterable<PredictionBatch> {
   const labelColumn = r.labelColumn ?? 'label';
   const prefix = r.scorePrefix ?? 'p_';
   const requireLabels = r.requireLabels !== false;
-  if (c.kind === 'csv') return streamCsv(fn, task.path, r.input ?? 'probs', labelColumn, prefix, requireLabels, r.weightColumn, BATCH_ROWS, c.range);
-  if (c.kind === 'parquet') return streamParquet(fn, task.path, r.input, labelColumn, prefix, requireLabels, r.weightColumn, BATCH_ROWS, c.rows);
+  const { classes } = checkRead(fn, task.path, r);
+  if (c.kind === 'csv') return namedBatches(fn, classes, streamCsv(fn, task.path, r.input ?? 'probs', labelColumn, prefix, requireLabels, r.weightColumn, BATCH_ROWS, c.range, classes));
+  if (c.kind === 'parquet') return namedBatches(fn, classes, streamParquet(fn, task.path, r.input, labelColumn, prefix, requireLabels, r.weightColumn, BATCH_ROWS, c.rows, classes));
   if (c.kind === 'npy') return streamNpy(fn, task.path, r.labels, r.input ?? 'probs', requireLabels, BATCH_ROWS, c.rows);
   return streamPredictions(task.path, r);
+}
+
+/** The batches with the declared class names (what streamPredictions does for a whole file). */
+async function* namedBatches(fn: string, classes: Parameters<typeof named>[1], batches: AsyncIterable<PredictionBatch>): AsyncGenerator<PredictionBatch> {
+  for await (const b of batches) yield named(fn, classes, b);
 }
 
 /**
@@ -62,7 +69,7 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
       current = batch;
       if (batch.members !== undefined) throw new UMError('UM_OPTION', `${task.command}: --stream reads one model's scores; ${batch.path} holds ensemble members`, { fn: task.command, argument: '--stream' });
       if (states === undefined) {
-        source = { path: batch.path, format: batch.format, input: batch.input, numClasses: batch.numClasses };
+        source = { path: batch.path, format: batch.format, input: batch.input, numClasses: batch.numClasses, ...(batch.classes === undefined ? {} : { classes: batch.classes }) };
         const input: Record<string, unknown> = { input: batch.input, ...task.input };
         if (task.input.binary !== true) input.numClasses = batch.numClasses;
         states = Object.fromEntries(Object.entries(task.states).map(([name, s]) => [name, createState(s.metric, { ...s.options, ...input, onWarning })]));

@@ -29,7 +29,7 @@ function asFlag(error: unknown, where: string): unknown {
 /** `um metrics --engine duckdb`: the SQL push-down of `uncertainty-metrics/sql` on a file or a query (internal). */
 export async function engineMetrics(command: string, args: Record<string, unknown>, io: Io, bins: number | undefined): Promise<void> {
   if (args.engine !== 'duckdb') throw new UMError('UM_OPTION', `${command}: --query needs --engine duckdb`, { fn: command, argument: '--engine' });
-  for (const flag of ['calibration', 'stream', 'exact', 'preset', 'members', 'binary', 'labels'] as const) {
+  for (const flag of ['calibration', 'stream', 'exact', 'preset', 'members', 'binary', 'labels', 'classes'] as const) {
     if (args[flag] !== undefined && args[flag] !== false) throw new UMError('UM_OPTION', `${command}: --${flag} is not available with --engine`, { fn: command, argument: `--${flag}` });
   }
   if (args.input !== undefined && args.input !== 'probs') throw new UMError('UM_OPTION', `${command}: --engine reads probabilities only`, { fn: command, argument: '--input' });

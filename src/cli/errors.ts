@@ -13,6 +13,7 @@ export const FLAGS: Record<string, string> = {
   binary: '--binary',
   labels: '--labels',
   labelColumn: '--label-column',
+  classes: '--classes',
   scorePrefix: '--score-prefix',
   weights: '--weights',
   weightColumn: '--weights',

@@ -11,3 +11,10 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
   const line = (cells: readonly string[]) => cells.map((c, j) => c.padEnd(widths[j] ?? 0)).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** "3 classes (setosa, versicolor, virginica)": the count, with the declared names (internal; every command's header). */
+export function classCount(numClasses: number, names?: readonly string[]): string {
+  if (names === undefined) return `${numClasses} classes`;
+  const shown = names.length <= 12 ? names.join(', ') : `${names.slice(0, 12).join(', ')}, …`;
+  return `${names.length} classes (${shown})`;
+}

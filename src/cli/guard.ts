@@ -27,7 +27,8 @@ export async function guard(command: string, io: Io, body: (context: CommandCont
   }
 }
 
-/** One stderr line per library warning: `um metrics: warning: … [UM_W_…]`. */
+/** One stderr line per library warning: `um metrics: warning: … [UM_W_…]`; none with `--quiet`. */
 export function printWarnings(io: Io, command: string, warnings: readonly UMWarning[]): void {
+  if (io.quiet === true) return;
   for (const w of warnings) io.stderr(`${command}: warning: ${flagWords(w.message.replace(/^[A-Za-z]+: /, ''))} [${w.code}]\n`);
 }

@@ -9,13 +9,22 @@ export const inputArgs = {
   input: { type: 'enum', options: ['probs', 'logits', 'logprobs'], description: 'what the scores are (default probs; JSON: the key present)' },
   labels: { type: 'string', description: 'labels .npy (with .npy scores)', valueHint: 'FILE' },
   'label-column': { type: 'string', description: 'CSV label column (default label)', valueHint: 'NAME' },
-  'score-prefix': { type: 'string', description: 'CSV score column prefix, numbered from 0 (default p_)', valueHint: 'PREFIX' },
+  'score-prefix': { type: 'string', description: 'CSV and Parquet score column prefix: <PREFIX>0, <PREFIX>1, … (default p_); with --classes, <PREFIX><name> (default none)', valueHint: 'PREFIX' },
+  classes: { type: 'string', description: 'class names, class 0 first, comma-separated (e.g. cat,dog): the labels are these names (any other label is an error naming its row) and score columns may be named after them (cat, dog) instead of numbered; the names are kept in the output. CSV, JSON, JSON Lines, Parquet', valueHint: 'NAMES' },
   'sum-tolerance': { type: 'string', description: 'accepted |row sum − 1| of probabilities (default 0.001)', valueHint: 'X' },
   members: { type: 'boolean', description: 'JSON holding a single prediction and member outputs: read the members' },
   binary: { type: 'boolean', description: 'one score per row: P(y = 1) (or one logit with --input logits)' },
   weights: { type: 'string', description: 'column (CSV, Parquet) or key (JSON Lines) of sample weights', valueHint: 'COLUMN' },
 } satisfies ArgsDef;
 
+
+/**
+ * The names of `--classes cat,dog`: split at commas, blanks around a name dropped (a CSV reader trims its cells
+ * too). The reader checks them (at least two, distinct, none empty), naming the flag.
+ */
+export function classList(text: string): string[] {
+  return text.split(',').map((name) => name.trim());
+}
 
 /** Read options from the input flags (shared by fit, apply and metrics). */
 export function readOptionsOf(args: Record<string, unknown>): ReadOptions {
@@ -26,6 +35,7 @@ export function readOptionsOf(args: Record<string, unknown>): ReadOptions {
   if (typeof args['score-prefix'] === 'string') o.scorePrefix = args['score-prefix'];
   if (args.members === true) o.members = true;
   if (typeof args.weights === 'string') o.weightColumn = args.weights;
+  if (typeof args.classes === 'string') o.classes = classList(args.classes);
   return o;
 }
 

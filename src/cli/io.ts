@@ -8,6 +8,33 @@ export interface Io {
   color?: boolean;
   /** Whether stderr is a terminal, where long commands draw a progress bar (default false: quiet). */
   progress?: boolean;
+  /** Width of the terminal in characters: `--help` is wrapped to it (default 80, what a pipe or file gets). */
+  columns?: number;
+  /** No warnings, notes or progress on stderr (`--quiet`); errors are still written (default false). */
+  quiet?: boolean;
+}
+
+/** The streams `ioFrom` reads: what it needs of `process.stdout` and `process.stderr`. */
+interface Stream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/**
+ * The `Io` of a process (internal; `main`'s default, and a test's with fake streams and environment): colour only on
+ * a terminal and only when `NO_COLOR` is unset or empty (https://no-color.org: "present and not an empty string"
+ * disables it); a progress bar only when stderr is a terminal; help wrapped to stdout's terminal width.
+ */
+export function ioFrom(stdout: Stream, stderr: Stream, env: Record<string, string | undefined>): Io {
+  const io: Io = {
+    stdout: (t) => void stdout.write(t),
+    stderr: (t) => void stderr.write(t),
+    color: stdout.isTTY === true && (env.NO_COLOR ?? '') === '',
+    progress: stderr.isTTY === true,
+  };
+  if (stdout.isTTY === true && typeof stdout.columns === 'number' && stdout.columns > 0) io.columns = stdout.columns;
+  return io;
 }
 
 /** Removes ANSI colour escapes. */

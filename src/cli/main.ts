@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs, renderUsage, type ArgsDef, type CommandDef } from 'citty';
+import { parseArgs, type ArgsDef, type CommandDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
 import { calibrateApplyCommand, calibrateCommand, calibrateFitCommand, runCalibrateApply, runCalibrateFit } from './commands/calibrate.js';
 import { metricsCommand, runMetrics } from './commands/metrics.js';
 import { compareCommand, runCompare } from './commands/compare.js';
 import { reportCommand, runReport } from './commands/report.js';
-import { stripAnsi, type Io } from './io.js';
+import { ioFrom, stripAnsi, type Io } from './io.js';
+import { helpWidth, renderHelp, type HelpTopic } from './help.js';
+import { EXAMPLES, ROOT_EXAMPLES } from './examples.js';
 
 const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -32,24 +34,93 @@ const GROUPS: Record<string, { def: CommandDef<ArgsDef>; commands: Record<string
   },
 };
 
-const root = {
-  meta: { name: 'um', version, description: 'uncertainty-metrics: measure, see and fix classifier calibration' },
-  subCommands: {
-    ...Object.fromEntries(Object.entries(COMMANDS).map(([k, c]) => [k, c.def])),
-    ...Object.fromEntries(Object.entries(GROUPS).map(([k, g]) => [k, g.def])),
-  },
-} satisfies CommandDef<ArgsDef>;
+const DESCRIPTION = 'uncertainty-metrics: measure, see and fix classifier calibration';
 
-const processIo: Io = {
-  stdout: (t) => process.stdout.write(t),
-  stderr: (t) => process.stderr.write(t),
-  color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
-  progress: process.stderr.isTTY === true,
-};
+/** The description of a command definition (internal). */
+function describe(def: CommandDef<ArgsDef>): string {
+  return String((def.meta as { description?: string } | undefined)?.description ?? '');
+}
 
-async function usage(io: Io, cmd: CommandDef<ArgsDef>, parent?: CommandDef<ArgsDef>): Promise<void> {
-  const text = await renderUsage(cmd, parent);
-  io.stdout(`${io.color === true ? text : stripAnsi(text)}\n`);
+/** Every command as typed, with its description: the root page's list. */
+function commandList(): [string, string][] {
+  const list: [string, string][] = Object.entries(COMMANDS).map(([k, c]) => [k, describe(c.def)]);
+  for (const [k, g] of Object.entries(GROUPS)) for (const [sub, c] of Object.entries(g.commands)) list.push([`${k} ${sub}`, describe(c.def)]);
+  return list;
+}
+
+/** Writes a help page, wrapped to the terminal (80 columns when stdout is not one). */
+function help(io: Io, topic: HelpTopic, variadic = false): void {
+  io.stdout(renderHelp(topic, helpWidth(io.columns), io.color === true, variadic));
+}
+
+function rootHelp(io: Io): void {
+  help(io, {
+    name: 'um',
+    description: `${DESCRIPTION} (version ${version})`,
+    usage: 'COMMAND [OPTIONS] FILE…',
+    commands: commandList(),
+    examples: ROOT_EXAMPLES,
+    formats: true,
+    extraGlobals: [['-v, --version', 'print the version']],
+    footer: "`um COMMAND --help` shows a command's options and examples (`um calibrate fit --help`).",
+  });
+}
+
+function groupHelp(io: Io, name: string, group: { def: CommandDef<ArgsDef>; commands: Record<string, Command> }): void {
+  const subs = Object.keys(group.commands);
+  help(io, {
+    name: `um ${name}`,
+    description: describe(group.def),
+    usage: `${subs.join('|')} [OPTIONS] FILE…`,
+    commands: Object.entries(group.commands).map(([k, c]) => [k, describe(c.def)]),
+    examples: subs.flatMap((sub) => EXAMPLES[`um ${name} ${sub}`]?.slice(0, 1) ?? []),
+    formats: true,
+    footer: `\`um ${name} COMMAND --help\` shows a command's options and examples.`,
+  });
+}
+
+/**
+ * Takes the global flags out of the arguments (anywhere before `--`): `--quiet`/`-q` (internal).
+ */
+function globalFlags(argv: readonly string[]): { rest: string[]; quiet: boolean } {
+  const end = argv.indexOf('--');
+  const head = end < 0 ? [...argv] : argv.slice(0, end);
+  const rest = head.filter((a) => a !== '--quiet' && a !== '-q');
+  return { rest: [...rest, ...(end < 0 ? [] : argv.slice(end))], quiet: rest.length !== head.length };
+}
+
+/**
+ * The spelling the user typed of each flag given by an alias only (`-o` for `--output`), so that messages name the
+ * flag as typed (internal).
+ */
+function typedAliases(rawArgs: readonly string[], args: ArgsDef): Map<string, string> {
+  const typed = new Map<string, string>();
+  const given = new Set<string>();
+  for (const raw of rawArgs) {
+    if (raw === '--') break;
+    const m = /^(--?[^=]+)/.exec(raw);
+    if (m !== null) given.add(m[1] as string);
+  }
+  for (const [name, d] of Object.entries(args)) {
+    const alias = (d as { alias?: string | string[] }).alias;
+    if (alias === undefined || given.has(`--${name}`)) continue;
+    for (const a of Array.isArray(alias) ? alias : [alias]) {
+      const spelled = a.length === 1 ? `-${a}` : `--${a}`;
+      if (given.has(spelled)) typed.set(`--${name}`, spelled);
+    }
+  }
+  return typed;
+}
+
+/** An `Io` whose stderr names the flags as typed (`-o` where the message says `--output`). */
+function spelledAsTyped(io: Io, typed: Map<string, string>): Io {
+  if (typed.size === 0) return io;
+  const rename = (text: string): string => {
+    let t = text;
+    for (const [long, spelled] of typed) t = t.replace(new RegExp(`${long}(?![\\w-])`, 'g'), spelled);
+    return t;
+  };
+  return { ...io, stderr: (text) => io.stderr(rename(text)) };
 }
 
 function usageError(message: string): UMError {
@@ -131,11 +202,15 @@ function checkArgs(command: string, args: Record<string, unknown>, def: ArgsDef)
  * - Arguments are checked before any work: required flags, enum values, flags without a value, unknown flags and
  *   extra positional arguments are exit code 2.
  * - Commands only read files, call library functions and print.
+ * - `--help` pages are wrapped to `io.columns` (the terminal's width; 80 when stdout is not a terminal) and list
+ *   the input formats and examples on the bundled data; `--quiet`/`-q` (any command) drops warnings, notes and
+ *   the progress bar, never errors; colour only on a terminal without `NO_COLOR` (https://no-color.org).
+ * - Messages name a flag as the user typed it (`-o` or `--output`).
  *
  * **References.** None.
  *
  * @param argv arguments after the program name, e.g. `['metrics', 'preds.csv', '--json']`.
- * @param io where to write (default: the process's stdout and stderr).
+ * @param io where to write, and the terminal's width and colour (default: the process's stdout and stderr).
  * @returns the exit code.
  * @throws never for user errors (they become exit code 2); rethrows internal errors.
  * @example
@@ -146,49 +221,51 @@ function checkArgs(command: string, args: Record<string, unknown>, def: ArgsDef)
  * [code, JSON.parse(out).n]; // => [0, 2000]
  * ```
  */
-export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
-  const [name, ...rest] = argv;
+export async function main(argv: readonly string[], io: Io = ioFrom(process.stdout, process.stderr, process.env)): Promise<number> {
+  const global = globalFlags(argv);
+  // quiet: no warnings, notes or progress bar (the commands read io.quiet and io.progress); errors still print
+  let out: Io = global.quiet ? { ...io, quiet: true, progress: false } : io;
+  const [name, ...rest] = global.rest;
   try {
     if (name === undefined || name === '--help' || name === '-h') {
-      await usage(io, root);
+      rootHelp(out);
       return name === undefined ? 2 : 0;
     }
     if (name === '--version' || name === '-v') {
-      io.stdout(`${version}\n`);
+      out.stdout(`${version}\n`);
       return 0;
     }
     let command = COMMANDS[name];
     let full = `um ${name}`;
-    let parent: CommandDef<ArgsDef> = root;
     let args0 = rest;
     const group = GROUPS[name];
     if (group !== undefined) {
       const [sub, ...more] = rest;
       if (sub === undefined || sub === '--help' || sub === '-h') {
-        await usage(io, group.def, root);
+        groupHelp(out, name, group);
         return sub === undefined ? 2 : 0;
       }
       command = group.commands[sub];
       if (command === undefined) throw usageError(`um ${name}: unknown command ${JSON.stringify(sub)}; commands: ${Object.keys(group.commands).join(', ')}`);
       full = `um ${name} ${sub}`;
-      parent = group.def;
       args0 = more;
     }
     if (command === undefined) {
       throw usageError(`um: unknown command ${JSON.stringify(name)}; commands: ${[...Object.keys(COMMANDS), ...Object.keys(GROUPS)].join(', ')}`);
     }
+    const argsDef = (command.def.args ?? {}) as ArgsDef;
     if (args0.includes('--help') || args0.includes('-h')) {
-      await usage(io, command.def, parent);
+      help(out, { name: full, description: describe(command.def), args: argsDef, examples: EXAMPLES[full] ?? [], formats: true }, VARIADIC.has(full));
       return 0;
     }
-    const argsDef = (command.def.args ?? {}) as ArgsDef;
+    out = spelledAsTyped(out, typedAliases(args0, argsDef));
     checkFlags(full, args0, argsDef);
     let args: Record<string, unknown>;
     try {
       // enum values are checked by checkArgs, with the same message whether the value is missing or wrong
       // (and required flags, which citty enforces for some types only)
       const parseDef = Object.fromEntries(Object.entries(argsDef).map(([k, d]) => [k, d.type === 'positional' ? d : { ...d, ...(d.type === 'enum' ? { type: 'string' } : {}), required: false }])) as ArgsDef;
-      args = parseArgs(args0 as string[], parseDef) as Record<string, unknown>;
+      args = parseArgs(args0, parseDef) as Record<string, unknown>;
     } catch (error) {
       if (error instanceof Error && error.name === 'CLIError') {
         throw usageError(`${full}: ${stripAnsi(error.message)} (see ${full} --help)`);
@@ -196,13 +273,13 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       throw error;
     }
     checkArgs(full, args, argsDef);
-    return await command.run(args, io);
+    return await command.run(args, out);
   } catch (error) {
     if (error instanceof UMError) {
-      io.stderr(`${error.message}\n`);
+      out.stderr(`${error.message}\n`);
       return 2;
     }
-    io.stderr(`um: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    out.stderr(`um: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     return 1;
   }
 }

@@ -1,13 +1,17 @@
 import { describePlace, fileFail } from './fileError.js';
 import type { ScoreKind } from '../input/types.js';
 import type { PredictionBatch } from './batches.js';
+import { namedScoreColumns, type ClassNames } from './classNames.js';
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The label, weight and score columns of a header, checked (internal; shared by the general and the fast path). */
-export function headerLayout(fn: string, path: string, record: string[], line: number, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn: string | undefined): { labelIndex: number; weightIndex: number; scoreIndex: number[] } {
+/**
+ * The label, weight and score columns of a header, checked (internal; shared by the general and the fast path).
+ * With class names, score columns named after them are taken when present (namedScoreColumns).
+ */
+export function headerLayout(fn: string, path: string, record: string[], line: number, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn: string | undefined, classes?: ClassNames): { labelIndex: number; weightIndex: number; scoreIndex: number[] } {
   const scoreIndex: number[] = [];
   const once = (name: string, what: string): void => {
     const j = record.indexOf(name);
@@ -36,8 +40,21 @@ export function headerLayout(fn: string, path: string, record: string[], line: n
       found.set(k, j);
     }
   });
+  if (classes !== undefined) {
+    const numbered = [...found.entries()].sort((a, b) => a[0] - b[0]).map(([, j]) => j);
+    const named = namedScoreColumns(fn, path, record, classes, numbered, { line });
+    if (named !== undefined) {
+      const clash = named.find((j) => j === labelIndex || j === weightIndex);
+      if (clash !== undefined) fileFail('UM_FILE_FORMAT', fn, path, `the column ${JSON.stringify(record[clash])} cannot be both a class's scores and the ${clash === labelIndex ? 'label' : 'weight'} column`, { line, column: clash + 1 });
+      return { labelIndex, weightIndex, scoreIndex: named };
+    }
+    if (found.size === 0) {
+      const names = classes.names.slice(0, 3).map((name) => `${classes.prefix}${name}`);
+      fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns named after the classes (${names.join(', ')}, …) or numbered ${scorePrefix}0, ${scorePrefix}1, … (choose a prefix with --score-prefix)`, { line }, { value: record.join(',') });
+    }
+  }
   if (found.size === 0) {
-    fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix)`, { line }, { value: record.join(',') });
+    fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix${classes === undefined ? '; columns named after the classes need options.classes' : ''})`, { line }, { value: record.join(',') });
   }
   for (let k = 0; k < found.size; k++) {
     const j = found.get(k);

@@ -8,6 +8,7 @@ import { MAX_RECORD_BYTES, checkedText } from './textInput.js';
 import { parseNumber } from './parseNumber.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
+import { classOf, type ClassNames } from './classNames.js';
 
 /** A byte range of a CSV holding whole lines, with the header and the position of its first line (parallel reads). */
 export interface CsvRange {
@@ -21,8 +22,8 @@ export interface CsvRange {
 }
 
 /** Reads a CSV of predictions: a header with a label column and score columns `<prefix>0 … <prefix>{C−1}`. */
-export function readCsv(fn: string, path: string, input: ScoreKind, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn?: string): Promise<PredictionData> {
-  return collect(streamCsv(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn));
+export function readCsv(fn: string, path: string, input: ScoreKind, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn?: string, classes?: ClassNames): Promise<PredictionData> {
+  return collect(streamCsv(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, BATCH_ROWS, undefined, classes));
 }
 
 /**
@@ -30,7 +31,8 @@ export function readCsv(fn: string, path: string, input: ScoreKind, labelColumn:
  * columns `<prefix>0 … <prefix>{C−1}` and optionally a weight column. A malformed row anywhere stops the stream with
  * a `UM_FILE_FORMAT` error naming its line and column. A regular file goes through the numeric fast path
  * (streamCsvFast.ts) as far as its lines are plain numbers, and through the general parser (csv-parse) from the first
- * line that is not; a FIFO goes through the general parser.
+ * line that is not; a FIFO goes through the general parser. With class names, labels are names (text, not
+ * numbers) and score columns may be named after the classes: the general parser reads the file.
  */
 export async function* streamCsv(
   fn: string,
@@ -42,12 +44,14 @@ export async function* streamCsv(
   weightColumn?: string,
   batchRows = BATCH_ROWS,
   range?: CsvRange,
+  classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
   let rest: CsvRange | undefined = range;
   // only a regular file is opened twice (a FIFO's writer would lose its reader); a path that cannot be read is
   // reported by the general path, with its usual message
   const st = await stat(path).catch(() => undefined);
-  if (st?.isFile() === true) {
+  // the fast path reads labels as numbers: with class names a label "1" may be class 0
+  if (st?.isFile() === true && classes === undefined) {
     const handle = await openInput(fn, path, true);
     try {
       const fast = streamCsvFast(fn, path, handle, st.size, input, labelColumn, scorePrefix, requireLabels, weightColumn, batchRows, range);
@@ -62,7 +66,7 @@ export async function* streamCsv(
       await handle.close().catch(() => undefined);
     }
   }
-  yield* streamCsvGeneral(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, batchRows, rest);
+  yield* streamCsvGeneral(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, batchRows, rest, classes);
 }
 
 /** The general CSV path (csv-parse): quotes, any UTF-8, every located error (internal; exported for the tests that compare the fast path with it). */
@@ -76,6 +80,7 @@ export async function* streamCsvGeneral(
   weightColumn?: string,
   batchRows = BATCH_ROWS,
   range?: CsvRange,
+  classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
   const handle = await openInput(fn, path, true);
   const source = range === undefined ? handle.createReadStream({ autoClose: false }) : handle.createReadStream({ start: range.start, end: range.end - 1, autoClose: false });
@@ -106,7 +111,7 @@ export async function* streamCsvGeneral(
   };
   const useHeader = (record: string[], info: { lines: number }): void => {
     header = record;
-    const layout = headerLayout(fn, path, record, info.lines, labelColumn, scorePrefix, requireLabels, weightColumn);
+    const layout = headerLayout(fn, path, record, info.lines, labelColumn, scorePrefix, requireLabels, weightColumn, classes);
     labelIndex = layout.labelIndex;
     weightIndex = layout.weightIndex;
     scoreIndex.push(...layout.scoreIndex);
@@ -127,11 +132,12 @@ export async function* streamCsvGeneral(
         const text = record[j] as string;
         const v = parseNumber(text);
         if (v === undefined) {
-          fileFail('UM_FILE_FORMAT', fn, path, text === '' ? 'empty cell' : 'expected a number', { line, column: j + 1, columnName: (header as string[])[j] }, { value: text });
+          const hint = j === labelIndex && text !== '' && !/^[-+]?(?:nan|inf(?:inity)?)$/i.test(text) ? ' (string labels need options.classes)' : '';
+          fileFail('UM_FILE_FORMAT', fn, path, text === '' ? 'empty cell' : `expected a number${hint}`, { line, column: j + 1, columnName: (header as string[])[j] }, { value: text });
         }
         return v;
       };
-      if (labelIndex >= 0) labels.push(cell(labelIndex));
+      if (labelIndex >= 0) labels.push(classes === undefined ? cell(labelIndex) : classOf(fn, path, classes, record[labelIndex], { line, column: labelIndex + 1, columnName: labelColumn }));
       for (const j of scoreIndex) scores.push(cell(j));
       if (weightIndex >= 0) weights.push(cell(weightIndex));
       lines.push(line);

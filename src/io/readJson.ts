@@ -2,6 +2,7 @@ import type { ScoreKind } from '../input/types.js';
 import { fileFail, readWhole } from './fileError.js';
 import { decodeUtf8 } from './textInput.js';
 import type { PredictionData } from './types.js';
+import { classOf, type ClassNames } from './classNames.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 const MEMBER_KEYS: Record<ScoreKind, string> = { probs: 'member_probs', logits: 'member_logits', logprobs: 'member_logprobs' };
@@ -19,15 +20,22 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line, column: offset - start + 1 };
 }
 
-/** The `labels` array as numbers (validated as labels later by the metrics, which report their position). */
-function readLabels(fn: string, path: string, obj: Record<string, unknown>, requireLabels: boolean): Float64Array {
+/**
+ * The `labels` array as numbers (validated as labels later by the metrics, which report their position), or as
+ * class indices of the declared names.
+ */
+function readLabels(fn: string, path: string, obj: Record<string, unknown>, requireLabels: boolean, classes: ClassNames | undefined): Float64Array {
   const labels = obj.labels;
   if (labels === undefined && !requireLabels) return new Float64Array(0);
   if (!Array.isArray(labels)) fileFail('UM_FILE_FORMAT', fn, path, 'must have a "labels" array');
   const lab = new Float64Array(labels.length);
   for (let i = 0; i < labels.length; i++) {
     const v: unknown = labels[i];
-    if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"labels[${i}]" must be a number`, {}, { value: v });
+    if (classes !== undefined) {
+      lab[i] = classOf(fn, path, classes, v, `"labels[${i}]"`);
+      continue;
+    }
+    if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"labels[${i}]" must be a number${typeof v === 'string' ? ' (string labels need options.classes)' : ''}`, {}, { value: v });
     lab[i] = v;
   }
   return lab;
@@ -53,7 +61,7 @@ function readRows(fn: string, path: string, name: string, rows: unknown[], c: nu
  * `{ labels, member_probs | member_logits | member_logprobs: number[S][N][C] }`, from a JSON file. The key declares
  * the kind: `input` selects it; without `input` the file must hold exactly one kind, or `probs`.
  */
-export async function readJson(fn: string, path: string, input: ScoreKind | undefined, preferMembers: boolean, requireLabels: boolean): Promise<PredictionData> {
+export async function readJson(fn: string, path: string, input: ScoreKind | undefined, preferMembers: boolean, requireLabels: boolean, classes?: ClassNames): Promise<PredictionData> {
   // a regular file (a FIFO or /dev/zero would be read without bound), UTF-8, a leading BOM dropped
   const text = decodeUtf8(fn, path, await readWhole(fn, path));
   let doc: unknown;
@@ -72,7 +80,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
   const obj = doc as Record<string, unknown>;
   const singles = KEYS.filter((k) => k in obj);
   const memberKinds = KEYS.filter((k) => MEMBER_KEYS[k] in obj);
-  if (memberKinds.length > 0 && (singles.length === 0 || preferMembers)) return readMembers(fn, path, obj, input, memberKinds, requireLabels);
+  if (memberKinds.length > 0 && (singles.length === 0 || preferMembers)) return readMembers(fn, path, obj, input, memberKinds, requireLabels, classes);
   if (preferMembers) fileFail('UM_FILE_FORMAT', fn, path, 'has no member_probs, member_logits or member_logprobs key');
   const present = singles;
   let key: ScoreKind;
@@ -82,7 +90,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
   } else if (present.length === 1) key = present[0] as ScoreKind;
   else if (present.includes('probs')) key = 'probs';
   else fileFail('UM_FILE_FORMAT', fn, path, present.length === 0 ? 'must have a "probs", "logits" or "logprobs" key' : `has ${present.join(' and ')}; choose one with --input`);
-  const lab = readLabels(fn, path, obj, requireLabels);
+  const lab = readLabels(fn, path, obj, requireLabels, classes);
   const rows = obj[key];
   if (!Array.isArray(rows)) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be an array of rows`);
   const n = rows.length;
@@ -110,7 +118,7 @@ export async function readJson(fn: string, path: string, input: ScoreKind | unde
 }
 
 /** Reads stacked member outputs [S][N][C] (internal). */
-function readMembers(fn: string, path: string, obj: Record<string, unknown>, input: ScoreKind | undefined, kinds: ScoreKind[], requireLabels: boolean): PredictionData {
+function readMembers(fn: string, path: string, obj: Record<string, unknown>, input: ScoreKind | undefined, kinds: ScoreKind[], requireLabels: boolean, classes: ClassNames | undefined): PredictionData {
   let kind: ScoreKind;
   if (input !== undefined) {
     if (!kinds.includes(input)) fileFail('UM_FILE_FORMAT', fn, path, `has no "${MEMBER_KEYS[input]}" key (declared input ${input})`);
@@ -119,7 +127,7 @@ function readMembers(fn: string, path: string, obj: Record<string, unknown>, inp
   else if (kinds.includes('probs')) kind = 'probs';
   else fileFail('UM_FILE_FORMAT', fn, path, `has ${kinds.map((k) => MEMBER_KEYS[k]).join(' and ')}; choose one with --input`);
   const key = MEMBER_KEYS[kind];
-  const lab = readLabels(fn, path, obj, requireLabels);
+  const lab = readLabels(fn, path, obj, requireLabels, classes);
   const stack = obj[key];
   if (!Array.isArray(stack) || stack.length === 0) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be a non-empty array of members [S][N][C]`);
   const s = stack.length;

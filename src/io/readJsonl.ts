@@ -3,6 +3,7 @@ import { fileFail, openInput, readFail } from './fileError.js';
 import { textLines } from './textInput.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
+import { classOf, type ClassNames } from './classNames.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 
@@ -11,12 +12,15 @@ const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
  * the same key (the declared `input`, or the one key present) and the same number of classes. Lines are UTF-8 (a BOM
  * before the first is dropped) of at most `MAX_RECORD_BYTES`.
  */
-export function readJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string): Promise<PredictionData> {
-  return collect(streamJsonl(fn, path, input, requireLabels, weightKey));
+export function readJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string, classes?: ClassNames): Promise<PredictionData> {
+  return collect(streamJsonl(fn, path, input, requireLabels, weightKey, BATCH_ROWS, classes));
 }
 
-/** Streams JSON Lines in batches of `batchRows` lines (constant memory); a bad line stops it naming the line. */
-export async function* streamJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string, batchRows = BATCH_ROWS): AsyncGenerator<PredictionBatch> {
+/**
+ * Streams JSON Lines in batches of `batchRows` lines (constant memory); a bad line stops it naming the line. With
+ * class names, each "label" is a name (or a number whose text is one).
+ */
+export async function* streamJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string, batchRows = BATCH_ROWS, classes?: ClassNames): AsyncGenerator<PredictionBatch> {
   // opened once: a FIFO opened twice would wait for a second writer
   const handle = await openInput(fn, path, true);
   const stream = handle.createReadStream({ autoClose: false });
@@ -67,8 +71,11 @@ export async function* streamJsonl(fn: string, path: string, input: ScoreKind | 
       const lab = o.label;
       if (hasLabels === undefined) hasLabels = lab !== undefined;
       if (hasLabels || requireLabels) {
-        if (typeof lab !== 'number') fileFail('UM_FILE_FORMAT', fn, path, '"label" must be a number', { line: lineNo }, { value: lab });
-        labels.push(lab);
+        if (classes !== undefined) labels.push(classOf(fn, path, classes, lab, `line ${lineNo}, "label"`));
+        else {
+          if (typeof lab !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"label" must be a number${typeof lab === 'string' ? ' (string labels need options.classes)' : ''}`, { line: lineNo }, { value: lab });
+          labels.push(lab);
+        }
       }
       if (weightKey !== undefined) {
         const wv = o[weightKey];

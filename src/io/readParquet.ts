@@ -3,6 +3,7 @@ import type { ScoreKind } from '../input/types.js';
 import { fileFail, openInput, readFail } from './fileError.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
+import { classOf, namedScoreColumns, type ClassNames } from './classNames.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 
@@ -38,8 +39,8 @@ export function parquetRows(fn: string, path: string, metadata: FileMetaData): n
  * Reads Parquet with hyparquet: a `label` column and either one list column `probs`, `logits` or `logprobs` (the
  * declared `input` selects it) or numbered score columns `<prefix>0 … <prefix>{C−1}`.
  */
-export function readParquet(fn: string, path: string, input: ScoreKind | undefined, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn?: string): Promise<PredictionData> {
-  return collect(streamParquet(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn));
+export function readParquet(fn: string, path: string, input: ScoreKind | undefined, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn?: string, classes?: ClassNames): Promise<PredictionData> {
+  return collect(streamParquet(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, BATCH_ROWS, undefined, classes));
 }
 
 /** Streams a Parquet file in batches of `batchRows` rows, reading only the byte ranges of each batch. */
@@ -53,6 +54,7 @@ export async function* streamParquet(
   weightColumn?: string,
   batchRows = BATCH_ROWS,
   rowRange?: [number, number],
+  classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
   let file: AsyncBuffer;
   let metadata: FileMetaData;
@@ -73,7 +75,8 @@ export async function* streamParquet(
   // only the columns the metrics use; batches follow the row groups (a row group is decoded whole), split when large
   const top = metadata.schema.slice(1).map((e) => e.name);
   const prefix = new RegExp(`^${scorePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\d+$`);
-  const wanted = top.filter((name) => name === labelColumn || name === weightColumn || KEYS.includes(name as ScoreKind) || prefix.test(name));
+  const classColumns = new Set(classes === undefined ? [] : classes.names.map((name) => `${classes.prefix}${name}`));
+  const wanted = top.filter((name) => name === labelColumn || name === weightColumn || KEYS.includes(name as ScoreKind) || prefix.test(name) || classColumns.has(name));
   // rows are read as objects, where a second column of the same name would silently replace the first
   const twice = wanted.find((name, j) => wanted.indexOf(name) !== j);
   if (twice !== undefined) fileFail('UM_FILE_FORMAT', fn, path, `has two columns named ${JSON.stringify(twice)}; which one is meant is ambiguous`);
@@ -106,7 +109,7 @@ export async function* streamParquet(
     }
     // the row count comes from the metadata; a file whose pages hold fewer (or more) rows is corrupt
     if (rows.length !== end - start) fileFail('UM_FILE_FORMAT', fn, path, `rows ${start}…${end - 1}: the metadata declares ${end - start} rows, the data holds ${rows.length}`);
-    yield { ...parquetBatch(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, rows, start), ignoredColumns: top.filter((name) => !wanted.includes(name)) };
+    yield { ...parquetBatch(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, rows, start, classes), ignoredColumns: top.filter((name) => !wanted.includes(name)) };
   }
 }
 
@@ -121,12 +124,16 @@ function parquetBatch(
   weightColumn: string | undefined,
   rows: Record<string, unknown>[],
   firstRow: number,
+  classes?: ClassNames,
 ): PredictionBatch {
   if (rows.length === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');
   const names = Object.keys(rows[0] as object);
   const lists = KEYS.filter((k) => names.includes(k));
   const pattern = new RegExp(`^${scorePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\d+)$`);
-  const numbered = names.filter((n) => pattern.test(n)).sort((a, b) => Number(pattern.exec(a)?.[1]) - Number(pattern.exec(b)?.[1]));
+  let numbered = names.filter((n) => pattern.test(n)).sort((a, b) => Number(pattern.exec(a)?.[1]) - Number(pattern.exec(b)?.[1]));
+  // score columns named after the declared classes take the place of the numbered ones (namedScoreColumns)
+  const named = classes === undefined ? undefined : namedScoreColumns(fn, path, names, classes, numbered.map((name) => names.indexOf(name)));
+  if (named !== undefined) numbered = named.map((j) => names[j] as string);
   let list: ScoreKind | undefined;
   if (input !== undefined && lists.includes(input)) list = input;
   else if (input === undefined && lists.length === 1) list = lists[0];
@@ -135,7 +142,7 @@ function parquetBatch(
     fileFail('UM_FILE_FORMAT', fn, path, `must have a list column probs, logits or logprobs, or score columns ${scorePrefix}0, ${scorePrefix}1, …`, {}, { value: names.join(',') });
   }
   numbered.forEach((name, k) => {
-    if (list === undefined && name !== `${scorePrefix}${k}`) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … without gaps; ${scorePrefix}${k} is missing`);
+    if (list === undefined && named === undefined && name !== `${scorePrefix}${k}`) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … without gaps; ${scorePrefix}${k} is missing`);
   });
   const hasLabels = names.includes(labelColumn);
   if (!hasLabels && requireLabels) fileFail('UM_FILE_FORMAT', fn, path, `must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, {}, { value: names.join(',') });
@@ -158,9 +165,12 @@ function parquetBatch(
       scores[r * c + k] = v;
     }
     if (hasLabels) {
-      const y = toNumber(row[labelColumn]);
-      if (y === undefined) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}, column ${JSON.stringify(labelColumn)}: expected a number`, {}, { value: row[labelColumn] });
-      labels[r] = y;
+      if (classes !== undefined) labels[r] = classOf(fn, path, classes, row[labelColumn], `row ${i}, column ${JSON.stringify(labelColumn)}`);
+      else {
+        const y = toNumber(row[labelColumn]);
+        if (y === undefined) fileFail('UM_FILE_FORMAT', fn, path, `row ${i}, column ${JSON.stringify(labelColumn)}: expected a number${typeof row[labelColumn] === 'string' ? ' (string labels need options.classes)' : ''}`, {}, { value: row[labelColumn] });
+        labels[r] = y;
+      }
     }
     if (weights !== undefined && weightColumn !== undefined) {
       const wv = toNumber(row[weightColumn]);

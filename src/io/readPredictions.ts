@@ -12,8 +12,10 @@ import { readJsonl, streamJsonl } from './readJsonl.js';
 import { readParquet, streamParquet } from './readParquet.js';
 import { readNpy } from './readNpy.js';
 import type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
+import { classNames, named, type ClassNames } from './classNames.js';
 
-const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet', '.npy': 'npy' };
+/** File extensions and the format each is read as (exported for the CLI help test: every one is listed). */
+export const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet', '.npy': 'npy' };
 
 /**
  * Reads predictions and labels from a CSV, JSON or NumPy file into flat row-major arrays.
@@ -32,6 +34,10 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  *   columns `<prefix>0 …`; errors give the row.
  * - NumPy: scores `.npy` of shape [N, C], or [S, N, C] for ensemble members (float32 kept as `Float32Array`,
  *   Fortran order transposed), labels in a second `.npy` given by `options.labels`.
+ * - With `classes` (CSV, JSON, JSON Lines, Parquet) each label must be one of the names, compared as text (a
+ *   number by its decimal form); another is a `UM_LABEL` error at its line or row. CSV and Parquet scores are the
+ *   columns named `<scorePrefix><name>` (no prefix by default) when every class has one, else the numbered ones; a
+ *   header with both, on different columns, is ambiguous and rejected. The names are kept in `classes`.
  * - Values are read as they are; the metrics validate them and `locate` turns a row (and column) index into the
  *   file position for error messages.
  * - Text (CSV, JSON Lines, JSON) must be UTF-8; a leading byte-order mark is dropped; another byte that is not UTF-8
@@ -47,10 +53,11 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  *
  * @param path file to read.
  * @param options `input`, `format`, `labels` (NumPy labels path), `labelColumn`, `scorePrefix`, `weightColumn`,
- *   `members`, `requireLabels` (default true).
+ *   `members`, `requireLabels` (default true), `classes` (class names, class 0 first: string labels and score
+ *   columns named after the classes; see {@link ReadOptions}).
  * @returns a {@link PredictionData}.
  * @throws {UMError} `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` (with file, line and column where the
- *   format has them), `UM_EMPTY` (no data rows), `UM_OPTION`.
+ *   format has them), `UM_EMPTY` (no data rows), `UM_OPTION`, `UM_LABEL` (a label not among `classes`).
  * @example
  * ```js
  * import { readPredictions } from 'uncertainty-metrics/io';
@@ -60,20 +67,21 @@ const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'jso
  */
 export async function readPredictions(path: string, options: ReadOptions = {}): Promise<PredictionData> {
   const fn = 'readPredictions';
-  const { format, input, requireLabels } = checkRead(fn, path, options);
+  const { format, input, requireLabels, classes } = checkRead(fn, path, options);
   switch (format) {
     case 'csv':
-      return readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels, options.weightColumn);
+      return named(fn, classes, await readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels, options.weightColumn, classes));
     case 'json':
-      return readJson(fn, path, input, options.members === true, requireLabels);
+      return named(fn, classes, await readJson(fn, path, input, options.members === true, requireLabels, classes));
     case 'jsonl':
-      return readJsonl(fn, path, input, requireLabels, options.weightColumn);
+      return named(fn, classes, await readJsonl(fn, path, input, requireLabels, options.weightColumn, classes));
     case 'parquet':
-      return readParquet(fn, path, input, options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels, options.weightColumn);
+      return named(fn, classes, await readParquet(fn, path, input, options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels, options.weightColumn, classes));
     case 'npy':
       return readNpy(fn, path, options.labels, input ?? 'probs', requireLabels);
   }
 }
+
 
 /**
  * Reads a prediction file batch by batch in constant memory: what `um metrics` does with large files, feeding
@@ -105,20 +113,20 @@ export async function readPredictions(path: string, options: ReadOptions = {}): 
  */
 export async function* streamPredictions(path: string, options: ReadOptions & { batchRows?: number } = {}): AsyncGenerator<PredictionBatch> {
   const fn = 'streamPredictions';
-  const { format, input, requireLabels } = checkRead(fn, path, options);
+  const { format, input, requireLabels, classes } = checkRead(fn, path, options);
   const batchRows = options.batchRows ?? BATCH_ROWS;
   if (!Number.isInteger(batchRows) || batchRows < 1) fail('UM_OPTION', fn, 'options.batchRows', 'be an integer ≥ 1', { value: batchRows });
   const labelColumn = options.labelColumn ?? 'label';
   const prefix = options.scorePrefix ?? 'p_';
   switch (format) {
     case 'csv':
-      yield* streamCsv(fn, path, input ?? 'probs', labelColumn, prefix, requireLabels, options.weightColumn, batchRows);
+      for await (const b of streamCsv(fn, path, input ?? 'probs', labelColumn, prefix, requireLabels, options.weightColumn, batchRows, undefined, classes)) yield named(fn, classes, b);
       return;
     case 'jsonl':
-      yield* streamJsonl(fn, path, input, requireLabels, options.weightColumn, batchRows);
+      for await (const b of streamJsonl(fn, path, input, requireLabels, options.weightColumn, batchRows, classes)) yield named(fn, classes, b);
       return;
     case 'parquet':
-      yield* streamParquet(fn, path, input, labelColumn, prefix, requireLabels, options.weightColumn, batchRows);
+      for await (const b of streamParquet(fn, path, input, labelColumn, prefix, requireLabels, options.weightColumn, batchRows, undefined, classes)) yield named(fn, classes, b);
       return;
     case 'npy':
       if (await streamableNpy(path)) {
@@ -128,7 +136,7 @@ export async function* streamPredictions(path: string, options: ReadOptions & { 
       yield { ...(await readNpy(fn, path, options.labels, input ?? 'probs', requireLabels)), firstRow: 0 };
       return;
     case 'json':
-      yield { ...(await readJson(fn, path, input, options.members === true, requireLabels)), firstRow: 0 };
+      yield { ...named(fn, classes, await readJson(fn, path, input, options.members === true, requireLabels, classes)), firstRow: 0 };
   }
 }
 
@@ -152,11 +160,11 @@ async function streamableNpy(path: string): Promise<boolean> {
   }
 }
 
-/** Validates the path and the reading options shared by both readers (internal). */
 /** The options of the readers. */
-const READ_KEYS = ['input', 'format', 'labels', 'labelColumn', 'scorePrefix', 'weightColumn', 'members', 'requireLabels'] as const;
+const READ_KEYS = ['input', 'format', 'labels', 'labelColumn', 'scorePrefix', 'weightColumn', 'members', 'requireLabels', 'classes'] as const;
 
-function checkRead(fn: string, path: string, options: ReadOptions): { format: PredictionFormat; input: ScoreKind | undefined; requireLabels: boolean } {
+/** Validates the path and the reading options shared by both readers (internal; also the parallel chunk reader's). */
+export function checkRead(fn: string, path: string, options: ReadOptions): { format: PredictionFormat; input: ScoreKind | undefined; requireLabels: boolean; classes: ClassNames | undefined } {
   if (typeof path !== 'string' || path === '') fail('UM_OPTION', fn, 'path', 'be a non-empty string', { value: path });
   checkOptions(fn, options, READ_KEYS, fn === 'streamPredictions' ? ['batchRows'] : []);
   for (const key of ['labels', 'labelColumn', 'scorePrefix'] as const) {
@@ -176,5 +184,8 @@ function checkRead(fn: string, path: string, options: ReadOptions): { format: Pr
   const requireLabels = options.requireLabels !== false;
   if (!['csv', 'json', 'jsonl', 'parquet', 'npy'].includes(format)) fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json', 'jsonl', 'parquet' or 'npy'`, { value: format });
   if (options.weightColumn !== undefined && typeof options.weightColumn !== 'string') fail('UM_OPTION', fn, 'options.weightColumn', 'be a column name', { value: options.weightColumn });
-  return { format, input, requireLabels };
+  const classes = classNames(fn, options.classes, options.scorePrefix);
+  // a NumPy label array holds numbers: class indices, not names (and its scores have no column names)
+  if (classes !== undefined && format === 'npy') fail('UM_OPTION', fn, 'options.classes', 'name the classes of a CSV, JSON, JSON Lines or Parquet file (NumPy labels are class indices)');
+  return { format, input, requireLabels, classes };
 }

@@ -30,6 +30,14 @@ export interface ReadOptions {
    * `labels` and a NumPy file without `labels` are read with `hasLabels: false` (applying a calibrator to new data).
    */
   requireLabels?: boolean;
+  /**
+   * CSV, JSON, JSON Lines and Parquet: the class names, class 0 first (at least 2, distinct). Labels are then these
+   * names (a string equal to one; a number matches the name that is its decimal text, `7` → `"7"`), any other label
+   * is a `UM_LABEL` error naming its place and value; CSV and Parquet score columns may be named after the classes
+   * (`<scorePrefix><name>`, no prefix by default: `cat`, `dog`) or numbered as without names (`p_0` is the first
+   * name's). The names are kept in the result's `classes`. Default: none (labels are class indices).
+   */
+  classes?: readonly string[];
 }
 
 /** Predictions read from a file: flat row-major scores with an explicit number of classes, and raw labels. */
@@ -53,6 +61,8 @@ export interface PredictionData {
   readonly members?: Float64Array | Float32Array;
   /** Number of members S of `members`. */
   readonly numMembers?: number;
+  /** The class names of `options.classes`, class 0 first (absent without them). */
+  readonly classes?: readonly string[];
   /** CSV: the score columns, in class order. */
   readonly columns?: readonly string[];
   /** CSV and Parquet: columns present but not used; JSON: keys present but not used. */

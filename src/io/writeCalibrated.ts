@@ -45,12 +45,18 @@ function numberText(v: number): string {
   return String(v);
 }
 
-/** A new CSV (from a JSON, NumPy or Parquet input): the label column (under its name) and the calibrated columns. */
-export function calibratedTable(values: CalibratedColumns, labels?: ArrayLike<number>, labelColumn = 'label'): string {
+/**
+ * A new CSV (from a JSON, NumPy or Parquet input): the label column (under its name) and the calibrated columns.
+ * With class names, labels are written as the names and a calibrated column of each class is named after it (as
+ * the reader takes them back with the same names).
+ */
+export function calibratedTable(values: CalibratedColumns, labels?: ArrayLike<number>, labelColumn = 'label', classes?: readonly string[]): string {
   const withLabels = labels !== undefined && labels.length > 0;
-  const rows: (string | number)[][] = [[...(withLabels ? [labelColumn] : []), ...values.names]];
+  const names = classes !== undefined && values.mode === 'replace' && values.names.length === classes.length ? classes : values.names;
+  const rows: (string | number)[][] = [[...(withLabels ? [labelColumn] : []), ...names]];
   for (let i = 0; i < values.n; i++) {
-    const row: (string | number)[] = withLabels ? [labels[i] as number] : [];
+    const y = withLabels ? (labels[i] as number) : 0;
+    const row: (string | number)[] = withLabels ? [classes?.[y] ?? y] : [];
     for (let j = 0; j < values.names.length; j++) row.push(values.value(i, j));
     rows.push(row);
   }

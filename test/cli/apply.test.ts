@@ -200,7 +200,7 @@ describe('what cannot be written back is exit 2 before anything is written', () 
     const jsonl = join(dir, 'both.jsonl');
     writeFileSync(jsonl, '{"label":0,"logits":[1,0],"probs":[0.7,0.3]}\n');
     const cases: [string[], RegExp][] = [
-      [['calibrate', 'apply', temp, csv, '-o', join(dir, 'o.json')], /--output \S+o\.json: the output is CSV \(the input \S+x\.csv with its scores calibrated\); give a \.csv name\n$/],
+      [['calibrate', 'apply', temp, csv, '-o', join(dir, 'o.json')], / -o \S+o\.json: the output is CSV \(the input \S+x\.csv with its scores calibrated\); give a \.csv name\n$/],
       [['calibrate', 'apply', temp, jsonl, '--input', 'logits', '-o', join(dir, 'o.csv')], /the output is JSON Lines .*; give a \.jsonl name\n$/],
       [['calibrate', 'apply', top, csv], /x\.csv: already has column bin; the Top-k binning output adds predicted, p_top, bin — rename them first\n$/],
       [['calibrate', 'apply', temp, jsonl, '--input', 'logits'], /both\.jsonl: line 1: has both "logits" and "probs"; the calibrated "probs" would replace the given ones — remove them first\n$/],

@@ -65,7 +65,7 @@ describe('-o naming an input is refused with exit 2, for every writing command a
         for (const spelling of spellings) {
           const r = await run(w.argv.map((a) => (a === 'PLACEHOLDER' ? spelling : a)));
           expect([r.code, r.stdout], `${w.name} -o ${spelling}`).toEqual([2, '']);
-          expect(r.stderr).toMatch(/^um [a-z ]+: --output [^\n]+: is the input [^\n]+; writing it would destroy the input — choose another output file\n$/);
+          expect(r.stderr).toMatch(/^um [a-z ]+: -o [^\n]+: is the input [^\n]+; writing it would destroy the input — choose another output file\n$/);
         }
       }
       for (const [f, bytes] of before) expect(readFileSync(f).equals(bytes), f).toBe(true);
@@ -104,7 +104,7 @@ describe('an output that cannot be written is exit 2 before any work', () => {
         // the input is missing too: the output is checked first, so its message comes first (no work was done)
         const r = await run(w.argv.map((a) => (a === out ? out : a === csv ? join(dir, 'missing.csv') : a)));
         expect([r.code, r.stdout], w.name).toEqual([2, '']);
-        expect(r.stderr, w.name).toMatch(new RegExp(`^um [a-z ]+: --output ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${message.source}`));
+        expect(r.stderr, w.name).toMatch(new RegExp(`^um [a-z ]+: -o ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${message.source}`));
       }
     });
   }

@@ -17,7 +17,7 @@ import { readPredictions } from '../../io/readPredictions.js';
 import type { PredictionData } from '../../io/types.js';
 import type { UMWarning } from '../../warnings/warnings.js';
 import { guard, printWarnings } from '../guard.js';
-import { formatNumber, renderTable } from '../format.js';
+import { classCount, formatNumber, renderTable } from '../format.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
 import { prepareOutput, writeOutput } from '../output.js';
@@ -38,7 +38,7 @@ const METHOD_FLAGS: Record<Method, readonly string[]> = {
 
 export const fitArgs = {
   method: { type: 'enum', options: [...METHODS], description: 'calibrator to fit', required: true },
-  file: { type: 'positional', description: 'validation predictions (.csv, .json or .npy; members [S, N, C] for mc-temperature)', required: true },
+  file: { type: 'positional', description: 'validation predictions, in any of the input formats below (members [S, N, C] for mc-temperature)', required: true },
   output: { type: 'string', alias: 'o', description: 'calibrator file to write (JSON)', valueHint: 'FILE', required: true },
   ...inputArgs,
   bounds: { type: 'string', description: 'temperature search interval T_min,T_max (default 0.001,1000)', valueHint: 'MIN,MAX' },
@@ -130,8 +130,8 @@ function boundsOf(command: string, args: Record<string, unknown>): { bounds?: [n
 }
 
 /** The human summary printed after fitting. */
-export function describeCalibrator(p: CalibratorParams): string {
-  const head = `${p.kind} calibrator fitted on ${p.fittedOn.n} examples, ${p.fittedOn.numClasses} classes (${p.fittedOn.input}${p.fittedOn.numMembers === undefined ? '' : `, ${p.fittedOn.numMembers} members`})`;
+export function describeCalibrator(p: CalibratorParams, classes?: readonly string[]): string {
+  const head = `${p.kind} calibrator fitted on ${p.fittedOn.n} examples, ${classCount(p.fittedOn.numClasses, classes)} (${p.fittedOn.input}${p.fittedOn.numMembers === undefined ? '' : `, ${p.fittedOn.numMembers} members`})`;
   switch (p.kind) {
     case 'temperature':
     case 'mc-temperature': {
@@ -164,7 +164,7 @@ export function runCalibrateFit(args: Record<string, unknown>, io: Io): Promise<
     const params = fit(command, args.method as Method, data, args, (w) => warnings.push(w));
     await writeOutput(command, out, [`${JSON.stringify(params, null, 2)}\n`], 'the fitted calibrator was not saved');
     printWarnings(io, command, warnings);
-    io.stdout(`${describeCalibrator(params)}\nwritten to ${String(args.output)}\n`);
+    io.stdout(`${describeCalibrator(params, data.classes)}\nwritten to ${String(args.output)}\n`);
   });
 }
 
@@ -202,10 +202,10 @@ export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promis
     const values = calibratedColumns(result, data.numClasses);
     let chunks: string[];
     if (format === 'table') {
-      if (data.ignoredColumns !== undefined && data.ignoredColumns.length > 0) {
+      if (data.ignoredColumns !== undefined && data.ignoredColumns.length > 0 && io.quiet !== true) {
         io.stderr(`${command}: note: ${file}: ${data.ignoredColumns.join(', ')} ${data.ignoredColumns.length === 1 ? 'is' : 'are'} not copied (only CSV and JSON Lines inputs are written back with every column)\n`);
       }
-      chunks = [calibratedTable(values, data.hasLabels ? data.labels : undefined, data.format === 'parquet' ? (args['label-column'] as string | undefined) ?? 'label' : 'label')];
+      chunks = [calibratedTable(values, data.hasLabels ? data.labels : undefined, data.format === 'parquet' ? (args['label-column'] as string | undefined) ?? 'label' : 'label', data.classes)];
     } else {
       const bytes = await readWhole(command, file);
       chunks = format === 'csv' ? rewriteCsv(command, file, bytes, data, values) : rewriteJsonl(command, file, bytes, data, values);

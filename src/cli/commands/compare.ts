@@ -6,7 +6,7 @@ import { toProbabilities } from '../../input/toProbabilities.js';
 import { readPredictions } from '../../io/readPredictions.js';
 import type { PredictionData } from '../../io/types.js';
 import type { PresetName } from '../../presets/presets.js';
-import { formatNumber, renderTable } from '../format.js';
+import { classCount, formatNumber, renderTable } from '../format.js';
 import { guard } from '../guard.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { parseIntegerFlag, type Io } from '../io.js';
@@ -65,7 +65,7 @@ export function runCompare(args: Record<string, unknown>, io: Io): Promise<numbe
     if (a.weights !== undefined) options.weights = a.weights;
     const r = comparePaired(a.labels, pa, pb, options);
     if (args.json === true) {
-      io.stdout(`${toJson({ a: a.path, b: b.path, ...r })}\n`);
+      io.stdout(`${toJson({ a: a.path, b: b.path, ...(a.classes === undefined ? {} : { classes: a.classes }), ...r })}\n`);
       return;
     }
     const f = (x: number | null) => (x === null ? 'n/a' : formatNumber(x));
@@ -73,7 +73,7 @@ export function runCompare(args: Record<string, unknown>, io: Io): Promise<numbe
       ['metric', 'A', 'B', 'B − A', `${ci.level * 100}% CI of B − A`, 'interval', 'verdict'],
       r.metrics.map((m) => [m.metric, f(m.a), f(m.b), f(m.difference), m.lower === null ? 'n/a' : `${f(m.lower)} … ${f(m.upper)}`, METHOD_NAMES[m.method], m.verdict ?? '']),
     );
-    io.stdout(`A = ${a.path}\nB = ${b.path}\n${r.n} examples; paired bootstrap, ${r.resamples} resamples, seed ${r.seed}; BCa intervals, conservative union intervals for binned errors\n\n${table}\n`);
+    io.stdout(`A = ${a.path}\nB = ${b.path}\n${r.n} examples${a.classes === undefined ? '' : `, ${classCount(a.numClasses, a.classes)}`}; paired bootstrap, ${r.resamples} resamples, seed ${r.seed}; BCa intervals, conservative union intervals for binned errors\n\n${table}\n`);
   });
 }
 

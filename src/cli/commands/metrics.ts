@@ -10,7 +10,7 @@ import { inMemoryBytes, memoryBudget } from '../memoryBudget.js';
 import { readPredictions } from '../../io/readPredictions.js';
 import type { PredictionData } from '../../io/types.js';
 import { guard, printWarnings } from '../guard.js';
-import { formatNumber, renderTable } from '../format.js';
+import { classCount, formatNumber, renderTable } from '../format.js';
 import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { applyTo } from './calibrate.js';
@@ -23,7 +23,7 @@ import { evaluateSpec, streamStates } from '../streamStates.js';
 
 
 export const metricsArgs = {
-  file: { type: 'positional', description: 'predictions: .csv (label,p_0,…), .json ({labels, probs|logits|member_probs…}) or .npy scores [N,C] / members [S,N,C]', required: false },
+  file: { type: 'positional', description: 'predictions of one model or ensemble, in any of the input formats below', required: false },
   bins: { type: 'string', description: 'number of bins of the binned metrics (default 15)', valueHint: 'N' },
   preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')} (default: default)`, valueHint: 'NAME' },
   ...inputArgs,
@@ -78,7 +78,7 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       if (params.kind === 'top-binning') {
         const { numMembers: _s, ...single } = input;
         const report = topBinningReport(params, data.labels, data.scores as Float64Array, single);
-        if (args.json === true) io.stdout(`${toJson({ ...report, config: { calibration, file: data.path, format: data.format } })}\n`);
+        if (args.json === true) io.stdout(`${toJson({ ...report, config: { calibration, file: data.path, format: data.format, ...(data.classes === undefined ? {} : { classes: data.classes }) } })}\n`);
         else io.stdout(`${renderTopReport(report, data, calibration.file)}\n`);
         return;
       }
@@ -180,7 +180,7 @@ function withSource(result: Evaluation, data: PredictionData, warnings: readonly
   return {
     ...values,
     warnings: warnings.map((w) => ({ code: w.code, fn: w.fn, message: w.message })),
-    config: { ...config, file: data.path, format: data.format, ...(calibration === undefined ? {} : { calibration }) },
+    config: { ...config, file: data.path, format: data.format, ...(data.classes === undefined ? {} : { classes: data.classes }), ...(calibration === undefined ? {} : { calibration }) },
   };
 }
 
@@ -238,7 +238,7 @@ export function renderEvaluation(r: Evaluation, data: PredictionData, calibratio
     .map(([k, info]) => (ci === undefined ? [k, shown(k), info.meaning] : [k, shown(k), interval(k), info.meaning]));
   const c = r.config;
   const members = data.numMembers === undefined ? '' : `, ${data.numMembers} members`;
-  const head = `${data.path}: ${r.n} examples, ${r.numClasses} classes${members}, ${c.input}${calibration === undefined ? '' : `, calibrated by ${calibration}`}`;
+  const head = `${data.path}: ${r.n} examples, ${classCount(r.numClasses, data.classes)}${members}, ${c.input}${calibration === undefined ? '' : `, calibrated by ${calibration}`}`;
   const conf = `bins ${c.bins} (${c.preset} preset: ${c.equalWidth.index === 'floor' ? 'b = min(⌊B·p⌋, B−1)' : `${c.equalWidth.index}/${c.equalWidth.edges}/${c.equalWidth.closed}`}, p = 1 in ${c.equalWidth.one}; equal-mass ${c.equalMass}; ${c.precision})`;
   const ciHead = ci === undefined ? [] : [`bootstrap CI`];
   return `${head}\n${conf}\n\n${renderTable(['metric', 'value', ...ciHead, 'meaning'], rows)}`;
