@@ -25,7 +25,7 @@ function isTable(x: unknown): boolean {
 
 /**
  * Reliability diagram: the outcome rate of each bin against its mean score, with the gap to the diagonal in red and
- * a histogram of the bins' counts — drawn from the same {@link reliability} tables whose errors are the ECE or UCE.
+ * a histogram of the bins' counts — drawn from the same {@link uncertainty-metrics!reliability} tables whose errors are the ECE or UCE.
  *
  * **Formula.** Per non-empty bin B_m: a bar of height acc(B_m) (or err(B_m)) over [lower, upper], a red bar from
  * there to conf(B_m) (or uncert(B_m)), the identity line, and count |B_m| below; the title carries Σ_m |B_m|/N·|gap|.
