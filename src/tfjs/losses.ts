@@ -133,7 +133,7 @@ export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLoss
 /**
  * The maximum mean calibration error of a mini-batch as a differentiable loss (Kumar et al.'s trainable MMCE).
  *
- * **Formula.** r_i = max_k softmax(z_i)_k, c_i = 1[argmax z_i = y_i], k(r, r′) = exp(−|r − r′|/w);
+ * **Formula.** r_i = max_k softmax(z_i)\_k, c_i = 1[argmax z_i = y_i], k(r, r′) = exp(−|r − r′|/w);
  * MMCE = √( Σ_{i,j} (c_i − r_i)(c_j − r_j)·k(r_i, r_j) / N² ); weighted MMCE_w = √( Σ_{W×W} r_i r_j k / n_w² +
  * Σ_{C×C} (1 − r_i)(1 − r_j) k / n_c² − 2·Σ_{C×W} (1 − r_i) r_j k / (n_c·n_w) ) (empty sets contribute 0).
  *
