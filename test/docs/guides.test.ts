@@ -82,10 +82,13 @@ describe('guides', () => {
     ]);
   });
 
-  it('every TypeScript block type-checks against the sources', () => {
+  it('every TypeScript block of the guides and the README type-checks against the sources', () => {
     const snippets = new Map<string, string>();
     for (const g of guides) blocks(g, 'ts').forEach((code, i) => snippets.set(`${guideDir}${g}.${i}.mts`, `${code}\nexport {};\n`));
-    expect(snippets.size).toBeGreaterThanOrEqual(8);
+    // one program for both (the README's blocks run in readme.test.ts): building it is most of the time
+    const readme = [...readFileSync(`${repoRoot}README.md`, 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+    readme.forEach((code, i) => snippets.set(`${repoRoot}README.md.${i}.mts`, `${code}\nexport {};\n`));
+    expect(snippets.size).toBeGreaterThanOrEqual(10);
     expect(typeErrors(snippets)).toEqual([]);
   }, 60_000);
 
