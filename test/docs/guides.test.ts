@@ -141,6 +141,18 @@ describe('guides', () => {
     expect(block).toBe(r.stdout.trimEnd());
   });
 
+  it('every table of the documentation has a header row (a table without one renders as a paragraph)', () => {
+    const pages = [...guides.map((g) => `${guideDir}${g}`), ...['README.md', 'docs/index.md', 'docs/benchmarks.md', 'docs/studies.md'].map((p) => `${repoRoot}${p}`)];
+    const headless: string[] = [];
+    for (const page of pages) {
+      const lines = readFileSync(page, 'utf8').split('\n');
+      lines.forEach((l, i) => {
+        if (/^\|(-+\|)+$/.test(l) && !(lines[i - 1] ?? '').startsWith('|')) headless.push(`${page.replace(repoRoot, '')}:${i + 1}`);
+      });
+    }
+    expect(headless).toEqual([]);
+  });
+
   it('links only to files that exist', () => {
     const broken: string[] = [];
     for (const g of guides) {
