@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['assembly/**', '**/dist/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'test/.tmp/**', '.scratch/**'] },
+  { ignores: ['assembly/**', '**/dist/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'test/.tmp/**', '.scratch/**', 'docs/api/**'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

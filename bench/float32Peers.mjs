@@ -1,4 +1,4 @@
-// How far the float32 peers' ECE is from our float32 presets (README "Presets", src/presets/presets.ts).
+// How far the float32 peers' ECE is from our float32 presets (docs/guides/choosing-a-calibration-metric.md, src/presets/presets.ts).
 // torchmetrics' multiclass_calibration_error and uncertainty_metrics' Keras ExpectedCalibrationError add each bin up in
 // float32, one value after another (scatter_add_ / unsorted_segment_sum on CPU); our presets use the same bins and
 // sum in float64. The peers are emulated with Math.fround after every operation (an independent numpy emulation with

@@ -1,7 +1,7 @@
 // npm run bench:files — throughput and peak memory of um metrics on a generated N × 10 prediction file (default
 // N = 10 000 000, about 1.2 GB of CSV) and the same data as Parquet: streamed in TypeScript (bounded states)
 // vs computed inside embedded DuckDB by the generated SQL, plus the whole-file in-memory path on a smaller
-// file. Not a test: it prints a table (and bench/files-results.json) to copy into the README.
+// file. Not a test: it prints a table (and bench/files-results.json) to copy into docs/benchmarks.md.
 // Env: BENCH_ROWS (default 10000000), BENCH_DIR (default bench/.data), BENCH_INMEMORY_ROWS (default 1000000).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';

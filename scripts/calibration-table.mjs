@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Prints the README's before/after table of temperature scaling on the bundled MNIST predictions: fitted on the
-// validation split, evaluated on the test split. `npm run calibration-table` (after `npm run build`).
+// Prints the before/after table of temperature scaling in docs/guides/calibrating-and-saving.md, on the bundled
+// MNIST predictions: fitted on the validation split, evaluated on the test split. `npm run calibration-table` (after `npm run build`).
 import { applyMcTemperature, applyTemperature, ece, fitMcTemperature, fitTemperature, mcIntegrate, nll, toProbabilities, uce } from 'uncertainty-metrics';
 import { readPredictions } from 'uncertainty-metrics/io';
 

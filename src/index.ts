@@ -1,3 +1,9 @@
+/**
+ * The core: calibration errors, proper scores, selective prediction, out-of-distribution and ensemble measures,
+ * recalibration, mergeable states and bootstrap intervals. Zero runtime dependencies, no Node APIs: runs in browsers.
+ *
+ * @module uncertainty-metrics
+ */
 // uncertainty-metrics — core entry. Zero runtime dependencies, no Node APIs: runs in browsers.
 // This file only re-exports; every export lives in a file named after it.
 

@@ -54,7 +54,7 @@ function boundNote(row, d) {
   return `; |Δ| ${diff.toExponential(2)} ${diff <= b ? 'within' : '**beyond**'} um's bound ${b.toExponential(2)}`;
 }
 
-/** The README table: one line per row (and per extra numpy competitor), ratios = numpy wall / um wall. */
+/** The benchmark table (docs/benchmarks.md): one line per row (and per extra numpy competitor), ratios = numpy wall / um wall. */
 export function markdown(report, before) {
   const m = report.machine;
   const lines = [

@@ -1,7 +1,7 @@
 // npm run bench — the path users run: `um` as a real process (node dist/cli/bin.js, default flags unless the row
 // says otherwise) against the numpy scripts of bench/e2e/ on the same files, interleaved, median of BENCH_REPEATS;
 // wall time and peak RSS of the whole process. Every um value is checked against the numpy value (1e-9 relative).
-// Writes bench/results.json (a full run) and prints a Markdown table for the README. Not a test.
+// Writes bench/results.json (a full run) and prints a Markdown table for docs/benchmarks.md. Not a test.
 // Env: BENCH_ROWS     comma-separated substrings of row ids (default: every row), e.g. "100000x100,temperature"
 //      BENCH_REPEATS  runs of each command per row (default 3)
 //      BENCH_SCALE    multiplies every row count (e.g. 0.01 for a smoke run; data sets are made per size)

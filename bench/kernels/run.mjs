@@ -2,7 +2,7 @@
 // N × C = 100 000 × 100, 50 000 × 1 000 and 1 000 000 × 10, float32 and float64, against a measured memory-copy
 // baseline and (when python3 with numpy is present) the vectorised numpy versions in numpy_metrics.py, on the same
 // seeded data. Medians of KERNEL_REPEATS runs (default 7) after one warm-up run. Not a test: it prints a table and
-// writes bench/kernels/results.json, which the README's performance section quotes.
+// writes bench/kernels/results.json, which docs/benchmarks.md quotes.
 // Env: KERNEL_REPEATS (default 7), KERNEL_SIZES (e.g. "100000x100,50000x1000"), KERNEL_DIR (default bench/.data).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

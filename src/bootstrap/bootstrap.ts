@@ -116,7 +116,7 @@ function jackknife(base: Float64Array, metric: WeightedMetric, keys: readonly st
  * - `'basic'`: [2θ̂ − q(1 − α/2), 2θ̂ − q(α/2)] (θ̂ − θ estimated by θ̂* − θ̂, so a bias under resampling is
  *   subtracted, not added).
  * - `'bca'`: [q(α₁), q(α₂)] with α_{1,2} = Φ(z₀ + (z₀ + z_{α/2, 1−α/2})/(1 − a·(z₀ + z_{α/2, 1−α/2}))),
- *   z₀ = Φ⁻¹((#{θ̂*_b < θ̂} + ½·#{θ̂*_b = θ̂})/R), a = Σ d_g³ / (6·(Σ d_g²)^{3/2}), d_g = θ̄_(·) − θ̂_(g) over
+ *   z₀ = Φ⁻¹((#{θ̂*\_b < θ̂} + ½·#{θ̂*\_b = θ̂})/R), a = Σ d_g³ / (6·(Σ d_g²)^{3/2}), d_g = θ̄_(·) − θ̂_(g) over
  *   G = min(N, 100) jackknife groups (row j of positive weight in group j mod G; θ̂_(g) the metric without group g).
  *   Past the pole (1 − a·(z₀ + z) ≤ 0) α is 0 or 1.
  * - `'union'`: θ̂ ± max(|q(α/2) − θ̂|, |q(1 − α/2) − θ̂|), the smallest interval holding both the percentile and the

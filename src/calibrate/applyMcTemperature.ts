@@ -19,7 +19,7 @@ export function readMcTemperature(fn: string, params: unknown): McTemperaturePar
 /**
  * Applies an MC-dropout / ensemble temperature: the averaged predictive distribution of the scaled passes.
  *
- * **Formula.** p̂(x) = (1/S)·Σ_s softmax(z_s(x) / T) (seed 003, eq. 9); ln p̂ by log-sum-exp over passes.
+ * **Formula.** p̂(x) = (1/S)·Σ_s softmax(z_s(x) / T) (Laves et al. 2019, eq. 9); ln p̂ by log-sum-exp over passes.
  *
  * **Conventions.**
  * - Any number of passes S may be given (MC dropout draws new passes at test time); the classes must match.

@@ -95,7 +95,7 @@ export interface TopBinningPrediction {
  * - Only the Top-k event is calibrated: the result is a probability per prediction, not a distribution over classes.
  *
  * **References.**
- * - Oberman, Finlay, Iannantuono & Salvador (seed 002), §3.
+ * - Oberman, Finlay, Iannantuono & Salvador, §3.
  *
  * @param params from {@link fitTopBinning} or {@link parseCalibrator}.
  * @param scores [N, C] scores of the declared kind.

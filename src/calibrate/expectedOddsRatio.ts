@@ -15,7 +15,7 @@ import { finiteOddsRatio, openProbability } from './oddsRatio.js';
  * - EOR ≥ 1, = 1 only for a constant prediction.
  *
  * **References.**
- * - Oberman, Finlay, Iannantuono & Salvador (seed 002), Definition 2 and Example 1 (coins: EOR 8), Example 3.
+ * - Oberman, Finlay, Iannantuono & Salvador, Definition 2 and Example 1 (coins: EOR 8), Example 3.
  *
  * @param probabilities p_i of the bins, each in (0, 1).
  * @param weights w_i ≥ 0 (default equal), not all 0.
@@ -25,7 +25,7 @@ import { finiteOddsRatio, openProbability } from './oddsRatio.js';
  * @example
  * ```js
  * import { expectedOddsRatio } from 'uncertainty-metrics';
- * // seed 002, Example 1: two fair coins and coins with P(H) = 15/16 and 1/16
+ * // Oberman et al., Example 1: two fair coins and coins with P(H) = 15/16 and 1/16
  * expectedOddsRatio([1 / 2, 1 / 2, 15 / 16, 1 / 16]); // ≈ 8
  * ```
  */

@@ -11,9 +11,9 @@ import { meanNllPass, predictivePass } from './temperaturePasses.js';
 /**
  * The objective of MC / ensemble temperature scaling:
  * - `'predictive'` — NLL of the averaged predictive distribution p̄ = (1/S)·Σ_s softmax(z_s / T), the prediction
- *   that is actually used (seed 003, eq. 9);
+ *   that is actually used (Laves et al. 2019, eq. 9);
  * - `'mean-nll'` — the mean over passes of each pass's NLL, (1/S)·Σ_s NLL(softmax(z_s / T)): the objective of the
- *   entropy-maximisation derivation (seed 003, appendix A.2, eqs. 13–16), which calibrates the passes one by one.
+ *   entropy-maximisation derivation (Laves et al. 2019, appendix A.2, eqs. 13–16), which calibrates the passes one by one.
  */
 export type McTemperatureObjective = 'predictive' | 'mean-nll';
 
@@ -42,7 +42,7 @@ export function memberLogProbabilities(e: EnsembleMatrix): Float64Array {
  * Temperature scaling for MC dropout and ensembles: one T shared by all passes (members), applied to each pass's
  * logits before the softmax and before the average.
  *
- * **Formula.** p̂(x) = (1/S)·Σ_s softmax(z_s(x) / T) (seed 003, eq. 9); T minimises `'predictive'`:
+ * **Formula.** p̂(x) = (1/S)·Σ_s softmax(z_s(x) / T) (Laves et al. 2019, eq. 9); T minimises `'predictive'`:
  * (1/N)·Σ_i −ln p̂(x_i)_{y_i}, or `'mean-nll'`: (1/(S·N))·Σ_s Σ_i −ln softmax(z_s(x_i) / T)_{y_i}.
  *
  * **Conventions.**

@@ -62,7 +62,7 @@ export function hoeffding(delta: number, n: number): number {
  * probability that the label is among the model's k most probable classes (Top-1: that the prediction is right).
  *
  * **Formula.** Bins B_b at quantiles of the calibration scores; p̂_b = (1/|B_b|)·Σ_{i∈B_b} TOP_k(x_i); regularised
- * p̂ˢ_b = (|B_b|·p̂_b + p_A)/(|B_b| + 1) with p_A the overall rate (seed 002 §6.1); Hoeffding interval
+ * p̂ˢ_b = (|B_b|·p̂_b + p_A)/(|B_b| + 1) with p_A the overall rate (Oberman et al. §6.1); Hoeffding interval
  * |p_b − p̂_b| ≤ √(ln(2/δ)/(2|B_b|)) with probability ≥ 1 − δ (eq. 4); EOR = Σ_b w_b·OR(p̂ˢ_b, p_A).
  *
  * **Conventions.**
@@ -76,7 +76,7 @@ export function hoeffding(delta: number, n: number): number {
  *
  * **References.**
  * - Oberman, Finlay, Iannantuono & Salvador, "Calibrated Top-1 Uncertainty estimates for classification by score
- *   based models" (seed 002), §3, §4, §6.1.
+ *   based models", §3, §4, §6.1.
  * - Zadrozny & Elkan, ICML 2001 (histogram binning); Hoeffding, JASA 58 (1963), doi:10.1080/01621459.1963.10500830.
  *
  * @param labels N integer labels of a calibration split.

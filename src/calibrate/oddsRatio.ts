@@ -33,7 +33,7 @@ export function finiteOddsRatio(fn: string, argument: string, p: number, a: numb
  *
  * **References.**
  * - Oberman, Finlay, Iannantuono & Salvador, "Calibrated Top-1 Uncertainty estimates for classification by score
- *   based models" (seed 002), Definition 2.
+ *   based models", Definition 2.
  *
  * @param p probability in (0, 1).
  * @param a baseline probability in (0, 1).

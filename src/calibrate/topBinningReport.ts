@@ -37,7 +37,7 @@ export interface TopBinningReport {
   /** Test rate of the event p̄ (Top-k accuracy). */
   readonly accuracy: number;
   readonly bins: TopReportBin[];
-  /** ECE between the test histogram and the calibrator: Σ_b w_b·|p_b − p̂_b| (seed 002, eq. 5). */
+  /** ECE between the test histogram and the calibrator: Σ_b w_b·|p_b − p̂_b| (Oberman et al., eq. 5). */
   readonly ece: number;
   /** EOR of the calibrated probabilities on the test weights: Σ_b w_b·OR(p̂_b, p̄); `null` if a p̂_b or p̄ is 0 or 1. */
   readonly eor: number | null;
@@ -70,7 +70,7 @@ const kl = (p: number, q: number) => xlogy(p, p) - xlogy(p, q) + xlogy(1 - p, 1 
  * - Hoeffding half-width √(ln(2/δ)/(2·count)) at `delta` (default: the calibrator's).
  *
  * **References.**
- * - Oberman, Finlay, Iannantuono & Salvador (seed 002), eqs. 4–5, Definition 2, §5.1.
+ * - Oberman, Finlay, Iannantuono & Salvador, eqs. 4–5, Definition 2, §5.1.
  * - Murphy, "A new vector partition of the probability score", J. Appl. Meteorology 12 (1973),
  *   doi:10.1175/1520-0450(1973)012<0595:ANVPOT>2.0.CO;2.
  *

@@ -10,7 +10,7 @@ import type { GivenMeasure } from '../selective/types.js';
 import { logProbabilities } from './temperatureCore.js';
 
 /**
- * The uncertainty score binned by the Top-k calibrator (seed 002 §2.2, Table 5):
+ * The uncertainty score binned by the Top-k calibrator (Oberman et al. §2.2, Table 5):
  * - `'max-prob'` — p_max (a confidence); `'margin'` — p_(1) − p_(2) (a confidence);
  * - `'entropy'`, `'normalized-entropy'` — H(p), H(p)/ln C (uncertainties);
  * - `'neg-log-max-prob'` — −ln p_max; `'neg-log-top-k'` — −ln Σ of the k largest p (uncertainties);

@@ -83,7 +83,7 @@ function quantileOf(sorted: Float64Array, q: number): number {
  *   streams (TensorFlow's) cannot be reproduced, so compare distributions, not samples.
  *
  * **References.**
- * - google/uncertainty-metrics `bayesian_expected_calibration_error` and its README (seed 001).
+ * - google/uncertainty-metrics `bayesian_expected_calibration_error` and its README.
  * - Vaicenavicius et al., "Evaluating model calibration in classification", AISTATS 2019, arXiv:1902.06977 (why the
  *   ECE needs its sampling distribution).
  *

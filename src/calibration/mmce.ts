@@ -44,7 +44,7 @@ export function laplacianQuadraticForm(r: Float64Array, a: Float64Array, width: 
  * − 2·Σ_{C×W} (1 − r_i) r_j k / (n_c·n_w) ) over correct (C) and wrong (W) predictions; a term whose set is empty is 0.
  *
  * **Conventions.**
- * - Laplacian kernel, width 0.4 by default (seed 000 uses MMCE with the weighted form in training).
+ * - Laplacian kernel, width 0.4 by default (the UCE paper uses MMCE with the weighted form in training).
  * - Computed exactly in O(N log N) by sorting (the Laplacian kernel factorises along the sorted scores).
  * - A negative value under the root (rounding) is taken as 0.
  *

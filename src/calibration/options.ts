@@ -128,7 +128,7 @@ export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: Array
 
 /**
  * How a class-wise UCE averages the per-class errors UCE(c) (each over the rows predicted as c):
- * - `'all-classes'`: (1/C)·Σ_{c=1..C} UCE(c), the formula of the UCE paper (seed 000, §7.3); a class that no row
+ * - `'all-classes'`: (1/C)·Σ_{c=1..C} UCE(c), the formula of the UCE paper (§7.3); a class that no row
  *   predicts has no rows and no bins, and counts 0 (the paper leaves it undefined).
  * - `'predicted-classes'`: (1/|K|)·Σ_{c∈K} UCE(c) over the set K of classes that at least one row predicts (K is never
  *   empty: every row predicts a class).

@@ -119,7 +119,7 @@ function crossFit(q: Float64Array, y: Float64Array, fold: Int32Array, k: number,
  *
  * **References.**
  * - Yadlowsky, Basu & Tian, "A calibration metric for risk scores with survival data", MLHC 2019.
- * - google/uncertainty-metrics `semiparametric_calibration_error` (seed 001).
+ * - google/uncertainty-metrics `semiparametric_calibration_error`.
  *
  * @param outcomes N outcomes, each 0 or 1.
  * @param probs N probabilities of outcome 1.

@@ -42,7 +42,7 @@ function average(cfg: ResolvedUce): 'all' | 'non-empty' {
  *   (a, b] bins, in which u = 0 falls in no bin; we count it.
  * - 0 · ln 0 = 0; natural logs cancel in H̃. Argmax ties → lowest class index.
  * - Class-wise: slices by predicted class. The default averages over all C classes, as the paper's
- *   (1/C)·Σ_c UCE(c) (seed 000, §7.3, the form it recommends for training); the paper leaves UCE(c) undefined for a
+ *   (1/C)·Σ_c UCE(c) (the UCE paper, §7.3, the form it recommends for training); the paper leaves UCE(c) undefined for a
  *   class no row predicts — here it has no rows, hence no bins and no gap, and counts 0, which lowers the mean by the
  *   factor |K|/C. `classAverage: 'predicted-classes'` averages over the predicted classes K only. A class that is
  *   predicted but never the label is an ordinary slice (all its rows are errors). With `norm: 'max'` both forms give

@@ -41,7 +41,7 @@ export function meanPrediction(e: EnsembleMatrix): ProbMatrix {
  * Monte-Carlo integration of an ensemble or of MC-dropout passes: the predictive distribution, the mean of the
  * members' probabilities.
  *
- * **Formula.** p(x_i) = (1/S)·Σ_s softmax(f_s(x_i)) (seed 003, eq. 2), i.e. the mean of the members' probabilities.
+ * **Formula.** p(x_i) = (1/S)·Σ_s softmax(f_s(x_i)) (Laves et al. 2019, eq. 2), i.e. the mean of the members' probabilities.
  *
  * **Conventions.**
  * - Averages probabilities, not logits (the mean of logits is a different, un-Bayesian prediction).

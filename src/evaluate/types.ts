@@ -14,7 +14,7 @@ export interface EvaluateOptions extends InputOptions, WarningOptions, WeightOpt
   /**
    * Compute the class-wise metrics SCE, ACE and TACE (default true). They bin all N·C probabilities rather than one
    * value per row, so they dominate the time on many classes; `false` makes them `null`. The UCE is always the
-   * global one (for a class-wise UCE, call {@link uce} with `classwise: true`).
+   * global one (for a class-wise UCE, call {@link uncertainty-metrics!uce} with `classwise: true`).
    */
   classwise?: boolean;
 }

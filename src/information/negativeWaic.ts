@@ -13,7 +13,7 @@ import { stableMean } from '../math/pow2.js';
  *
  * **Conventions.**
  * - Layout [N instances, M members] (as uncertainty_metrics; the ensemble functions use [S, N, C]).
- * - V uses the sample variance (ddof 1), as the seed README and Vehtari et al.; `varianceDdof: 0` or the
+ * - V uses the sample variance (ddof 1), as google/uncertainty-metrics' README and Vehtari et al.; `varianceDdof: 0` or the
  *   `'uncertainty-metrics'` preset use uncertainty_metrics' population variance.
  * - Standard error √(s²/N) over instances (sample variance); `null` with one instance. The preset reproduces
  *   uncertainty_metrics' √(σ²/M), which divides by the number of members.

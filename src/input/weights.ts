@@ -38,7 +38,7 @@ export interface ScaledWeights {
   readonly scale: number;
 }
 
-/** What {@link weightInput} requires and does beyond the common checks (finite, ≥ 0, not all 0). */
+/** What `weightInput` requires and does beyond the common checks (finite, ≥ 0, not all 0). */
 export interface WeightRules {
   /** Whole numbers only (metrics that count repeated samples). */
   integer?: boolean;

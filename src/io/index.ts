@@ -1,3 +1,9 @@
+/**
+ * Node only: reading prediction files (CSV, JSON, JSON Lines, NumPy, Parquet) whole or in batches, reading saved
+ * calibrators, and writing predictions back.
+ *
+ * @module uncertainty-metrics/io
+ */
 // uncertainty-metrics/io — reading and writing prediction and calibrator files in Node. Re-exports only.
 export { readPredictions } from './readPredictions.js';
 export type { PredictionData, PredictionFormat, ReadOptions } from './types.js';

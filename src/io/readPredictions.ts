@@ -85,7 +85,7 @@ export async function readPredictions(path: string, options: ReadOptions = {}): 
 
 /**
  * Reads a prediction file batch by batch in constant memory: what `um metrics` does with large files, feeding
- * {@link createState} states.
+ * {@link uncertainty-metrics!createState} states.
  *
  * **Formula.** Concatenating the batches gives exactly what {@link readPredictions} returns (same rows, same values).
  *

@@ -24,7 +24,7 @@ export interface BinSweepOptions extends InputOptions {
 }
 
 /**
- * ECE, ACE and UCE at several numbers of bins — the data of seed 000's Fig. 1 (how sensitive each metric is to the
+ * ECE, ACE and UCE at several numbers of bins — the data of the UCE paper's Fig. 1 (how sensitive each metric is to the
  * binning), for {@link binSweepChart}.
  *
  * **Formula.** For each B: {@link ece}, {@link ace} and {@link uce} with `bins: B`.

@@ -6,7 +6,7 @@ import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 const isSweep = (x: unknown) => typeof x === 'object' && x !== null && Array.isArray((x as BinSweep).rows);
 
 /**
- * Calibration error against the number of bins for ECE, ACE and UCE (seed 000 Fig. 1): a metric whose value moves a
+ * Calibration error against the number of bins for ECE, ACE and UCE (the UCE paper's Fig. 1): a metric whose value moves a
  * lot with the binning cannot rank models reliably.
  *
  * **Formula.** The rows of {@link binSweep}: one line per metric (and model).

@@ -1,3 +1,8 @@
+/**
+ * Vega-Lite charts of the metrics' tables and curves, and a headless SVG renderer (browsers and Node).
+ *
+ * @module uncertainty-metrics/plot
+ */
 // uncertainty-metrics/plot — Vega-Lite charts of the metrics' tables and curves, and a headless SVG renderer.
 // Re-exports only.
 export { reliabilityDiagram } from './reliabilityDiagram.js';

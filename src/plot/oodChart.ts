@@ -7,9 +7,9 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
 
 /**
  * Out-of-distribution chart: the mean uncertainty of a batch as its in-distribution samples are replaced by OoD
- * samples (seed 000 Fig. 2, right), with a ±1 standard deviation band over repeats.
+ * samples (the UCE paper's Fig. 2, right), with a ±1 standard deviation band over repeats.
  *
- * **Formula.** The points of {@link oodCurve}: (OoD fraction, mean measure), band mean ± std when repeats > 1.
+ * **Formula.** The points of {@link uncertainty-metrics!oodCurve}: (OoD fraction, mean measure), band mean ± std when repeats > 1.
  *
  * **Conventions.**
  * - A useful uncertainty rises steadily from left to right (a confidence falls).

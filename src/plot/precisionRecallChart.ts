@@ -8,9 +8,9 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
 
 /**
  * Precision–recall chart of detecting errors (or correct predictions): precision against recall as the threshold
- * moves, AUPR in the legend — the curve under {@link aupr}.
+ * moves, AUPR in the legend — the curve under {@link uncertainty-metrics!aupr}.
  *
- * **Formula.** The points of {@link precisionRecallCurve}: (recall, precision) per distinct value, joined as steps.
+ * **Formula.** The points of {@link uncertainty-metrics!precisionRecallCurve}: (recall, precision) per distinct value, joined as steps.
  *
  * **Conventions.**
  * - Steps (no interpolation), as the average precision sums them. At most 500 points per curve.

@@ -8,9 +8,9 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
 
 /**
  * Rejection chart: the top-1 error of the kept predictions as the uncertainty threshold H_max falls (more uncertain
- * predictions rejected) — seed 003 Fig. 3, seed 000 Fig. 2.
+ * predictions rejected) — Laves et al. 2019 Fig. 3, the UCE paper's Fig. 2.
  *
- * **Formula.** The points of {@link rejectionCurve}: (threshold, error of the predictions kept at that threshold).
+ * **Formula.** The points of {@link uncertainty-metrics!rejectionCurve}: (threshold, error of the predictions kept at that threshold).
  *
  * **Conventions.**
  * - The x axis runs from the least to the most demanding threshold (reversed for uncertainties, so it reads like the

@@ -25,14 +25,14 @@ function isTable(x: unknown): boolean {
 
 /**
  * Reliability diagram: the outcome rate of each bin against its mean score, with the gap to the diagonal in red and
- * a histogram of the bins' counts — drawn from the same {@link reliability} tables whose errors are the ECE or UCE.
+ * a histogram of the bins' counts — drawn from the same {@link uncertainty-metrics!reliability} tables whose errors are the ECE or UCE.
  *
  * **Formula.** Per non-empty bin B_m: a bar of height acc(B_m) (or err(B_m)) over [lower, upper], a red bar from
  * there to conf(B_m) (or uncert(B_m)), the identity line, and count |B_m| below; the title carries Σ_m |B_m|/N·|gap|.
  *
  * **Conventions.**
- * - The table's `measure` chooses the axes: confidence vs accuracy (ECE, seed 000 Fig. 3), normalized entropy vs
- *   top-1 error (UCE, seed 003 Fig. 1), or P(y = 1) vs frequency (binary).
+ * - The table's `measure` chooses the axes: confidence vs accuracy (ECE, the UCE paper's Fig. 3), normalized entropy vs
+ *   top-1 error (UCE, Laves et al. 2019 Fig. 1), or P(y = 1) vs frequency (binary).
  * - Several tables (`[{ name, data }]`) are drawn as lines with points, one colour per model, and a legend; empty bins
  *   are left out. Tables made with `interval` (Wilson or Clopper–Pearson) get their per-bin intervals drawn.
  *

@@ -8,9 +8,9 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
 
 /**
  * Risk–coverage chart: the top-1 error of the kept predictions against the share kept, one curve per model, AURC
- * in the legend — the chart behind {@link aurc}.
+ * in the legend — the chart behind {@link uncertainty-metrics!aurc}.
  *
- * **Formula.** The points of {@link riskCoverageCurve}: (coverage, risk) per distinct confidence threshold.
+ * **Formula.** The points of {@link uncertainty-metrics!riskCoverageCurve}: (coverage, risk) per distinct confidence threshold.
  *
  * **Conventions.**
  * - Lower is better at every coverage; the curve ends at coverage 1 with the overall error rate. Drawn with at most

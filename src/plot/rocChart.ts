@@ -8,9 +8,9 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
 
 /**
  * ROC chart of correctness: the share of correct predictions accepted against the share of wrong ones, as the
- * confidence threshold falls; AUROC in the legend — the curve under {@link auroc}.
+ * confidence threshold falls; AUROC in the legend — the curve under {@link uncertainty-metrics!auroc}.
  *
- * **Formula.** The points of {@link rocCurve}: (FPR, TPR) per distinct confidence, from (0, 0) to (1, 1).
+ * **Formula.** The points of {@link uncertainty-metrics!rocCurve}: (FPR, TPR) per distinct confidence, from (0, 0) to (1, 1).
  *
  * **Conventions.**
  * - The dashed diagonal is a ranking no better than chance. At most 500 points per curve.

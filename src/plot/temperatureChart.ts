@@ -13,7 +13,7 @@ const SWEEP = record({
 
 /**
  * NLL, ECE and UCE against the softmax temperature (log scale), one panel per metric, the NLL-optimal temperature
- * marked — seed 000's Fig. 5: compare calibration at the optimal temperature.
+ * marked — the UCE paper's Fig. 5: compare calibration at the optimal temperature.
  *
  * **Formula.** The rows of {@link temperatureSweep}; a point at (T*, metric(T*)).
  *

@@ -25,7 +25,7 @@ export interface TemperatureSweepOptions extends InputOptions, WarningOptions {
 }
 
 /**
- * NLL, ECE and UCE of softmax(z / T) over a range of temperatures, with the NLL-optimal T — the data of seed 000's
+ * NLL, ECE and UCE of softmax(z / T) over a range of temperatures, with the NLL-optimal T — the data of the UCE paper's
  * Fig. 5 (metrics compared at the optimal temperature), for {@link temperatureChart}.
  *
  * **Formula.** For each T: {@link nll}, {@link ece}, {@link uce} of {@link applyTemperature} with T; T* from

@@ -1,3 +1,8 @@
+/**
+ * One report of metrics and charts for one or more models, as self-contained HTML, Markdown or JSON.
+ *
+ * @module uncertainty-metrics/report
+ */
 // uncertainty-metrics/report — one report of metrics and charts for one or more models (HTML, Markdown, JSON).
 // Re-exports only.
 export { createReport } from './createReport.js';

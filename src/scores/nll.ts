@@ -9,7 +9,7 @@ import { nllRows, resolveNllOptions, type NllOptions, type NllSettings } from '.
 /**
  * Negative log-likelihood (log loss, cross-entropy) of the labels: the mean of −ln p(y | x).
  *
- * **Formula.** NLL = −(1/N)·Σ_i ln p_{i,y_i}; from logits −ln softmax(z_i)_{y_i} = LSE(z_i) − z_{i,y_i}.
+ * **Formula.** NLL = −(1/N)·Σ_i ln p_{i,y_i}; from logits −ln softmax(z_i)\_{y_i} = LSE(z_i) − z_{i,y_i}.
  *
  * **Conventions.**
  * - Natural logarithm. No clipping and no renormalisation by default: an exact 0 gives Infinity plus a

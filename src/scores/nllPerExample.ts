@@ -107,7 +107,7 @@ export function nllRows(fn: string, p0: ProbMatrix, labels: Int32Array, settings
 /**
  * Negative log-likelihood of each example's label.
  *
- * **Formula.** NLL_i = −ln p_{i,y_i}; from logits, −ln softmax(z_i)_{y_i} = LSE(z_i) − z_{i,y_i} without
+ * **Formula.** NLL_i = −ln p_{i,y_i}; from logits, −ln softmax(z_i)\_{y_i} = LSE(z_i) − z_{i,y_i} without
  * exponentiating; with `clip = ε`: −ln min(max(p_{i,y_i}, ε), 1 − ε); with `renormalize`, the clipped row is divided
  * by its sum first.
  *

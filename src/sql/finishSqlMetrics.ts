@@ -12,7 +12,7 @@ export type { MetricsRows, SqlRow } from './sqlStores.js';
 /** The keys of `evaluate` the generated SQL computes (the others need every row's order or equal-mass bins). */
 export const SQL_KEYS = ['n', 'accuracy', 'ece', 'mce', 'sce', 'uce', 'brier', 'nll', 'meanEntropy', 'auroc'] as const;
 
-/** Metrics computed through SQL: the keys of {@link evaluate} that SQL computes, with the same meanings. */
+/** Metrics computed through SQL: the keys of {@link uncertainty-metrics!evaluate} that SQL computes, with the same meanings. */
 export interface SqlMetrics {
   /** Total weight (number of rows without weights). */
   n: number;
@@ -49,12 +49,12 @@ function aurocOutcome(fn: string, row: SqlRow | undefined): Outcome {
 /**
  * Finishes the metrics from the rows of the {@link metricsSql} queries: the database's sums fill the stores of the
  * `evaluate` suite's own definitions, which finish them — the same bins, norms, class averages, key names, `null`s
- * and warnings as {@link evaluate}.
+ * and warnings as {@link uncertainty-metrics!evaluate}.
  *
  * **Formula.** ECE = Σ_b (W_b/W)·|ō_b − s̄_b| over the top-label bins; MCE = max_b |ō_b − s̄_b|; SCE = (1/C)·Σ_k ECE_k;
  * UCE over the normalized-entropy bins; Brier, NLL and mean entropy = Σ w·row / Σ w; AUROC = area / (P·N).
  *
- * **Conventions.** As {@link metricsSql}; the result holds the keys of {@link evaluate} that SQL computes (n, accuracy,
+ * **Conventions.** As {@link metricsSql}; the result holds the keys of {@link uncertainty-metrics!evaluate} that SQL computes (n, accuracy,
  * ece, mce, sce, uce, brier, nll, meanEntropy, auroc). The database sums in its own floating point, so values agree
  * with `evaluate` to about 1e-12 relative, not bit for bit (the tests allow max(1e-9 relative, 1e-12 absolute)).
  * Invalid rows counted by the scores query throw: `UM_PROB_RANGE` (probabilities NULL or outside [0, 1]),

@@ -1,3 +1,9 @@
+/**
+ * SQL push-down: the binned sums, Brier, NLL, entropy and AUROC computed inside DuckDB, PostgreSQL, Spark SQL,
+ * BigQuery or Trino, finished by the same metric definitions as in memory.
+ *
+ * @module uncertainty-metrics/sql
+ */
 // uncertainty-metrics/sql — SQL push-down of binned statistics, Brier, NLL, entropy and AUROC. Re-exports only.
 export { metricsSql, SQL_DIALECTS } from './metricsSql.js';
 export type { MetricsQueries, MetricsSqlOptions, SqlDialect } from './metricsSql.js';

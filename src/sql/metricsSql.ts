@@ -114,7 +114,7 @@ export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Requi
  *   `\xhh` for control characters — so any name (quotes, backslashes, line breaks, `--`, `;`) stays one identifier.
  *   Names must be non-empty, without NUL or unpaired surrogates (no database can hold those).
  *
- * **References.** See {@link ece}, {@link sce}, {@link uce}, {@link brier}, {@link nll}, {@link auroc}. Quoting:
+ * **References.** See {@link uncertainty-metrics!ece}, {@link uncertainty-metrics!sce}, {@link uncertainty-metrics!uce}, {@link uncertainty-metrics!brier}, {@link uncertainty-metrics!nll}, {@link uncertainty-metrics!auroc}. Quoting:
  * PostgreSQL, "Lexical Structure" §4.1.1; Trino and Spark SQL identifier docs; GoogleSQL, "Lexical structure and
  * syntax" (quoted identifiers, escape sequences).
  *

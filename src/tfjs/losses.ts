@@ -12,7 +12,7 @@ export interface UceLossOptions {
   bins?: number;
   /**
    * Class-wise UCE (default false): (1/C)·Σ_c UCE(rows predicted as c) over all C classes, a class no row of the batch
-   * predicts counting 0 — the core `uce`'s default `classAverage: 'all-classes'`, the form seed 000 recommends for
+   * predicts counting 0 — the core `uce`'s default `classAverage: 'all-classes'`, the form the UCE paper recommends for
    * training.
    */
   classwise?: boolean;
@@ -67,7 +67,7 @@ export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
 }
 
 /**
- * The uncertainty calibration error of a mini-batch as a differentiable loss (NLL + λ·UCE, seed 000).
+ * The uncertainty calibration error of a mini-batch as a differentiable loss (NLL + λ·UCE, as in the UCE paper).
  *
  * **Formula.** u_i = H(softmax(z_i))/ln C, e_i = 1[argmax z_i ≠ y_i]; UCE = Σ_m (|B_m|/N)·|mean_{B_m} e − mean_{B_m} u|
  * = (1/N)·Σ_m |Σ_{i∈B_m} (e_i − u_i)| over 15 equal-width bins of u (b = min(⌊B·u⌋, B − 1)). Class-wise:
@@ -81,7 +81,7 @@ export function confidencePenalty(logits: tf.Tensor2D): tf.Scalar {
  * **References.**
  * - Laves, Ihler, Kortmann & Ortmaier, "Well-Calibrated Model Uncertainty with Temperature Scaling for Dropout
  *   Variational Inference", arXiv:1909.13550; "Uncertainty Calibration Error: A New Metric for Multi-Class
- *   Classification", ICLR 2020 submission (seed 000), eq. 7.
+ *   Classification", ICLR 2020 submission, eq. 7.
  *
  * @param labels integer labels [N] (or [N, 1]), or one-hot targets [N, C].
  * @param logits [N, C] logits.
@@ -133,7 +133,7 @@ export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLoss
 /**
  * The maximum mean calibration error of a mini-batch as a differentiable loss (Kumar et al.'s trainable MMCE).
  *
- * **Formula.** r_i = max_k softmax(z_i)_k, c_i = 1[argmax z_i = y_i], k(r, r′) = exp(−|r − r′|/w);
+ * **Formula.** r_i = max_k softmax(z_i)\_k, c_i = 1[argmax z_i = y_i], k(r, r′) = exp(−|r − r′|/w);
  * MMCE = √( Σ_{i,j} (c_i − r_i)(c_j − r_j)·k(r_i, r_j) / N² ); weighted MMCE_w = √( Σ_{W×W} r_i r_j k / n_w² +
  * Σ_{C×C} (1 − r_i)(1 − r_j) k / n_c² − 2·Σ_{C×W} (1 − r_i) r_j k / (n_c·n_w) ) (empty sets contribute 0).
  *

@@ -18,7 +18,7 @@ import { checkFiniteData, checkTensor } from './tensorArg.js';
  * **References.**
  * - Gal & Ghahramani, "Dropout as a Bayesian Approximation", ICML 2016, arXiv:1506.02142.
  * - Laves et al., "Well-Calibrated Model Uncertainty with Temperature Scaling for Dropout Variational Inference",
- *   arXiv:1909.13550 (seed 003).
+ *   arXiv:1909.13550.
  *
  * @param model a `tf.LayersModel` (or any `tf.layers.Layer`) mapping [N, …] inputs to [N, C] outputs.
  * @param x the inputs (a tensor).

@@ -5,83 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { publicExports } from '../helpers/publicApi.js';
 import { ENTRIES } from './entries.js';
-
-const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
-  'uncertainty-metrics': () => import('../../src/index.js'),
-  'uncertainty-metrics/io': () => import('../../src/io/index.js'),
-  'uncertainty-metrics/cli': () => import('../../src/cli/index.js'),
-  'uncertainty-metrics/plot': () => import('../../src/plot/index.js'),
-  'uncertainty-metrics/report': () => import('../../src/report/index.js'),
-  'uncertainty-metrics/sql': () => import('../../src/sql/index.js'),
-  // workers start from the built JavaScript (dist/parallel/rowStatsWorker.js), so this entry runs from dist
-  'uncertainty-metrics/parallel': () => import('../../packages/core/dist/parallel/index.js'),
-  'uncertainty-metrics/tfjs': () => import('../../src/tfjs/index.js'),
-  '@tensorflow/tfjs': () => import('@tensorflow/tfjs'),
-};
+import { runExample } from './snippets.js';
 
 const api = publicExports(ENTRIES).filter((e) => e.tags.has('example'));
-
-/** Decimal places a numeric literal is written with (1.25 → 2, 3 → 0, 1.5e-7 → 8). */
-function decimals(literal: string): number {
-  const m = /^-?\d+(?:\.(\d+))?(?:e([-+]?\d+))?$/i.exec(literal);
-  if (m === null) return 12;
-  return (m[1]?.length ?? 0) - Number(m[2] ?? 0);
-}
-
-/** A number written in an `≈` example, compared to the precision it is written with. */
-class Approx {
-  constructor(
-    readonly value: number,
-    readonly decimals: number,
-  ) {}
-}
-
-function close(actual: unknown, expected: unknown, tol: (e: number) => number): boolean {
-  if (expected instanceof Approx) {
-    return typeof actual === 'number' && Math.abs(actual - expected.value) <= 0.5 * 10 ** -expected.decimals + 1e-15;
-  }
-  if (typeof expected === 'number') {
-    if (typeof actual !== 'number') return false;
-    if (Number.isNaN(expected)) return Number.isNaN(actual);
-    if (!Number.isFinite(expected)) return actual === expected;
-    return Math.abs(actual - expected) <= tol(expected);
-  }
-  if (Array.isArray(expected)) {
-    const a = ArrayBuffer.isView(actual) ? Array.from(actual as unknown as ArrayLike<number>) : actual;
-    return Array.isArray(a) && a.length === expected.length && expected.every((e, i) => close(a[i], e, tol));
-  }
-  if (expected !== null && typeof expected === 'object') {
-    if (actual === null || typeof actual !== 'object') return false;
-    const ka = Object.keys(actual as object);
-    const ke = Object.keys(expected as object);
-    return ka.length === ke.length && ke.every((k) => close((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], tol));
-  }
-  return Object.is(actual, expected);
-}
-
-/** Turns an example into an async function body with checks. */
-export function compileExample(code: string): { body: string; checks: number; imports: Map<string, string[]> } {
-  const imports = new Map<string, string[]>();
-  const lines: string[] = [];
-  let checks = 0;
-  for (const raw of code.split('\n')) {
-    const imp = /^\s*import\s*\{([^}]*)\}\s*from\s*'([^']+)';?\s*$/.exec(raw);
-    if (imp !== null) {
-      const names = (imp[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-      imports.set(imp[2] as string, [...(imports.get(imp[2] as string) ?? []), ...names]);
-      continue;
-    }
-    const chk = /^(.*?);?\s*\/\/\s*(=>|≈)\s*(.+)$/.exec(raw);
-    if (chk !== null) {
-      const [, expr, op, value] = chk as unknown as [string, string, string, string];
-      lines.push(`await __check(${expr.trim()}, ${JSON.stringify(value.trim())}, ${JSON.stringify(op)});`);
-      checks++;
-    } else lines.push(raw);
-  }
-  return { body: lines.join('\n'), checks, imports };
-}
-
-const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
 
 describe('documentation examples', () => {
   it('every public function and class has an example', () => {
@@ -94,29 +20,8 @@ describe('documentation examples', () => {
       const text = (e.tags.get('example') ?? []).join('\n');
       const fence = /```(?:js|ts|javascript)?\n([\s\S]*?)```/.exec(text);
       expect(fence, 'example must be a fenced code block').not.toBeNull();
-      const { body, checks, imports } = compileExample(fence?.[1] ?? '');
+      const { checks, failures } = await runExample(fence?.[1] ?? '');
       expect(checks, 'example must check at least one result with // => or // ≈').toBeGreaterThan(0);
-      const scope: Record<string, unknown> = {};
-      for (const [spec, names] of imports) {
-        const load = MODULES[spec];
-        if (load === undefined) throw new Error(`example imports unknown module ${spec}`);
-        const mod = await load();
-        for (const n of names) {
-          if (!(n in mod)) throw new Error(`${spec} has no export ${n}`);
-          scope[n] = mod[n];
-        }
-      }
-      const failures: string[] = [];
-      const check = async (actualOrPromise: unknown, expectedText: string, op: string) => {
-        const actual = await actualOrPromise;
-        // in `≈` mode every numeric literal carries its own precision (its number of decimals)
-        const text = op === '≈' ? expectedText.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, (m) => `__approx(${m}, ${decimals(m)})`) : expectedText;
-        const expected: unknown = new Function('__approx', `return (${text});`)((v: number, dec: number) => new Approx(v, dec));
-        const tol = (x: number) => 1e-12 * Math.max(1, Math.abs(x));
-        if (!close(actual, expected, tol)) failures.push(`expected ${expectedText}, got ${JSON.stringify(ArrayBuffer.isView(actual) ? Array.from(actual as unknown as ArrayLike<number>) : actual)}`);
-      };
-      const fn = new AsyncFunction('__scope', '__check', `const { ${Object.keys(scope).join(', ')} } = __scope;\n${body}`);
-      await fn(scope, check);
       expect(failures).toEqual([]);
     });
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
 
-// The full example (examples/mnist-regularizers.mjs) takes minutes and is run by hand; its table is in the README.
+// The full example (examples/mnist-regularizers.mjs) takes minutes and is run by hand; its table is in docs/studies.md.
 // Here it runs as a real process in a small configuration, and its output is checked for what must hold at any size.
 
 const script = join(repoRoot, 'examples', 'mnist-regularizers.mjs');

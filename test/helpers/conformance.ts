@@ -78,8 +78,8 @@ export const FLOAT32_TOLERANCE_MAX_ROWS = 10_000;
 
 /**
  * Tolerance for a golden entry: 1e-12 against float64 peers (summation order), 1e-6 against float32 peers. A float32
- * peer adds each bin up in float32, which drifts with the rows N (README "Float32 peers"; test/presets/
- * float32Peers.test.ts): measured ≤ 3e-7 up to N = 10⁴ but 6e-5 at 10⁶, so 1e-6 holds only for small cases — the
+ * peer adds each bin up in float32, which drifts with the rows N ("Float32 peers" in
+ * docs/guides/choosing-a-calibration-metric.md; test/presets/float32Peers.test.ts): measured ≤ 3e-7 up to N = 10⁴ but 6e-5 at 10⁶, so 1e-6 holds only for small cases — the
  * conformance inventory checks that every case has N ≤ {@link FLOAT32_TOLERANCE_MAX_ROWS}.
  */
 export function tolerance(entry: GoldenEntry): number {

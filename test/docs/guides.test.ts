@@ -1,0 +1,166 @@
+/**
+ * The guides (docs/guides/*.md) stay true: every TypeScript block type-checks against the sources and runs (its
+ * `// =>` and `// ≈` lines are checked), every `um …` command runs on the bundled data, and their tables are current.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import * as um from '../../src/index.js';
+import { main } from '../../src/cli/index.js';
+import { repoRoot } from '../helpers/cli.js';
+import { publicExports } from '../helpers/publicApi.js';
+import { runExample } from './snippets.js';
+
+const guideDir = `${repoRoot}docs/guides/`;
+const guides = readdirSync(guideDir).filter((f) => f.endsWith('.md')).sort();
+const text = (guide: string) => readFileSync(`${guideDir}${guide}`, 'utf8');
+const blocks = (guide: string, lang: string) => [...text(guide).matchAll(/```(\w+)\n([\s\S]*?)```/g)].filter((m) => m[1] === lang).map((m) => m[2] as string);
+
+/** Splits a shell line into words: single and double quotes group, `#` starts a comment. */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  const re = /\s*(?:"([^"]*)"|'([^']*)'|(#.*)|([^\s"'#]+))/gy;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(line)) !== null && m[0] !== '') {
+    if (m[3] !== undefined) break;
+    words.push(m[1] ?? m[2] ?? m[4] ?? '');
+  }
+  return words;
+}
+
+/** Type-checks snippets against the sources, as a user's file importing the package would be checked. */
+function typeErrors(snippets: Map<string, string>): string[] {
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+    baseUrl: repoRoot,
+    // the package's import paths, mapped to its sources so that the check does not depend on a build
+    paths: { 'uncertainty-metrics': ['src/index.ts'], 'uncertainty-metrics/*': ['src/*/index.ts'] },
+  };
+  const host = ts.createCompilerHost(options);
+  const read = host.readFile.bind(host);
+  const exists = host.fileExists.bind(host);
+  const source = host.getSourceFile.bind(host);
+  host.readFile = (f) => snippets.get(f) ?? read(f);
+  host.fileExists = (f) => snippets.has(f) || exists(f);
+  host.getSourceFile = (f, v, ...rest) => {
+    const code = snippets.get(f);
+    return code === undefined ? source(f, v, ...rest) : ts.createSourceFile(f, code, v, true);
+  };
+  const program = ts.createProgram([...snippets.keys()], options, host);
+  const errors: string[] = [];
+  for (const f of snippets.keys()) {
+    const sf = program.getSourceFile(f);
+    for (const d of [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]) {
+      const line = d.file !== undefined && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+      errors.push(`${f.replace(repoRoot, '')}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    }
+  }
+  return errors;
+}
+
+/** Strips the TypeScript syntax from a snippet's body so that it runs as JavaScript. */
+const transpile = (body: string) =>
+  ts.transpileModule(body, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText.replace(/^export \{\};\s*$/m, '');
+
+describe('guides', () => {
+  it('exist, one per topic', () => {
+    expect(guides).toEqual([
+      'calibrating-and-saving.md',
+      'choosing-a-calibration-metric.md',
+      'evaluating-from-the-command-line.md',
+      'streaming-and-sql.md',
+      'training-with-tensorflow.md',
+    ]);
+  });
+
+  it('every TypeScript block of the guides and the README type-checks against the sources', () => {
+    const snippets = new Map<string, string>();
+    for (const g of guides) blocks(g, 'ts').forEach((code, i) => snippets.set(`${guideDir}${g}.${i}.mts`, `${code}\nexport {};\n`));
+    // one program for both (the README's blocks run in readme.test.ts): building it is most of the time
+    const readme = [...readFileSync(`${repoRoot}README.md`, 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+    readme.forEach((code, i) => snippets.set(`${repoRoot}README.md.${i}.mts`, `${code}\nexport {};\n`));
+    expect(snippets.size).toBeGreaterThanOrEqual(10);
+    expect(typeErrors(snippets)).toEqual([]);
+  }, 60_000);
+
+  for (const g of guides) {
+    it(`${g}: every TypeScript block runs and its checked lines hold`, async () => {
+      for (const code of blocks(g, 'ts')) {
+        const { failures } = await runExample(code, transpile);
+        expect(failures, code).toEqual([]);
+      }
+    });
+  }
+
+  describe('every `um` command runs on the bundled data', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'um-guides-'));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+    for (const g of guides) {
+      const lines = blocks(g, 'sh').flatMap((b) => b.split('\n')).filter((l) => l.startsWith('um '));
+      if (lines.length === 0) continue;
+      it(g, async () => {
+        for (const line of lines) {
+          // inputs come from the repository, outputs go to a scratch directory (no process.chdir: workers forbid it)
+          const args = shellWords(line)
+            .slice(1)
+            .map((w) => (w.startsWith('examples/') ? `${repoRoot}${w}` : /^[\w-]+\.(csv|json|jsonl|html|md)$/.test(w) ? join(scratch, w) : w));
+          let out = '';
+          const code = await main(args, { stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
+          expect(code, `${line}\n${out}`).toBe(0);
+          const o = args.indexOf('-o');
+          if (o >= 0) expect(statSync(args[o + 1] as string).size, line).toBeGreaterThan(0);
+        }
+      }, 120_000);
+    }
+  });
+
+  it('every public function of the core is in a table of the metric or calibration guide', () => {
+    const tables = text('choosing-a-calibration-metric.md') + text('calibrating-and-saving.md');
+    const functions = publicExports({ 'uncertainty-metrics': 'src/index.ts' }).filter((e) => e.kind === 'function').map((e) => e.name);
+    const infrastructure = new Set(['toProbabilities', 'toEnsemble', 'assignBins', 'binStatistics', 'setWarningHandler']);
+    expect(functions.filter((f) => !infrastructure.has(f) && !tables.includes(`| \`${f}\``) && !tables.includes(`, \`${f}\``) && !tables.includes(`/ \`${f}\``))).toEqual([]);
+  });
+
+  it('the preset table lists every preset', () => {
+    for (const name of Object.keys(um.presets)) expect(text('choosing-a-calibration-metric.md')).toContain(`| \`${name}\` |`);
+  });
+
+  it('the calibration table is what scripts/calibration-table.mjs prints', () => {
+    const r = spawnSync(process.execPath, [`${repoRoot}scripts/calibration-table.mjs`], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    const block = /<!-- calibration-table:start -->\n([\s\S]*?)\n<!-- calibration-table:end -->/.exec(text('calibrating-and-saving.md'))?.[1];
+    expect(block).toBe(r.stdout.trimEnd());
+  });
+
+  it('every table of the documentation has a header row (a table without one renders as a paragraph)', () => {
+    const pages = [...guides.map((g) => `${guideDir}${g}`), ...['README.md', 'docs/index.md', 'docs/benchmarks.md', 'docs/studies.md'].map((p) => `${repoRoot}${p}`)];
+    const headless: string[] = [];
+    for (const page of pages) {
+      const lines = readFileSync(page, 'utf8').split('\n');
+      lines.forEach((l, i) => {
+        if (/^\|(-+\|)+$/.test(l) && !(lines[i - 1] ?? '').startsWith('|')) headless.push(`${page.replace(repoRoot, '')}:${i + 1}`);
+      });
+    }
+    expect(headless).toEqual([]);
+  });
+
+  it('links only to files that exist', () => {
+    const broken: string[] = [];
+    for (const g of guides) {
+      for (const m of text(g).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        const target = m[1] as string;
+        if (!/^[a-z]+:/.test(target) && !existsSync(join(guideDir, target))) broken.push(`${g}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
