@@ -46,14 +46,14 @@ describe('README', () => {
   it('the preset table lists every preset', () => {
     for (const name of Object.keys(um.presets)) expect(readme).toContain(`| \`${name}\` |`);
   });
-  it('the CLI examples on bundled data run, in order, in a scratch directory', () => {
+  it('the CLI examples on bundled data run, in order, in a scratch directory', async () => {
     const lines = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.code.split('\n')).filter((l) => l.startsWith('npx um ') && l.includes('examples/data/'));
     expect(lines.length).toBeGreaterThanOrEqual(7);
     const dir = mkdtempSync(join(tmpdir(), 'um-readme-'));
     symlinkSync(`${repoRoot}examples`, join(dir, 'examples'));
     for (const line of lines) {
       const args = line.replace(/#.*$/, '').trim().split(/\s+/).slice(2);
-      expect(runUm(args, { cwd: dir }).code, line).toBe(0);
+      expect((await runUm(args, { cwd: dir })).code, line).toBe(0);
     }
     expect(existsSync(join(dir, 'calibrated.csv'))).toBe(true);
     rmSync(dir, { recursive: true });
