@@ -73,15 +73,6 @@ export function createState<M extends StateMetric>(metric: M, options: StateOpti
 }
 
 /**
- * A state's form for another thread (internal): {@link MetricState.toJSON}, with an engine state's long number lists
- * as `Float64Array`s so that `postMessage` copies them as memory (a million-row chunk's kept entries as JSON numbers
- * would fill a worker's heap). {@link stateFromJSON} reads it.
- */
-export function transferForm(state: MetricState): StateJSON {
-  return state instanceof EngineState ? state.toTransfer() : state.toJSON();
-}
-
-/**
  * Restores a state from its JSON form ({@link MetricState.toJSON}), e.g. one written by another worker or machine.
  *
  * **Formula.** `stateFromJSON(s.toJSON())` holds the same sufficient statistics as `s`: its `result()` and merges are
@@ -135,4 +126,13 @@ export function stateFromJSON(json: StateJSON | string, options: WarningOptions 
     state.load(o.stores);
   }
   return state;
+}
+
+/**
+ * A state's form for another thread (internal): {@link MetricState.toJSON}, with an engine state's long number lists
+ * as `Float64Array`s so that `postMessage` copies them as memory (a million-row chunk's kept entries as JSON numbers
+ * would fill a worker's heap). {@link stateFromJSON} reads it.
+ */
+export function transferForm(state: MetricState): StateJSON {
+  return state instanceof EngineState ? state.toTransfer() : state.toJSON();
 }
