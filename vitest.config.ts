@@ -1,10 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/globalSetup.ts'],
-    setupFiles: ['test/helpers/quietWarnings.ts'],
+    setupFiles: ['test/helpers/quietWarnings.ts', 'test/helpers/numberArrays.ts'],
+    // every core runs test files (vitest's default leaves one to its own process, which is mostly idle: on 2 cores
+    // that ran the files one at a time)
+    maxWorkers: availableParallelism(),
+    // the files of a worker share its module cache: the library, DuckDB, Vega and TensorFlow.js load once per worker,
+    // not once per file (about half a second each). A test that changes a global (warning handler, kernel backend,
+    // working directory) restores it; the setup files reset the warning handlers before every file.
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // passing tests print nothing: TensorFlow.js advertises its native backend once per process in Node

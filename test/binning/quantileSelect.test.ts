@@ -80,14 +80,18 @@ function referenceQuantile(s: ArrayLike<number>, bins: number): BinAssignment {
   const n = s.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (s[a] as number) - (s[b] as number) || a - b);
   const v = order.map((i) => s[i] as number);
+  // each sorted position's run of equal values [runStart, runEnd), found once (scanning the run at every cut costs
+  // N × B with heavy ties and B ≈ N)
+  const runStart = new Int32Array(n);
+  const runEnd = new Int32Array(n);
+  for (let j = 1; j < n; j++) runStart[j] = v[j - 1] === v[j] ? (runStart[j - 1] as number) : j;
+  for (let j = n - 1; j >= 0; j--) runEnd[j] = j + 1 < n && v[j + 1] === v[j] ? (runEnd[j + 1] as number) : j + 1;
   const cuts: number[] = [];
   for (let k = 1; k < bins; k++) {
     let r = Math.floor((k * n) / bins + 0.5); // round(k·N/B), half up
     if (r > 0 && r < n && v[r - 1] === v[r]) {
-      let lo = r;
-      while (lo > 0 && v[lo - 1] === v[r]) lo--;
-      let hi = r;
-      while (hi < n && v[hi] === v[r]) hi++;
+      const lo = runStart[r] as number;
+      const hi = runEnd[r] as number;
       r = r - lo < hi - r ? lo : hi;
     }
     if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);

@@ -3,27 +3,22 @@
  * requests, every chart has a size, and the metrics table shows the numbers of `um metrics --json`. Saves a
  * screenshot to test/.artifacts/report.png.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { repoRoot, um } from '../helpers/cli.js';
+import { CHROMIUM, named, skip } from '../helpers/requirements.js';
 
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const required = process.env.UM_REQUIRE_BROWSER === '1';
-if (CHROMIUM === undefined && !required) {
-  console.warn('test/browser: skipped — no Chromium at /usr/bin/chromium (apt-get install chromium); .ci/run requires it');
-}
-
-describe.skipIf(CHROMIUM === undefined && !required)('the HTML report in headless Chromium', () => {
+describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless Chromium', skip.browser), () => {
   it('renders without errors or network requests, with sized charts and the numbers of um metrics', { timeout: 60_000 }, async () => {
     expect(CHROMIUM, 'Chromium is required (UM_REQUIRE_BROWSER=1): apt-get install chromium').toBeDefined();
     const dir = mkdtempSync(join(tmpdir(), 'um-browser-'));
     const file = join(dir, 'report.html');
     const D = `${repoRoot}examples/data/`;
-    const made = um(['report', `${D}mlp_overfit_test.csv`, `${D}logreg_test.csv`, '-o', file]);
+    const made = await um(['report', `${D}mlp_overfit_test.csv`, `${D}logreg_test.csv`, '-o', file]);
     expect(made.code, made.stderr).toBe(0);
     const browser = await chromium.launch({
       executablePath: CHROMIUM as string,
@@ -50,7 +45,7 @@ describe.skipIf(CHROMIUM === undefined && !required)('the HTML report in headles
       }
       const cells = await page.$$eval('#metrics td[data-metric]', (tds) => tds.map((td) => ({ metric: td.getAttribute('data-metric'), model: Number(td.getAttribute('data-model')), value: td.getAttribute('data-value'), text: td.textContent })));
       for (const [model, csv] of ['mlp_overfit_test.csv', 'logreg_test.csv'].entries()) {
-        const expected = JSON.parse(um(['metrics', `${D}${csv}`, '--json']).stdout) as Record<string, unknown>;
+        const expected = JSON.parse((await um(['metrics', `${D}${csv}`, '--json'])).stdout) as Record<string, unknown>;
         const mine = cells.filter((c) => c.model === model);
         expect(mine.length).toBe(17);
         for (const c of mine) {

@@ -42,8 +42,10 @@ function exactTemperature(labels: readonly number[], z: ArrayLike<number>, c: nu
   if (!(gradient(labels, z, c, Math.exp(a)) < 0 && gradient(labels, z, c, Math.exp(b)) > 0)) return null;
   for (let k = 0; k < 80; k++) {
     const mid = (a + b) / 2;
+    const stuck = mid === a || mid === b; // a and b adjacent doubles: this step leaves a fixed point, as 80 would
     if (gradient(labels, z, c, Math.exp(mid)) < 0) a = mid;
     else b = mid;
+    if (stuck) break;
   }
   return Math.exp(-(a + b) / 2);
 }

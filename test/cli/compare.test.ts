@@ -10,17 +10,18 @@ const A = 'examples/data/logreg_test.csv';
 const B = 'examples/data/mlp_overfit_test.csv';
 
 describe('um compare A B', () => {
-  it('prints comparePaired’s result for the two files (JSON): every metric, B − A, its interval and a verdict that follows it', () => {
-    // the order: A = the MLP, B = logistic regression (SCE printed "B better" above an interval > 0)
-    const r = um(['compare', B, A, '--resamples', '100', '--seed', '4', '--json']);
+  it('prints comparePaired’s result for the two files (JSON): every metric, B − A, its interval and a verdict that follows it', async () => {
+    // the order: A = the MLP, B = logistic regression (SCE printed "B better" above an interval > 0). 20
+    // resamples: the CLI's part is to print the library's result; test/bootstrap/comparePaired.test.ts runs 100
+    const r = await um(['compare', B, A, '--resamples', '20', '--seed', '4', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { a: string; b: string; n: number; level: number; resamples: number; seed: number; method: string; metrics: PairedMetric[] };
     const la = exampleCsv('mlp_overfit_test');
     const lb = exampleCsv('logreg_test');
     // exactly the library's answer on the same data and settings
-    const lib = comparePaired(la.labels, la.probs, lb.probs, { resamples: 100, seed: 4 });
+    const lib = comparePaired(la.labels, la.probs, lb.probs, { resamples: 20, seed: 4 });
     expect({ ...out, a: undefined, b: undefined }).toEqual(JSON.parse(JSON.stringify({ ...lib, a: undefined, b: undefined })));
-    expect([out.a, out.b, out.n, out.level, out.resamples, out.seed, out.method]).toEqual([B, A, 2000, 0.95, 100, 4, 'auto']);
+    expect([out.a, out.b, out.n, out.level, out.resamples, out.seed, out.method]).toEqual([B, A, 2000, 0.95, 20, 4, 'auto']);
     for (const m of out.metrics) {
       const at = m.metric;
       expect(m.lower as number, at).toBeLessThanOrEqual(m.upper as number);
@@ -32,11 +33,11 @@ describe('um compare A B', () => {
     expect(out.metrics.find((m) => m.metric === 'sce')?.verdict).toBe('no difference at this level');
     expect(out.metrics.find((m) => m.metric === 'accuracy')?.verdict).toBe('A better');
     // the same seed gives the same output
-    expect(um(['compare', B, A, '--resamples', '100', '--seed', '4', '--json']).stdout).toBe(r.stdout);
+    expect((await um(['compare', B, A, '--resamples', '20', '--seed', '4', '--json'])).stdout).toBe(r.stdout);
   });
 
-  it('prints a readable table with the interval method and the verdict', () => {
-    const r = um(['compare', A, B, '--resamples', '50']);
+  it('prints a readable table with the interval method and the verdict', async () => {
+    const r = await um(['compare', A, B, '--resamples', '50']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/2000 examples; paired bootstrap, 50 resamples, seed 0; BCa intervals, conservative union intervals for binned errors/);
     expect(r.stdout).toMatch(/metric +A +B +B − A +95% CI of B − A +interval +verdict/);
@@ -45,7 +46,7 @@ describe('um compare A B', () => {
     expect(r.stdout).toMatch(/\nmeanEntropy +[-0-9. …]+BCa\n/);
   });
 
-  it('rejects bad bootstrap flags with exit 2 and one line naming the flag', () => {
+  it('rejects bad bootstrap flags with exit 2 and one line naming the flag', async () => {
     const cases: [string[], RegExp][] = [
       [['--resamples', '1'], /^um compare: --resamples must be an integer in \[2, 100000\]; got 1\n$/],
       [['--resamples', '1000000000'], /^um compare: --resamples must be an integer in \[2, 100000\]; got 1000000000 \(100000 resamples keep every resampled value in memory; more change the interval ends by less than their Monte Carlo error\)\n$/],
@@ -53,13 +54,13 @@ describe('um compare A B', () => {
       [['--ci', '1.5'], /^um compare: --ci must be a number in \(0, 1\); got 1\.5\n$/],
     ];
     for (const [flags, message] of cases) {
-      const r = um(['compare', A, B, ...flags]);
+      const r = await um(['compare', A, B, ...flags]);
       expect([r.code, r.stdout], flags.join(' ')).toEqual([2, '']);
       expect(r.stderr).toMatch(message);
     }
   });
 
-  it('refuses files whose labels differ, naming the row (exit 2)', () => {
+  it('refuses files whose labels differ, naming the row (exit 2)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'um-compare-'));
     const lines = readFileSync(B, 'utf8').split('\n');
     const cells = (lines[10] as string).split(',');
@@ -67,28 +68,28 @@ describe('um compare A B', () => {
     lines[10] = cells.join(',');
     const bad = join(dir, 'b.csv');
     writeFileSync(bad, lines.join('\n'));
-    const r = um(['compare', A, bad]);
+    const r = await um(['compare', A, bad]);
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(/um compare: .*b\.csv: line 11, column 1 \("label"\): label \d differs from .*logreg_test\.csv: line 11, column 1 \("label"\)/);
   });
 });
 
 describe('um metrics --ci', () => {
-  it('adds a bootstrap interval to every metric, deterministic for a seed', () => {
-    const r = um(['metrics', A, '--ci', '0.9', '--resamples', '100', '--seed', '2', '--json']);
+  it('adds a bootstrap interval to every metric, deterministic for a seed', async () => {
+    const r = await um(['metrics', A, '--ci', '0.9', '--resamples', '100', '--seed', '2', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as { brier: number; intervals: Record<string, { estimate: number; lower: number; upper: number }> };
     expect(Object.keys(out.intervals)).toEqual(expect.arrayContaining(['accuracy', 'ece', 'brier', 'nll', 'auroc', 'aurc']));
     expect(out.intervals.brier?.estimate).toBe(out.brier);
     expect(out.intervals.brier?.lower).toBeLessThan(out.brier);
     expect(out.intervals.brier?.upper).toBeGreaterThan(out.brier);
-    expect(um(['metrics', A, '--ci', '0.9', '--resamples', '100', '--seed', '2', '--json']).stdout).toBe(r.stdout);
-    const t = um(['metrics', A, '--ci', '0.9', '--resamples', '20']);
+    expect((await um(['metrics', A, '--ci', '0.9', '--resamples', '100', '--seed', '2', '--json'])).stdout).toBe(r.stdout);
+    const t = await um(['metrics', A, '--ci', '0.9', '--resamples', '20']);
     expect(t.stdout).toMatch(/metric +value +bootstrap CI +meaning/);
   });
-  it('rejects --resamples without --ci and a bad level (exit 2)', () => {
-    expect(um(['metrics', A, '--resamples', '10']).stderr).toMatch(/--resamples and --seed go with --ci/);
-    const r = um(['metrics', A, '--ci', '95']);
+  it('rejects --resamples without --ci and a bad level (exit 2)', async () => {
+    expect((await um(['metrics', A, '--resamples', '10'])).stderr).toMatch(/--resamples and --seed go with --ci/);
+    const r = await um(['metrics', A, '--ci', '95']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('um metrics: --ci must be a number in (0, 1); got 95\n');
   });

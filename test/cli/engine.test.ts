@@ -1,5 +1,5 @@
 /**
- * `um metrics --engine duckdb` as a real process: a hostile --query exits 2 with one line naming --query and writes
+ * `um metrics --engine duckdb`, through `main` in this process: a hostile --query exits 2 with one line naming --query and writes
  * nothing; a file name with glob characters is read literally; every engine error (conversion, catalog, parser, IO)
  * is exit 2 with one line naming the flag or the file, never a stack trace.
  */
@@ -49,18 +49,18 @@ describe('um metrics --engine duckdb --query', () => {
     ];
     const refusal = /^um metrics: --query (must be one SELECT statement|must read only through)/;
     for (const [what, query] of HOSTILE) expectRefused(await inProcess(['metrics', '--engine', 'duckdb', '--query', query]), refusal, what);
-    // the reported case, through the binary
-    expectRefused(um(['metrics', '--engine', 'duckdb', '--query', HOSTILE[0]?.[1] as string]), refusal, 'binary');
+    // the reported case, through the helper of the other CLI tests (it also restores the working directory)
+    expectRefused((await um(['metrics', '--engine', 'duckdb', '--query', HOSTILE[0]?.[1] as string])), refusal, 'binary');
     expect(readdirSync(out)).toEqual([]);
   });
 
   it('engine errors are exit 2 with one line naming --query or the file', async () => {
     expectRefused(await inProcess(['metrics', '--engine', 'duckdb', '--query', 'SELECT * FROM no_such_table']), /^um metrics: --query: DuckDB cannot run the query: Catalog Error: Table with name no_such_table does not exist!/, 'catalog');
-    expectRefused(um(['metrics', '--engine', 'duckdb', '--query', "SELECT 'x' AS label, 0.5 AS p_0, 0.5 AS p_1"]), /^um metrics: --query: DuckDB cannot run the query: Conversion Error: Could not convert string 'x' to DOUBLE/, 'conversion');
+    expectRefused((await um(['metrics', '--engine', 'duckdb', '--query', "SELECT 'x' AS label, 0.5 AS p_0, 0.5 AS p_1"])), /^um metrics: --query: DuckDB cannot run the query: Conversion Error: Could not convert string 'x' to DOUBLE/, 'conversion');
     expectRefused(await inProcess(['metrics', '--engine', 'duckdb', '--query', 'SELEC 1']), /^um metrics: --query must be one SELECT statement; DuckDB cannot parse it: syntax error at or near "SELEC"/, 'parser');
     const words = join(dir, 'words.csv');
     writeFileSync(words, csvOf(['zero,0.5,0.5']));
-    expectRefused(um(['metrics', '--engine', 'duckdb', words]), new RegExp(`^um metrics: ${words}: DuckDB cannot run the query: Conversion Error`), 'conversion in a file');
+    expectRefused((await um(['metrics', '--engine', 'duckdb', words])), new RegExp(`^um metrics: ${words}: DuckDB cannot run the query: Conversion Error`), 'conversion in a file');
     const junk = join(dir, 'junk.parquet');
     writeFileSync(junk, 'not parquet');
     expectRefused(await inProcess(['metrics', '--engine', 'duckdb', junk]), new RegExp(`^um metrics: ${junk}: DuckDB cannot run the query: `), 'IO');
@@ -83,7 +83,7 @@ describe('um metrics --engine duckdb FILE', () => {
       expect([j.n, j.accuracy, j.config.file], name).toEqual([3, 2 / 3, join(sub, name)]);
     }
     // a relative name is read from the working directory
-    const r = um(['metrics', '--engine', 'duckdb', 'preds.csv'], { cwd: dir });
+    const r = await um(['metrics', '--engine', 'duckdb', 'preds.csv'], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^preds\.csv: 4 examples, 2 classes, computed in DuckDB/);
   });

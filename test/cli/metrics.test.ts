@@ -1,24 +1,24 @@
-/** `um metrics` end to end: the built binary run as a real process. */
+/** `um metrics` end to end, through `main` in this process (the README main job also through the installed bin). */
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { ece, evaluate, evaluateEnsemble } from '../../src/index.js';
 import { exampleCsv } from '../helpers/data.js';
-import { repoRoot, um } from '../helpers/cli.js';
+import { repoRoot, um, umProcess } from '../helpers/cli.js';
 
 const F = (name: string) => `test/fixtures/files/${name}`;
 const KEYS = ['n', 'numClasses', 'accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'meanEntropy', 'auroc', 'aupr', 'aurc', 'eaurc', 'warnings', 'config'];
 const ENSEMBLE_KEYS = ['numMembers', 'totalUncertainty', 'expectedDataUncertainty', 'mutualInformation', 'disagreement', 'gibbsNll'];
 
 describe('um metrics on the bundled example', () => {
-  it('prints a readable table (the README main job), through the installed bin link', () => {
-    const r = um(['metrics', 'examples/data/mlp_overfit_test.csv'], { bin: `${repoRoot}node_modules/.bin/um` });
+  it('prints a readable table (the README main job), through the installed bin link (a real process)', () => {
+    const r = umProcess(['metrics', 'examples/data/mlp_overfit_test.csv'], { bin: `${repoRoot}node_modules/.bin/um` });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^examples\/data\/mlp_overfit_test.csv: 2000 examples, 10 classes, probs/);
     for (const k of KEYS.slice(2, -2)) expect(r.stdout).toMatch(new RegExp(`^${k}\\s+\\d\\.\\d{6}\\s`, 'm'));
   });
-  it('--json prints one object with every key, and the numbers of the library', () => {
-    const r = um(['metrics', 'examples/data/logreg_test.csv', '--json']);
+  it('--json prints one object with every key, and the numbers of the library', async () => {
+    const r = await um(['metrics', 'examples/data/logreg_test.csv', '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as Record<string, unknown> & { config: Record<string, unknown> };
     expect(Object.keys(j)).toEqual(KEYS);
@@ -28,8 +28,8 @@ describe('um metrics on the bundled example', () => {
     expect(j.warnings).toEqual([]);
     expect(j.config).toMatchObject({ input: 'probs', bins: 15, preset: 'default', file: 'examples/data/logreg_test.csv', format: 'csv' });
   });
-  it('--bins and --preset change the numbers and are recorded in config', () => {
-    const r = um(['metrics', 'examples/data/logreg_test.csv', '--json', '--bins', '10', '--preset', 'uncertainty-metrics']);
+  it('--bins and --preset change the numbers and are recorded in config', async () => {
+    const r = await um(['metrics', 'examples/data/logreg_test.csv', '--json', '--bins', '10', '--preset', 'uncertainty-metrics']);
     const j = JSON.parse(r.stdout) as { ece: number; config: { bins: number; preset: string; threshold: number } };
     const { labels, probs } = exampleCsv('logreg_test');
     expect(j.ece).toBe(ece(labels, probs, { bins: 10, preset: 'uncertainty-metrics' }));
@@ -38,60 +38,60 @@ describe('um metrics on the bundled example', () => {
 });
 
 describe('um metrics --no-classwise', () => {
-  it('prints SCE, ACE and TACE as n/a (null in --json) and every other number unchanged', () => {
-    const j = JSON.parse(um(['metrics', 'examples/data/logreg_test.csv', '--json', '--no-classwise']).stdout) as Record<string, unknown> & { config: { classwise: boolean } };
+  it('prints SCE, ACE and TACE as n/a (null in --json) and every other number unchanged', async () => {
+    const j = JSON.parse((await um(['metrics', 'examples/data/logreg_test.csv', '--json', '--no-classwise'])).stdout) as Record<string, unknown> & { config: { classwise: boolean } };
     const { labels, probs } = exampleCsv('logreg_test');
     const lib = evaluate(labels, probs, { classwise: false });
     for (const k of KEYS.slice(0, -2)) expect(j[k]).toBe((lib as unknown as Record<string, unknown>)[k]);
     expect([j.sce, j.ace, j.tace, j.config.classwise]).toEqual([null, null, null, false]);
-    const table = um(['metrics', 'examples/data/logreg_test.csv', '--no-classwise']).stdout;
+    const table = (await um(['metrics', 'examples/data/logreg_test.csv', '--no-classwise'])).stdout;
     expect(table).toMatch(/^sce\s+n\/a/m);
     expect(table).toMatch(/^ece\s+\d\.\d{6}/m);
   });
 });
 
 describe('other formats', () => {
-  it('JSON logits', () => {
-    const r = um(['metrics', F('logits.json'), '--json']);
+  it('JSON logits', async () => {
+    const r = await um(['metrics', F('logits.json'), '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as { n: number; config: { input: string } };
     expect(j.n).toBe(2);
     expect(j.config.input).toBe('logits');
   });
-  it('--input logits selects the key of a file holding both', () => {
-    const a = JSON.parse(um(['metrics', F('both.json'), '--json']).stdout) as { config: { input: string }; ece: number };
-    const b = JSON.parse(um(['metrics', F('both.json'), '--json', '--input', 'logits']).stdout) as { config: { input: string }; ece: number };
+  it('--input logits selects the key of a file holding both', async () => {
+    const a = JSON.parse((await um(['metrics', F('both.json'), '--json'])).stdout) as { config: { input: string }; ece: number };
+    const b = JSON.parse((await um(['metrics', F('both.json'), '--json', '--input', 'logits'])).stdout) as { config: { input: string }; ece: number };
     expect([a.config.input, b.config.input]).toEqual(['probs', 'logits']);
     expect(a.ece).not.toBe(b.ece);
   });
-  it('NumPy scores with --labels', () => {
-    const r = um(['metrics', F('scores_f32.npy'), '--labels', F('labels_i64.npy'), '--json', '--bins', '5']);
+  it('NumPy scores with --labels', async () => {
+    const r = await um(['metrics', F('scores_f32.npy'), '--labels', F('labels_i64.npy'), '--json', '--bins', '5']);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { n: number }).n).toBe(6);
   });
-  it('CSV with renamed columns', () => {
-    const r = um(['metrics', F('renamed.csv'), '--label-column', 'y', '--score-prefix', 'prob_a', '--json']);
+  it('CSV with renamed columns', async () => {
+    const r = await um(['metrics', F('renamed.csv'), '--label-column', 'y', '--score-prefix', 'prob_a', '--json']);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { accuracy: number }).accuracy).toBe(1);
   });
 });
 
 describe('ensembles', () => {
-  it('JSON member_probs: the evaluation of evaluateEnsemble, with the ensemble keys, in the table and in --json', () => {
+  it('JSON member_probs: the evaluation of evaluateEnsemble, with the ensemble keys, in the table and in --json', async () => {
     const M = JSON.parse(readFileSync(F('members.json'), 'utf8')) as { labels: number[]; member_probs: number[][][] };
     const lib = evaluateEnsemble(M.labels, M.member_probs) as unknown as Record<string, unknown>;
-    const r = um(['metrics', F('members.json'), '--json']);
+    const r = await um(['metrics', F('members.json'), '--json']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(j)).toEqual([...KEYS.slice(0, -2), ...ENSEMBLE_KEYS, 'warnings', 'config']);
     for (const k of [...KEYS.slice(0, -2), ...ENSEMBLE_KEYS]) expect(j[k]).toBe(lib[k]);
-    const t = um(['metrics', F('members.json')]);
+    const t = await um(['metrics', F('members.json')]);
     expect(t.stdout).toMatch(/^test\/fixtures\/files\/members.json: 6 examples, 3 classes, 3 members, probs$/m);
     expect(t.stdout).toMatch(/^mutualInformation\s+0\.423082\s/m);
     expect(t.stdout).toMatch(/^numMembers\s+3\s/m);
   });
-  it('the bundled 5-member MNIST deep ensemble (float32 logits [5, 2000, 10]) matches numpy', () => {
-    const r = um(['metrics', 'examples/data/deep_ensemble_test_member_logits.npy', '--labels', 'examples/data/test_labels.npy', '--input', 'logits', '--json']);
+  it('the bundled 5-member MNIST deep ensemble (float32 logits [5, 2000, 10]) matches numpy', async () => {
+    const r = await um(['metrics', 'examples/data/deep_ensemble_test_member_logits.npy', '--labels', 'examples/data/test_labels.npy', '--input', 'logits', '--json']);
     expect([r.code, r.stderr]).toEqual([0, '']);
     const j = JSON.parse(r.stdout) as Record<string, number>;
     // numpy 2.4 in float64 from the float32 logits: log-softmax, p̄ = mean of member softmaxes, H with 0·log 0 = 0,
@@ -103,18 +103,18 @@ describe('ensembles', () => {
     for (const [k, v] of Object.entries(expected)) expect(Math.abs((j[k] as number) - v), k).toBeLessThan(1e-14);
     expect(j.numMembers).toBe(5);
   });
-  it('NumPy [S, N, C] members give the same numbers as the JSON', () => {
-    const a = JSON.parse(um(['metrics', F('members.json'), '--json']).stdout) as Record<string, unknown>;
-    const b = JSON.parse(um(['metrics', F('members_f64.npy'), '--labels', F('members_labels.npy'), '--json']).stdout) as Record<string, unknown>;
+  it('NumPy [S, N, C] members give the same numbers as the JSON', async () => {
+    const a = JSON.parse((await um(['metrics', F('members.json'), '--json'])).stdout) as Record<string, unknown>;
+    const b = JSON.parse((await um(['metrics', F('members_f64.npy'), '--labels', F('members_labels.npy'), '--json'])).stdout) as Record<string, unknown>;
     for (const k of [...KEYS.slice(0, -2), ...ENSEMBLE_KEYS]) expect(b[k]).toBe(a[k]);
   });
-  it('--members selects the members of a JSON file that holds both', () => {
-    const single = JSON.parse(um(['metrics', F('members_both.json'), '--json']).stdout) as Record<string, unknown>;
-    const members = JSON.parse(um(['metrics', F('members_both.json'), '--json', '--members']).stdout) as Record<string, unknown>;
+  it('--members selects the members of a JSON file that holds both', async () => {
+    const single = JSON.parse((await um(['metrics', F('members_both.json'), '--json'])).stdout) as Record<string, unknown>;
+    const members = JSON.parse((await um(['metrics', F('members_both.json'), '--json', '--members'])).stdout) as Record<string, unknown>;
     expect([single.numMembers, members.numMembers]).toEqual([undefined, 3]);
   });
-  it('an infinite Gibbs NLL: a warning line on stderr, the string "Infinity" and the warning in --json, exit 0', () => {
-    const r = um(['metrics', F('members_zero.json'), '--json']);
+  it('an infinite Gibbs NLL: a warning line on stderr, the string "Infinity" and the warning in --json, exit 0', async () => {
+    const r = await um(['metrics', F('members_zero.json'), '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('um metrics: warning: a member gives probability exactly 0 to a label; the Gibbs NLL is Infinity [UM_W_INFINITE]\n');
     const j = JSON.parse(r.stdout) as { gibbsNll: unknown; nll: unknown; warnings: { code: string; fn: string }[] };
@@ -146,8 +146,8 @@ describe('bad input: exit code 2, one message naming the file, line and column, 
     [['metric', 'x.csv'], /^um: unknown command "metric"; commands: metrics, report, compare, calibrate\n$/],
   ];
   for (const [args, message] of CASES) {
-    it(args.join(' '), () => {
-      const r = um(args);
+    it(args.join(' '), async () => {
+      const r = await um(args);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(message);
@@ -156,17 +156,17 @@ describe('bad input: exit code 2, one message naming the file, line and column, 
 });
 
 describe('help and version', () => {
-  it('um --help lists the commands; um metrics --help the flags', () => {
-    expect(um(['--help']).stdout).toMatch(/metrics/);
-    const h = um(['metrics', '--help']);
+  it('um --help lists the commands; um metrics --help the flags', async () => {
+    expect((await um(['--help'])).stdout).toMatch(/metrics/);
+    const h = await um(['metrics', '--help']);
     expect(h.code).toBe(0);
     for (const flag of ['--bins', '--input', '--preset', '--labels', '--json', '--label-column', '--score-prefix']) expect(h.stdout).toContain(flag);
   });
-  it('um --version prints the package version', () => {
-    expect(um(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  it('um --version prints the package version', async () => {
+    expect((await um(['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
-  it('um without arguments prints usage and exits 2', () => {
-    const r = um([]);
+  it('um without arguments prints usage and exits 2', async () => {
+    const r = await um([]);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/USAGE/);
   });

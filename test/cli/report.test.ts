@@ -1,4 +1,4 @@
-/** `um report`, run as a real process: formats, inputs (CSV, JSON Lines, Parquet, ensembles), bad input. */
+/** `um report` through `main` in this process (the README main job as a real process): formats, inputs (CSV, JSON Lines, Parquet, ensembles), bad input. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exampleCsv } from '../helpers/data.js';
-import { repoRoot, um } from '../helpers/cli.js';
+import { repoRoot, um, umProcess } from '../helpers/cli.js';
+import { named, skip } from '../helpers/requirements.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-report-'));
 afterAll(() => rmSync(dir, { recursive: true }));
@@ -14,35 +15,35 @@ const D = 'examples/data/';
 const F = (name: string) => `test/fixtures/files/${name}`;
 
 describe('um report', () => {
-  it('the README main job writes report.html through the installed bin', () => {
+  it('the README main job writes report.html through the installed bin (a real process)', () => {
     const cwd = mkdtempSync(join(dir, 'main-'));
-    const r = um(['report', `${repoRoot}${D}mlp_overfit_test.csv`, `${repoRoot}${D}logreg_test.csv`, '-o', 'report.html'], { bin: `${repoRoot}node_modules/.bin/um`, cwd });
+    const r = umProcess(['report', `${repoRoot}${D}mlp_overfit_test.csv`, `${repoRoot}${D}logreg_test.csv`, '-o', 'report.html'], { bin: `${repoRoot}node_modules/.bin/um`, cwd });
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toBe('report.html: 2 models, 8 charts\n');
     const html = readFileSync(join(cwd, 'report.html'), 'utf8');
     expect(html).toContain('<td data-metric="accuracy" data-model="0" data-value="0.952"');
   });
-  it('--json holds the numbers of um metrics --json; --md the table; - writes to stdout', () => {
+  it('--json holds the numbers of um metrics --json; --md the table; - writes to stdout', async () => {
     const out = join(dir, 'r.json');
-    expect(um(['report', `${D}logreg_test.csv`, '--json', '-o', out]).code).toBe(0);
+    expect((await um(['report', `${D}logreg_test.csv`, '--json', '-o', out])).code).toBe(0);
     const report = JSON.parse(readFileSync(out, 'utf8')) as { models: { evaluation: Record<string, unknown> }[]; charts: unknown[] };
-    const metrics = JSON.parse(um(['metrics', `${D}logreg_test.csv`, '--json']).stdout) as Record<string, unknown>;
+    const metrics = JSON.parse((await um(['metrics', `${D}logreg_test.csv`, '--json'])).stdout) as Record<string, unknown>;
     for (const k of ['accuracy', 'ece', 'uce', 'aurc', 'auroc', 'nll']) expect(report.models[0]?.evaluation[k]).toBe(metrics[k]);
     expect(report.charts).toHaveLength(8);
-    const md = um(['report', `${D}logreg_test.csv`, '--md', '-o', '-']);
+    const md = await um(['report', `${D}logreg_test.csv`, '--md', '-o', '-']);
     expect(md.stdout).toMatch(/^# Uncertainty report\n/);
     expect(md.stdout).toMatch(/^\| accuracy \| 0\.902500 \|$/m);
   });
-  it('an ensemble of members, with --title', () => {
+  it('an ensemble of members, with --title', async () => {
     const out = join(dir, 'e.html');
-    const r = um(['report', `${D}deep_ensemble_test_member_logits.npy`, '--labels', `${D}test_labels.npy`, '--input', 'logits', '--title', 'Deep ensemble', '-o', out]);
+    const r = await um(['report', `${D}deep_ensemble_test_member_logits.npy`, '--labels', `${D}test_labels.npy`, '--input', 'logits', '--title', 'Deep ensemble', '-o', out]);
     expect(r.code).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('<title>Deep ensemble</title>');
     expect(html).toContain('5 members (charts show their mean prediction)');
     expect(html).toContain('data-metric="mutualInformation"');
   });
-  it('JSON Lines and Parquet give the same report numbers as the CSV', () => {
+  it('JSON Lines and Parquet give the same report numbers as the CSV', async () => {
     const { labels, probs } = exampleCsv('logreg_test');
     const jsonl = join(dir, 'logreg.jsonl');
     writeFileSync(jsonl, labels.map((y, i) => JSON.stringify({ label: y, probs: probs[i] })).join('\n'));
@@ -53,27 +54,26 @@ describe('um report', () => {
       parquetCols,
       Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: labels.map(BigInt), type: 'INT64' }, ...Array.from({ length: 10 }, (_, k) => ({ name: `p_${k}`, data: probs.map((r) => r[k] as number), type: 'DOUBLE' as const }))] })),
     );
-    const ece = (file: string) => (JSON.parse(um(['report', file, '--json', '-o', '-']).stdout) as { models: { evaluation: { ece: number } }[] }).models[0]?.evaluation.ece;
-    const csv = ece(`${D}logreg_test.csv`);
-    expect(ece(jsonl)).toBe(csv);
-    expect(ece(parquet)).toBe(csv);
-    expect(ece(parquetCols)).toBe(csv);
+    const ece = async (file: string) => (JSON.parse((await um(['report', file, '--json', '-o', '-'])).stdout) as { models: { evaluation: { ece: number } }[] }).models[0]?.evaluation.ece;
+    const csv = await ece(`${D}logreg_test.csv`);
+    expect(await ece(jsonl)).toBe(csv);
+    expect(await ece(parquet)).toBe(csv);
+    expect(await ece(parquetCols)).toBe(csv);
   });
-  it('--ood adds the out-of-distribution chart', () => {
+  it('--ood adds the out-of-distribution chart', async () => {
     const out = join(dir, 'ood.html');
-    const r = um(['report', `${D}logreg_test.csv`, '--ood', `${D}mlp_overfit_test.csv`, '-o', out]);
+    const r = await um(['report', `${D}logreg_test.csv`, '--ood', `${D}mlp_overfit_test.csv`, '-o', out]);
     expect(r.stdout).toBe(`${out}: 1 model, 9 charts\n`);
     expect(readFileSync(out, 'utf8')).toContain('id="chart-ood"');
   });
 });
 
 describe('progress', () => {
-  const hasScript = spawnSync('script', ['--version']).status === 0;
-  it.skipIf(!hasScript)('draws a progress bar when stderr is a terminal (run under script(1)), and nothing when it is not', () => {
+  it.skipIf(skip.terminal !== undefined)(named('draws a progress bar when stderr is a terminal (run under script(1)), and nothing when it is not', skip.terminal), async () => {
     const out = join(dir, 'tty.html');
     const r = spawnSync('script', ['-qec', `${process.execPath} ${repoRoot}packages/core/dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv -o ${out}`, '/dev/null'], { encoding: 'utf8' });
     expect(r.stdout).toMatch(/um report \[=+\] 9\/9 Metrics vs temperature/);
-    expect(um(['report', `${D}logreg_test.csv`, '-o', out]).stderr).toBe('');
+    expect((await um(['report', `${D}logreg_test.csv`, '-o', out])).stderr).toBe('');
   });
 });
 
@@ -87,9 +87,9 @@ describe('bad input: exit code 2, a message, and no report written', () => {
     ['both --json and --md', [`${D}logreg_test.csv`, '--json', '--md'], /^um report: give --json or --md, not both\n$/],
   ];
   for (const [what, args, message] of CASES) {
-    it(what, () => {
+    it(what, async () => {
       const out = join(dir, `bad-${what.replace(/\W+/g, '-')}.html`);
-      const r = um(['report', ...args, '-o', out]);
+      const r = await um(['report', ...args, '-o', out]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(message);

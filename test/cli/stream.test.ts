@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { streamPredictions } from '../../src/io/index.js';
 import { um } from '../helpers/cli.js';
 import { exampleCsv } from '../helpers/data.js';
@@ -59,16 +59,23 @@ writeFileSync(
 const jsonl = join(dir, 'preds.jsonl');
 writeFileSync(jsonl, labels.map((y, i) => JSON.stringify({ label: y, probs: probs[i], w: weights[i] })).join('\n'));
 
-const json = (args: string[]) => {
-  const r = um([...args, '--json']);
+/** `um … --json` in this process; `built` for runs on worker threads (more than one chunk and thread). */
+const json = async (args: string[], built = false) => {
+  const r = await um([...args, '--json'], { built });
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Record<string, number | null | Record<string, number | null>>;
 };
 const KEYS = ['accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'auroc', 'aupr', 'aurc', 'eaurc'];
 
+type Json = Awaited<ReturnType<typeof json>>;
+
 describe('um metrics --stream', () => {
-  const whole = json(['metrics', csv]);
-  const weighted = json(['metrics', csv, '--weights', 'w']);
+  let whole: Json;
+  let weighted: Json;
+  beforeAll(async () => {
+    whole = await json(['metrics', csv]);
+    weighted = await json(['metrics', csv, '--weights', 'w']);
+  });
 
   it('reads every format batch by batch: the concatenation is the whole file', async () => {
     const total = probs.flat().reduce((a, b) => a + b, 0);
@@ -89,23 +96,23 @@ describe('um metrics --stream', () => {
     }
   });
 
-  it('--exact equals the in-memory numbers in every format (≤ 1e-12 relative)', () => {
+  it('--exact equals the in-memory numbers in every format (≤ 1e-12 relative)', async () => {
     for (const args of [[csv], [jsonl], [parquet], [scoresNpy, '--labels', labelsNpy]]) {
-      const r = json(['metrics', ...args, '--stream', '--exact']);
+      const r = await json(['metrics', ...args, '--stream', '--exact']);
       for (const k of KEYS) expect(Math.abs((r[k] as number) - (whole[k] as number)), `${args[0]} ${k}`).toBeLessThanOrEqual(1e-12 * Math.abs(whole[k] as number));
     }
   });
 
-  it('with --weights equals the in-memory weighted numbers', () => {
-    const r = json(['metrics', csv, '--weights', 'w', '--stream', '--exact']);
+  it('with --weights equals the in-memory weighted numbers', async () => {
+    const r = await json(['metrics', csv, '--weights', 'w', '--stream', '--exact']);
     for (const k of KEYS) expect(Math.abs((r[k] as number) - (weighted[k] as number)), k).toBeLessThanOrEqual(1e-12 * Math.abs(weighted[k] as number));
     expect(weighted.n).toBe(weights.reduce((a, b) => a + b, 0));
     expect(weighted.ece).not.toBe(whole.ece);
   });
 
-  it('--bounded: every metric within its proven bound, the others n/a with a warning', () => {
+  it('--bounded: every metric within its proven bound, the others n/a with a warning', async () => {
     for (const args of [[csv], [parquet]]) {
-      const r = json(['metrics', ...args, '--stream', '--bounded']);
+      const r = await json(['metrics', ...args, '--stream', '--bounded']);
       const bounds = r.bounds as Record<string, number | null>;
       for (const k of KEYS) {
         const b = bounds[k];
@@ -123,97 +130,100 @@ describe('um metrics --stream', () => {
     }
   });
 
-  it('exact by default, bit for bit the in-memory numbers, with any chunks and threads', () => {
+  it('exact by default, bit for bit the in-memory numbers, with any chunks and threads', async () => {
     for (const args of [[csv], [parquet], [scoresNpy, '--labels', labelsNpy]]) {
-      const one = json(['metrics', ...args, '--stream', '--chunk-rows', '3000', '--threads', '1']);
-      const three = json(['metrics', ...args, '--stream', '--chunk-rows', '3000', '--threads', '3']);
+      const one = await json(['metrics', ...args, '--stream', '--chunk-rows', '3000', '--threads', '1']);
+      const three = await json(['metrics', ...args, '--stream', '--chunk-rows', '3000', '--threads', '3'], true);
       expect((one.streamed as Record<string, number>).chunks).toBeGreaterThanOrEqual(3);
       expect({ ...three, streamed: null }).toEqual({ ...one, streamed: null });
       expect((three.streamed as Record<string, number>).threads).toBe(3);
-      const inMemory = json(['metrics', ...args, '--no-stream']);
+      const inMemory = await json(['metrics', ...args, '--no-stream']);
       for (const k of KEYS) expect(one[k], k).toBe(inMemory[k]);
     }
   });
 
-  it('an error in a later chunk is located in the file', () => {
+  it('an error in a later chunk is located in the file', async () => {
     const lines = csvText.split('\n');
     lines[7000] = lines[7000]?.replace(/^\d+,[^,]*,/, (m) => m.replace(/,[^,]*,$/, ',1.5,')) ?? '';
     const bad = join(dir, 'range.csv');
     writeFileSync(bad, lines.join('\n'));
-    const r = um(['metrics', bad, '--stream', '--chunk-rows', '3000', '--threads', '2']);
+    const r = await um(['metrics', bad, '--stream', '--chunk-rows', '3000', '--threads', '2'], { built: true });
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(/um metrics: .*range\.csv: line 7001, column 2 \("p_0"\): probs\[\d+\]\[0\] must be in \[0, 1\]; got 1\.5/);
   });
 
-  it('a corrupt row midway exits 2 with its line and column, and prints no result', () => {
+  it('a corrupt row midway exits 2 with its line and column, and prints no result', async () => {
     const lines = csvText.split('\n');
     lines[7000] = lines[7000]?.replace(/,[^,]*,/, ',0.1x,') ?? '';
     const bad = join(dir, 'corrupt.csv');
     writeFileSync(bad, lines.join('\n'));
-    const r = um(['metrics', bad, '--stream']);
+    const r = await um(['metrics', bad, '--stream']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/um metrics: .*corrupt\.csv: line 7001, column 2 \("p_0"\): expected a number; got "0\.1x"/);
   });
 
-  it('a truncated file exits 2 with its position, and prints no result', () => {
+  it('a truncated file exits 2 with its position, and prints no result', async () => {
     const cut = join(dir, 'truncated.csv');
     writeFileSync(cut, csvText.slice(0, Math.floor(csvText.length * 0.6)));
-    const r = um(['metrics', cut, '--stream']);
+    const r = await um(['metrics', cut, '--stream']);
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(/truncated\.csv: line \d+: expected 12 fields like the header, got \d+|truncated\.csv: line \d+.*row sums|truncated\.csv: line \d+/);
 
     const bytes = readFileSync(scoresNpy);
     const cutNpy = join(dir, 'truncated.npy');
     writeFileSync(cutNpy, bytes.subarray(0, 128 + 80 * 4321 + 17));
-    const n = um(['metrics', cutNpy, '--labels', labelsNpy, '--stream']);
+    const n = await um(['metrics', cutNpy, '--labels', labelsNpy, '--stream']);
     expect([n.code, n.stdout]).toEqual([2, '']);
     expect(n.stderr).toMatch(/truncated\.npy: byte 345825: is truncated: its header declares shape \[10000, 10\] \(800128 bytes\), the file has 345825; row 4321 is cut off/);
 
     const pq = readFileSync(parquet);
     const cutPq = join(dir, 'truncated.parquet');
     writeFileSync(cutPq, Buffer.concat([pq.subarray(0, Math.floor(pq.length / 2)), pq.subarray(pq.length - 8)]));
-    const p = um(['metrics', cutPq, '--stream']);
+    const p = await um(['metrics', cutPq, '--stream']);
     expect([p.code, p.stdout]).toEqual([2, '']);
     expect(p.stderr).toMatch(/truncated\.parquet: (is not a readable Parquet file|rows \d+…\d+ cannot be read)/);
   });
 });
 
 describe('um report --stream', () => {
-  it('reduces the file to states: the metrics and reliability diagrams, other charts left out with a note', () => {
+  it('reduces the file to states: the metrics and reliability diagrams, other charts left out with a note', async () => {
     const out = join(dir, 'report.json');
-    const r = um(['report', csv, '--stream', '--chunk-rows', '3000', '--json', '-o', out]);
+    const r = await um(['report', csv, '--stream', '--chunk-rows', '3000', '--json', '-o', out], { built: true });
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(readFileSync(out, 'utf8')) as { models: { n: number; evaluation: Record<string, number> }[]; charts: { id: string; spec: { datasets?: Record<string, unknown[]> } }[]; notes: string[] };
-    const metrics = json(['metrics', csv, '--stream', '--chunk-rows', '3000']);
+    const metrics = await json(['metrics', csv, '--stream', '--chunk-rows', '3000'], true);
     for (const k of KEYS) expect(report.models[0]?.evaluation[k], k).toBe(metrics[k]);
     expect(report.charts.map((c) => c.id)).toEqual(['reliability', 'uncertainty']);
     expect(report.notes[0]).toMatch(/preds: streamed \(10000 rows in constant memory\) — metrics and reliability diagrams only/);
     // a streamed report next to an in-memory one: both in the table, the curves for the in-memory one
     const mixed = join(dir, 'mixed.json');
-    expect(um(['report', csv, 'examples/data/logreg_test.csv', '--json', '-o', mixed, '--chunk-rows', '3000', '--stream']).code).toBe(0);
+    expect((await um(['report', csv, 'examples/data/logreg_test.csv', '--json', '-o', mixed, '--chunk-rows', '3000', '--stream'], { built: true })).code).toBe(0);
     const m = JSON.parse(readFileSync(mixed, 'utf8')) as { models: unknown[]; charts: { id: string }[] };
     expect(m.models.length).toBe(2);
   });
 });
 
 describe('um metrics --engine duckdb', () => {
-  const whole = json(['metrics', csv]);
-  it('CSV, Parquet and a query give the in-memory numbers (≤ 1e-9 relative)', () => {
+  let whole: Json;
+  beforeAll(async () => {
+    whole = await json(['metrics', csv]);
+  });
+  it('CSV, Parquet and a query give the in-memory numbers (≤ 1e-9 relative)', async () => {
     for (const args of [[csv], [parquet], ['--query', `SELECT * FROM read_parquet('${parquet}')`]]) {
-      const r = json(['metrics', '--engine', 'duckdb', ...args]);
+      const r = await json(['metrics', '--engine', 'duckdb', ...args]);
       for (const k of ['accuracy', 'ece', 'mce', 'sce', 'uce', 'brier', 'nll', 'auroc']) {
         expect(Math.abs((r[k] as number) - (whole[k] as number)), `${args.join(' ')} ${k}`).toBeLessThanOrEqual(1e-9 * Math.abs(whole[k] as number));
       }
     }
   });
-  it('weights through SQL equal the in-memory weighted numbers', () => {
-    const weighted = json(['metrics', csv, '--weights', 'w']);
-    const r = json(['metrics', '--engine', 'duckdb', csv, '--weights', 'w']);
+  it('weights through SQL equal the in-memory weighted numbers', async () => {
+    const weighted = await json(['metrics', csv, '--weights', 'w']);
+    const r = await json(['metrics', '--engine', 'duckdb', csv, '--weights', 'w']);
     for (const k of ['accuracy', 'ece', 'sce', 'uce', 'brier', 'nll', 'auroc']) expect(Math.abs((r[k] as number) - (weighted[k] as number)), k).toBeLessThanOrEqual(1e-9 * Math.abs(weighted[k] as number));
   });
-  it('refuses what it cannot do (exit 2)', () => {
-    const r = um(['metrics', '--engine', 'duckdb', csv, '--preset', 'sklearn']);
+  it('refuses what it cannot do (exit 2)', async () => {
+    const r = await um(['metrics', '--engine', 'duckdb', csv, '--preset', 'sklearn']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--preset is not available with --engine/);
   });

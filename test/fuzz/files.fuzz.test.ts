@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { presets } from '../../src/index.js';
 import { main } from '../../src/cli/main.js';
 import { readCalibrator, readPredictions, streamPredictions } from '../../src/io/index.js';
-import { um } from '../helpers/cli.js';
+import { umProcess } from '../helpers/cli.js';
 import { judge } from './check.js';
 import { calibrator, encode, mutateBytes, mutateJson, mutateNpyHeader, mutateParquet, mutateText, predictions, type Format } from './files.js';
 import { caseSeed, Rand, vocabulary } from './generate.js';
@@ -236,7 +236,7 @@ describe('files fuzz: broken files of every format through every reader and comm
       const c = CASES[(i * 7) % CASES.length] as FileCase;
       const { argv } = command(1000 + i, c);
       const start = performance.now();
-      const r = um(argv, { cwd: dir });
+      const r = umProcess(argv, { cwd: dir });
       const p = commandProblems(r.code, r.stdout, r.stderr, performance.now() - start);
       if (p.length > 0) problems.push(`[${c.name}.${c.format}, seed ${SEED}] um ${argv.join(' ')}: ${p.join('; ')}`);
     }

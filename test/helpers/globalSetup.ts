@@ -1,14 +1,35 @@
 import { execFileSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { skip, SKIPPED_SUITES } from './requirements.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * The CLI tests run the built `um` binary as a real process, so the build must reflect the sources under test:
- * compile once before the suite (incremental work is small).
+ * The first source file whose compiled dist/ file is missing or older than it (or than the compiler settings), or
+ * undefined when dist/ is fresh. tsc rewrites every output, so after a build every output is newer than its source.
+ */
+function staleSource(): string | undefined {
+  const settings = Math.max(...['tsconfig.json', 'tsconfig.build.json'].map((f) => statSync(`${root}${f}`).mtimeMs));
+  for (const file of readdirSync(`${root}src`, { recursive: true }).map(String)) {
+    if (!file.endsWith('.ts')) continue;
+    const out = statSync(`${root}packages/core/dist/${file.slice(0, -3)}.js`, { throwIfNoEntry: false });
+    if (out === undefined || out.mtimeMs < Math.max(settings, statSync(`${root}src/${file}`).mtimeMs)) return file;
+  }
+  return undefined;
+}
+
+/**
+ * Tests that need a process or a worker thread (the bin smoke tests, `um --stream` on threads, the parallel
+ * evaluation) run the built dist/, so it must reflect the sources under test: compile when a source is newer than its
+ * output (after `npm ci`, whose `prepare` builds, nothing is recompiled). Then say which optional suites this run
+ * skips, and why — one line each (nothing when everything is present).
  */
 export default function setup(): void {
-  const root = fileURLToPath(new URL('../../', import.meta.url));
-  execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  if (staleSource() !== undefined) {
+    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], { cwd: root, stdio: 'inherit' });
+  }
+  for (const [what, reason] of Object.entries(skip)) {
+    if (reason !== undefined) console.log(`skipped: ${SKIPPED_SUITES[what as keyof typeof skip]} — ${reason}`);
+  }
 }

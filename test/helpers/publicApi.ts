@@ -1,5 +1,6 @@
 import ts from 'typescript';
 import { fileURLToPath } from 'node:url';
+import { programOf } from './tsProgram.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -26,13 +27,7 @@ function tagText(tag: ts.JSDocTag): string {
 /** Every exported value (function, class, variable) of the given entry points, with its documentation. */
 export function publicExports(entries: Record<string, string>): PublicExport[] {
   const files = Object.values(entries).map((e) => `${root}${e}`);
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    types: ['node'],
-  });
+  const program = programOf(files);
   const checker = program.getTypeChecker();
   const out: PublicExport[] = [];
   for (const [entry, file] of Object.entries(entries)) {

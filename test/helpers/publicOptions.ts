@@ -1,5 +1,6 @@
 import ts from 'typescript';
 import { fileURLToPath } from 'node:url';
+import { programOf } from './tsProgram.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,13 +33,7 @@ function objectParts(checker: ts.TypeChecker, type: ts.Type): ts.Type[] {
  */
 export function publicOptions(entries: Record<string, string>): PublicOption[] {
   const files = Object.values(entries).map((e) => `${root}${e}`);
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    types: ['node'],
-  });
+  const program = programOf(files);
   const checker = program.getTypeChecker();
   const out: PublicOption[] = [];
   for (const file of Object.values(entries)) {

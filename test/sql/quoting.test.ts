@@ -16,6 +16,7 @@ import { UMError } from '../../src/index.js';
 import { duckdbEngine, finishSqlMetrics, metricsSql, postgresEngine, sqlMetrics, type DuckdbEngine, type MetricsQueries, type SqlDialect } from '../../src/sql/index.js';
 import { uniforms } from '../helpers/minstd.js';
 import { expectClose, inMemory } from '../helpers/sqlReference.js';
+import { POSTGRES_URL, named, skip } from '../helpers/requirements.js';
 
 const HOSTILE = [
   'a"b', '"', '""', "it's", 'back`tick', '`', '``', 'back\\slash', 'trailing\\', '\\', '\\"', '\\`', '`"\'\\',
@@ -181,12 +182,12 @@ describe('hostile column names through every dialect (DuckDB round trip)', () =>
   });
 });
 
-describe.skipIf(process.env.UM_TEST_POSTGRES === undefined)('hostile column names through a real PostgreSQL', () => {
+describe.skipIf(skip.postgres !== undefined)(named('hostile column names through a real PostgreSQL', skip.postgres), () => {
   let client: { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
   let escapeIdentifier: (name: string) => string;
   beforeAll(async () => {
     const pg = await import('pg');
-    const c = new pg.default.Client({ connectionString: process.env.UM_TEST_POSTGRES });
+    const c = new pg.default.Client({ connectionString: POSTGRES_URL });
     await c.connect();
     client = c as unknown as typeof client;
     escapeIdentifier = pg.default.escapeIdentifier;

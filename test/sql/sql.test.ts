@@ -8,6 +8,7 @@ import { caseIds, loadCase } from '../helpers/conformance.js';
 import { exampleCsv } from '../helpers/data.js';
 import { expectClose, inMemory } from '../helpers/sqlReference.js';
 import { uniforms } from '../helpers/minstd.js';
+import { POSTGRES_URL, named, skip } from '../helpers/requirements.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-sql-'));
 const quiet = { onWarning: () => {} };
@@ -73,11 +74,11 @@ describe('SQL push-down: DuckDB (embedded)', () => {
 });
 
 // PostgreSQL: .ci/run starts a server and sets UM_TEST_POSTGRES (a connection string); locally, set it yourself.
-describe.skipIf(process.env.UM_TEST_POSTGRES === undefined)('SQL push-down: PostgreSQL (real server)', () => {
+describe.skipIf(skip.postgres !== undefined)(named('SQL push-down: PostgreSQL (real server)', skip.postgres), () => {
   let client: { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
   beforeAll(async () => {
     const pg = await import('pg');
-    const c = new pg.default.Client({ connectionString: process.env.UM_TEST_POSTGRES });
+    const c = new pg.default.Client({ connectionString: POSTGRES_URL });
     await c.connect();
     client = c as unknown as typeof client;
   });
