@@ -12,8 +12,10 @@ import { metricRows } from './metricRows.js';
  */
 export function escapeMarkdown(text: string): string {
   // GFM links e-mail addresses after escapes are resolved, so an invisible word joiner after `@` breaks the address
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&').replace(/@/g, '@\u2060');
+  /* eslint-disable no-control-regex -- control characters become spaces: a Markdown line cannot hold them */
+  const controls = /[\s\u0000-\u001f\u007f]+/g;
+  /* eslint-enable no-control-regex */
+  return text.replace(controls, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&').replace(/@/g, '@\u2060');
 }
 
 /** A code fence longer than any run of backticks in the text, so the text cannot close it (internal). */

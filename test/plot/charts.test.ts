@@ -1,3 +1,4 @@
+/* eslint-disable no-sparse-arrays -- arrays with holes are bad inputs under test */
 /** Every chart kind: a valid Vega-Lite spec, a deterministic SVG (snapshot with rounded numbers), and escaped text. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,8 +89,8 @@ describe('bad chart input', () => {
     expect(failure(() => reliabilityDiagram(named(t, u))).message).toMatch(/^reliabilityDiagram: series must hold tables of one measure/);
     expect(failure(() => binSweep(A.labels, A.probs, { bins: [] })).code).toBe('UM_OPTION');
     // a hole in an option array was skipped by the check, then read as undefined (the default bins; no temperature)
-    expect(failure(() => binSweep(A.labels, A.probs, { bins: [2, , 5] as never })).message).toMatch(/^binSweep: options.bins\[1\] must be an integer in \[1, 1048576\]; got undefined/); // eslint-disable-line no-sparse-arrays
-    expect(failure(() => temperatureSweep(A.labels, A.probs, { temperatures: [1, , 2] as never })).message).toMatch(/^temperatureSweep: options.temperatures\[1\] must be finite numbers > 0; got undefined/); // eslint-disable-line no-sparse-arrays
+    expect(failure(() => binSweep(A.labels, A.probs, { bins: [2, , 5] as never })).message).toMatch(/^binSweep: options.bins\[1\] must be an integer in \[1, 1048576\]; got undefined/);
+    expect(failure(() => temperatureSweep(A.labels, A.probs, { temperatures: [1, , 2] as never })).message).toMatch(/^temperatureSweep: options.temperatures\[1\] must be finite numbers > 0; got undefined/);
     expect(failure(() => temperatureSweep(A.labels, A.probs, { temperatures: [1, -2] })).message).toMatch(/^temperatureSweep: options.temperatures\[1\] must be finite numbers > 0; got -2/);
   });
   it('a damaged result (any field replaced by a value of another kind) is a located UMError or a spec without NaN/undefined', () => {
@@ -124,7 +125,7 @@ describe('bad chart input', () => {
     for (const [fn, chart, data] of cases) {
       expect(failure(() => chart(data as never, null as never)).message).toBe(`${fn}: options must be an object; got null`);
       // holes in a series list (map skipped them; the spec got undefined names)
-      for (const holes of [[, ,], [{ name: 'm', data }, , { name: 'n', data }]]) expect(failure(() => chart(holes as never)).message).toMatch(new RegExp(`^${fn}: series\\[\\d\\] must be \\{ name: string, data \\}.*; got undefined`)); // eslint-disable-line no-sparse-arrays
+      for (const holes of [[, ,], [{ name: 'm', data }, , { name: 'n', data }]]) expect(failure(() => chart(holes as never)).message).toMatch(new RegExp(`^${fn}: series\\[\\d\\] must be \\{ name: string, data \\}.*; got undefined`));
       for (const path of paths(data).slice(1)) {
         for (const v of HOSTILE) {
           for (const series of [replaced(data, path, v), [{ name: 'm', data: replaced(data, path, v) }]]) {
