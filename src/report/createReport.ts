@@ -123,20 +123,32 @@ export interface Report {
   readonly intervals: ReportIntervals;
 }
 
+/** How to read a reliability diagram, for what it draws (bars: one model; lines: several) and its measure. */
+function howReliability(drawn: unknown, measure: 'confidence' | 'uncertainty'): string {
+  const [score, outcome, metric] =
+    measure === 'confidence'
+      ? ['confidence', 'accuracy', 'ECE']
+      : ['uncertainty (normalized entropy: 0 = certain, 1 = uniform)', 'top-1 error', 'UCE'];
+  const [over, under] =
+    measure === 'confidence'
+      ? ['accuracy falls short of confidence', 'accuracy exceeds it']
+      : ['the error exceeds the uncertainty', 'it falls short of it'];
+  const common = `The vertical rules are 95% Wilson intervals of each bin's ${outcome}: a gap inside its rule is within the noise of the bin. Below: predictions per bin on a square-root scale, so bins of a few predictions still show.`;
+  return drawn === 'bars'
+    ? `Predictions are grouped into bins of ${score}; each blue bar's height is the ${outcome} in its bin. The coloured part between the bar's top and the bin's mean ${measure} is the gap: vermillion where ${over} (over-confident), purple where ${under} (under-confident). A calibrated model reaches the dashed diagonal. ${common} The title gives the ${metric}, the count-weighted mean gap.`
+    : `One line per model (colour and dash in the legend) through its bins' points (mean ${measure}, ${outcome}); a point's area grows with the number of predictions in its bin. A calibrated model follows the dashed diagonal. ${common} The legend gives each model's ${metric}.`;
+}
+
 const HOW = {
-  reliability:
-    'Each bar is one bin of predictions grouped by confidence; its height is the accuracy in the bin, the red part the gap to the bin’s mean confidence. A calibrated model has bars reaching the dashed diagonal. Below: how many predictions fall in each bin. The legend gives the ECE, the count-weighted mean gap.',
-  uncertainty:
-    'The same for uncertainty: bins of normalized entropy (0 = certain, 1 = uniform) against the top-1 error in the bin. A model whose uncertainty is calibrated has an error rate equal to its uncertainty (the diagonal); the legend gives the UCE.',
   riskCoverage:
     'Keep only the most confident predictions: the x axis is the share kept, the y axis the error among them. Lower is better everywhere; the area (AURC, in the legend) also rewards making fewer errors, which AUROC does not.',
   rejection:
     'Reject predictions whose normalized entropy exceeds a threshold H_max, moving from left (keep all) to right (keep only very certain ones). A useful uncertainty makes the error of the kept predictions fall steadily.',
   roc: 'How well confidence separates correct from wrong predictions: accepting predictions from the most confident down, the share of correct ones accepted (y) against the share of wrong ones (x). The diagonal is chance; the area is the AUROC.',
   pr: 'Finding the wrong predictions by their uncertainty: precision (share of flagged predictions that are wrong) against recall (share of wrong ones flagged). The area is the AUPR, whose baseline is the error rate.',
-  bins: 'ECE, ACE and UCE computed with 2 to 40 bins. A metric that changes a lot with the number of bins ranks models unreliably (the UCE paper, Fig. 1).',
+  bins: 'ECE, ACE and UCE (colours) computed with 2 to 40 bins, one dash per model. A metric that changes a lot with the number of bins ranks models unreliably (the UCE paper, Fig. 1).',
   temperature:
-    'NLL, ECE and UCE after temperature scaling softmax(z / T), as T varies (log scale). The diamond marks the NLL-optimal T; comparing models at their own optimum separates calibration from sharpness (the UCE paper, Fig. 5).',
+    'NLL, ECE and UCE after temperature scaling softmax(z / T), as T varies (log scale, spanning the temperatures computed). The diamond marks the NLL-optimal T; comparing models at their own optimum separates calibration from sharpness (the UCE paper, Fig. 5).',
   ood: 'A batch of 100 in-distribution inputs is replaced, one by one, by out-of-distribution inputs; the line is the batch’s mean normalized entropy (band: ±1 standard deviation over 10 random batches). A useful uncertainty rises steadily.',
 };
 
@@ -380,20 +392,25 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
 
   const withRows = <T>(chart: (s: Named<T>[]) => VegaLiteSpec, items: Named<T>[]) =>
     items.length === 0 ? undefined : chart(items);
+  const confidenceSpec = reliabilityDiagram([
+    ...series((x) => confidence.get(x) as ReliabilityTable),
+    ...tables('reliability'),
+  ]);
   await add(
     'reliability',
     'Reliability diagram (confidence)',
-    HOW.reliability,
-    reliabilityDiagram([...series((x) => confidence.get(x) as ReliabilityTable), ...tables('reliability')]),
+    howReliability((confidenceSpec.usermeta as { drawn: unknown }).drawn, 'confidence'),
+    confidenceSpec,
   );
+  const uncertaintySpec = reliabilityDiagram([
+    ...series((x) => reliability(x.labels, x.p, { ...binning, measure: 'uncertainty', interval: 'wilson' })),
+    ...tables('uncertainty'),
+  ]);
   await add(
     'uncertainty',
     'Reliability diagram (uncertainty)',
-    HOW.uncertainty,
-    reliabilityDiagram([
-      ...series((x) => reliability(x.labels, x.p, { ...binning, measure: 'uncertainty', interval: 'wilson' })),
-      ...tables('uncertainty'),
-    ]),
+    howReliability((uncertaintySpec.usermeta as { drawn: unknown }).drawn, 'uncertainty'),
+    uncertaintySpec,
   );
   await add(
     'risk-coverage',

@@ -36,6 +36,13 @@ function cell(v: number | null): string {
   return Number.isInteger(v) && Math.abs(v) >= 1 ? String(v) : v.toFixed(6);
 }
 
+/** What a chart draws (`usermeta.drawn` of its spec: bars or lines), as an attribute a test or a reader can check. */
+function drawnOf(spec: Record<string, unknown>): string {
+  const meta = spec.usermeta;
+  const drawn = meta !== null && typeof meta === 'object' ? (meta as { drawn?: unknown }).drawn : undefined;
+  return typeof drawn === 'string' ? ` data-drawn="${escapeHtml(drawn)}"` : '';
+}
+
 /** A bound of an interval: 4 decimals (the table's value keeps 6) (internal). */
 function bound(v: number): string {
   return v !== 0 && Math.abs(v) < 1e-4 ? v.toExponential(2) : v.toFixed(4);
@@ -119,7 +126,7 @@ export function reportHtml(report: Report): string {
   const charts = report.charts
     .map(
       (c) =>
-        `<section id="chart-${e(c.id)}"><h2>${e(c.title)}</h2><p class="how">${e(c.howToRead)}</p><figure>${c.svg}</figure></section>`,
+        `<section id="chart-${e(c.id)}"${drawnOf(c.spec)}><h2>${e(c.title)}</h2><p class="how">${e(c.howToRead)}</p><figure>${c.svg}</figure></section>`,
     )
     .join('\n');
   const config = report.models

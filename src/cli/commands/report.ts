@@ -138,8 +138,9 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           args,
           {
             evaluate: evaluateSpec(args, bins, 'exact'),
-            reliability: { metric: 'reliability', options: binning },
-            uncertainty: { metric: 'reliability', options: { ...binning, measure: 'uncertainty' } },
+            // with the per-bin intervals the diagrams and the summary read
+            reliability: { metric: 'reliability', options: { ...binning, interval: 'wilson' } },
+            uncertainty: { metric: 'reliability', options: { ...binning, measure: 'uncertainty', interval: 'wilson' } },
           },
           context,
         );
