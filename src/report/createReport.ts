@@ -1,4 +1,5 @@
 import { checkCount } from '../errors/checkCount.js';
+import { binaryReliability } from '../calibration/binaryReliability.js';
 import { reliability, type ReliabilityTable } from '../calibration/reliability.js';
 import { mcIntegrate } from '../ensemble/mcIntegrate.js';
 import { UMError } from '../errors/UMError.js';
@@ -124,19 +125,41 @@ export interface Report {
 }
 
 /** How to read a reliability diagram, for what it draws (bars: one model; lines: several) and its measure. */
-function howReliability(drawn: unknown, measure: 'confidence' | 'uncertainty'): string {
-  const [score, outcome, metric] =
-    measure === 'confidence'
-      ? ['confidence', 'accuracy', 'ECE']
-      : ['uncertainty (normalized entropy: 0 = certain, 1 = uniform)', 'top-1 error', 'UCE'];
-  const [over, under] =
-    measure === 'confidence'
-      ? ['accuracy falls short of confidence', 'accuracy exceeds it']
-      : ['the error exceeds the uncertainty', 'it falls short of it'];
-  const common = `The vertical rules are 95% Wilson intervals of each bin's ${outcome}: a gap inside its rule is within the noise of the bin. Below: predictions per bin on a square-root scale, so bins of a few predictions still show.`;
+function howReliability(drawn: unknown, measure: 'confidence' | 'uncertainty' | 'probability'): string {
+  const words = {
+    confidence: {
+      score: 'confidence',
+      mean: 'confidence',
+      outcome: 'accuracy',
+      metric: 'ECE',
+      over: 'accuracy falls short of confidence',
+      under: 'accuracy exceeds it',
+    },
+    uncertainty: {
+      score: 'uncertainty (normalized entropy: 0 = certain, 1 = uniform)',
+      mean: 'uncertainty',
+      outcome: 'top-1 error',
+      metric: 'UCE',
+      over: 'the error exceeds the uncertainty',
+      under: 'it falls short of it',
+    },
+    probability: {
+      score: 'predicted P(y = 1)',
+      mean: 'prediction',
+      outcome: 'observed frequency of y = 1',
+      metric: 'binary ECE',
+      over: 'the frequency falls short of the prediction (too high)',
+      under: 'it exceeds it (too low)',
+    },
+  }[measure];
+  const intro =
+    measure === 'probability'
+      ? 'The positive-class diagram of scikit-learn’s calibration_curve: all predictions, binned by their predicted probability of class 1, against how often class 1 occurred. '
+      : '';
+  const common = `The vertical rules are 95% Wilson intervals of each bin's ${words.outcome}: a gap inside its rule is within the noise of the bin. Below: predictions per bin on a square-root scale, so bins of a few predictions still show.`;
   return drawn === 'bars'
-    ? `Predictions are grouped into bins of ${score}; each blue bar's height is the ${outcome} in its bin. The coloured part between the bar's top and the bin's mean ${measure} is the gap: vermillion where ${over} (over-confident), purple where ${under} (under-confident). A calibrated model reaches the dashed diagonal. ${common} The title gives the ${metric}, the count-weighted mean gap.`
-    : `One line per model (colour and dash in the legend) through its bins' points (mean ${measure}, ${outcome}); a point's area grows with the number of predictions in its bin. A calibrated model follows the dashed diagonal. ${common} The legend gives each model's ${metric}.`;
+    ? `${intro}Predictions are grouped into bins of ${words.score}; each blue bar's height is the ${words.outcome} in its bin. The coloured part between the bar's top and the bin's mean ${words.mean} is the gap: vermillion where ${words.over}, purple where ${words.under}. A calibrated model reaches the dashed diagonal. ${common} The title gives the ${words.metric}, the count-weighted mean gap.`
+    : `${intro}One line per model (colour and dash in the legend) through its bins' points (mean ${words.mean}, ${words.outcome}); a point's area grows with the number of predictions in its bin. A calibrated model follows the dashed diagonal. ${common} The legend gives each model's ${words.metric}.`;
 }
 
 const HOW = {
@@ -194,7 +217,7 @@ function warningSink(list: { code: string; message: string }[]): (w: UMWarning) 
  * ```js
  * import { createReport } from 'uncertainty-metrics/report';
  * const r = await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
- * [r.models[0].evaluation.accuracy, r.charts.length]; // => [0.75, 8]
+ * [r.models[0].evaluation.accuracy, r.charts.map((c) => c.id).slice(0, 2)]; // => [0.75, ['positive-class', 'reliability']]
  * ```
  */
 export async function createReport(models: readonly ReportModel[], options: ReportOptions = {}): Promise<Report> {
@@ -252,7 +275,7 @@ const SUMMARY = record({
 async function build(fn: string, models: readonly ReportModel[], options: ReportOptions): Promise<Report> {
   const at = <T>(m: { name: string }, call: () => T): T => within(fn, call, `model ${JSON.stringify(m.name)}`);
   const hasOod = models.some((m) => m.ood !== undefined);
-  const total = 2 * models.length + Math.max(0, models.length - 1) + 8 + (hasOod ? 1 : 0);
+  let total = 2 * models.length + Math.max(0, models.length - 1) + 8 + (hasOod ? 1 : 0);
   let done = 0;
   const step = (label: string) => options.onProgress?.(++done, total, label);
   const warnings: { code: string; message: string }[] = [];
@@ -392,6 +415,24 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
 
   const withRows = <T>(chart: (s: Named<T>[]) => VegaLiteSpec, items: Named<T>[]) =>
     items.length === 0 ? undefined : chart(items);
+  // two classes (--binary among them): first the positive-class diagram every scikit-learn user knows
+  if (classes?.numClasses === 2 && prepared.length > 0) {
+    total++;
+    const positive = series((x) =>
+      binaryReliability(
+        Array.from(x.labels, Number),
+        Array.from({ length: x.p.n }, (_, i) => x.p.data[2 * i + 1] as number),
+        { ...binning, interval: 'wilson' },
+      ),
+    );
+    const spec = reliabilityDiagram(positive);
+    await add(
+      'positive-class',
+      'Reliability diagram (positive class, P(y = 1))',
+      howReliability((spec.usermeta as { drawn: unknown }).drawn, 'probability'),
+      spec,
+    );
+  }
   const confidenceSpec = reliabilityDiagram([
     ...series((x) => confidence.get(x) as ReliabilityTable),
     ...tables('reliability'),

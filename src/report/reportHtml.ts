@@ -18,7 +18,7 @@ h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.25rem;margin-top:2rem;bor
 table{border-collapse:collapse;font-variant-numeric:tabular-nums}th,td{padding:.25rem .7rem;border-bottom:1px solid #eee;text-align:right;vertical-align:top}
 th:first-child,td:first-child{text-align:left}td.best{font-weight:700;background:#eef3fb}td .star{color:#0072b2}
 td code,li code{font-size:.85em;color:#555}.dir{color:#555;text-align:center}.ci{display:block;font-weight:400;color:#555;font-size:.82em}
-.meta{color:#555;font-size:.9rem}.how{color:#444;font-size:.95rem;max-width:60rem}figure{margin:.6rem 0;overflow-x:auto}figure svg{max-width:100%;height:auto}
+.meta{color:#555;font-size:.9rem}.how{color:#444;font-size:.95rem;max-width:60rem}figure{margin:.6rem 0;overflow-x:auto}figure svg{width:100%;max-width:46rem;height:auto}
 pre{background:#f6f6f6;padding:.6rem;overflow-x:auto;font-size:.8rem}details{margin:.4rem 0}
 nav.toc{background:#f7f7f7;padding:.5rem 1rem;border-radius:4px}nav.toc ol{margin:.2rem 0;padding-left:1.2rem;columns:3 16rem}
 .warnings{border-left:4px solid #d55e00;background:#fff6ef;padding:.5rem 1rem}.warnings li{color:#7a3300}
@@ -157,7 +157,7 @@ export function reportHtml(report: Report): string {
     `<h1>${e(report.title)}</h1>`,
     `<p class="meta">uncertainty-metrics ${e(report.version)}${report.timestamp === null ? '' : ` · ${e(report.timestamp)}`}</p>`,
     `<ul>${models}</ul>`,
-    `<nav class="toc"><strong>Contents</strong><ol>${toc.map(([id, t]) => `<li><a href="#${e(id as string)}">${e(t as string)}</a></li>`).join('')}</ol></nav>`,
+    `<nav id="toc" class="toc"><strong>Contents</strong><ol>${toc.map(([id, t]) => `<li><a href="#${e(id as string)}">${e(t as string)}</a></li>`).join('')}</ol></nav>`,
     `<section id="summary"><h2>Summary</h2><div class="summary">${perModel}</div>${comparisons}</section>`,
     warnings,
     '<section id="metrics-section"><h2>Metrics</h2>',

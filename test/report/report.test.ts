@@ -1,6 +1,7 @@
 /** createReport / reportHtml / reportMarkdown / reportJson on the bundled predictions. */
 import { describe, expect, it } from 'vitest';
-import { evaluate, evaluateEnsemble, UMError } from '../../src/index.js';
+import { binaryReliability, evaluate, evaluateEnsemble, UMError } from '../../src/index.js';
+import { uniforms } from '../helpers/minstd.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
 import { exampleCsv } from '../helpers/data.js';
 import { bundled } from '../helpers/npy.js';
@@ -108,6 +109,28 @@ describe('createReport', () => {
       ]),
     ).rejects.toThrow('createReport: model "x": labels[1] must be an integer in [0, 2); got 7');
     await expect(createReport([])).rejects.toMatchObject({ code: 'UM_EMPTY' });
+  });
+});
+
+describe('two classes: the positive-class diagram (scikit-learn’s calibration_curve)', () => {
+  it('comes first and draws binaryReliability’s bins of P(y = 1), with intervals, on seeded binary data', async () => {
+    for (const seed of [41, 42]) {
+      const u = uniforms(seed, 600);
+      const p1 = u.slice(0, 300).map((x) => Math.min(1, Math.max(0, x ** 1.5)));
+      const labels = u.slice(300).map((x, i) => (x < (p1[i] as number) ** 0.7 ? 1 : 0));
+      const r = await createReport([{ name: 'b', labels, scores: p1, options: { binary: true } }], FAST);
+      expect(r.charts[0]?.id).toBe('positive-class');
+      expect(r.charts[0]?.howToRead).toMatch(/^The positive-class diagram of scikit-learn’s calibration_curve/);
+      const table = binaryReliability(labels, p1, { interval: 'wilson' });
+      const values = (
+        r.charts[0]?.spec as { data: { values: { score: number; outcome: number; count: number; low: number }[] } }
+      ).data.values;
+      const filled = table.bins.filter((b) => b.count > 0);
+      expect(values.map((v) => [v.score, v.outcome, v.count, v.low])).toEqual(
+        filled.map((b) => [b.meanScore, b.meanOutcome, b.count, table.intervals?.bounds[b.index]?.[0]]),
+      );
+      expect(r.charts[0]?.svg).toContain('predicted P(y = 1)');
+    }
   });
 });
 
