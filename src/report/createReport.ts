@@ -1,3 +1,4 @@
+import { MAX_RESAMPLES } from '../bootstrap/bootstrap.js';
 import { checkCount } from '../errors/checkCount.js';
 import { binaryReliability } from '../calibration/binaryReliability.js';
 import { reliability, type ReliabilityTable } from '../calibration/reliability.js';
@@ -231,13 +232,13 @@ export async function createReport(models: readonly ReportModel[], options: Repo
       fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
   }
   if (options.bins !== undefined) checkCount(fn, 'options.bins', options.bins);
-  if (
-    options.resamples !== undefined &&
-    (!Number.isInteger(options.resamples) ||
-      (options.resamples as number) < 2 ||
-      (options.resamples as number) > 100_000)
-  ) {
-    fail('UM_OPTION', fn, 'options.resamples', 'be an integer in [2, 100000]', { value: options.resamples });
+  if (options.resamples !== undefined) {
+    // the bound of bootstrap and comparePaired, which the resamples go to
+    checkCount(fn, 'options.resamples', options.resamples, {
+      min: 2,
+      max: MAX_RESAMPLES,
+      why: `${MAX_RESAMPLES} resamples keep every resampled value in memory`,
+    });
   }
   if (
     options.seed !== undefined &&
