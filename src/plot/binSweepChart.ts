@@ -1,5 +1,5 @@
 import { arrayOf, finite, record, text } from '../errors/checkShape.js';
-import { frame, named, size } from './common.js';
+import { DASHES, PALETTE, frame, named, size } from './common.js';
 import type { BinSweep } from './binSweep.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
@@ -12,7 +12,8 @@ const isSweep = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  * **Formula.** The rows of {@link binSweep}: one line per metric (and model).
  *
  * **Conventions.**
- * - Colour = metric; with several models the line style tells them apart (legend).
+ * - Colour = metric (Okabe–Ito); with several models the dash tells them apart, with a legend of
+ *   the dashes.
  *
  * **References.**
  * - "Uncertainty Calibration Error…", ICLR 2020 submission, Fig. 1.
@@ -30,20 +31,60 @@ const isSweep = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function binSweepChart(series: Series<BinSweep>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'binSweepChart';
-  const items = named(fn, series, isSweep, record({ rows: arrayOf(record({ metric: text(), bins: finite('a number of bins'), value: finite() })) }));
+  const items = named(
+    fn,
+    series,
+    isSweep,
+    record({ rows: arrayOf(record({ metric: text(), bins: finite('a number of bins'), value: finite() })) }),
+  );
   const { title, width, height } = size(fn, options);
-  const values = items.flatMap((s) => s.data.rows.map((r) => ({ model: s.name, metric: r.metric, bins: r.bins, value: r.value })));
+  const values = items.flatMap((s) =>
+    s.data.rows.map((r) => ({ model: s.name, metric: r.metric, bins: r.bins, value: r.value })),
+  );
+  const names = items.map((s) => s.name);
+  // the models' legend shows each model's dash in grey (the colours belong to the metrics); it comes from the line
+  // layer alone: a line with points gets transparent legend strokes
+  const dash = {
+    field: 'model',
+    type: 'nominal',
+    sort: names,
+    scale: { domain: names, range: DASHES },
+    legend: {
+      title: 'model',
+      orient: 'bottom',
+      direction: 'vertical',
+      symbolType: 'stroke',
+      symbolStrokeWidth: 2.5,
+      symbolSize: 400,
+      symbolStrokeColor: '#444444',
+      labelLimit: 400,
+    },
+  };
   return frame(title, {
     width,
     height,
     data: { values },
-    mark: { type: 'line', point: true },
     encoding: {
       x: { field: 'bins', type: 'quantitative', title: 'number of bins' },
       y: { field: 'value', type: 'quantitative', title: 'calibration error', scale: { zero: true } },
-      color: { field: 'metric', type: 'nominal', sort: ['ECE', 'ACE', 'UCE'], legend: { title: null, orient: 'bottom', direction: 'horizontal' } },
-      ...(items.length > 1 ? { strokeDash: { field: 'model', type: 'nominal', sort: items.map((s) => s.name), legend: { title: null, orient: 'bottom', direction: 'vertical' } } } : {}),
+      color: {
+        field: 'metric',
+        type: 'nominal',
+        sort: ['ECE', 'ACE', 'UCE'],
+        scale: { domain: ['ECE', 'ACE', 'UCE'], range: PALETTE.slice(0, 3) },
+        legend: {
+          title: 'metric',
+          orient: 'bottom',
+          direction: 'horizontal',
+          symbolType: 'stroke',
+          symbolStrokeWidth: 2.5,
+        },
+      },
       detail: { field: 'model', type: 'nominal' },
     },
+    layer: [
+      { mark: { type: 'line' }, encoding: items.length > 1 ? { strokeDash: dash } : {} },
+      { mark: { type: 'point', filled: true, size: 20 } },
+    ],
   });
 }

@@ -4,7 +4,11 @@ import { named, short, size } from './common.js';
 import { lineChart, referenceLine } from './lineChart.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
-const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isArray((x as RocCurve).points) && typeof (x as RocCurve).auroc === 'number';
+const isCurve = (x: unknown) =>
+  typeof x === 'object' &&
+  x !== null &&
+  Array.isArray((x as RocCurve).points) &&
+  typeof (x as RocCurve).auroc === 'number';
 
 /**
  * ROC chart of correctness: the share of correct predictions accepted against the share of wrong ones, as the
@@ -32,13 +36,28 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function rocChart(series: Series<RocCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'rocChart';
-  const items = named(fn, series, isCurve, record({ auroc: finite(), points: arrayOf(record({ fpr: finite(), tpr: finite() })) }));
+  const items = named(
+    fn,
+    series,
+    isCurve,
+    record({ auroc: finite(), points: arrayOf(record({ fpr: finite(), tpr: finite() })) }),
+  );
   const { title, ...dims } = size(fn, options);
-  const curves = items.map((s) => ({ label: `${s.name} (AUROC ${short(s.data.auroc)})`, points: s.data.points.map((p) => ({ fpr: p.fpr, tpr: p.tpr })) }));
+  const curves = items.map((s) => ({
+    label: `${s.name} (AUROC ${short(s.data.auroc)})`,
+    points: s.data.points.map((p) => ({ fpr: p.fpr, tpr: p.tpr })),
+  }));
   return lineChart(
     title,
     curves,
-    { x: 'fpr', y: 'tpr', xTitle: 'false-positive rate (wrong predictions accepted)', yTitle: 'true-positive rate (correct predictions accepted)', xDomain: [0, 1], yDomain: [0, 1] },
+    {
+      x: 'fpr',
+      y: 'tpr',
+      xTitle: 'false-positive rate (wrong predictions accepted)',
+      yTitle: 'TPR (correct predictions accepted)',
+      xDomain: [0, 1],
+      yDomain: [0, 1],
+    },
     dims,
     [referenceLine([0, 0], [1, 1], { x: 'fpr', y: 'tpr' })],
   );

@@ -1,9 +1,13 @@
 import { arrayOf, finite, record, text } from '../errors/checkShape.js';
-import { frame, named, size } from './common.js';
+import { colorBy, dashBy, frame, named, size } from './common.js';
 import type { TemperatureSweep } from './temperatureSweep.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
-const isSweep = (x: unknown) => typeof x === 'object' && x !== null && Array.isArray((x as TemperatureSweep).rows) && typeof (x as TemperatureSweep).optimum === 'object';
+const isSweep = (x: unknown) =>
+  typeof x === 'object' &&
+  x !== null &&
+  Array.isArray((x as TemperatureSweep).rows) &&
+  typeof (x as TemperatureSweep).optimum === 'object';
 
 /** Every field the chart reads; temperatures are drawn on a log scale. */
 const SWEEP = record({
@@ -18,7 +22,7 @@ const SWEEP = record({
  * **Formula.** The rows of {@link temperatureSweep}; a point at (T*, metric(T*)).
  *
  * **Conventions.**
- * - Independent y scales per panel; colour = model.
+ * - Independent y scales per panel; colour and dash = model (Okabe–Ito); the temperature axis spans the data.
  *
  * **References.**
  * - "Uncertainty Calibration Error…", ICLR 2020 submission, Fig. 5.
@@ -40,11 +44,30 @@ export function temperatureChart(series: Series<TemperatureSweep>, options: Char
   const { title, width, height } = size(fn, options);
   const models = items.map((s) => `${s.name} (T* ${s.data.optimum.temperature.toPrecision(4)})`);
   const values = items.flatMap((s, j) => [
-    ...s.data.rows.map((r) => ({ model: models[j], metric: r.metric, temperature: r.temperature, value: r.value, optimum: false })),
-    ...(['NLL', 'ECE', 'UCE'] as const).map((metric) => ({ model: models[j], metric, temperature: s.data.optimum.temperature, value: s.data.optimum[metric], optimum: true })),
+    ...s.data.rows.map((r) => ({
+      model: models[j],
+      metric: r.metric,
+      temperature: r.temperature,
+      value: r.value,
+      optimum: false,
+    })),
+    ...(['NLL', 'ECE', 'UCE'] as const).map((metric) => ({
+      model: models[j],
+      metric,
+      temperature: s.data.optimum.temperature,
+      value: s.data.optimum[metric],
+      optimum: true,
+    })),
   ]);
-  const x = { field: 'temperature', type: 'quantitative', title: 'temperature T', scale: { type: 'log' } };
-  const color = { field: 'model', type: 'nominal', sort: models, legend: { title: null, orient: 'bottom', direction: 'vertical' } };
+  // the axis spans the data (a log scale's nice domain rounds out to powers of ten: 0.1–100 for curves in 0.25–15)
+  const ts = values.map((v) => v.temperature);
+  const x = {
+    field: 'temperature',
+    type: 'quantitative',
+    title: 'temperature T',
+    scale: { type: 'log', domain: [Math.min(...ts), Math.max(...ts)], nice: false },
+  };
+  const color = colorBy(models);
   return frame(title, {
     data: { values },
     facet: { row: { field: 'metric', type: 'nominal', sort: ['NLL', 'ECE', 'UCE'], title: null } },
@@ -52,8 +75,21 @@ export function temperatureChart(series: Series<TemperatureSweep>, options: Char
       width,
       height: Math.round(height / 2),
       layer: [
-        { transform: [{ filter: 'datum.optimum === false' }], mark: { type: 'line' }, encoding: { x, y: { field: 'value', type: 'quantitative', title: null, scale: { zero: false } }, color } },
-        { transform: [{ filter: 'datum.optimum === true' }], mark: { type: 'point', filled: true, size: 60, shape: 'diamond' }, encoding: { x, y: { field: 'value', type: 'quantitative' }, color } },
+        {
+          transform: [{ filter: 'datum.optimum === false' }],
+          mark: { type: 'line' },
+          encoding: {
+            x,
+            y: { field: 'value', type: 'quantitative', title: null, scale: { zero: false } },
+            color,
+            strokeDash: dashBy(models),
+          },
+        },
+        {
+          transform: [{ filter: 'datum.optimum === true' }],
+          mark: { type: 'point', filled: true, size: 60, shape: 'diamond' },
+          encoding: { x, y: { field: 'value', type: 'quantitative' }, color },
+        },
       ],
     },
     resolve: { scale: { y: 'independent' } },

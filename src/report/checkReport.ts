@@ -1,4 +1,4 @@
-import { arrayOf, count, orNull, record, text, type Check } from '../errors/checkShape.js';
+import { arrayOf, count, finite, orNull, record, text, type Check } from '../errors/checkShape.js';
 import { fail } from '../errors/fail.js';
 import type { Report } from './createReport.js';
 
@@ -8,9 +8,26 @@ const json: Check = (fn, where, x) => {
   try {
     written = JSON.stringify(x);
   } catch (error) {
-    fail('UM_OPTION', fn, where, `be plain JSON data (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    fail(
+      'UM_OPTION',
+      fn,
+      where,
+      `be plain JSON data (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
   }
   if (written === undefined) fail('UM_OPTION', fn, where, 'be plain JSON data', { value: x });
+};
+
+/** A number (finite or not: the renderers print it). */
+const number: Check = (fn, where, x) => {
+  if (typeof x !== 'number') fail('UM_OPTION', fn, where, 'be a number', { value: x });
+};
+
+/** Per metric key: null or an interval with finite bounds. */
+const INTERVAL = orNull(record({ lower: finite(), upper: finite(), method: text() }));
+const intervalsByKey: Check = (fn, where, x) => {
+  record({})(fn, where, x);
+  for (const [k, v] of Object.entries(x as Record<string, unknown>)) INTERVAL(fn, `${where}.${k}`, v);
 };
 
 /** Every field the renderers read. */
@@ -19,11 +36,33 @@ const REPORT = record({
   version: text(),
   timestamp: orNull(text()),
   models: arrayOf(
-    record({ name: text(), source: orNull(text()), n: count, numClasses: count, numMembers: orNull(count), evaluation: record({ config: json }) }),
+    record({
+      name: text(),
+      source: orNull(text()),
+      n: count,
+      numClasses: count,
+      numMembers: orNull(count),
+      evaluation: record({ config: json }),
+    }),
   ),
   charts: arrayOf(record({ id: text(), title: text(), howToRead: text(), svg: text(), spec: record({}) })),
   notes: arrayOf(text()),
   warnings: arrayOf(record({ code: text(), message: text() })),
+  summary: record({
+    models: arrayOf(record({ name: text(), lines: arrayOf(text()) })),
+    comparisons: arrayOf(
+      record({
+        a: text(),
+        b: text(),
+        resamples: count,
+        level: number,
+        seed: count,
+        sentences: arrayOf(text()),
+        metrics: arrayOf(record({ metric: text(), verdict: orNull(text()) })),
+      }),
+    ),
+  }),
+  intervals: record({ resamples: count, level: number, seed: count, models: arrayOf(orNull(intervalsByKey)) }),
 });
 
 /**

@@ -1,4 +1,6 @@
+import { MAX_RESAMPLES } from '../bootstrap/bootstrap.js';
 import { checkCount } from '../errors/checkCount.js';
+import { binaryReliability } from '../calibration/binaryReliability.js';
 import { reliability, type ReliabilityTable } from '../calibration/reliability.js';
 import { mcIntegrate } from '../ensemble/mcIntegrate.js';
 import { UMError } from '../errors/UMError.js';
@@ -30,6 +32,7 @@ import { rejectionCurve } from '../selective/rejectionCurve.js';
 import { riskCoverageCurve } from '../selective/riskCoverageCurve.js';
 import { rocCurve } from '../selective/rocCurve.js';
 import { VERSION } from '../version.js';
+import { compareModels, modelSummary, tableIntervals, type ReportComparison, type ReportIntervals } from './summary.js';
 import type { UMWarning } from '../warnings/warnings.js';
 
 /** One model of a report: its predictions (one model's scores, or ensemble members) and where they came from. */
@@ -45,7 +48,11 @@ export interface ReportModel {
    * uncertainty reliability tables, e.g. from merged states). Charts that need every row leave such a model out, with
    * a note.
    */
-  readonly summary?: { readonly evaluation: Evaluation; readonly reliability: ReliabilityTable; readonly uncertainty: ReliabilityTable };
+  readonly summary?: {
+    readonly evaluation: Evaluation;
+    readonly reliability: ReliabilityTable;
+    readonly uncertainty: ReliabilityTable;
+  };
   /** One model's scores [N, C] (declared by `options`). */
   readonly scores?: Scores;
   /** Ensemble members [S, N, C] instead of `scores`. */
@@ -66,6 +73,13 @@ export interface ReportOptions {
   preset?: PresetName;
   /** A timestamp to print (none by default, so the same input gives the same report). */
   timestamp?: string;
+  /**
+   * Bootstrap resamples of the metric table's intervals and of the comparisons (default: 200 for the table, 1000 for
+   * the comparisons — `comparePaired`'s default, so `um compare` prints the same verdicts).
+   */
+  resamples?: number;
+  /** Seed of every bootstrap (default 0). */
+  seed?: number;
   /** Called after each step with (done, total, label) — for a progress bar. */
   onProgress?: (done: number, total: number, label: string) => void;
 }
@@ -102,22 +116,63 @@ export interface Report {
   /** Things left out and why (e.g. a chart that needs both correct and wrong predictions). */
   readonly notes: string[];
   readonly warnings: { readonly code: string; readonly message: string }[];
+  /** What to read first: per model a few sentences; with several models, the comparisons with the first one. */
+  readonly summary: {
+    readonly models: { readonly name: string; readonly lines: string[] }[];
+    readonly comparisons: ReportComparison[];
+  };
+  /** Bootstrap intervals of the metric table, with their settings. */
+  readonly intervals: ReportIntervals;
+}
+
+/** How to read a reliability diagram, for what it draws (bars: one model; lines: several) and its measure. */
+function howReliability(drawn: unknown, measure: 'confidence' | 'uncertainty' | 'probability'): string {
+  const words = {
+    confidence: {
+      score: 'confidence',
+      mean: 'confidence',
+      outcome: 'accuracy',
+      metric: 'ECE',
+      over: 'accuracy falls short of confidence',
+      under: 'accuracy exceeds it',
+    },
+    uncertainty: {
+      score: 'uncertainty (normalized entropy: 0 = certain, 1 = uniform)',
+      mean: 'uncertainty',
+      outcome: 'top-1 error',
+      metric: 'UCE',
+      over: 'the error exceeds the uncertainty',
+      under: 'it falls short of it',
+    },
+    probability: {
+      score: 'predicted P(y = 1)',
+      mean: 'prediction',
+      outcome: 'observed frequency of y = 1',
+      metric: 'binary ECE',
+      over: 'the frequency falls short of the prediction (too high)',
+      under: 'it exceeds it (too low)',
+    },
+  }[measure];
+  const intro =
+    measure === 'probability'
+      ? 'The positive-class diagram of scikit-learn’s calibration_curve: all predictions, binned by their predicted probability of class 1, against how often class 1 occurred. '
+      : '';
+  const common = `The vertical rules are 95% Wilson intervals of each bin's ${words.outcome}: a gap inside its rule is within the noise of the bin. Below: predictions per bin on a square-root scale, so bins of a few predictions still show.`;
+  return drawn === 'bars'
+    ? `${intro}Predictions are grouped into bins of ${words.score}; each blue bar's height is the ${words.outcome} in its bin. The coloured part between the bar's top and the bin's mean ${words.mean} is the gap: vermillion where ${words.over}, purple where ${words.under}. A calibrated model reaches the dashed diagonal. ${common} The title gives the ${words.metric}, the count-weighted mean gap.`
+    : `${intro}One line per model (colour and dash in the legend) through its bins' points (mean ${words.mean}, ${words.outcome}); a point's area grows with the number of predictions in its bin. A calibrated model follows the dashed diagonal. ${common} The legend gives each model's ${words.metric}.`;
 }
 
 const HOW = {
-  reliability:
-    'Each bar is one bin of predictions grouped by confidence; its height is the accuracy in the bin, the red part the gap to the bin’s mean confidence. A calibrated model has bars reaching the dashed diagonal. Below: how many predictions fall in each bin. The legend gives the ECE, the count-weighted mean gap.',
-  uncertainty:
-    'The same for uncertainty: bins of normalized entropy (0 = certain, 1 = uniform) against the top-1 error in the bin. A model whose uncertainty is calibrated has an error rate equal to its uncertainty (the diagonal); the legend gives the UCE.',
   riskCoverage:
     'Keep only the most confident predictions: the x axis is the share kept, the y axis the error among them. Lower is better everywhere; the area (AURC, in the legend) also rewards making fewer errors, which AUROC does not.',
   rejection:
     'Reject predictions whose normalized entropy exceeds a threshold H_max, moving from left (keep all) to right (keep only very certain ones). A useful uncertainty makes the error of the kept predictions fall steadily.',
   roc: 'How well confidence separates correct from wrong predictions: accepting predictions from the most confident down, the share of correct ones accepted (y) against the share of wrong ones (x). The diagonal is chance; the area is the AUROC.',
   pr: 'Finding the wrong predictions by their uncertainty: precision (share of flagged predictions that are wrong) against recall (share of wrong ones flagged). The area is the AUPR, whose baseline is the error rate.',
-  bins: 'ECE, ACE and UCE computed with 2 to 40 bins. A metric that changes a lot with the number of bins ranks models unreliably (the UCE paper, Fig. 1).',
+  bins: 'ECE, ACE and UCE (colours) computed with 2 to 40 bins, one dash per model. A metric that changes a lot with the number of bins ranks models unreliably (the UCE paper, Fig. 1).',
   temperature:
-    'NLL, ECE and UCE after temperature scaling softmax(z / T), as T varies (log scale). The diamond marks the NLL-optimal T; comparing models at their own optimum separates calibration from sharpness (the UCE paper, Fig. 5).',
+    'NLL, ECE and UCE after temperature scaling softmax(z / T), as T varies (log scale, spanning the temperatures computed). The diamond marks the NLL-optimal T; comparing models at their own optimum separates calibration from sharpness (the UCE paper, Fig. 5).',
   ood: 'A batch of 100 in-distribution inputs is replaced, one by one, by out-of-distribution inputs; the line is the batch’s mean normalized entropy (band: ±1 standard deviation over 10 random batches). A useful uncertainty rises steadily.',
 };
 
@@ -141,38 +196,70 @@ function warningSink(list: { code: string; message: string }[]): (w: UMWarning) 
  *   prediction, which every chart draws.
  * - Charts that need both correct and wrong predictions (ROC, PR) leave out models that have only one kind, and say
  *   so in `notes`; the temperature chart leaves out models whose NLL is infinite.
- * - Deterministic: no timestamp unless given; seeded random draws (OoD batches, seed 0).
+ * - A summary first: per model accuracy, ECE and UCE with bootstrap intervals, the direction of miscalibration and
+ *   the confidence bins whose gap exceeds their 95% Wilson interval, and the NLL-optimal temperature with the ECE it
+ *   gives; with several models, each later model compared with the first by {@link uncertainty-metrics!comparePaired} (class-wise errors
+ *   left out; 1000 resamples unless `resamples` is given), as sentences that say only what each interval supports —
+ *   `um compare first other` prints the same ones.
+ * - The table's intervals: row bootstrap of every metric (200 resamples unless `resamples` is given), BCa, and for
+ *   the binned calibration errors the conservative union interval (as {@link uncertainty-metrics!comparePaired}), clipped at 0.
+ * - Deterministic: no timestamp unless given; seeded random draws (bootstrap seed `seed`, default 0; OoD batches,
+ *   seed 0).
  * - A model given as a `summary` (a streamed file reduced to states) appears in the metrics table and the reliability
  *   diagrams; the charts that need every row leave it out and `notes` says so.
  *
  * **References.** See each metric and chart.
  *
  * @param models one or more {@link ReportModel}.
- * @param options `title`, `bins`, `preset`, `timestamp`, `onProgress`.
+ * @param options `title`, `bins`, `preset`, `resamples`, `seed`, `timestamp`, `onProgress`.
  * @returns the {@link Report}.
  * @throws {UMError} on invalid input (located as by each metric) or models with different numbers of classes.
  * @example
  * ```js
  * import { createReport } from 'uncertainty-metrics/report';
  * const r = await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
- * [r.models[0].evaluation.accuracy, r.charts.length]; // => [0.75, 8]
+ * [r.models[0].evaluation.accuracy, r.charts.map((c) => c.id).slice(0, 2)]; // => [0.75, ['positive-class', 'reliability']]
  * ```
  */
 export async function createReport(models: readonly ReportModel[], options: ReportOptions = {}): Promise<Report> {
   const fn = 'createReport';
-  if (!Array.isArray(models) || models.length === 0) fail('UM_EMPTY', fn, 'models', 'hold at least one model', { value: Array.isArray(models) ? 0 : models });
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
+  if (!Array.isArray(models) || models.length === 0)
+    fail('UM_EMPTY', fn, 'models', 'hold at least one model', { value: Array.isArray(models) ? 0 : models });
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
   for (const key of Object.keys(options)) {
-    if (!['title', 'bins', 'preset', 'timestamp', 'onProgress'].includes(key)) fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
+    if (!['title', 'bins', 'preset', 'timestamp', 'onProgress', 'resamples', 'seed'].includes(key))
+      fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
   }
   if (options.bins !== undefined) checkCount(fn, 'options.bins', options.bins);
-  for (const key of ['title', 'timestamp', 'preset'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'string') fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
+  if (options.resamples !== undefined) {
+    // the bound of bootstrap and comparePaired, which the resamples go to
+    checkCount(fn, 'options.resamples', options.resamples, {
+      min: 2,
+      max: MAX_RESAMPLES,
+      why: `${MAX_RESAMPLES} resamples keep every resampled value in memory`,
+    });
   }
-  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') fail('UM_OPTION', fn, 'options.onProgress', 'be a function', { value: options.onProgress });
+  if (
+    options.seed !== undefined &&
+    (!Number.isInteger(options.seed) || (options.seed as number) < 0 || (options.seed as number) > 2 ** 32 - 1)
+  ) {
+    fail('UM_OPTION', fn, 'options.seed', 'be an integer in [0, 2³² − 1]', { value: options.seed });
+  }
+  for (const key of ['title', 'timestamp', 'preset'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'string')
+      fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
+  }
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
+    fail('UM_OPTION', fn, 'options.onProgress', 'be a function', { value: options.onProgress });
   models.forEach((m, j) => {
-    if (m === null || typeof m !== 'object' || typeof m.name !== 'string') fail('UM_OPTION', fn, 'models', 'be { name, labels, scores | members } or { name, summary }', { index: [j], value: m });
-    if (m.source !== undefined && typeof m.source !== 'string') fail('UM_OPTION', fn, `models[${j}].source`, 'be a string', { value: m.source });
+    if (m === null || typeof m !== 'object' || typeof m.name !== 'string')
+      fail('UM_OPTION', fn, 'models', 'be { name, labels, scores | members } or { name, summary }', {
+        index: [j],
+        value: m,
+      });
+    if (m.source !== undefined && typeof m.source !== 'string')
+      fail('UM_OPTION', fn, `models[${j}].source`, 'be a string', { value: m.source });
     if (m.summary !== undefined) SUMMARY(fn, `models[${j}].summary`, m.summary);
   });
   // errors of the metrics and charts computed for a model name the model (`createReport: model "b": labels[3] …`)
@@ -180,17 +267,24 @@ export async function createReport(models: readonly ReportModel[], options: Repo
 }
 
 /** The parts of a streamed model's summary that the report reads (its tables are checked by the diagrams). */
-const SUMMARY = record({ evaluation: record({ n: count, numClasses: count, config: record({}) }), reliability: record({}), uncertainty: record({}) });
+const SUMMARY = record({
+  evaluation: record({ n: count, numClasses: count, config: record({}) }),
+  reliability: record({}),
+  uncertainty: record({}),
+});
 
 async function build(fn: string, models: readonly ReportModel[], options: ReportOptions): Promise<Report> {
   const at = <T>(m: { name: string }, call: () => T): T => within(fn, call, `model ${JSON.stringify(m.name)}`);
   const hasOod = models.some((m) => m.ood !== undefined);
-  const total = models.length + 8 + (hasOod ? 1 : 0);
+  let total = 2 * models.length + Math.max(0, models.length - 1) + 8 + (hasOod ? 1 : 0);
   let done = 0;
   const step = (label: string) => options.onProgress?.(++done, total, label);
   const warnings: { code: string; message: string }[] = [];
   const onWarning = warningSink(warnings);
-  const binning = { ...(options.bins === undefined ? {} : { bins: options.bins }), ...(options.preset === undefined ? {} : { preset: options.preset }) };
+  const binning = {
+    ...(options.bins === undefined ? {} : { bins: options.bins }),
+    ...(options.preset === undefined ? {} : { preset: options.preset }),
+  };
   type Prepared = { name: string; labels: Labels; p: ProbMatrix; result: ReportModelResult; model: ReportModel };
   const prepared: Prepared[] = [];
   const summarized: { name: string; result: ReportModelResult; summary: NonNullable<ReportModel['summary']> }[] = [];
@@ -204,35 +298,101 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
       evaluation = m.summary.evaluation;
     } else if (m.members !== undefined) {
       const members = m.members;
-      const e = at(m, () => evaluateEnsemble(m.labels as Labels, members, { ...(m.options ?? {}), ...binning, onWarning }));
+      const e = at(m, () =>
+        evaluateEnsemble(m.labels as Labels, members, { ...(m.options ?? {}), ...binning, onWarning }),
+      );
       evaluation = e;
       numMembers = e.numMembers;
       p = at(m, () => mcIntegrate(members, m.options ?? {}));
     } else {
       const scores = m.scores;
-      if (scores === undefined) fail('UM_OPTION', fn, 'models', 'have scores, members or a summary', { index: [j], value: m.name });
-      if (m.options !== undefined && (m.options === null || typeof m.options !== 'object')) fail('UM_OPTION', fn, `models[${j}].options`, 'be an object', { value: m.options });
+      if (scores === undefined)
+        fail('UM_OPTION', fn, 'models', 'have scores, members or a summary', { index: [j], value: m.name });
+      if (m.options !== undefined && (m.options === null || typeof m.options !== 'object'))
+        fail('UM_OPTION', fn, `models[${j}].options`, 'be an object', { value: m.options });
       const { numMembers: _s, ...input } = m.options ?? {};
       const q = at(m, () => toProbabilities(scores, input));
       p = q;
       evaluation = at(m, () => evaluate(m.labels as Labels, q, { ...binning, onWarning }));
     }
     if (classes !== undefined && evaluation.numClasses !== classes.numClasses) {
-      fail('UM_SHAPE', fn, 'models', `predict the same classes: ${classes.name} has ${classes.numClasses}, ${m.name} has ${evaluation.numClasses}`, { index: [j], value: evaluation.numClasses });
+      fail(
+        'UM_SHAPE',
+        fn,
+        'models',
+        `predict the same classes: ${classes.name} has ${classes.numClasses}, ${m.name} has ${evaluation.numClasses}`,
+        { index: [j], value: evaluation.numClasses },
+      );
     }
     classes ??= { name: m.name, numClasses: evaluation.numClasses };
-    const result = { name: m.name, source: m.source ?? null, n: evaluation.n, numClasses: evaluation.numClasses, numMembers, evaluation };
+    const result = {
+      name: m.name,
+      source: m.source ?? null,
+      n: evaluation.n,
+      numClasses: evaluation.numClasses,
+      numMembers,
+      evaluation,
+    };
     results.push(result);
-    if (m.summary !== undefined || p === undefined) summarized.push({ name: m.name, result, summary: m.summary as NonNullable<ReportModel['summary']> });
+    if (m.summary !== undefined || p === undefined)
+      summarized.push({ name: m.name, result, summary: m.summary as NonNullable<ReportModel['summary']> });
     else prepared.push({ name: m.name, labels: m.labels as Labels, p, model: m, result });
     step(`evaluated ${m.name}`);
   }
-  const notes: string[] = summarized.map(
-    (x) => `${x.name}: streamed (${x.result.n} rows in constant memory) — metrics and reliability diagrams only; the curves, bin and temperature sweeps need every row (run without --stream)`,
+  // the summary: per-bin Wilson intervals of the confidence diagram, bootstrap intervals of the table, comparisons
+  const seed = options.seed ?? 0;
+  const confidence = new Map(
+    prepared.map((x) => [x, at(x, () => reliability(x.labels, x.p, { ...binning, interval: 'wilson' }))] as const),
+  );
+  const summaries = results.map((r) => {
+    const x = prepared.find((q) => q.result === r);
+    const streamed = summarized.find((q) => q.result === r);
+    const table =
+      x === undefined ? null : at(x, () => tableIntervals(x.labels, x.p, binning, options.resamples ?? 200, seed));
+    step(`intervals of ${r.name}`);
+    const input =
+      x === undefined
+        ? {
+            name: r.name,
+            evaluation: r.evaluation,
+            reliability: (streamed as NonNullable<typeof streamed>).summary.reliability,
+          }
+        : {
+            name: r.name,
+            evaluation: r.evaluation,
+            reliability: confidence.get(x) as ReliabilityTable,
+            labels: x.labels,
+            p: x.p,
+          };
+    return { name: r.name, lines: modelSummary(input, table, binning), table };
+  });
+  const comparisons: ReportComparison[] = [];
+  const baseline = prepared.find((x) => x.result === results[0]);
+  const notes: string[] = [];
+  for (const r of results.slice(1)) {
+    const x = prepared.find((q) => q.result === r);
+    if (baseline !== undefined && x !== undefined && sameRows(baseline.labels, x.labels)) {
+      comparisons.push(at(x, () => compareModels(baseline, x, binning, options.resamples ?? 1000, seed)));
+    } else {
+      notes.push(
+        `${r.name}: not compared with ${results[0]?.name ?? ''} (a paired comparison needs both in memory, on the same rows with the same labels)`,
+      );
+    }
+    step(`compared ${r.name}`);
+  }
+  notes.push(
+    ...summarized.map(
+      (x) =>
+        `${x.name}: streamed (${x.result.n} rows in constant memory) — metrics and reliability diagrams only; the intervals, comparisons, curves, bin and temperature sweeps need every row (run without --stream)`,
+    ),
   );
   const charts: ReportChart[] = [];
-  const tables = (measure: 'reliability' | 'uncertainty') => summarized.map((x) => ({ name: x.name, data: x.summary[measure] }));
-  const series = <T>(compute: (x: (typeof prepared)[number]) => T, skip?: (x: (typeof prepared)[number], error: UMError) => string | undefined): Named<T>[] =>
+  const tables = (measure: 'reliability' | 'uncertainty') =>
+    summarized.map((x) => ({ name: x.name, data: x.summary[measure] }));
+  const series = <T>(
+    compute: (x: (typeof prepared)[number]) => T,
+    skip?: (x: (typeof prepared)[number], error: UMError) => string | undefined,
+  ): Named<T>[] =>
     prepared.flatMap((x) => {
       try {
         return [{ name: x.name, data: compute(x) }];
@@ -247,30 +407,126 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
     if (spec !== undefined) charts.push({ id, title, howToRead, spec, svg: await renderSvg(spec) });
     step(title);
   };
-  const oneClass = (x: (typeof prepared)[number], e: UMError) => (e.code === 'UM_SINGLE_CLASS' ? `${x.name}: left out of the ROC and precision–recall charts (${e.message.replace(/^\w+: /, '')})` : undefined);
-  const orNone = <T>(items: Named<T>[], chart: (s: Named<T>[]) => VegaLiteSpec) => (items.length === 0 ? undefined : chart(items));
+  const oneClass = (x: (typeof prepared)[number], e: UMError) =>
+    e.code === 'UM_SINGLE_CLASS'
+      ? `${x.name}: left out of the ROC and precision–recall charts (${e.message.replace(/^\w+: /, '')})`
+      : undefined;
+  const orNone = <T>(items: Named<T>[], chart: (s: Named<T>[]) => VegaLiteSpec) =>
+    items.length === 0 ? undefined : chart(items);
 
-  const withRows = <T>(chart: (s: Named<T>[]) => VegaLiteSpec, items: Named<T>[]) => (items.length === 0 ? undefined : chart(items));
-  await add('reliability', 'Reliability diagram (confidence)', HOW.reliability, reliabilityDiagram([...series((x) => reliability(x.labels, x.p, binning)), ...tables('reliability')]));
-  await add('uncertainty', 'Reliability diagram (uncertainty)', HOW.uncertainty, reliabilityDiagram([...series((x) => reliability(x.labels, x.p, { ...binning, measure: 'uncertainty' })), ...tables('uncertainty')]));
-  await add('risk-coverage', 'Risk–coverage curve', HOW.riskCoverage, withRows(riskCoverageChart, series((x) => riskCoverageCurve(x.labels, x.p))));
-  await add('rejection', 'Rejection curve', HOW.rejection, withRows(rejectionChart, series((x) => rejectionCurve(x.labels, x.p))));
-  await add('roc', 'ROC curve of correctness', HOW.roc, orNone(series((x) => rocCurve(x.labels, x.p), oneClass), (s) => rocChart(s)));
-  await add('pr', 'Precision–recall curve of errors', HOW.pr, orNone(series((x) => precisionRecallCurve(x.labels, x.p), oneClass), (s) => precisionRecallChart(s)));
-  await add('bins', 'Calibration error vs number of bins', HOW.bins, withRows(binSweepChart, series((x) => binSweep(x.labels, x.p, options.preset === undefined ? {} : { preset: options.preset }))));
+  const withRows = <T>(chart: (s: Named<T>[]) => VegaLiteSpec, items: Named<T>[]) =>
+    items.length === 0 ? undefined : chart(items);
+  // two classes (--binary among them): first the positive-class diagram every scikit-learn user knows
+  if (classes?.numClasses === 2 && prepared.length > 0) {
+    total++;
+    const positive = series((x) =>
+      binaryReliability(
+        Array.from(x.labels, Number),
+        Array.from({ length: x.p.n }, (_, i) => x.p.data[2 * i + 1] as number),
+        { ...binning, interval: 'wilson' },
+      ),
+    );
+    const spec = reliabilityDiagram(positive);
+    await add(
+      'positive-class',
+      'Reliability diagram (positive class, P(y = 1))',
+      howReliability((spec.usermeta as { drawn: unknown }).drawn, 'probability'),
+      spec,
+    );
+  }
+  const confidenceSpec = reliabilityDiagram([
+    ...series((x) => confidence.get(x) as ReliabilityTable),
+    ...tables('reliability'),
+  ]);
+  await add(
+    'reliability',
+    'Reliability diagram (confidence)',
+    howReliability((confidenceSpec.usermeta as { drawn: unknown }).drawn, 'confidence'),
+    confidenceSpec,
+  );
+  const uncertaintySpec = reliabilityDiagram([
+    ...series((x) => reliability(x.labels, x.p, { ...binning, measure: 'uncertainty', interval: 'wilson' })),
+    ...tables('uncertainty'),
+  ]);
+  await add(
+    'uncertainty',
+    'Reliability diagram (uncertainty)',
+    howReliability((uncertaintySpec.usermeta as { drawn: unknown }).drawn, 'uncertainty'),
+    uncertaintySpec,
+  );
+  await add(
+    'risk-coverage',
+    'Risk–coverage curve',
+    HOW.riskCoverage,
+    withRows(
+      riskCoverageChart,
+      series((x) => riskCoverageCurve(x.labels, x.p)),
+    ),
+  );
+  await add(
+    'rejection',
+    'Rejection curve',
+    HOW.rejection,
+    withRows(
+      rejectionChart,
+      series((x) => rejectionCurve(x.labels, x.p)),
+    ),
+  );
+  await add(
+    'roc',
+    'ROC curve of correctness',
+    HOW.roc,
+    orNone(
+      series((x) => rocCurve(x.labels, x.p), oneClass),
+      (s) => rocChart(s),
+    ),
+  );
+  await add(
+    'pr',
+    'Precision–recall curve of errors',
+    HOW.pr,
+    orNone(
+      series((x) => precisionRecallCurve(x.labels, x.p), oneClass),
+      (s) => precisionRecallChart(s),
+    ),
+  );
+  await add(
+    'bins',
+    'Calibration error vs number of bins',
+    HOW.bins,
+    withRows(
+      binSweepChart,
+      series((x) => binSweep(x.labels, x.p, options.preset === undefined ? {} : { preset: options.preset })),
+    ),
+  );
   const finite = prepared.filter((x) => {
     const ok = Number.isFinite(nll(x.labels, x.p, { onWarning: () => undefined }));
-    if (!ok) notes.push(`${x.name}: left out of the temperature chart (a label has probability exactly 0, so the NLL is infinite at every temperature)`);
+    if (!ok)
+      notes.push(
+        `${x.name}: left out of the temperature chart (a label has probability exactly 0, so the NLL is infinite at every temperature)`,
+      );
     return ok;
   });
-  await add('temperature', 'Metrics vs temperature', HOW.temperature, finite.length === 0 ? undefined : temperatureChart(finite.map((x) => ({ name: x.name, data: temperatureSweep(x.labels, x.p) }))));
+  await add(
+    'temperature',
+    'Metrics vs temperature',
+    HOW.temperature,
+    finite.length === 0
+      ? undefined
+      : temperatureChart(finite.map((x) => ({ name: x.name, data: temperatureSweep(x.labels, x.p) }))),
+  );
   if (hasOod) {
     const items = prepared.flatMap((x) => {
       const o = x.model.ood;
       if (o === undefined) return [];
       const out = at(x, () => toProbabilities(o.scores, o.options ?? {}));
       const batch = Math.min(100, x.p.n, out.n);
-      return [{ name: x.name, data: at(x, () => oodCurve(x.p as OodInput, out as OodInput, { batchSize: batch, repeats: 10, seed: 0 })) }];
+      return [
+        {
+          name: x.name,
+          data: at(x, () => oodCurve(x.p as OodInput, out as OodInput, { batchSize: batch, repeats: 10, seed: 0 })),
+        },
+      ];
     });
     await add('ood', 'Out-of-distribution detection', HOW.ood, oodChart(items));
   }
@@ -282,5 +538,14 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
     charts,
     notes,
     warnings,
+    summary: { models: summaries.map(({ name, lines }) => ({ name, lines })), comparisons },
+    intervals: { resamples: options.resamples ?? 200, level: 0.95, seed, models: summaries.map((x) => x.table) },
   };
+}
+
+/** Whether two label arrays are the same rows (a paired comparison's precondition) (internal). */
+function sameRows(a: Labels, b: Labels): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (Number(a[i]) !== Number(b[i])) return false;
+  return true;
 }

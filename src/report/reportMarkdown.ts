@@ -2,6 +2,9 @@ import { checkReport } from './checkReport.js';
 import type { Report } from './createReport.js';
 import { metricRows } from './metricRows.js';
 
+// eslint-disable-next-line no-control-regex
+const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]+/g;
+
 /**
  * Escapes text for Markdown, wherever it goes (heading, list item, table cell) (internal): every ASCII punctuation
  * character gets a backslash — CommonMark makes any backslash-escaped punctuation a literal character, so no link,
@@ -12,10 +15,10 @@ import { metricRows } from './metricRows.js';
  */
 export function escapeMarkdown(text: string): string {
   // GFM links e-mail addresses after escapes are resolved, so an invisible word joiner after `@` breaks the address
-  /* eslint-disable no-control-regex -- control characters become spaces: a Markdown line cannot hold them */
-  const controls = /[\s\u0000-\u001f\u007f]+/g;
-  /* eslint-enable no-control-regex */
-  return text.replace(controls, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&').replace(/@/g, '@\u2060');
+  return text
+    .replace(SPACE_OR_CONTROL, ' ')
+    .replace(/[!-/:-@[-`{-~]/g, '\\$&')
+    .replace(/@/g, '@\u2060');
 }
 
 /** A code fence longer than any run of backticks in the text, so the text cannot close it (internal). */
@@ -52,15 +55,48 @@ function fence(text: string): string {
  */
 export function reportMarkdown(report: Report): string {
   checkReport('reportMarkdown', report);
-  const fmt = (v: number | null) => (v === null ? 'n/a' : !Number.isFinite(v) ? String(v) : v !== 0 && Math.abs(v) < 1e-4 ? v.toExponential(3) : Number.isInteger(v) && Math.abs(v) >= 1 ? String(v) : v.toFixed(6));
-  const rows = metricRows(report).map((r) => `| ${escapeMarkdown(r.key)} | ${r.values.map((v, j) => (r.best.includes(j) ? `**${fmt(v)}**` : fmt(v))).join(' | ')} |`);
+  const fmt = (v: number | null) =>
+    v === null
+      ? 'n/a'
+      : !Number.isFinite(v)
+        ? String(v)
+        : v !== 0 && Math.abs(v) < 1e-4
+          ? v.toExponential(3)
+          : Number.isInteger(v) && Math.abs(v) >= 1
+            ? String(v)
+            : v.toFixed(6);
+  const rows = metricRows(report).map(
+    (r) =>
+      `| ${escapeMarkdown(r.key)} | ${r.values.map((v, j) => (r.best.includes(j) ? `**${fmt(v)}**` : fmt(v))).join(' | ')} |`,
+  );
   const lines = [
     `# ${escapeMarkdown(report.title)}`,
     '',
     escapeMarkdown(`uncertainty-metrics ${report.version}${report.timestamp === null ? '' : ` · ${report.timestamp}`}`),
     '',
-    ...report.models.map((m) => `- **${escapeMarkdown(m.name)}**${m.source === null ? '' : ` (${escapeMarkdown(m.source)})`}: ${m.n} examples, ${m.numClasses} classes${m.numMembers === null ? '' : `, ${m.numMembers} members`}`),
+    ...report.models.map(
+      (m) =>
+        `- **${escapeMarkdown(m.name)}**${m.source === null ? '' : ` (${escapeMarkdown(m.source)})`}: ${m.n} examples, ${m.numClasses} classes${m.numMembers === null ? '' : `, ${m.numMembers} members`}`,
+    ),
     '',
+    '## Summary',
+    '',
+    ...report.summary.models.flatMap((m) => [
+      `### ${escapeMarkdown(m.name)}`,
+      '',
+      ...m.lines.map((l) => `- ${escapeMarkdown(l)}`),
+      '',
+    ]),
+    ...report.summary.comparisons.flatMap((c) => [
+      `### ${escapeMarkdown(`${c.b} against ${c.a}`)}`,
+      '',
+      ...c.sentences.map((l) => `- ${escapeMarkdown(l)}`),
+      '',
+      escapeMarkdown(
+        `Paired bootstrap, ${c.resamples} resamples, seed ${c.seed}; BCa intervals, union intervals for the binned calibration errors (as um compare).`,
+      ),
+      '',
+    ]),
     '## Metrics',
     '',
     `| metric | ${report.models.map((m) => escapeMarkdown(m.name)).join(' | ')} |`,
@@ -70,7 +106,15 @@ export function reportMarkdown(report: Report): string {
     '## Charts (in the HTML report)',
     '',
     ...report.charts.map((c) => `- **${escapeMarkdown(c.title)}** — ${escapeMarkdown(c.howToRead)}`),
-    ...(report.notes.length + report.warnings.length === 0 ? [] : ['', '## Notes', '', ...report.notes.map((n) => `- ${escapeMarkdown(n)}`), ...report.warnings.map((w) => `- ${escapeMarkdown(`${w.message} [${w.code}]`)}`)]),
+    ...(report.notes.length + report.warnings.length === 0
+      ? []
+      : [
+          '',
+          '## Notes',
+          '',
+          ...report.notes.map((n) => `- ${escapeMarkdown(n)}`),
+          ...report.warnings.map((w) => `- ${escapeMarkdown(`${w.message} [${w.code}]`)}`),
+        ]),
     '',
     '## Configuration',
     '',

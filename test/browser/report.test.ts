@@ -1,9 +1,10 @@
 /**
- * The report in a real browser: headless Debian Chromium driven by playwright-core. No console errors, no network
- * requests, every chart has a size, and the metrics table shows the numbers of `um metrics --json`. Saves a
- * screenshot to test/.artifacts/report.png.
+ * The report in a real browser: headless Debian Chromium driven by playwright-core, on the README's main job and on a
+ * binary task. No console errors, no network requests, every chart has a size, the metrics table shows the numbers
+ * of `um metrics --json` with an interval under each, the summary and comparison are there, and each reliability
+ * diagram's text matches what is drawn (bars or lines). Saves screenshots to test/.artifacts/.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,49 +13,185 @@ import { describe, expect, it } from 'vitest';
 import { repoRoot, um } from '../helpers/cli.js';
 import { CHROMIUM, named, skip } from '../helpers/requirements.js';
 
+type Page = Awaited<ReturnType<Awaited<ReturnType<typeof chromium.launch>>['newPage']>>;
+
+/** Opens `file` in a fresh page; returns the page with the console problems and requests seen while loading. */
+async function open(
+  browser: Awaited<ReturnType<typeof chromium.launch>>,
+  file: string,
+): Promise<{ page: Page; problems: string[]; requests: string[]; url: string }> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('request', (r) => requests.push(r.url()));
+  const url = pathToFileURL(file).href;
+  await page.goto(url, { waitUntil: 'load' });
+  return { page, problems, requests, url };
+}
+
+/** Every chart has a size; every table cell the value of `um metrics --json` and an interval holding it. */
+async function checkPage(page: Page, files: string[], charts: number, binary: boolean): Promise<void> {
+  const sizes = await page.$$eval('figure > svg', (svgs) =>
+    svgs.map((s) => {
+      const r = s.getBoundingClientRect();
+      return [r.width, r.height];
+    }),
+  );
+  expect(sizes).toHaveLength(charts);
+  for (const [w, h] of sizes) {
+    expect(w).toBeGreaterThan(300);
+    expect(h).toBeGreaterThan(200);
+  }
+  const cells = await page.$$eval('#metrics td[data-metric]', (tds) =>
+    tds.map((td) => ({
+      metric: td.getAttribute('data-metric'),
+      model: Number(td.getAttribute('data-model')),
+      value: td.getAttribute('data-value'),
+      text: td.firstChild?.textContent ?? '',
+      lower: td.querySelector('.ci')?.getAttribute('data-lower'),
+      upper: td.querySelector('.ci')?.getAttribute('data-upper'),
+      shown: td.querySelector('.ci')?.textContent,
+    })),
+  );
+  for (const [model, file] of files.entries()) {
+    const expected = JSON.parse((await um(['metrics', file, '--json', ...(binary ? ['--binary'] : [])])).stdout) as Record<
+      string,
+      unknown
+    >;
+    const mine = cells.filter((c) => c.model === model);
+    expect(mine.length).toBe(17);
+    for (const c of mine) {
+      const v = expected[c.metric as string] as number;
+      expect(Number(c.value), c.metric ?? '').toBe(v);
+      expect(Math.abs(Number.parseFloat(c.text) - v)).toBeLessThan(5e-7);
+      // the interval is present, shown, and holds the estimate
+      expect(c.shown, c.metric ?? '').toMatch(/^\[[-\d.e]+, [-\d.e]+\]$/);
+      expect(Number(c.lower) <= v && v <= Number(c.upper), `${c.metric}: ${c.lower} ${v} ${c.upper}`).toBe(true);
+    }
+  }
+  expect(await page.textContent('#metrics-section .how')).toMatch(
+    /95% bootstrap interval \(\d+ resamples of the rows, seed 0; BCa/,
+  );
+  // each reliability diagram: the text describes what the SVG draws
+  const diagrams = await page.$$eval('section[data-drawn]', (sections) =>
+    sections.map((s) => ({
+      id: s.id,
+      drawn: s.getAttribute('data-drawn'),
+      how: s.querySelector('.how')?.textContent ?? '',
+      rects: s.querySelectorAll('svg .mark-rect path').length,
+      lines: s.querySelectorAll('svg .mark-line path').length,
+      rules: s.querySelectorAll('svg .mark-rule line').length,
+      legend: Array.from(s.querySelectorAll('svg .role-legend-label text')).map(
+        (t) => (t as { textContent: string | null }).textContent,
+      ),
+    })),
+  );
+  expect(diagrams.map((d) => d.id)).toEqual([
+    ...(binary ? ['chart-positive-class'] : []),
+    'chart-reliability',
+    'chart-uncertainty',
+  ]);
+  for (const d of diagrams) {
+    if (d.drawn === 'bars') {
+      expect(d.how, d.id).toMatch(/each blue bar's height/);
+      expect(d.how, d.id).not.toMatch(/One line per model/);
+      expect(d.rects, d.id).toBeGreaterThan(5);
+      expect(
+        d.legend.some((l) => l?.includes('over-confident') || l?.includes('too high')),
+        d.id,
+      ).toBe(true);
+    } else {
+      expect(d.drawn).toBe('lines');
+      expect(d.how, d.id).toMatch(/^One line per model/);
+      expect(d.how, d.id).not.toMatch(/bar/);
+      expect(d.lines, d.id).toBeGreaterThanOrEqual(files.length);
+    }
+    expect(d.how, d.id).toMatch(/95% Wilson intervals/);
+    expect(d.rules, d.id).toBeGreaterThan(3); // the per-bin intervals are drawn
+  }
+}
+
 describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless Chromium', skip.browser), () => {
-  it('renders without errors or network requests, with sized charts and the numbers of um metrics', { timeout: 60_000 }, async () => {
-    expect(CHROMIUM, 'Chromium is required (UM_REQUIRE_BROWSER=1): apt-get install chromium').toBeDefined();
-    const dir = mkdtempSync(join(tmpdir(), 'um-browser-'));
-    const file = join(dir, 'report.html');
-    const D = `${repoRoot}examples/data/`;
-    const made = await um(['report', `${D}mlp_overfit_test.csv`, `${D}logreg_test.csv`, '-o', file]);
-    expect(made.code, made.stderr).toBe(0);
-    const browser = await chromium.launch({
+  const launch = () =>
+    chromium.launch({
       executablePath: CHROMIUM as string,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
+  it(
+    'the README’s main job: summary and comparison first, sized charts, the numbers of um metrics with intervals, diagrams as described',
+    { timeout: 180_000 },
+    async () => {
+      expect(CHROMIUM, 'Chromium is required (UM_REQUIRE_BROWSER=1): apt-get install chromium').toBeDefined();
+      const dir = mkdtempSync(join(tmpdir(), 'um-browser-'));
+      const file = join(dir, 'report.html');
+      const D = `${repoRoot}examples/data/`;
+      const files = [`${D}mlp_overfit_test.csv`, `${D}logreg_test.csv`];
+      const made = await um(['report', ...files, '-o', file]);
+      expect(made.code, made.stderr).toBe(0);
+      const browser = await launch();
+      try {
+        const { page, problems, requests, url } = await open(browser, file);
+        expect(problems).toEqual([]);
+        expect(requests).toEqual([url]); // the document itself, nothing else
+        await checkPage(page, files, 8, false);
+        const summary = await page.textContent('#summary');
+        expect(summary).toMatch(/Over-confident on average/);
+        expect(summary).toMatch(
+          /logreg_test is better calibrated than mlp_overfit_test: ECE 0\.0138 vs 0\.0389, lower by 0\.0251 \(95% paired interval of logreg_test − mlp_overfit_test: -0\.0445 … -0\.0057\)\./,
+        );
+        // the section order: contents, summary before the metrics and the charts
+        const order = await page.$$eval('body > nav, body > section, body > .charts', (els) =>
+          els.map((e) => e.id || e.className),
+        );
+        expect(order.slice(0, 3)).toEqual(['toc', 'summary', 'metrics-section']);
+        mkdirSync(`${repoRoot}test/.artifacts`, { recursive: true });
+        await page.screenshot({ path: `${repoRoot}test/.artifacts/report.png`, fullPage: true });
+        await page.screenshot({ path: `${repoRoot}test/.artifacts/report-top.png` });
+      } finally {
+        await browser.close();
+        rmSync(dir, { recursive: true });
+      }
+    },
+  );
+  it('a binary report (--binary): the positive-class diagram first, as described', { timeout: 120_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-browser-'));
+    // a real binary task from the bundled predictions: "is it a 7?", scored by logreg's P(7)
+    const csv = join(dir, 'seven.csv');
+    const lines = readFileSync(`${repoRoot}examples/data/logreg_test.csv`, 'utf8').trim().split('\n').slice(1);
+    writeFileSync(
+      csv,
+      `label,p_0\n${lines
+        .map((l) => {
+          const c = l.split(',');
+          return `${c[0] === '7' ? 1 : 0},${c[8]}`;
+        })
+        .join('\n')}\n`,
+    );
+    const file = join(dir, 'binary.html');
+    const made = await um(['report', csv, '--binary', '-o', file]);
+    expect(made.code, made.stderr).toBe(0);
+    const browser = await launch();
     try {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-      const problems: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (m) => {
-        if (m.type() === 'error' || m.type() === 'warning') problems.push(`${m.type()}: ${m.text()}`);
-      });
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-      page.on('request', (r) => requests.push(r.url()));
-      const url = pathToFileURL(file).href;
-      await page.goto(url, { waitUntil: 'load' });
+      const { page, problems, requests, url } = await open(browser, file);
       expect(problems).toEqual([]);
-      expect(requests).toEqual([url]); // the document itself, nothing else
-      const sizes = await page.$$eval('figure > svg', (svgs) => svgs.map((s) => { const r = s.getBoundingClientRect(); return [r.width, r.height]; }));
-      expect(sizes).toHaveLength(8);
-      for (const [w, h] of sizes) {
-        expect(w).toBeGreaterThan(100);
-        expect(h).toBeGreaterThan(100);
-      }
-      const cells = await page.$$eval('#metrics td[data-metric]', (tds) => tds.map((td) => ({ metric: td.getAttribute('data-metric'), model: Number(td.getAttribute('data-model')), value: td.getAttribute('data-value'), text: td.textContent })));
-      for (const [model, csv] of ['mlp_overfit_test.csv', 'logreg_test.csv'].entries()) {
-        const expected = JSON.parse((await um(['metrics', `${D}${csv}`, '--json'])).stdout) as Record<string, unknown>;
-        const mine = cells.filter((c) => c.model === model);
-        expect(mine.length).toBe(17);
-        for (const c of mine) {
-          expect(Number(c.value), c.metric ?? '').toBe(expected[c.metric as string]);
-          expect(Math.abs(Number.parseFloat(c.text ?? '') - (expected[c.metric as string] as number))).toBeLessThan(5e-7);
-        }
-      }
+      expect(requests).toEqual([url]);
+      await checkPage(page, [csv], 9, true);
+      expect(await page.textContent('#chart-positive-class svg')).toContain('predicted P(y = 1)');
       mkdirSync(`${repoRoot}test/.artifacts`, { recursive: true });
-      await page.screenshot({ path: `${repoRoot}test/.artifacts/report.png`, fullPage: true });
+      await page.screenshot({ path: `${repoRoot}test/.artifacts/report-binary.png`, fullPage: true });
     } finally {
       await browser.close();
       rmSync(dir, { recursive: true });

@@ -93,4 +93,20 @@ describe('um metrics --ci', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('um metrics: --ci must be a number in (0, 1); got 95\n');
   });
+  it('the verdict sentences of um compare A B are those of the report’s comparison of the same files (exit 0)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-compare-report-'));
+    const file = join(dir, 'r.json');
+    const made = await um(['report', B, A, '--resamples', '40', '--seed', '3', '--json', '-o', file]);
+    expect(made.code, made.stderr).toBe(0);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as { summary: { comparisons: { sentences: string[] }[] } };
+    const r = await um(['compare', B, A, '--resamples', '40', '--seed', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    const printed = r.stdout
+      .split('Verdicts (read from the intervals; as in um report):\n')[1]
+      ?.trim()
+      .split('\n')
+      .map((l) => l.replace(/^- /, ''));
+    expect(printed).toEqual(report.summary.comparisons[0]?.sentences);
+    expect(printed?.[0]).toMatch(/^logreg_test is better calibrated than mlp_overfit_test: ECE 0\.0138 vs 0\.0389/);
+  }, 120_000);
 });

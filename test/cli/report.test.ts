@@ -72,7 +72,7 @@ describe('progress', () => {
   it.skipIf(skip.terminal !== undefined)(named('draws a progress bar when stderr is a terminal (run under script(1)), and nothing when it is not', skip.terminal), async () => {
     const out = join(dir, 'tty.html');
     const r = spawnSync('script', ['-qec', `${process.execPath} ${repoRoot}packages/core/dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv -o ${out}`, '/dev/null'], { encoding: 'utf8' });
-    expect(r.stdout).toMatch(/um report \[=+\] 9\/9 Metrics vs temperature/);
+    expect(r.stdout).toMatch(/um report \[=+\] 10\/10 Metrics vs temperature/);
     expect((await um(['report', `${D}logreg_test.csv`, '-o', out])).stderr).toBe('');
   });
 });

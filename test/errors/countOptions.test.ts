@@ -16,7 +16,25 @@ import { evaluateParallel } from '../../src/parallel/index.js';
 import { publicOptions } from '../helpers/publicOptions.js';
 
 /** Option names that count something (the last segment of the option's path). */
-const COUNT_NAMES = ['bins', 'samples', 'repeats', 'batchSize', 'folds', 'bootstrap', 'resamples', 'thresholds', 'maxEvaluations', 'maxSteps', 'threads', 'top', 'cellBits', 'numMembers', 'numClasses', 'numSamples', 'batchRows'];
+const COUNT_NAMES = [
+  'bins',
+  'samples',
+  'repeats',
+  'batchSize',
+  'folds',
+  'bootstrap',
+  'resamples',
+  'thresholds',
+  'maxEvaluations',
+  'maxSteps',
+  'threads',
+  'top',
+  'cellBits',
+  'numMembers',
+  'numClasses',
+  'numSamples',
+  'batchRows',
+];
 
 const ENTRIES = {
   core: 'src/index.ts',
@@ -59,7 +77,10 @@ interface Row {
 
 const bins = (f: (y: number[], p: number[][], o: object) => unknown): Row => ({ call: (v) => f(Y, P, { bins: v }) });
 const ROWS: Record<string, Row> = {
-  'assignBins spec.bins': { call: (v) => um.assignBins(B, { scheme: 'equal-width', bins: v, rule, precision: 'float64' }), argument: 'spec.bins' },
+  'assignBins spec.bins': {
+    call: (v) => um.assignBins(B, { scheme: 'equal-width', bins: v, rule, precision: 'float64' }),
+    argument: 'spec.bins',
+  },
   'gce options.bins': bins(um.gce),
   'ece options.bins': bins(um.ece),
   'mce options.bins': bins(um.mce),
@@ -76,18 +97,34 @@ const ROWS: Record<string, Row> = {
   'comparePaired options.bins': { call: (v) => um.comparePaired(Y, P, P, { bins: v, resamples: 2 }) },
   'comparePaired options.resamples': { call: (v) => um.comparePaired(Y, P, P, { resamples: v }), min: 2, max: 100_000 },
   'bootstrap options.resamples': { call: (v) => um.bootstrap(6, () => 0, { resamples: v }), min: 2, max: 100_000 },
+  'createReport options.resamples': {
+    call: (v) => createReport([{ name: 'm', labels: Y, scores: P }], { resamples: v }),
+    min: 2,
+    max: 100_000,
+  },
   'fitHistogramBinning options.bins': bins(um.fitHistogramBinning),
   'fitTopBinning options.bins': bins(um.fitTopBinning),
   'binaryCalibrationError options.bins': { call: (v) => um.binaryCalibrationError(Y, B, { bins: v }) },
   'binaryReliability options.bins': { call: (v) => um.binaryReliability(Y, B, { bins: v }) },
   'evaluateEnsemble options.bins': { call: (v) => um.evaluateEnsemble(Y, E, { bins: v }) },
   'bayesianEce options.samples': { call: (v) => um.bayesianEce(Y, P, { samples: v }) },
-  'semiparametricCalibrationError options.folds': { call: (v) => um.semiparametricCalibrationError(Y, B, { folds: v }), min: 2 },
-  'semiparametricCalibrationError options.bootstrap': { call: (v) => um.semiparametricCalibrationError(Y, B, { bootstrap: v }), min: 2 },
+  'semiparametricCalibrationError options.folds': {
+    call: (v) => um.semiparametricCalibrationError(Y, B, { folds: v }),
+    min: 2,
+  },
+  'semiparametricCalibrationError options.bootstrap': {
+    call: (v) => um.semiparametricCalibrationError(Y, B, { bootstrap: v }),
+    min: 2,
+  },
   'auroc options.thresholds': { call: (v) => um.auroc(Y, P, { thresholds: v }), min: 3 },
   'aupr options.thresholds': { call: (v) => um.aupr(Y, P, { thresholds: v }), min: 3 },
-  'oodCurve options.repeats': { call: (v) => um.oodCurve({ uncertainty: [0.1, 0.2] }, { uncertainty: [0.7, 0.9] }, { batchSize: 1, repeats: v }) },
-  'oodCurve options.batchSize': { call: (v) => um.oodCurve({ uncertainty: [0.1, 0.2, 0.3] }, { uncertainty: [0.7, 0.9, 0.8] }, { batchSize: v }), max: 3 },
+  'oodCurve options.repeats': {
+    call: (v) => um.oodCurve({ uncertainty: [0.1, 0.2] }, { uncertainty: [0.7, 0.9] }, { batchSize: 1, repeats: v }),
+  },
+  'oodCurve options.batchSize': {
+    call: (v) => um.oodCurve({ uncertainty: [0.1, 0.2, 0.3] }, { uncertainty: [0.7, 0.9, 0.8] }, { batchSize: v }),
+    max: 3,
+  },
   'fitTemperature options.maxEvaluations': { call: (v) => um.fitTemperature(Y, P, { maxEvaluations: v }), min: 3 },
   'fitMcTemperature options.maxEvaluations': { call: (v) => um.fitMcTemperature(Y, E, { maxEvaluations: v }), min: 3 },
   'createState options.cellBits': { call: (v) => um.createState('ece', { mode: 'bounded', cellBits: v }), max: 12 },
@@ -96,8 +133,13 @@ const ROWS: Record<string, Row> = {
   'metricsSql options.bins': { call: (v) => metricsSql('t', { numClasses: 2, bins: v }) },
   'sqlMetrics options.bins': { call: (v) => metricsSql('t', { numClasses: 2, bins: v }), fn: 'metricsSql' },
   'finishSqlMetrics options.bins': { call: (v) => finishSqlMetrics({} as never, { numClasses: 2, bins: v }) },
-  'evaluateParallel options.bins': { call: (v) => evaluateParallel(Y, Float64Array.from(P.flat()), { numClasses: 2, bins: v, threads: 1 }) },
-  'evaluateParallel options.threads': { call: (v) => evaluateParallel(Y, Float64Array.from(P.flat()), { numClasses: 2, threads: v }), max: 1024 },
+  'evaluateParallel options.bins': {
+    call: (v) => evaluateParallel(Y, Float64Array.from(P.flat()), { numClasses: 2, bins: v, threads: 1 }),
+  },
+  'evaluateParallel options.threads': {
+    call: (v) => evaluateParallel(Y, Float64Array.from(P.flat()), { numClasses: 2, threads: v }),
+    max: 1024,
+  },
 };
 
 /** The UMError a call throws or rejects with. */
@@ -126,7 +168,11 @@ describe('count-like options: one bound, one message', () => {
         expect(performance.now() - start, `${key} = ${v}: rejected before any work`).toBeLessThan(1000);
         expect(e.code, `${key} = ${v}`).toBe('UM_OPTION');
         const argument = row.argument ?? path;
-        expect(e.message).toMatch(new RegExp(`^${escape(row.fn ?? fn)}: ${escape(argument)} must be .*an integer in \\[${min}, ${max}\\]; got ${escape(formatValue(v))}`));
+        expect(e.message).toMatch(
+          new RegExp(
+            `^${escape(row.fn ?? fn)}: ${escape(argument)} must be .*an integer in \\[${min}, ${max}\\]; got ${escape(formatValue(v))}`,
+          ),
+        );
       }
     });
   }
@@ -137,18 +183,24 @@ describe('count-like options: one bound, one message', () => {
   });
 
   it('bayesianEce bounds its work: samples × bins ≤ 2^22', () => {
-    expect(() => um.bayesianEce(Y, P, { bins: 2 ** 20, samples: 5 })).toThrow(/^bayesianEce: options.samples must be at most 4 with 1048576 bins \(samples × bins ≤ 2\^22: each sample draws every bin\); got 5$/);
+    expect(() => um.bayesianEce(Y, P, { bins: 2 ** 20, samples: 5 })).toThrow(
+      /^bayesianEce: options.samples must be at most 4 with 1048576 bins \(samples × bins ≤ 2\^22: each sample draws every bin\); got 5$/,
+    );
     expect(um.bayesianEce(Y, P, { bins: 2 ** 12, samples: 2 ** 10 }).samples.length).toBe(1024);
   });
 
   it('a value above the bound says why', () => {
-    expect(() => um.ece(Y, P, { bins: 1e9 })).toThrow(/^ece: options.bins must be an integer in \[1, 1048576\]; got 1000000000 \(1048576 = 2\^20 is the library's limit on count-like options\)$/);
+    expect(() => um.ece(Y, P, { bins: 1e9 })).toThrow(
+      /^ece: options.bins must be an integer in \[1, 1048576\]; got 1000000000 \(1048576 = 2\^20 is the library's limit on count-like options\)$/,
+    );
   });
 
   it('covers every count-like option of every public function (read from the declared types)', () => {
     // options are the properties of an `options` (or `spec`) parameter; others (`series.bins`, `params.bins`) are data
     const found = publicOptions(ENTRIES)
-      .filter((o) => (o.param === 'options' || o.param === 'spec') && COUNT_NAMES.includes(o.path.split('.').pop() as string))
+      .filter(
+        (o) => (o.param === 'options' || o.param === 'spec') && COUNT_NAMES.includes(o.path.split('.').pop() as string),
+      )
       .map((o) => `${o.fn} ${o.param}.${o.path}`);
     const keys = new Set(found.filter((k) => !SHAPE.test(k)));
     const missing = [...keys].filter((k) => ROWS[k] === undefined && EXEMPT[k] === undefined);

@@ -94,13 +94,26 @@ function closing(line: string, from: number): number {
 const shown = (text: string) => text.replace(/\s+/g, ' ');
 
 async function hostileReport(): Promise<Report> {
-  const base = await createReport([{ name: 'm', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
+  const base = await createReport([
+    {
+      name: 'm',
+      labels: [0, 1, 1, 0],
+      scores: [
+        [0.9, 0.1],
+        [0.2, 0.8],
+        [0.6, 0.4],
+        [0.7, 0.3],
+      ],
+    },
+  ]);
   const model = base.models[0] as Report['models'][number];
   return {
     ...base,
     title: HOSTILE.join(' '),
     models: HOSTILE.map((name, j) => ({ ...model, name, source: HOSTILE[(j + 1) % HOSTILE.length] as string })),
-    charts: base.charts.slice(0, 2).map((c, j) => ({ ...c, title: HOSTILE[j] as string, howToRead: HOSTILE.slice(j).join(' ') })),
+    charts: base.charts
+      .slice(0, 2)
+      .map((c, j) => ({ ...c, title: HOSTILE[j] as string, howToRead: HOSTILE.slice(j).join(' ') })),
     notes: HOSTILE.map((h) => `${h}: left out of a chart`),
     warnings: HOSTILE.map((h) => ({ code: 'UM_W_DEGENERATE', message: `createReport: ${h} is odd` })),
   };
@@ -149,14 +162,27 @@ describe('reportMarkdown escapes every text from the user', () => {
     const notes = lines.slice(lines.indexOf('## Notes') + 2, lines.indexOf('## Configuration') - 1);
     expect(notes).toHaveLength(2 * HOSTILE.length);
     expect(notes.every((l) => l.startsWith('- '))).toBe(true);
-    expect(unescape(notes[HOSTILE.length] as string)).toBe(`- createReport: ${shown(HOSTILE[0] as string)} is odd [UM_W_DEGENERATE]`);
+    expect(unescape(notes[HOSTILE.length] as string)).toBe(
+      `- createReport: ${shown(HOSTILE[0] as string)} is odd [UM_W_DEGENERATE]`,
+    );
     // a heading per model, then its configuration in a fence nothing inside can close
-    const headings = lines.filter((l) => l.startsWith('### '));
+    const headings = lines.slice(lines.indexOf('## Configuration')).filter((l) => l.startsWith('### '));
     expect(headings.map((l) => unescape(l.slice(4)))).toEqual(HOSTILE.map((h) => shown(h).trimEnd()));
   });
 
   it('the bundled report still reads as before (names escaped, numbers and bold untouched)', async () => {
-    const r = await createReport([{ name: 'mlp_overfit', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
+    const r = await createReport([
+      {
+        name: 'mlp_overfit',
+        labels: [0, 1, 1, 0],
+        scores: [
+          [0.9, 0.1],
+          [0.2, 0.8],
+          [0.6, 0.4],
+          [0.7, 0.3],
+        ],
+      },
+    ]);
     const text = reportMarkdown(r);
     expect(text).toContain('| metric | mlp\\_overfit |');
     expect(text).toContain('| accuracy | 0.750000 |');

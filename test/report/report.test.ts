@@ -1,6 +1,7 @@
 /** createReport / reportHtml / reportMarkdown / reportJson on the bundled predictions. */
 import { describe, expect, it } from 'vitest';
-import { evaluate, evaluateEnsemble, UMError } from '../../src/index.js';
+import { binaryReliability, evaluate, evaluateEnsemble, UMError } from '../../src/index.js';
+import { uniforms } from '../helpers/minstd.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
 import { exampleCsv } from '../helpers/data.js';
 import { bundled } from '../helpers/npy.js';
@@ -12,17 +13,32 @@ const TWO = [
   { name: 'logreg', source: 'examples/data/logreg_test.csv', labels: logreg.labels, scores: logreg.probs },
 ];
 
+/** Few resamples: these tests are about the report's content, test/report/summary.test.ts about its intervals. */
+const FAST = { resamples: 20 };
+
 describe('createReport', () => {
   it('evaluates every model exactly as evaluate does and draws eight charts', async () => {
-    const r = await createReport(TWO);
-    expect(r.models.map((m) => m.evaluation)).toEqual([evaluate(mlp.labels, mlp.probs, { onWarning: () => undefined }), evaluate(logreg.labels, logreg.probs, { onWarning: () => undefined })]);
-    expect(r.charts.map((c) => c.id)).toEqual(['reliability', 'uncertainty', 'risk-coverage', 'rejection', 'roc', 'pr', 'bins', 'temperature']);
+    const r = await createReport(TWO, FAST);
+    expect(r.models.map((m) => m.evaluation)).toEqual([
+      evaluate(mlp.labels, mlp.probs, { onWarning: () => undefined }),
+      evaluate(logreg.labels, logreg.probs, { onWarning: () => undefined }),
+    ]);
+    expect(r.charts.map((c) => c.id)).toEqual([
+      'reliability',
+      'uncertainty',
+      'risk-coverage',
+      'rejection',
+      'roc',
+      'pr',
+      'bins',
+      'temperature',
+    ]);
     for (const c of r.charts) expect(c.svg.startsWith('<svg')).toBe(true);
     expect(r.timestamp).toBeNull();
   });
   it('is deterministic: the same input gives the same HTML, JSON and Markdown, byte for byte', async () => {
-    const a = await createReport(TWO);
-    const b = await createReport(TWO);
+    const a = await createReport(TWO, FAST);
+    const b = await createReport(TWO, FAST);
     expect(reportHtml(b)).toBe(reportHtml(a));
     expect(reportJson(b)).toBe(reportJson(a));
     expect(reportMarkdown(b)).toBe(reportMarkdown(a));
@@ -30,50 +46,131 @@ describe('createReport', () => {
   it('an ensemble is evaluated with evaluateEnsemble; its mean prediction is drawn', async () => {
     const test = await bundled('deep_ensemble_test_member_logits', 'test');
     const o = { input: 'logits' as const, numClasses: 10, numMembers: 5 };
-    const r = await createReport([{ name: 'ensemble', labels: test.labels, members: test.members as Float32Array, options: o }]);
-    expect(r.models[0]?.evaluation).toEqual(evaluateEnsemble(test.labels, test.members as Float32Array, { ...o, onWarning: () => undefined }));
+    const r = await createReport([
+      { name: 'ensemble', labels: test.labels, members: test.members as Float32Array, options: o },
+    ]);
+    expect(r.models[0]?.evaluation).toEqual(
+      evaluateEnsemble(test.labels, test.members as Float32Array, { ...o, onWarning: () => undefined }),
+    );
     expect(r.models[0]?.numMembers).toBe(5);
   });
   it('a model that is always right is left out of ROC and PR with a note; the report still renders', async () => {
-    const r = await createReport([{ name: 'perfect', labels: [0, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4]] }]);
+    const r = await createReport([
+      {
+        name: 'perfect',
+        labels: [0, 1, 0],
+        scores: [
+          [0.9, 0.1],
+          [0.2, 0.8],
+          [0.6, 0.4],
+        ],
+      },
+    ]);
     expect(r.charts.map((c) => c.id)).not.toContain('roc');
-    expect(r.notes[0]).toMatch(/^perfect: left out of the ROC and precision–recall charts \(labels must hold both correct predictions and wrong predictions/);
+    expect(r.notes[0]).toMatch(
+      /^perfect: left out of the ROC and precision–recall charts \(labels must hold both correct predictions and wrong predictions/,
+    );
     expect(r.models[0]?.evaluation.auroc).toBeNull();
   });
   it('progress is reported step by step', async () => {
     const seen: string[] = [];
-    await createReport(TWO.slice(0, 1), { onProgress: (done, total, label) => seen.push(`${done}/${total} ${label}`) });
-    expect(seen[0]).toBe('1/9 evaluated mlp_overfit');
-    expect(seen.at(-1)).toBe('9/9 Metrics vs temperature');
+    await createReport(TWO, { ...FAST, onProgress: (done, total, label) => seen.push(`${done}/${total} ${label}`) });
+    expect(seen.slice(0, 5)).toEqual([
+      '1/13 evaluated mlp_overfit',
+      '2/13 evaluated logreg',
+      '3/13 intervals of mlp_overfit',
+      '4/13 intervals of logreg',
+      '5/13 compared logreg',
+    ]);
+    expect(seen.at(-1)).toBe('13/13 Metrics vs temperature');
   });
   it('rejects models with different numbers of classes, and bad labels with their position', async () => {
-    const three = { name: 'three', labels: [0, 1], scores: [[0.2, 0.3, 0.5], [0.1, 0.1, 0.8]] };
-    await expect(createReport([TWO[0] as never, three])).rejects.toThrow('createReport: models[1] must predict the same classes: mlp_overfit has 10, three has 3; got 3');
-    await expect(createReport([{ name: 'x', labels: [0, 7], scores: [[0.5, 0.5], [0.5, 0.5]] }])).rejects.toThrow('createReport: model "x": labels[1] must be an integer in [0, 2); got 7');
+    const three = {
+      name: 'three',
+      labels: [0, 1],
+      scores: [
+        [0.2, 0.3, 0.5],
+        [0.1, 0.1, 0.8],
+      ],
+    };
+    await expect(createReport([TWO[0] as never, three])).rejects.toThrow(
+      'createReport: models[1] must predict the same classes: mlp_overfit has 10, three has 3; got 3',
+    );
+    await expect(
+      createReport([
+        {
+          name: 'x',
+          labels: [0, 7],
+          scores: [
+            [0.5, 0.5],
+            [0.5, 0.5],
+          ],
+        },
+      ]),
+    ).rejects.toThrow('createReport: model "x": labels[1] must be an integer in [0, 2); got 7');
     await expect(createReport([])).rejects.toMatchObject({ code: 'UM_EMPTY' });
+  });
+});
+
+describe('two classes: the positive-class diagram (scikit-learn’s calibration_curve)', () => {
+  it('comes first and draws binaryReliability’s bins of P(y = 1), with intervals, on seeded binary data', async () => {
+    for (const seed of [41, 42]) {
+      const u = uniforms(seed, 600);
+      const p1 = u.slice(0, 300).map((x) => Math.min(1, Math.max(0, x ** 1.5)));
+      const labels = u.slice(300).map((x, i) => (x < (p1[i] as number) ** 0.7 ? 1 : 0));
+      const r = await createReport([{ name: 'b', labels, scores: p1, options: { binary: true } }], FAST);
+      expect(r.charts[0]?.id).toBe('positive-class');
+      expect(r.charts[0]?.howToRead).toMatch(/^The positive-class diagram of scikit-learn’s calibration_curve/);
+      const table = binaryReliability(labels, p1, { interval: 'wilson' });
+      const values = (
+        r.charts[0]?.spec as { data: { values: { score: number; outcome: number; count: number; low: number }[] } }
+      ).data.values;
+      const filled = table.bins.filter((b) => b.count > 0);
+      expect(values.map((v) => [v.score, v.outcome, v.count, v.low])).toEqual(
+        filled.map((b) => [b.meanScore, b.meanOutcome, b.count, table.intervals?.bounds[b.index]?.[0]]),
+      );
+      expect(r.charts[0]?.svg).toContain('predicted P(y = 1)');
+    }
   });
 });
 
 describe('reportHtml', () => {
   let report: Report;
   it('is one self-contained page: no script, no external resource, every chart inline', async () => {
-    report = await createReport(TWO);
+    report = await createReport(TWO, FAST);
     const html = reportHtml(report);
     expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
-    expect(html.match(/https?:\/\/[^"\s]+/g)?.every((u) => u === 'http://www.w3.org/2000/svg' || u === 'http://www.w3.org/1999/xlink')).toBe(true);
+    expect(
+      html
+        .match(/https?:\/\/[^"\s]+/g)
+        ?.every((u) => u === 'http://www.w3.org/2000/svg' || u === 'http://www.w3.org/1999/xlink'),
+    ).toBe(true);
     expect(html.match(/<svg /g)).toHaveLength(8);
-    expect(html.match(/<p class="how">/g)?.length).toBe(10);
+    expect(html.match(/<p class="how">/g)?.length).toBe(11);
   });
   it('the table holds every number exactly (data-value) and marks the best of each row', () => {
     const html = reportHtml(report);
-    const cell = (metric: string, model: number) => new RegExp(`data-metric="${metric}" data-model="${model}" data-value="([^"]+)"( class="best")?`).exec(html);
+    const cell = (metric: string, model: number) =>
+      new RegExp(`data-metric="${metric}" data-model="${model}" data-value="([^"]+)"( class="best")?`).exec(html);
     expect(Number(cell('ece', 1)?.[1])).toBe(report.models[1]?.evaluation.ece);
     expect(cell('ece', 1)?.[2]).toBe(' class="best"'); // logreg has the lower ECE
     expect(cell('accuracy', 0)?.[2]).toBe(' class="best"'); // mlp_overfit is more accurate
     expect(cell('ece', 0)?.[2]).toBeUndefined();
   });
   it('escapes text from the data', async () => {
-    const r = await createReport([{ name: '<img src=x onerror=alert(1)>', source: 'a"b.csv', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
+    const r = await createReport([
+      {
+        name: '<img src=x onerror=alert(1)>',
+        source: 'a"b.csv',
+        labels: [0, 1, 1, 0],
+        scores: [
+          [0.9, 0.1],
+          [0.2, 0.8],
+          [0.6, 0.4],
+          [0.7, 0.3],
+        ],
+      },
+    ]);
     const html = reportHtml(r);
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -83,14 +180,27 @@ describe('reportHtml', () => {
 
 describe('reportMarkdown and reportJson', () => {
   it('Markdown: the metrics table with the best value in bold and the configuration', async () => {
-    const text = reportMarkdown(await createReport(TWO));
+    const text = reportMarkdown(await createReport(TWO, FAST));
     expect(text).toContain('| metric | mlp\\_overfit | logreg |');
     expect(text).toMatch(/^\| ece \| 0\.038882 \| \*\*0\.013780\*\* \|$/m);
     expect(text).toContain('```json');
   });
   it('JSON: every number, the chart specs, no SVG; non-finite numbers as strings', async () => {
-    const r = await createReport([{ name: 'zero', labels: [0, 1, 1], scores: [[0, 1], [0.2, 0.8], [0.6, 0.4]] }]);
-    const j = JSON.parse(reportJson(r)) as { models: { evaluation: { nll: unknown } }[]; charts: Record<string, unknown>[] };
+    const r = await createReport([
+      {
+        name: 'zero',
+        labels: [0, 1, 1],
+        scores: [
+          [0, 1],
+          [0.2, 0.8],
+          [0.6, 0.4],
+        ],
+      },
+    ]);
+    const j = JSON.parse(reportJson(r)) as {
+      models: { evaluation: { nll: unknown } }[];
+      charts: Record<string, unknown>[];
+    };
     expect(j.models[0]?.evaluation.nll).toBe('Infinity');
     expect(j.charts.every((c) => !('svg' in c) && typeof c.spec === 'object')).toBe(true);
   });
@@ -98,12 +208,61 @@ describe('reportMarkdown and reportJson', () => {
 
 describe('a damaged report is a located UMError in every renderer', () => {
   it('each field the renderers read, replaced by a value of another kind (or BigInt anywhere)', async () => {
-    const r = await createReport([{ name: 'm', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
-    const paths = [[], ['title'], ['version'], ['timestamp'], ['models'], ['models', 0], ['models', 0, 'name'], ['models', 0, 'source'], ['models', 0, 'n'], ['models', 0, 'numClasses'], ['models', 0, 'numMembers'], ['models', 0, 'evaluation'], ['models', 0, 'evaluation', 'config'], ['charts'], ['charts', 0], ['charts', 0, 'id'], ['charts', 0, 'title'], ['charts', 0, 'howToRead'], ['charts', 0, 'svg'], ['charts', 0, 'spec'], ['charts', 0, 'spec', 'width'], ['notes'], ['warnings']];
+    const r = await createReport([
+      {
+        name: 'm',
+        labels: [0, 1, 1, 0],
+        scores: [
+          [0.9, 0.1],
+          [0.2, 0.8],
+          [0.6, 0.4],
+          [0.7, 0.3],
+        ],
+      },
+    ]);
+    const paths = [
+      [],
+      ['title'],
+      ['version'],
+      ['timestamp'],
+      ['models'],
+      ['models', 0],
+      ['models', 0, 'name'],
+      ['models', 0, 'source'],
+      ['models', 0, 'n'],
+      ['models', 0, 'numClasses'],
+      ['models', 0, 'numMembers'],
+      ['models', 0, 'evaluation'],
+      ['models', 0, 'evaluation', 'config'],
+      ['charts'],
+      ['charts', 0],
+      ['charts', 0, 'id'],
+      ['charts', 0, 'title'],
+      ['charts', 0, 'howToRead'],
+      ['charts', 0, 'svg'],
+      ['charts', 0, 'spec'],
+      ['charts', 0, 'spec', 'width'],
+      ['notes'],
+      ['warnings'],
+      ['summary'],
+      ['summary', 'models'],
+      ['summary', 'models', 0, 'lines'],
+      ['summary', 'comparisons'],
+      ['intervals'],
+      ['intervals', 'resamples'],
+      ['intervals', 'models'],
+      ['intervals', 'models', 0],
+      ['intervals', 'models', 0, 'ece'],
+      ['intervals', 'models', 0, 'ece', 'lower'],
+    ];
     const replaced = (x: unknown, path: (string | number)[], v: unknown): unknown => {
       if (path.length === 0) return v;
       const out = Array.isArray(x) ? [...x] : { ...(x as object) };
-      (out as Record<string | number, unknown>)[path[0] as string] = replaced((x as Record<string | number, unknown>)[path[0] as string], path.slice(1), v);
+      (out as Record<string | number, unknown>)[path[0] as string] = replaced(
+        (x as Record<string | number, unknown>)[path[0] as string],
+        path.slice(1),
+        v,
+      );
       return out;
     };
     let rejected = 0;

@@ -24,17 +24,53 @@ import type { Evaluation } from '../../evaluate/evaluate.js';
 import type { ReliabilityTable } from '../../calibration/reliability.js';
 
 export const reportArgs = {
-  files: { type: 'positional', description: 'one prediction file per model (.csv, .json, .jsonl, .parquet, .npy)', required: true },
-  output: { type: 'string', alias: 'o', description: 'file to write (default report.html, report.json or report.md; - for stdout)', valueHint: 'FILE' },
+  files: {
+    type: 'positional',
+    description: 'one prediction file per model (.csv, .json, .jsonl, .parquet, .npy)',
+    required: true,
+  },
+  output: {
+    type: 'string',
+    alias: 'o',
+    description: 'file to write (default report.html, report.json or report.md; - for stdout)',
+    valueHint: 'FILE',
+  },
   json: { type: 'boolean', description: 'write JSON (every number and each chart’s Vega-Lite spec) instead of HTML' },
   md: { type: 'boolean', description: 'write Markdown (metrics table and configuration) instead of HTML' },
   title: { type: 'string', description: 'title of the report', valueHint: 'TEXT' },
-  bins: { type: 'string', description: 'number of bins of the binned metrics and diagrams (default 15)', valueHint: 'N' },
-  preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')}`, valueHint: 'NAME' },
-  ood: { type: 'string', description: 'out-of-distribution predictions of a model, one --ood per FILE in order (adds the OoD chart)', valueHint: 'FILE' },
+  bins: {
+    type: 'string',
+    description: 'number of bins of the binned metrics and diagrams (default 15)',
+    valueHint: 'N',
+  },
+  preset: {
+    type: 'string',
+    description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')}`,
+    valueHint: 'NAME',
+  },
+  ood: {
+    type: 'string',
+    description: 'out-of-distribution predictions of a model, one --ood per FILE in order (adds the OoD chart)',
+    valueHint: 'FILE',
+  },
+  resamples: {
+    type: 'string',
+    description:
+      "bootstrap resamples of the table's intervals and of the comparisons (default 200 and 1000, as um compare)",
+    valueHint: 'N',
+  },
+  seed: { type: 'string', description: 'bootstrap seed (default 0)', valueHint: 'N' },
   timestamp: { type: 'boolean', description: 'print the time of the run (off by default: same input, same report)' },
-  stream: { type: 'boolean', description: 'reduce each file to mergeable states batch by batch (automatic when reading it whole would exceed --memory; the numbers equal the in-memory ones): metrics and reliability diagrams; --no-stream keeps every chart' },
-  memory: { type: 'string', description: 'memory budget of reading a file whole, in MiB (default: a quarter of the machine\'s memory)', valueHint: 'MiB' },
+  stream: {
+    type: 'boolean',
+    description:
+      'reduce each file to mergeable states batch by batch (automatic when reading it whole would exceed --memory; the numbers equal the in-memory ones): metrics and reliability diagrams; --no-stream keeps every chart',
+  },
+  memory: {
+    type: 'string',
+    description: "memory budget of reading a file whole, in MiB (default: a quarter of the machine's memory)",
+    valueHint: 'MiB',
+  },
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core)', valueHint: 'N' },
   'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk (default 1048576)', valueHint: 'N' },
   ...inputArgs,
@@ -43,7 +79,9 @@ export const reportArgs = {
 /** Model names from file names: the base name without extension, made unique with a number (internal). */
 export function modelNames(paths: readonly string[]): string[] {
   const base = paths.map((p) => basename(p, extname(p)));
-  return base.map((b, i) => (base.indexOf(b) === base.lastIndexOf(b) ? b : `${b} (${base.slice(0, i + 1).filter((x) => x === b).length})`));
+  return base.map((b, i) =>
+    base.indexOf(b) === base.lastIndexOf(b) ? b : `${b} (${base.slice(0, i + 1).filter((x) => x === b).length})`,
+  );
 }
 
 function asList(v: unknown): string[] {
@@ -56,20 +94,41 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
   const command = 'um report';
   return guard(command, io, async (context) => {
     const files = asList(args._ ?? args.files);
-    if (args.json === true && args.md === true) throw new UMError('UM_OPTION', `${command}: give --json or --md, not both`, { fn: command, argument: '--json' });
+    if (args.json === true && args.md === true)
+      throw new UMError('UM_OPTION', `${command}: give --json or --md, not both`, { fn: command, argument: '--json' });
     const oodFiles = asList(args.ood);
-    if (oodFiles.length > files.length) throw new UMError('UM_OPTION', `${command}: ${oodFiles.length} --ood files for ${files.length} model files; give at most one per model, in order`, { fn: command, argument: '--ood' });
+    if (oodFiles.length > files.length)
+      throw new UMError(
+        'UM_OPTION',
+        `${command}: ${oodFiles.length} --ood files for ${files.length} model files; give at most one per model, in order`,
+        { fn: command, argument: '--ood' },
+      );
     const bins = parseIntegerFlag(command, '--bins', args.bins);
+    const resamples = parseIntegerFlag(command, '--resamples', args.resamples);
+    const seed = parseIntegerFlag(command, '--seed', args.seed);
     const format = args.json === true ? 'json' : args.md === true ? 'md' : 'html';
     const output = typeof args.output === 'string' ? args.output : `report.${format}`;
     // checked before any work: a report is never computed only to be lost, nor written over an input
-    const out = output === '-' ? undefined : await prepareOutput(command, '--output', output, [files, oodFiles, args.labels]);
+    const out =
+      output === '-' ? undefined : await prepareOutput(command, '--output', output, [files, oodFiles, args.labels]);
     const names = modelNames(files);
-    const progress = io.progress === true ? new SingleBar({ format: 'um report [{bar}] {value}/{total} {step}', stream: process.stderr, hideCursor: true, clearOnComplete: true }) : undefined;
+    const progress =
+      io.progress === true
+        ? new SingleBar({
+            format: 'um report [{bar}] {value}/{total} {step}',
+            stream: process.stderr,
+            hideCursor: true,
+            clearOnComplete: true,
+          })
+        : undefined;
     const models: ReportModel[] = [];
     for (const [j, file] of files.entries()) {
       if (await shouldStream(command, { ...args, file })) {
-        if (oodFiles[j] !== undefined) throw new UMError('UM_OPTION', `${command}: --ood needs ${file} in memory; give --no-stream`, { fn: command, argument: '--ood' });
+        if (oodFiles[j] !== undefined)
+          throw new UMError('UM_OPTION', `${command}: --ood needs ${file} in memory; give --no-stream`, {
+            fn: command,
+            argument: '--ood',
+          });
         const binning: Record<string, unknown> = {};
         if (bins !== undefined) binning.bins = bins;
         if (typeof args.preset === 'string') binning.preset = args.preset;
@@ -79,8 +138,9 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           args,
           {
             evaluate: evaluateSpec(args, bins, 'exact'),
-            reliability: { metric: 'reliability', options: binning },
-            uncertainty: { metric: 'reliability', options: { ...binning, measure: 'uncertainty' } },
+            // with the per-bin intervals the diagrams and the summary read
+            reliability: { metric: 'reliability', options: { ...binning, interval: 'wilson' } },
+            uncertainty: { metric: 'reliability', options: { ...binning, measure: 'uncertainty', interval: 'wilson' } },
           },
           context,
         );
@@ -97,11 +157,27 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
       const data: PredictionData = await readPredictions(file, readOptionsOf(args));
       context.data = data;
       const options = inputOptions(command, data, args);
-      const ood = oodFiles[j] === undefined ? undefined : await readPredictions(oodFiles[j] as string, { ...readOptionsOf(args), requireLabels: false });
-      if (ood !== undefined && ood.scores === undefined) throw new UMError('UM_OPTION', `${command}: ${ood.path}: OoD predictions must be one model's scores, not members`, { fn: command, argument: '--ood' });
+      const ood =
+        oodFiles[j] === undefined
+          ? undefined
+          : await readPredictions(oodFiles[j] as string, { ...readOptionsOf(args), requireLabels: false });
+      if (ood !== undefined && ood.scores === undefined)
+        throw new UMError(
+          'UM_OPTION',
+          `${command}: ${ood.path}: OoD predictions must be one model's scores, not members`,
+          { fn: command, argument: '--ood' },
+        );
       const { numMembers: _s, ...single } = options;
       // validate here, while errors can still point into this file
-      const members = data.members === undefined ? undefined : toEnsemble(data.members, { ...(single.sumTolerance === undefined ? {} : { sumTolerance: single.sumTolerance }), input: data.input, numClasses: data.numClasses, numMembers: data.numMembers as number });
+      const members =
+        data.members === undefined
+          ? undefined
+          : toEnsemble(data.members, {
+              ...(single.sumTolerance === undefined ? {} : { sumTolerance: single.sumTolerance }),
+              input: data.input,
+              numClasses: data.numClasses,
+              numMembers: data.numMembers as number,
+            });
       const scores = members === undefined ? toProbabilities(data.scores as Float64Array, single) : undefined;
       labelArray(command, data.labels, data.n, (members ?? scores)?.numClasses ?? data.numClasses);
       const body = members === undefined ? { scores: scores as NonNullable<typeof scores> } : { members };
@@ -110,7 +186,9 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
         source: file,
         labels: data.labels,
         ...body,
-        ...(ood === undefined ? {} : { ood: { scores: ood.scores as Float64Array, options: { ...single, numClasses: ood.numClasses } } }),
+        ...(ood === undefined
+          ? {}
+          : { ood: { scores: ood.scores as Float64Array, options: { ...single, numClasses: ood.numClasses } } }),
       });
     }
     context.data = undefined;
@@ -118,6 +196,8 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
     const report = await createReport(models, {
       ...(typeof args.title === 'string' ? { title: args.title } : {}),
       ...(bins === undefined ? {} : { bins }),
+      ...(resamples === undefined ? {} : { resamples }),
+      ...(seed === undefined ? {} : { seed }),
       ...(typeof args.preset === 'string' ? { preset: args.preset as PresetName } : {}),
       ...(args.timestamp === true ? { timestamp: new Date().toISOString() } : {}),
       onProgress: (done, total, step) => {
@@ -131,12 +211,17 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
     if (out === undefined) io.stdout(text);
     else {
       await writeOutput(command, out, [text]);
-      io.stdout(`${output}: ${report.models.length} model${report.models.length === 1 ? '' : 's'}, ${report.charts.length} charts${report.notes.length === 0 ? '' : `, ${report.notes.length} notes`}\n`);
+      io.stdout(
+        `${output}: ${report.models.length} model${report.models.length === 1 ? '' : 's'}, ${report.charts.length} charts${report.notes.length === 0 ? '' : `, ${report.notes.length} notes`}\n`,
+      );
     }
   });
 }
 
 export const reportCommand = defineCommand({
-  meta: { name: 'report', description: 'One self-contained HTML report (or --json, --md) of metrics and charts for one or more models' },
+  meta: {
+    name: 'report',
+    description: 'One self-contained HTML report (or --json, --md) of metrics and charts for one or more models',
+  },
   args: reportArgs,
 });
