@@ -3,12 +3,31 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['assembly/**', '**/dist/**', 'dist-check/**', 'node_modules/**', 'coverage/**', 'test/.tmp/**', '.scratch/**', 'docs/api/**'] },
+  {
+    ignores: [
+      'assembly/**',
+      '**/dist/**',
+      'dist-check/**',
+      'node_modules/**',
+      'coverage/**',
+      'test/.tmp/**',
+      '.scratch/**',
+      'docs/api/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
     files: ['scripts/**/*.mjs', 'bench/**/*.mjs', 'examples/**/*.mjs', 'eslint.config.js'],
-    languageOptions: { globals: { URL: 'readonly', process: 'readonly', console: 'readonly', Buffer: 'readonly', performance: 'readonly' } },
+    languageOptions: {
+      globals: {
+        URL: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        performance: 'readonly',
+      },
+    },
   },
   {
     languageOptions: { ecmaVersion: 2022, sourceType: 'module' },
@@ -17,7 +36,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-non-null-assertion': 'error',
       eqeqeq: ['error', 'always'],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
     },
   },
   {
@@ -32,7 +54,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(?!\\.{1,2}/)', message: 'The core has zero runtime dependencies and no Node APIs; import only relative modules.' }] },
+        {
+          patterns: [
+            {
+              regex: '^(?!\\.{1,2}/)',
+              message: 'The core has zero runtime dependencies and no Node APIs; import only relative modules.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -40,7 +69,10 @@ export default tseslint.config(
     // Plots and reports run in browsers too: Vega is allowed, Node built-ins are not.
     files: ['src/plot/**/*.ts', 'src/report/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '^node:', message: 'Plots and reports must run in browsers: no Node built-ins.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^node:', message: 'Plots and reports must run in browsers: no Node built-ins.' }] },
+      ],
     },
   },
 );

@@ -22,7 +22,8 @@ export async function generateCsv(path, rows, classes = 10, seed = 1) {
     const guess = uniform() < 0.85 ? y : Math.floor(uniform() * classes);
     let max = -Infinity;
     for (let k = 0; k < classes; k++) {
-      logits[k] = 2 * (uniform() + uniform() + uniform() - 1.5) + (k === guess ? (guess === y ? 4 : 2.5) + 2 * uniform() : 0);
+      logits[k] =
+        2 * (uniform() + uniform() + uniform() - 1.5) + (k === guess ? (guess === y ? 4 : 2.5) + 2 * uniform() : 0);
       if (logits[k] > max) max = logits[k];
     }
     let z = 0;

@@ -29,7 +29,9 @@ async function dataset(n) {
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
-    await c.run(`COPY (SELECT * FROM read_csv('${csv}', header = true)) TO '${parquet}' (FORMAT parquet, ROW_GROUP_SIZE 65536)`);
+    await c.run(
+      `COPY (SELECT * FROM read_csv('${csv}', header = true)) TO '${parquet}' (FORMAT parquet, ROW_GROUP_SIZE 65536)`,
+    );
     c.closeSync();
     db.closeSync();
   }
@@ -38,7 +40,10 @@ async function dataset(n) {
 
 /** Runs `um` under /usr/bin/time: wall seconds and peak resident memory (MB). */
 function measure(args) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, bin, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, bin, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   const last = r.stderr.trim().split('\n').pop() ?? '';
   const [seconds, kb] = last.split(' ').map(Number);
   if (r.status !== 0) throw new Error(`um ${args.join(' ')} failed (${r.status}):\n${r.stderr}`);
@@ -52,8 +57,18 @@ const runs = [
   { name: 'stream Parquet (bounded states)', file: big.parquet, args: ['metrics', big.parquet, '--stream', '--json'] },
   { name: 'DuckDB SQL on CSV', file: big.csv, args: ['metrics', '--engine', 'duckdb', big.csv, '--json'] },
   { name: 'DuckDB SQL on Parquet', file: big.parquet, args: ['metrics', '--engine', 'duckdb', big.parquet, '--json'] },
-  { name: `whole file in memory, exact (${smallRows} rows)`, file: small.csv, rows: smallRows, args: ['metrics', small.csv, '--no-stream', '--json'] },
-  { name: `stream CSV, exact states (${smallRows} rows)`, file: small.csv, rows: smallRows, args: ['metrics', small.csv, '--stream', '--exact', '--json'] },
+  {
+    name: `whole file in memory, exact (${smallRows} rows)`,
+    file: small.csv,
+    rows: smallRows,
+    args: ['metrics', small.csv, '--no-stream', '--json'],
+  },
+  {
+    name: `stream CSV, exact states (${smallRows} rows)`,
+    file: small.csv,
+    rows: smallRows,
+    args: ['metrics', small.csv, '--stream', '--exact', '--json'],
+  },
 ];
 const results = [];
 for (const run of runs) {
@@ -62,7 +77,17 @@ for (const run of runs) {
   const n = run.rows ?? rows;
   const bytes = statSync(run.file).size;
   const out = JSON.parse(m.stdout);
-  results.push({ name: run.name, rows: n, fileMB: bytes / 2 ** 20, seconds: m.seconds, rowsPerSecond: n / m.seconds, MBps: bytes / 2 ** 20 / m.seconds, peakMB: m.peakMB, ece: out.ece, auroc: out.auroc });
+  results.push({
+    name: run.name,
+    rows: n,
+    fileMB: bytes / 2 ** 20,
+    seconds: m.seconds,
+    rowsPerSecond: n / m.seconds,
+    MBps: bytes / 2 ** 20 / m.seconds,
+    peakMB: m.peakMB,
+    ece: out.ece,
+    auroc: out.auroc,
+  });
 }
 const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGB: totalmem() / 2 ** 30, node: process.version };
 writeFileSync(join(root, 'bench', 'files-results.json'), `${JSON.stringify({ machine, results }, null, 2)}\n`);
@@ -71,5 +96,7 @@ console.log(`machine: ${machine.cpus} × ${machine.cpu}, ${f(machine.memoryGB)} 
 console.log('| run | rows | file MB | seconds | rows/s | MB/s | peak RSS MB | ECE | AUROC |');
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.name} | ${r.rows.toLocaleString('en')} | ${f(r.fileMB, 0)} | ${f(r.seconds)} | ${Math.round(r.rowsPerSecond).toLocaleString('en')} | ${f(r.MBps)} | ${f(r.peakMB, 0)} | ${r.ece.toFixed(6)} | ${r.auroc.toFixed(6)} |`);
+  console.log(
+    `| ${r.name} | ${r.rows.toLocaleString('en')} | ${f(r.fileMB, 0)} | ${f(r.seconds)} | ${Math.round(r.rowsPerSecond).toLocaleString('en')} | ${f(r.MBps)} | ${f(r.peakMB, 0)} | ${r.ece.toFixed(6)} | ${r.auroc.toFixed(6)} |`,
+  );
 }

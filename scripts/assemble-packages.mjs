@@ -5,5 +5,6 @@ import { chmodSync, copyFileSync } from 'node:fs';
 const root = new URL('../', import.meta.url);
 chmodSync(new URL('packages/core/dist/cli/bin.js', root), 0o755);
 for (const pkg of ['core', 'cli']) {
-  for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md']) copyFileSync(new URL(file, root), new URL(`packages/${pkg}/${file}`, root));
+  for (const file of ['README.md', 'LICENSE', 'CHANGELOG.md'])
+    copyFileSync(new URL(file, root), new URL(`packages/${pkg}/${file}`, root));
 }

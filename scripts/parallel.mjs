@@ -7,7 +7,9 @@ const names = process.argv.slice(2);
 const runs = names.map(
   (name) =>
     new Promise((resolve) => {
-      const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', name], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', name], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       const out = [];
       child.stdout.on('data', (d) => out.push(d));
       child.stderr.on('data', (d) => out.push(d));

@@ -54,7 +54,13 @@ export { presets } from './presets/presets.js';
 export type { BrierDecompositionConvention, BrierForm, NllConvention, Preset, PresetName } from './presets/presets.js';
 
 export { gce } from './calibration/gce.js';
-export type { CalibrationConfig, CalibrationErrorOptions, UceClassAverage, UceConfig, UceOptions } from './calibration/options.js';
+export type {
+  CalibrationConfig,
+  CalibrationErrorOptions,
+  UceClassAverage,
+  UceConfig,
+  UceOptions,
+} from './calibration/options.js';
 export { ece } from './calibration/ece.js';
 export type { NamedCalibrationOptions } from './calibration/ece.js';
 export { mce } from './calibration/mce.js';
@@ -154,13 +160,21 @@ export type { FitTemperatureOptions, TemperatureParams } from './calibrate/fitTe
 export { applyTemperature } from './calibrate/applyTemperature.js';
 export type { TemperatureDiagnostics, TemperatureSearchOptions } from './calibrate/temperatureCore.js';
 export { fitMcTemperature } from './calibrate/fitMcTemperature.js';
-export type { FitMcTemperatureOptions, McTemperatureObjective, McTemperatureParams } from './calibrate/fitMcTemperature.js';
+export type {
+  FitMcTemperatureOptions,
+  McTemperatureObjective,
+  McTemperatureParams,
+} from './calibrate/fitMcTemperature.js';
 export { applyMcTemperature } from './calibrate/applyMcTemperature.js';
 export { fitPlatt } from './calibrate/fitPlatt.js';
 export type { PlattParams } from './calibrate/fitPlatt.js';
 export { applyPlatt } from './calibrate/applyPlatt.js';
 export { fitHistogramBinning } from './calibrate/fitHistogramBinning.js';
-export type { CalibrationHistogram, FitHistogramBinningOptions, HistogramBinningParams } from './calibrate/fitHistogramBinning.js';
+export type {
+  CalibrationHistogram,
+  FitHistogramBinningOptions,
+  HistogramBinningParams,
+} from './calibrate/fitHistogramBinning.js';
 export { applyHistogramBinning } from './calibrate/applyHistogramBinning.js';
 export { fitIsotonic } from './calibrate/fitIsotonic.js';
 export type { IsotonicMap, IsotonicParams } from './calibrate/fitIsotonic.js';
@@ -188,6 +202,12 @@ export { createState, stateFromJSON, STATE_METRICS } from './state/createState.j
 export type { MetricState, StateJSON, StateMetric, StateMode, StateOptions, StateResult } from './state/createState.js';
 
 export { bootstrap } from './bootstrap/bootstrap.js';
-export type { BootstrapInterval, BootstrapMethod, BootstrapOptions, BootstrapResult, WeightedMetric } from './bootstrap/bootstrap.js';
+export type {
+  BootstrapInterval,
+  BootstrapMethod,
+  BootstrapOptions,
+  BootstrapResult,
+  WeightedMetric,
+} from './bootstrap/bootstrap.js';
 export { comparePaired } from './bootstrap/comparePaired.js';
 export type { ComparePairedOptions, PairedComparison, PairedMetric, PairedVerdict } from './bootstrap/comparePaired.js';

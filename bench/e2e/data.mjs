@@ -23,7 +23,11 @@ function run(command, args) {
 export function npyData(dir, n, c) {
   const out = join(dir, 'e2e');
   const name = `${n}x${c}`;
-  const files = { probs: join(out, `probs-${name}.npy`), logits: join(out, `logits-${name}.npy`), labels: join(out, `labels-${name}.npy`) };
+  const files = {
+    probs: join(out, `probs-${name}.npy`),
+    logits: join(out, `logits-${name}.npy`),
+    labels: join(out, `labels-${name}.npy`),
+  };
   if (!Object.values(files).every((f) => existsSync(f))) {
     console.error(`generating ${name} .npy files …`);
     run(python, ['-B', join(here, 'generate.py'), String(n), String(c), out]);
@@ -75,7 +79,9 @@ export async function fileData(dir, n, { parquet = false, jsonl = false } = {}) 
       const { DuckDBInstance } = await import('@duckdb/node-api');
       const db = await DuckDBInstance.create(':memory:');
       const c = await db.connect();
-      await c.run(`COPY (SELECT * FROM read_csv('${files.csv}', header = true)) TO '${files.parquet}.tmp' (FORMAT parquet, ROW_GROUP_SIZE 65536)`);
+      await c.run(
+        `COPY (SELECT * FROM read_csv('${files.csv}', header = true)) TO '${files.parquet}.tmp' (FORMAT parquet, ROW_GROUP_SIZE 65536)`,
+      );
       c.closeSync();
       db.closeSync();
       renameSync(`${files.parquet}.tmp`, files.parquet);

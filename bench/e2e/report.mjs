@@ -8,7 +8,14 @@ export const TOLERANCE = 1e-9;
  * difference, the metrics above TOLERANCE with both values, and the metrics only one side has.
  */
 export function agreement(um, ref, refName, keys) {
-  if (um === null || ref === null) return { against: refName, checked: 0, maxRel: null, disagree: [], missing: um === null ? 'um output' : 'reference output' };
+  if (um === null || ref === null)
+    return {
+      against: refName,
+      checked: 0,
+      maxRel: null,
+      disagree: [],
+      missing: um === null ? 'um output' : 'reference output',
+    };
   const names = keys ?? Object.keys(ref).filter((k) => typeof ref[k] === 'number' && k !== 'n' && k !== 'numClasses');
   let maxRel = 0;
   let checked = 0;
@@ -27,7 +34,8 @@ export function agreement(um, ref, refName, keys) {
     maxRel = Math.max(maxRel, rel);
     if (!(rel <= TOLERANCE)) disagree.push({ metric: k, um: a, numpy: b, rel });
   }
-  if (um.n !== undefined && ref.n !== undefined && um.n !== ref.n) disagree.push({ metric: 'n', um: um.n, numpy: ref.n, rel: 1 });
+  if (um.n !== undefined && ref.n !== undefined && um.n !== ref.n)
+    disagree.push({ metric: 'n', um: um.n, numpy: ref.n, rel: 1 });
   disagree.sort((x, y) => y.rel - x.rel);
   return { against: refName, checked, maxRel, disagree, notInUm };
 }
@@ -39,8 +47,12 @@ function valuesCell(a, streamed) {
   if (a.missing) return `no ${a.missing}`;
   if (a.checked === 0) return '–';
   if (a.disagree.length === 0) return `✓ (≤ ${a.maxRel.toExponential(0)})`;
-  if (streamed) return `✗ bounded stream: ${a.disagree.length} metrics, up to ${a.disagree[0].metric} ${a.disagree[0].rel.toExponential(1)}`;
-  const shown = a.disagree.slice(0, 4).map((d) => `${d.metric} ${d.rel.toExponential(1)}`).join(', ');
+  if (streamed)
+    return `✗ bounded stream: ${a.disagree.length} metrics, up to ${a.disagree[0].metric} ${a.disagree[0].rel.toExponential(1)}`;
+  const shown = a.disagree
+    .slice(0, 4)
+    .map((d) => `${d.metric} ${d.rel.toExponential(1)}`)
+    .join(', ');
   return `✗ ${shown}${a.disagree.length > 4 ? `, +${a.disagree.length - 4}` : ''}`;
 }
 
@@ -63,7 +75,19 @@ export function markdown(report, before) {
   ];
   if (before?.date === report.date) before = null; // the baseline itself
   const prior = new Map((before?.rows ?? []).map((r) => [r.id, r]));
-  const head = ['row', 'file MB', 'um s', 'um RSS MB', 'RSS / file', 'MB/s', 'numpy script', 'numpy s', 'numpy RSS MB', 'numpy / um', 'values vs numpy'];
+  const head = [
+    'row',
+    'file MB',
+    'um s',
+    'um RSS MB',
+    'RSS / file',
+    'MB/s',
+    'numpy script',
+    'numpy s',
+    'numpy RSS MB',
+    'numpy / um',
+    'values vs numpy',
+  ];
   if (before) head.splice(3, 0, 'um s before');
   lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
   for (const r of report.rows) {
@@ -86,7 +110,12 @@ export function markdown(report, before) {
       lines.push(`| ${cells.join(' | ')} |`);
     });
   }
-  const all = report.rows.flatMap((r) => r.agreement.disagree.map((d) => `- \`${r.id}\` ${d.metric}: um ${d.um} vs numpy ${d.numpy} (relative ${d.rel.toExponential(2)}${boundNote(r, d)})`));
+  const all = report.rows.flatMap((r) =>
+    r.agreement.disagree.map(
+      (d) =>
+        `- \`${r.id}\` ${d.metric}: um ${d.um} vs numpy ${d.numpy} (relative ${d.rel.toExponential(2)}${boundNote(r, d)})`,
+    ),
+  );
   if (all.length > 0) lines.push('', `Values that differ from numpy's by more than ${TOLERANCE} relative:`, ...all);
   return lines.join('\n');
 }

@@ -22,56 +22,131 @@ const here = join(root, 'bench', 'e2e');
 const dir = process.env.BENCH_DIR ?? join(root, 'bench', '.data');
 const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const scale = Number(process.env.BENCH_SCALE ?? 1);
-const filter = process.env.BENCH_ROWS?.split(',').map((s) => s.trim()).filter(Boolean);
+const filter = process.env.BENCH_ROWS?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const full = filter === undefined && scale === 1;
-const outPath = process.env.BENCH_OUT ?? (full ? join(root, 'bench', 'results.json') : join(dir, 'results-partial.json'));
+const outPath =
+  process.env.BENCH_OUT ?? (full ? join(root, 'bench', 'results.json') : join(dir, 'results-partial.json'));
 mkdirSync(join(dir, 'e2e'), { recursive: true });
 const um = join(root, 'packages', 'core', 'dist', 'cli', 'bin.js');
 const rows = (n) => Math.max(100, Math.round(n * scale));
 
 // ---------------------------------------------------------------------------------------------------------- rows
-const umMetrics = (file, labels, ...flags) => ['metrics', file, ...(labels ? ['--labels', labels] : []), '--json', ...flags];
+const umMetrics = (file, labels, ...flags) => [
+  'metrics',
+  file,
+  ...(labels ? ['--labels', labels] : []),
+  '--json',
+  ...flags,
+];
 const npScript = (name, ...args) => ({ name, command: python, args: ['-B', join(here, name), ...args] });
 
 /** Every row of the issue's table: id, what it measures, the um command, the numpy competitors or reference. */
 async function plan() {
   const list = [];
-  for (const [n0, c] of [[50_000, 1000], [100_000, 100], [1_000_000, 10]]) {
+  for (const [n0, c] of [
+    [50_000, 1000],
+    [100_000, 100],
+    [1_000_000, 10],
+  ]) {
     const n = rows(n0);
     const id = `${n}x${c}`;
     const lazy = () => npyData(dir, n, c);
     const big = n0 === 50_000;
-    list.push({ id: `${id}/default`, what: `um metrics, default flags, float32 probabilities .npy vs numpy_full.py (same 17 metrics)`, lazy,
-      um: (d) => umMetrics(d.probs, d.labels), numpy: (d) => [npScript('numpy_full.py', d.probs, d.labels)], file: (d) => d.probs });
+    list.push({
+      id: `${id}/default`,
+      what: `um metrics, default flags, float32 probabilities .npy vs numpy_full.py (same 17 metrics)`,
+      lazy,
+      um: (d) => umMetrics(d.probs, d.labels),
+      numpy: (d) => [npScript('numpy_full.py', d.probs, d.labels)],
+      file: (d) => d.probs,
+    });
     if (big) {
-      list.push({ id: `${id}/no-stream`, what: 'the same in memory (--no-stream)', lazy,
-        um: (d) => umMetrics(d.probs, d.labels, '--no-stream'), numpy: (d) => [npScript('numpy_full.py', d.probs, d.labels)], file: (d) => d.probs });
+      list.push({
+        id: `${id}/no-stream`,
+        what: 'the same in memory (--no-stream)',
+        lazy,
+        um: (d) => umMetrics(d.probs, d.labels, '--no-stream'),
+        numpy: (d) => [npScript('numpy_full.py', d.probs, d.labels)],
+        file: (d) => d.probs,
+      });
     }
-    list.push({ id: `${id}/no-classwise`, what: '--no-classwise (default streaming choice) vs numpy_core.py (the 14 metrics um prints) and numpy_core.py --set eight', lazy,
+    list.push({
+      id: `${id}/no-classwise`,
+      what: '--no-classwise (default streaming choice) vs numpy_core.py (the 14 metrics um prints) and numpy_core.py --set eight',
+      lazy,
       um: (d) => umMetrics(d.probs, d.labels, '--no-classwise'),
-      numpy: (d) => [npScript('numpy_core.py', d.probs, d.labels), { ...npScript('numpy_core.py', d.probs, d.labels, '--set', 'eight'), name: 'numpy_core.py --set eight' }], file: (d) => d.probs });
+      numpy: (d) => [
+        npScript('numpy_core.py', d.probs, d.labels),
+        { ...npScript('numpy_core.py', d.probs, d.labels, '--set', 'eight'), name: 'numpy_core.py --set eight' },
+      ],
+      file: (d) => d.probs,
+    });
     if (big) {
-      list.push({ id: `${id}/no-stream-no-classwise`, what: '--no-stream --no-classwise vs numpy_core.py (14 metrics) and --set eight', lazy,
+      list.push({
+        id: `${id}/no-stream-no-classwise`,
+        what: '--no-stream --no-classwise vs numpy_core.py (14 metrics) and --set eight',
+        lazy,
         um: (d) => umMetrics(d.probs, d.labels, '--no-stream', '--no-classwise'),
-        numpy: (d) => [npScript('numpy_core.py', d.probs, d.labels), { ...npScript('numpy_core.py', d.probs, d.labels, '--set', 'eight'), name: 'numpy_core.py --set eight' }], file: (d) => d.probs });
+        numpy: (d) => [
+          npScript('numpy_core.py', d.probs, d.labels),
+          { ...npScript('numpy_core.py', d.probs, d.labels, '--set', 'eight'), name: 'numpy_core.py --set eight' },
+        ],
+        file: (d) => d.probs,
+      });
     }
-    list.push({ id: `${id}/logits`, what: 'float32 logits .npy (--input logits), default flags, vs numpy_full.py --logits', lazy,
-      um: (d) => umMetrics(d.logits, d.labels, '--input', 'logits'), numpy: (d) => [npScript('numpy_full.py', d.logits, d.labels, '--logits')], file: (d) => d.logits });
+    list.push({
+      id: `${id}/logits`,
+      what: 'float32 logits .npy (--input logits), default flags, vs numpy_full.py --logits',
+      lazy,
+      um: (d) => umMetrics(d.logits, d.labels, '--input', 'logits'),
+      numpy: (d) => [npScript('numpy_full.py', d.logits, d.labels, '--logits')],
+      file: (d) => d.logits,
+    });
   }
   const nt = rows(50_000);
-  list.push({ id: `temperature/${nt}x1000`, what: 'um calibrate fit --method temperature on float32 logits vs numpy_temperature.py (Newton on ln β)', lazy: () => npyData(dir, nt, 1000),
-    um: (d) => ['calibrate', 'fit', '--method', 'temperature', '--input', 'logits', d.logits, '--labels', d.labels, '-o', join(dir, 'e2e', 'temperature.json')],
-    numpy: (d) => [npScript('numpy_temperature.py', d.logits, d.labels)], file: (d) => d.logits, output: join(dir, 'e2e', 'temperature.json') });
+  list.push({
+    id: `temperature/${nt}x1000`,
+    what: 'um calibrate fit --method temperature on float32 logits vs numpy_temperature.py (Newton on ln β)',
+    lazy: () => npyData(dir, nt, 1000),
+    um: (d) => [
+      'calibrate',
+      'fit',
+      '--method',
+      'temperature',
+      '--input',
+      'logits',
+      d.logits,
+      '--labels',
+      d.labels,
+      '-o',
+      join(dir, 'e2e', 'temperature.json'),
+    ],
+    numpy: (d) => [npScript('numpy_temperature.py', d.logits, d.labels)],
+    file: (d) => d.logits,
+    output: join(dir, 'e2e', 'temperature.json'),
+  });
   const big = rows(10_000_000);
   const small = rows(1_000_000);
-  list.push({ id: `csv/${big}x10`, what: 'CSV throughput, default flags (streamed above 64 MiB); values checked against numpy_full.py on the parsed .npy', lazy: () => fileData(dir, big),
-    um: (d) => umMetrics(d.csv), reference: (d) => npScript('numpy_full.py', d.refProbs, d.refLabels), file: (d) => d.csv });
+  list.push({
+    id: `csv/${big}x10`,
+    what: 'CSV throughput, default flags (streamed above 64 MiB); values checked against numpy_full.py on the parsed .npy',
+    lazy: () => fileData(dir, big),
+    um: (d) => umMetrics(d.csv),
+    reference: (d) => npScript('numpy_full.py', d.refProbs, d.refLabels),
+    file: (d) => d.csv,
+  });
   for (const format of ['csv', 'parquet', 'jsonl']) {
     for (const mode of ['default', 'no-stream']) {
-      list.push({ id: `${format}/${small}x10${mode === 'default' ? '' : '/no-stream'}`, what: `${format} throughput, ${mode === 'default' ? 'default flags' : 'in memory (--no-stream)'}`,
+      list.push({
+        id: `${format}/${small}x10${mode === 'default' ? '' : '/no-stream'}`,
+        what: `${format} throughput, ${mode === 'default' ? 'default flags' : 'in memory (--no-stream)'}`,
         lazy: () => fileData(dir, small, { parquet: true, jsonl: true }),
         um: (d) => umMetrics(d[format], undefined, ...(mode === 'default' ? [] : ['--no-stream'])),
-        reference: (d) => npScript('numpy_full.py', d.refProbs, d.refLabels), file: (d) => d[format] });
+        reference: (d) => npScript('numpy_full.py', d.refProbs, d.refLabels),
+        file: (d) => d[format],
+      });
     }
   }
   return filter === undefined ? list : list.filter((r) => filter.some((f) => r.id.includes(f)));
@@ -80,7 +155,8 @@ async function plan() {
 // ---------------------------------------------------------------------------------------------------- measuring
 const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 // without GNU time: a python wrapper reads the child's peak RSS from getrusage(RUSAGE_CHILDREN)
-const RUSAGE = 'import resource,subprocess,sys;r=subprocess.run(sys.argv[1:]);sys.stderr.write("\\n0 %d\\n"%resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss);sys.exit(r.returncode)';
+const RUSAGE =
+  'import resource,subprocess,sys;r=subprocess.run(sys.argv[1:]);sys.stderr.write("\\n0 %d\\n"%resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss);sys.exit(r.returncode)';
 
 /** One run: wall seconds (measured here), peak RSS in MB (GNU time's %M), stdout. */
 function measure(command, args) {
@@ -90,7 +166,12 @@ function measure(command, args) {
   const seconds = (performance.now() - t0) / 1000;
   const last = r.stderr.trim().split('\n').pop() ?? '';
   const kb = Number(last.split(' ')[1]);
-  if (r.status !== 0) return { seconds, rssMB: kb / 1024, error: `exit ${r.status ?? r.signal}: ${r.stderr.trim().split('\n').slice(-3, -1).join(' | ')}` };
+  if (r.status !== 0)
+    return {
+      seconds,
+      rssMB: kb / 1024,
+      error: `exit ${r.status ?? r.signal}: ${r.stderr.trim().split('\n').slice(-3, -1).join(' | ')}`,
+    };
   return { seconds, rssMB: kb / 1024, stdout: r.stdout };
 }
 
@@ -129,14 +210,20 @@ async function runRow(row) {
     for (const who of order) {
       if (who === 'um') {
         const m = measure(process.execPath, [um, ...umArgs]);
-        umRuns.push({ ...m, values: m.stdout === undefined ? null : row.output ? JSON.parse(readFileSync(row.output, 'utf8')) : parse(m.stdout) });
+        umRuns.push({
+          ...m,
+          values:
+            m.stdout === undefined ? null : row.output ? JSON.parse(readFileSync(row.output, 'utf8')) : parse(m.stdout),
+        });
       } else {
         const c = competitors[who];
         const m = measure(c.command, c.args);
         npRuns[who].push({ ...m, values: m.stdout === undefined ? null : parse(m.stdout) });
       }
       const last = who === 'um' ? umRuns[umRuns.length - 1] : npRuns[who][npRuns[who].length - 1];
-      console.error(`  ${row.id} ${who === 'um' ? 'um' : competitors[who].name}: ${last.seconds.toFixed(2)} s, ${Math.round(last.rssMB)} MB${last.error ? ` ERROR ${last.error}` : ''}`);
+      console.error(
+        `  ${row.id} ${who === 'um' ? 'um' : competitors[who].name}: ${last.seconds.toFixed(2)} s, ${Math.round(last.rssMB)} MB${last.error ? ` ERROR ${last.error}` : ''}`,
+      );
     }
   }
   let refValues = npRuns[0]?.find((x) => x.values)?.values ?? null;
@@ -156,11 +243,27 @@ async function runRow(row) {
     file: file.replace(dir, '$DATA'),
     fileMB: bytes / 2 ** 20,
     loadBefore: load, // 1-minute load average when the row started (the machine is shared)
-    um: { wall: umRuns.map((x) => x.seconds), rssMB: umRuns.map((x) => x.rssMB), medianWall: umWall, medianRssMB: median(umRuns.map((x) => x.rssMB)), errors: umRuns.filter((x) => x.error).map((x) => x.error), streamed: umValues?.streamed ?? null, bounds: umValues?.bounds ?? null },
+    um: {
+      wall: umRuns.map((x) => x.seconds),
+      rssMB: umRuns.map((x) => x.rssMB),
+      medianWall: umWall,
+      medianRssMB: median(umRuns.map((x) => x.rssMB)),
+      errors: umRuns.filter((x) => x.error).map((x) => x.error),
+      streamed: umValues?.streamed ?? null,
+      bounds: umValues?.bounds ?? null,
+    },
     MBps: umWall ? bytes / 2 ** 20 / umWall : null,
     numpy: competitors.map((c, i) => {
       const wall = median(npRuns[i].map((x) => (x.error ? NaN : x.seconds)));
-      return { script: c.name, wall: npRuns[i].map((x) => x.seconds), rssMB: npRuns[i].map((x) => x.rssMB), medianWall: wall, medianRssMB: median(npRuns[i].map((x) => x.rssMB)), ratio: wall && umWall ? wall / umWall : null, errors: npRuns[i].filter((x) => x.error).map((x) => x.error) };
+      return {
+        script: c.name,
+        wall: npRuns[i].map((x) => x.seconds),
+        rssMB: npRuns[i].map((x) => x.rssMB),
+        medianWall: wall,
+        medianRssMB: median(npRuns[i].map((x) => x.rssMB)),
+        ratio: wall && umWall ? wall / umWall : null,
+        errors: npRuns[i].filter((x) => x.error).map((x) => x.error),
+      };
     }),
     agreement: agreement(umValues, refValues, refName, row.output ? ['temperature'] : undefined),
   };
@@ -198,7 +301,15 @@ for (const row of await plan()) {
 }
 const before = readJson(beforePath);
 machine.loadAverage = { start: loadAtStart, end: loadavg() };
-const report = { date: new Date().toISOString(), commit: git(['rev-parse', 'HEAD']), dirty: git(['status', '--porcelain', '--', 'src', 'assembly']) !== '', machine, repeats, scale, rows: results };
+const report = {
+  date: new Date().toISOString(),
+  commit: git(['rev-parse', 'HEAD']),
+  dirty: git(['status', '--porcelain', '--', 'src', 'assembly']) !== '',
+  machine,
+  repeats,
+  scale,
+  rows: results,
+};
 writeFileSync(outPath, `${JSON.stringify(report, null, 2)}\n`);
 console.log(markdown(report, before));
 console.error(`\nwrote ${outPath}`);

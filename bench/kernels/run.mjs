@@ -10,7 +10,19 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  auroc, aurc, brier, ece, entropy, evaluate, fitTemperature, mce, nll, normalizedEntropy, toProbabilities, uce, useKernels,
+  auroc,
+  aurc,
+  brier,
+  ece,
+  entropy,
+  evaluate,
+  fitTemperature,
+  mce,
+  nll,
+  normalizedEntropy,
+  toProbabilities,
+  uce,
+  useKernels,
 } from '../../packages/core/dist/index.js';
 import { evaluateParallel } from '../../packages/core/dist/parallel/index.js';
 
@@ -18,7 +30,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const dir = process.env.KERNEL_DIR ?? join(root, 'bench', '.data');
 mkdirSync(dir, { recursive: true });
 const repeats = Number(process.env.KERNEL_REPEATS ?? 7);
-const sizes = (process.env.KERNEL_SIZES ?? '100000x100,50000x1000,1000000x10').split(',').map((s) => s.split('x').map(Number));
+const sizes = (process.env.KERNEL_SIZES ?? '100000x100,50000x1000,1000000x10')
+  .split(',')
+  .map((s) => s.split('x').map(Number));
 
 function npy(path, array, dtype, shape) {
   let header = `{'descr': '${dtype}', 'fortran_order': False, 'shape': (${shape.join(', ')}${shape.length === 1 ? ',' : ''}), }`;
@@ -28,7 +42,10 @@ function npy(path, array, dtype, shape) {
   head.write('\x93NUMPY', 0, 'latin1');
   head[6] = 1;
   head.writeUInt16LE(header.length, 8);
-  writeFileSync(path, Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(array.buffer, array.byteOffset, array.byteLength)]));
+  writeFileSync(
+    path,
+    Buffer.concat([head, Buffer.from(header, 'latin1'), Buffer.from(array.buffer, array.byteOffset, array.byteLength)]),
+  );
 }
 
 /** Seeded softmax rows (mulberry32): logits 3·u plus 2 at the label, so the predictions are informative. */
@@ -81,7 +98,12 @@ for (const [n, c] of sizes) {
   console.error(`generating ${n} × ${c} …`);
   const { p, y } = data(n, c);
   const base = join(dir, 'kernel');
-  npy(`${base}-${n}x${c}-labels.npy`, BigInt64Array.from(y, (v) => BigInt(v)), '<i8', [n]);
+  npy(
+    `${base}-${n}x${c}-labels.npy`,
+    BigInt64Array.from(y, (v) => BigInt(v)),
+    '<i8',
+    [n],
+  );
   for (const dtype of ['float32', 'float64']) {
     const arr = dtype === 'float32' ? Float32Array.from(p) : p;
     npy(`${base}-${n}x${c}-${dtype}.npy`, arr, dtype === 'float32' ? '<f4' : '<f8', [n, c]);
@@ -106,8 +128,10 @@ for (const [n, c] of sizes) {
       'um metrics set (evaluate, classwise: false)': () => evaluate(y, arr, { ...ow, classwise: false }),
       // the default (what `um metrics` runs): also SCE, ACE and TACE over all N·C entries; numpy has no counterpart here
       'um metrics default set (evaluate, with class-wise SCE/ACE/TACE)': () => evaluate(y, arr, ow),
-      [`um metrics set, ${threads} threads (evaluateParallel)`]: () => evaluateParallel(y, arr, { ...ow, classwise: false, threads }),
-      [`um metrics set, ${threads} threads, SharedArrayBuffer input`]: () => evaluateParallel(y, shared, { ...ow, classwise: false, threads }),
+      [`um metrics set, ${threads} threads (evaluateParallel)`]: () =>
+        evaluateParallel(y, arr, { ...ow, classwise: false, threads }),
+      [`um metrics set, ${threads} threads, SharedArrayBuffer input`]: () =>
+        evaluateParallel(y, shared, { ...ow, classwise: false, threads }),
     };
     console.error(`  ${dtype}: ours …`);
     const ms = {};
@@ -115,12 +139,21 @@ for (const [n, c] of sizes) {
     for (const [k, fn] of Object.entries(ours)) {
       ms[k] = await time(fn);
       const e = last;
-      values[k] = typeof e === 'number' ? e : k.startsWith('um metrics set') ? [e.ece, e.mce, e.uce, e.brier, e.nll, e.auroc, e.aurc, e.meanEntropy] : null;
+      values[k] =
+        typeof e === 'number'
+          ? e
+          : k.startsWith('um metrics set')
+            ? [e.ece, e.mce, e.uce, e.brier, e.nll, e.auroc, e.aurc, e.meanEntropy]
+            : null;
     }
     let numpy = null;
     if (haveNumpy) {
       console.error(`  ${dtype}: numpy …`);
-      const py = spawnSync('python3', [join(root, 'bench', 'kernels', 'numpy_metrics.py'), String(n), String(c), dtype, String(repeats), base], { encoding: 'utf8', maxBuffer: 1 << 24 });
+      const py = spawnSync(
+        'python3',
+        [join(root, 'bench', 'kernels', 'numpy_metrics.py'), String(n), String(c), dtype, String(repeats), base],
+        { encoding: 'utf8', maxBuffer: 1 << 24 },
+      );
       if (py.status === 0) numpy = JSON.parse(py.stdout);
       else console.error(py.stderr);
     }
@@ -131,8 +164,20 @@ for (const [n, c] of sizes) {
       const key = k.startsWith('um metrics set') ? 'um metrics set (evaluate, classwise: false)' : k;
       const theirs = numpy?.[key]?.value;
       const mine = values[k];
-      const diff = theirs === undefined || mine === null ? null : Math.max(...[mine].flat().map((m, i) => Math.abs(m - [theirs].flat()[i])));
-      rows.push({ n, c, dtype, metric: k, ms: v, gbps: bytes / v / 1e6, numpyMs: numpy?.[key]?.ms ?? null, maxAbsDifference: diff });
+      const diff =
+        theirs === undefined || mine === null
+          ? null
+          : Math.max(...[mine].flat().map((m, i) => Math.abs(m - [theirs].flat()[i])));
+      rows.push({
+        n,
+        c,
+        dtype,
+        metric: k,
+        ms: v,
+        gbps: bytes / v / 1e6,
+        numpyMs: numpy?.[key]?.ms ?? null,
+        maxAbsDifference: diff,
+      });
     }
     if (n === 50000 && c === 1000) {
       // temperature scaling on logits: ln p (float32/float64) declared as logits
@@ -142,21 +187,47 @@ for (const [n, c] of sizes) {
       const msFit = await time(() => {
         params = fitTemperature(y, logits, { input: 'logits', numClasses: c });
       }, 3);
-      temperature.push({ n, c, dtype, ms: msFit, temperature: params.temperature, evaluations: params.diagnostics.evaluations, converged: params.diagnostics.converged });
+      temperature.push({
+        n,
+        c,
+        dtype,
+        ms: msFit,
+        temperature: params.temperature,
+        evaluations: params.diagnostics.evaluations,
+        converged: params.diagnostics.converged,
+      });
     }
   }
 }
 
 const f = (x, d = 1) => (x === null ? 'n/a' : x.toFixed(d));
-console.log(`| N × C | dtype | what | ours ms | GB/s | numpy ms | numpy / ours | ours / memcpy | max \\|ours − numpy\\| |`);
+console.log(
+  `| N × C | dtype | what | ours ms | GB/s | numpy ms | numpy / ours | ours / memcpy | max \\|ours − numpy\\| |`,
+);
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
-  const copy = rows.find((x) => x.n === r.n && x.c === r.c && x.dtype === r.dtype && x.metric === 'memory copy (baseline)');
-  console.log(`| ${r.n} × ${r.c} | ${r.dtype} | ${r.metric} | ${f(r.ms)} | ${f(r.gbps, 2)} | ${f(r.numpyMs)} | ${r.numpyMs === null ? 'n/a' : (r.numpyMs / r.ms).toFixed(2)} | ${(r.ms / copy.ms).toFixed(2)} | ${r.maxAbsDifference === null || r.maxAbsDifference === undefined ? '' : r.maxAbsDifference.toExponential(1)} |`);
+  const copy = rows.find(
+    (x) => x.n === r.n && x.c === r.c && x.dtype === r.dtype && x.metric === 'memory copy (baseline)',
+  );
+  console.log(
+    `| ${r.n} × ${r.c} | ${r.dtype} | ${r.metric} | ${f(r.ms)} | ${f(r.gbps, 2)} | ${f(r.numpyMs)} | ${r.numpyMs === null ? 'n/a' : (r.numpyMs / r.ms).toFixed(2)} | ${(r.ms / copy.ms).toFixed(2)} | ${r.maxAbsDifference === null || r.maxAbsDifference === undefined ? '' : r.maxAbsDifference.toExponential(1)} |`,
+  );
 }
 console.log('\n| temperature fit, N × C | dtype | ms | objective passes | T |');
 console.log('|---|---|---|---|---|');
-for (const t of temperature) console.log(`| ${t.n} × ${t.c} | ${t.dtype} | ${f(t.ms)} | ${t.evaluations} | ${t.temperature.toFixed(6)} |`);
-const machine = { cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGB: +(totalmem() / 2 ** 30).toFixed(1), node: process.version, numpy: haveNumpy ? numpyVersion.stdout.trim() : null, kernels: backend, repeats };
+for (const t of temperature)
+  console.log(`| ${t.n} × ${t.c} | ${t.dtype} | ${f(t.ms)} | ${t.evaluations} | ${t.temperature.toFixed(6)} |`);
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGB: +(totalmem() / 2 ** 30).toFixed(1),
+  node: process.version,
+  numpy: haveNumpy ? numpyVersion.stdout.trim() : null,
+  kernels: backend,
+  repeats,
+};
 console.log(`\n${JSON.stringify(machine)}`);
-writeFileSync(join(root, 'bench', 'kernels', 'results.json'), `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), machine, rows, temperature }, null, 2)}\n`);
+writeFileSync(
+  join(root, 'bench', 'kernels', 'results.json'),
+  `${JSON.stringify({ date: new Date().toISOString().slice(0, 10), machine, rows, temperature }, null, 2)}\n`,
+);

@@ -53,7 +53,13 @@ export class BrierDecompositionStore implements CustomStore {
 
   toJSON(): unknown {
     const j = (s: ExactSum[]) => s.map((x) => x.toJSON());
-    return { counts: j(this.counts), sums: j(this.sums), squares: j(this.squares), own: this.own.toJSON(), total: this.total.toJSON() };
+    return {
+      counts: j(this.counts),
+      sums: j(this.sums),
+      squares: j(this.squares),
+      own: this.own.toJSON(),
+      total: this.total.toJSON(),
+    };
   }
 
   static fromJSON(json: unknown, at: JsonPath, numClasses: number): BrierDecompositionStore {

@@ -38,7 +38,8 @@ export class FixedBinsStore implements Store {
     pairs.forEach((g, k) => {
       if (g.scores.length === 0) return;
       this.unit = g.unit;
-      if (!this.fractional && g.weights !== undefined) this.fractional = g.weights.some((w) => !Number.isInteger(w * g.unit));
+      if (!this.fractional && g.weights !== undefined)
+        this.fractional = g.weights.some((w) => !Number.isInteger(w * g.unit));
       const a = assignBinsFor(this.fn, g.scores, this.spec);
       addToBinSums(this.groups[k] as BinSums, a.index, g.scores, g.outcomes, g.weights);
     });
@@ -59,7 +60,12 @@ export class FixedBinsStore implements Store {
   toJSON(): unknown {
     return {
       fractional: this.fractional,
-      groups: this.groups.map((g) => ({ count: Array.from(g.count), weight: g.weight.map((s) => s.toJSON()), score: g.score.map((s) => s.toJSON()), outcome: g.outcome.map((s) => s.toJSON()) })),
+      groups: this.groups.map((g) => ({
+        count: Array.from(g.count),
+        weight: g.weight.map((s) => s.toJSON()),
+        score: g.score.map((s) => s.toJSON()),
+        outcome: g.outcome.map((s) => s.toJSON()),
+      })),
     };
   }
 

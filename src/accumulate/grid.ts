@@ -90,7 +90,13 @@ export class GridStore implements Store {
     const rows: number[] = [];
     if (c !== undefined) for (let j = 0; j < c.length; j += FIELDS) if ((c[j + 1] as number) > 0) rows.push(j);
     const m = rows.length;
-    const out = { scores: new Float64Array(m), outcomes: new Float64Array(m), weights: new Float64Array(m), counts: new Float64Array(m), deviations: new Float64Array(m) };
+    const out = {
+      scores: new Float64Array(m),
+      outcomes: new Float64Array(m),
+      weights: new Float64Array(m),
+      counts: new Float64Array(m),
+      deviations: new Float64Array(m),
+    };
     rows.forEach((j, r) => {
       const cc = c as Float64Array;
       const w = cc[j + 1] as number;
@@ -102,7 +108,8 @@ export class GridStore implements Store {
       out.deviations[r] = cc[j + 4] as number;
     });
     // clamping may have made two adjacent means equal or reversed them by an ulp: keep them ascending
-    for (let r = 1; r < m; r++) if ((out.scores[r] as number) < (out.scores[r - 1] as number)) out.scores[r] = out.scores[r - 1] as number;
+    for (let r = 1; r < m; r++)
+      if ((out.scores[r] as number) < (out.scores[r - 1] as number)) out.scores[r] = out.scores[r - 1] as number;
     return out;
   }
 
@@ -130,15 +137,25 @@ export class GridStore implements Store {
     list.forEach((x, k) => {
       const here = at.at('groups').at(k);
       const o = here.object(x);
-      const index = here.at('index').numbers(o.index, undefined, (v) => isCount(v) && v < total, `be a cell index in [0, ${total})`);
+      const index = here
+        .at('index')
+        .numbers(o.index, undefined, (v) => isCount(v) && v < total, `be a cell index in [0, ${total})`);
       const sums = here.at('sums').numbers(o.sums, index.length * FIELDS);
       if (index.length === 0) return;
       const c = s.group(k);
       index.forEach((j, r) => {
         const count = sums[r * FIELDS] as number;
         const w = sums[r * FIELDS + 1] as number;
-        if (!isCount(count) || count === 0) here.at('sums').at(r * FIELDS).fail('be a whole number > 0 (the cell count)', count);
-        if (!(w > 0)) here.at('sums').at(r * FIELDS + 1).fail('be > 0 (the cell weight)', w);
+        if (!isCount(count) || count === 0)
+          here
+            .at('sums')
+            .at(r * FIELDS)
+            .fail('be a whole number > 0 (the cell count)', count);
+        if (!(w > 0))
+          here
+            .at('sums')
+            .at(r * FIELDS + 1)
+            .fail('be > 0 (the cell weight)', w);
         for (let f = 0; f < FIELDS; f++) c[j * FIELDS + f] = sums[r * FIELDS + f] as number;
       });
     });

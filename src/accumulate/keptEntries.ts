@@ -67,7 +67,7 @@ export class KeptEntriesStore implements Store {
       if (weights !== undefined) weights[r] = (e.weights as Float64Array)[i] as number;
     }
     // blocks of equal scores: outcome 0 first, then 1, each by ascending weight (only the column values matter)
-    for (let a = 0; a < n; ) {
+    for (let a = 0; a < n;) {
       let b = a + 1;
       while (b < n && scores[b] === scores[a]) b++;
       if (b - a > 1) canonicalBlock(outcomes, weights, a, b);
@@ -111,7 +111,11 @@ export class KeptEntriesStore implements Store {
     return {
       groups: this.chunks.map((_, k) => {
         const e = this.entries(k);
-        return { scores: numberList(e.scores, typed), outcomes: numberList(e.outcomes, typed), ...(e.weights === undefined ? {} : { weights: numberList(e.weights, typed) }) };
+        return {
+          scores: numberList(e.scores, typed),
+          outcomes: numberList(e.outcomes, typed),
+          ...(e.weights === undefined ? {} : { weights: numberList(e.weights, typed) }),
+        };
       }),
     };
   }
@@ -125,7 +129,10 @@ export class KeptEntriesStore implements Store {
       const o = here.object(x);
       const scores = here.at('scores').numbers(o.scores);
       const outcomes = here.at('outcomes').numbers(o.outcomes, scores.length, (v) => v === 0 || v === 1, 'be 0 or 1');
-      const weights = o.weights === undefined ? undefined : here.at('weights').numbers(o.weights, scores.length, (v) => v > 0, 'be a finite number > 0');
+      const weights =
+        o.weights === undefined
+          ? undefined
+          : here.at('weights').numbers(o.weights, scores.length, (v) => v > 0, 'be a finite number > 0');
       if (scores.length > 0) s.chunks[k]?.push({ scores, outcomes, weights, unit: 1 });
     });
     return s;

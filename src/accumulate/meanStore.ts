@@ -56,7 +56,13 @@ export class MeanStore implements Store {
   }
 
   toJSON(): unknown {
-    return { weighted: this.weighted.toJSON(), weight: this.weight.toJSON(), rows: this.rows, nonFinite: this.nonFinite, firstNonFinite: this.firstNonFinite };
+    return {
+      weighted: this.weighted.toJSON(),
+      weight: this.weight.toJSON(),
+      rows: this.rows,
+      nonFinite: this.nonFinite,
+      firstNonFinite: this.firstNonFinite,
+    };
   }
 
   static fromJSON(json: unknown, at: JsonPath): MeanStore {
@@ -66,7 +72,9 @@ export class MeanStore implements Store {
     s.weight.addSum(at.at('weight').exactSum(o.weight));
     s.rows = at.at('rows').integer(o.rows, 0, Number.MAX_SAFE_INTEGER);
     s.nonFinite = at.at('nonFinite').integer(o.nonFinite, 0, s.rows);
-    s.firstNonFinite = at.at('firstNonFinite').integer(o.firstNonFinite, s.nonFinite === 0 ? -1 : 0, s.nonFinite === 0 ? -1 : s.rows - 1);
+    s.firstNonFinite = at
+      .at('firstNonFinite')
+      .integer(o.firstNonFinite, s.nonFinite === 0 ? -1 : 0, s.nonFinite === 0 ? -1 : s.rows - 1);
     return s;
   }
 }

@@ -60,7 +60,13 @@ export class RowsStore implements Store {
       }
       return (weights[a] as number) - (weights[b] as number);
     });
-    const out = { n, numClasses: c, labels: new Int32Array(n), probs: new Float64Array(n * c), weights: this.weighted ? new Float64Array(n) : undefined };
+    const out = {
+      n,
+      numClasses: c,
+      labels: new Int32Array(n),
+      probs: new Float64Array(n * c),
+      weights: this.weighted ? new Float64Array(n) : undefined,
+    };
     order.forEach((i, r) => {
       out.labels[r] = labels[i] as number;
       for (let k = 0; k < c; k++) out.probs[r * c + k] = probs[i * c + k] as number;
@@ -70,15 +76,31 @@ export class RowsStore implements Store {
   }
 
   toJSON(typed = false): unknown {
-    return { labels: numberList(this.labels, typed), probs: numberList(this.probs, typed), ...(this.weighted ? { weights: numberList(this.weights, typed) } : {}) };
+    return {
+      labels: numberList(this.labels, typed),
+      probs: numberList(this.probs, typed),
+      ...(this.weighted ? { weights: numberList(this.weights, typed) } : {}),
+    };
   }
 
   static fromJSON(json: unknown, at: JsonPath, numClasses: number): RowsStore {
     const o = at.object(json);
     const s = new RowsStore(numClasses);
-    const labels = at.at('labels').numbers(o.labels, undefined, (v) => Number.isInteger(v) && v >= 0 && v < numClasses, `be a class in [0, ${numClasses})`);
-    const probs = at.at('probs').numbers(o.probs, labels.length * numClasses, (v) => v >= 0 && v <= 1, 'be a probability in [0, 1]');
-    const weights = o.weights === undefined ? undefined : at.at('weights').numbers(o.weights, labels.length, (v) => v > 0, 'be a finite number > 0');
+    const labels = at
+      .at('labels')
+      .numbers(
+        o.labels,
+        undefined,
+        (v) => Number.isInteger(v) && v >= 0 && v < numClasses,
+        `be a class in [0, ${numClasses})`,
+      );
+    const probs = at
+      .at('probs')
+      .numbers(o.probs, labels.length * numClasses, (v) => v >= 0 && v <= 1, 'be a probability in [0, 1]');
+    const weights =
+      o.weights === undefined
+        ? undefined
+        : at.at('weights').numbers(o.weights, labels.length, (v) => v > 0, 'be a finite number > 0');
     for (let i = 0; i < labels.length; i++) {
       s.labels.push(labels[i] as number);
       s.weights.push(weights === undefined ? 1 : (weights[i] as number));

@@ -38,7 +38,11 @@ export class JsonPath {
   /** Throws `UM_STATE` naming this field. */
   fail(requirement: string, value?: unknown): never {
     const shown = value === undefined ? '' : `; got ${describe(value)}`;
-    throw new UMError('UM_STATE', `${this.fn}: ${this.path} must ${requirement}${shown}`, { fn: this.fn, argument: this.path, ...(value === undefined ? {} : { value }) });
+    throw new UMError('UM_STATE', `${this.fn}: ${this.path} must ${requirement}${shown}`, {
+      fn: this.fn,
+      argument: this.path,
+      ...(value === undefined ? {} : { value }),
+    });
   }
 
   object(json: unknown): Record<string, unknown> {
@@ -75,7 +79,8 @@ export class JsonPath {
 
   /** A whole number in [min, max]. */
   integer(json: unknown, min: number, max: number): number {
-    if (typeof json !== 'number' || !Number.isInteger(json) || json < min || json > max) this.fail(`be an integer in [${min}, ${max}]`, json);
+    if (typeof json !== 'number' || !Number.isInteger(json) || json < min || json > max)
+      this.fail(`be an integer in [${min}, ${max}]`, json);
     return json;
   }
 

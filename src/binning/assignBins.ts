@@ -15,14 +15,16 @@ function oneOf(fn: string, argument: string, value: unknown, allowed: readonly s
 
 /** Validates a binning spec given directly by a caller (resolved specs from options are valid by construction). */
 function checkSpec(fn: string, spec: BinningSpec): void {
-  if (spec === null || typeof spec !== 'object') fail('UM_OPTION', fn, 'spec', 'be a binning spec object', { value: spec });
+  if (spec === null || typeof spec !== 'object')
+    fail('UM_OPTION', fn, 'spec', 'be a binning spec object', { value: spec });
   oneOf(fn, 'spec.scheme', spec.scheme, ['equal-width', 'equal-mass', 'ding', 'distinct', 'edges']);
   if (spec.scheme === 'equal-width' || spec.scheme === 'equal-mass') {
     checkCount(fn, 'spec.bins', spec.bins);
   }
   if (spec.scheme === 'equal-width') {
     const r = spec.rule;
-    if (r === null || typeof r !== 'object') fail('UM_OPTION', fn, 'spec.rule', 'be an equal-width rule object', { value: r });
+    if (r === null || typeof r !== 'object')
+      fail('UM_OPTION', fn, 'spec.rule', 'be an equal-width rule object', { value: r });
     oneOf(fn, 'spec.rule.index', r.index, ['floor', 'divide', 'edges']);
     oneOf(fn, 'spec.rule.edges', r.edges, ['exact', 'numpy', 'torch']);
     oneOf(fn, 'spec.rule.closed', r.closed, ['left', 'right']);
@@ -32,21 +34,31 @@ function checkSpec(fn: string, spec: BinningSpec): void {
       fail('UM_OPTION', fn, 'spec.rule.one', `be 'last-bin' with right-closed bins`, { value: r.one });
     }
   } else if (spec.scheme === 'equal-mass') {
-    oneOf(fn, 'spec.method', spec.method, ['quantile', 'uncertainty-metrics', 'verified-calibration', 'netcal', 'sklearn']);
+    oneOf(fn, 'spec.method', spec.method, [
+      'quantile',
+      'uncertainty-metrics',
+      'verified-calibration',
+      'netcal',
+      'sklearn',
+    ]);
   } else if (spec.scheme === 'distinct') {
     // nothing to check
   } else if (spec.scheme === 'ding') {
     const d = spec.ding;
-    if (d === null || typeof d !== 'object') fail('UM_OPTION', fn, 'spec.ding', 'be an object { z, minRemaining, minGap }', { value: d });
+    if (d === null || typeof d !== 'object')
+      fail('UM_OPTION', fn, 'spec.ding', 'be an object { z, minRemaining, minGap }', { value: d });
     for (const key of ['z', 'minRemaining', 'minGap'] as const) {
       const v = d[key];
       if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || (key === 'z' && v === 0)) {
-        fail('UM_OPTION', fn, `spec.ding.${key}`, key === 'z' ? 'be a finite number > 0' : 'be a finite number ≥ 0', { value: v });
+        fail('UM_OPTION', fn, `spec.ding.${key}`, key === 'z' ? 'be a finite number > 0' : 'be a finite number ≥ 0', {
+          value: v,
+        });
       }
     }
   } else {
     const e = spec.edges;
-    if (!Array.isArray(e) || e.length < 2) fail('UM_OPTION', fn, 'spec.edges', 'be an array of at least 2 increasing numbers', { value: e });
+    if (!Array.isArray(e) || e.length < 2)
+      fail('UM_OPTION', fn, 'spec.edges', 'be an array of at least 2 increasing numbers', { value: e });
     for (let i = 0; i < e.length; i++) {
       const v: unknown = e[i];
       if (typeof v !== 'number' || !Number.isFinite(v) || (i > 0 && v <= (e[i - 1] as number))) {
@@ -62,13 +74,25 @@ function checkSpec(fn: string, spec: BinningSpec): void {
  * `unit`: a weight w stands for w·unit) move the data-dependent cuts (equal-mass `'quantile'`, Ding) as if each
  * sample were repeated w times; the peers' equal-mass constructions have no weighted form and are rejected.
  */
-export function assignBinsFor(fn: string, scores: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = 1): BinAssignment {
+export function assignBinsFor(
+  fn: string,
+  scores: ArrayLike<number>,
+  spec: BinningSpec,
+  weights?: ArrayLike<number>,
+  ascending?: Uint32Array,
+  unit = 1,
+): BinAssignment {
   switch (spec.scheme) {
     case 'equal-width':
       return equalWidthBins(scores, spec.bins, spec.rule, spec.precision);
     case 'equal-mass':
       if (weights !== undefined && spec.method !== 'quantile') {
-        fail('UM_OPTION', fn, 'options.weights', `not be given with equal-mass construction '${spec.method}' (a peer's, which has no weighted form; this library's 'quantile' has one)`);
+        fail(
+          'UM_OPTION',
+          fn,
+          'options.weights',
+          `not be given with equal-mass construction '${spec.method}' (a peer's, which has no weighted form; this library's 'quantile' has one)`,
+        );
       }
       return equalMassBins(scores, spec.bins, spec.method, weights, ascending, unit);
     case 'ding':
@@ -127,7 +151,8 @@ export function assignBins(scores: ArrayLike<number>, spec: BinningSpec): BinAss
   if (scores.length === 0) fail('UM_EMPTY', fn, 'scores', 'hold at least one score', { value: 0 });
   for (let i = 0; i < scores.length; i++) {
     const v: unknown = scores[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'scores', 'be a finite number', { index: [i], value: v });
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      fail('UM_NOT_FINITE', fn, 'scores', 'be a finite number', { index: [i], value: v });
     if (spec.scheme === 'equal-width' && (v < 0 || v > 1)) {
       fail('UM_OUT_OF_BINS', fn, 'scores', 'be in [0, 1] for equal-width bins', { index: [i], value: v });
     }

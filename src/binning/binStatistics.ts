@@ -4,17 +4,24 @@ import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { Bin, BinAssignment } from './types.js';
 
 function checkVector(fn: string, argument: string, v: ArrayLike<number>, n: number, nonNegative: boolean): void {
-  if (v === null || typeof v !== 'object' || typeof v.length !== 'number') fail('UM_SHAPE', fn, argument, 'be an array of numbers', { value: v });
+  if (v === null || typeof v !== 'object' || typeof v.length !== 'number')
+    fail('UM_SHAPE', fn, argument, 'be an array of numbers', { value: v });
   if (v.length !== n) fail('UM_SHAPE', fn, argument, `have one entry per sample (${n})`, { value: v.length });
   for (let i = 0; i < n; i++) {
     const x: unknown = v[i];
-    if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x });
+    if (typeof x !== 'number' || !Number.isFinite(x))
+      fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x });
     if (nonNegative && x < 0) fail('UM_OPTION', fn, argument, 'be ≥ 0', { index: [i], value: x });
   }
 }
 
 /** Validates the inputs of the public {@link binStatistics}. */
-function checkInputs(assignment: BinAssignment, scores: ArrayLike<number>, outcomes: ArrayLike<number>, weights?: ArrayLike<number>): void {
+function checkInputs(
+  assignment: BinAssignment,
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<number>,
+  weights?: ArrayLike<number>,
+): void {
   const fn = 'binStatistics';
   if (assignment === null || typeof assignment !== 'object' || !(assignment.index instanceof Int32Array)) {
     fail('UM_SHAPE', fn, 'assignment', 'be a BinAssignment from assignBins', { value: assignment });
@@ -24,18 +31,25 @@ function checkInputs(assignment: BinAssignment, scores: ArrayLike<number>, outco
     fail('UM_SHAPE', fn, 'assignment', 'have lower and upper edges for each of its numBins bins', { value: numBins });
   }
   // the edges are copied into every bin: finite, lower ≤ upper, read index by index (a hole or NaN was passed on)
-  for (const [name, edges] of [['lower', lower as unknown], ['upper', upper as unknown]] as const) {
-    if (!Array.isArray(edges) && !(edges instanceof Float64Array) && !(edges instanceof Float32Array)) fail('UM_SHAPE', fn, `assignment.${name}`, 'be an array of bin edges', { value: edges });
+  for (const [name, edges] of [
+    ['lower', lower as unknown],
+    ['upper', upper as unknown],
+  ] as const) {
+    if (!Array.isArray(edges) && !(edges instanceof Float64Array) && !(edges instanceof Float32Array))
+      fail('UM_SHAPE', fn, `assignment.${name}`, 'be an array of bin edges', { value: edges });
   }
   for (let b = 0; b < numBins; b++) {
     const lo = lower[b];
     const hi = upper[b];
-    if (typeof lo !== 'number' || !Number.isFinite(lo)) fail('UM_NOT_FINITE', fn, 'assignment.lower', 'be finite numbers', { index: [b], value: lo });
-    if (typeof hi !== 'number' || !Number.isFinite(hi) || hi < lo) fail('UM_NOT_FINITE', fn, 'assignment.upper', 'be finite numbers ≥ the lower edges', { index: [b], value: hi });
+    if (typeof lo !== 'number' || !Number.isFinite(lo))
+      fail('UM_NOT_FINITE', fn, 'assignment.lower', 'be finite numbers', { index: [b], value: lo });
+    if (typeof hi !== 'number' || !Number.isFinite(hi) || hi < lo)
+      fail('UM_NOT_FINITE', fn, 'assignment.upper', 'be finite numbers ≥ the lower edges', { index: [b], value: hi });
   }
   for (let i = 0; i < index.length; i++) {
     const b = index[i] as number;
-    if (b < 0 || b >= numBins) fail('UM_SHAPE', fn, 'assignment.index', `be in [0, ${numBins})`, { index: [i], value: b });
+    if (b < 0 || b >= numBins)
+      fail('UM_SHAPE', fn, 'assignment.index', `be in [0, ${numBins})`, { index: [i], value: b });
   }
   const n = index.length;
   checkVector(fn, 'scores', scores, n, false);
@@ -92,16 +106,34 @@ export function binStatistics(
   if (weights !== undefined && ew > 0) {
     let total = 0;
     for (let i = 0; i < weights.length; i++) total += weights[i] as number;
-    if (total === Infinity) fail('UM_OPTION', 'binStatistics', 'weights', 'have a finite sum (at most 1.8e308): each bin reports its weight', { value: 'a sum above 1.8e308' });
+    if (total === Infinity)
+      fail(
+        'UM_OPTION',
+        'binStatistics',
+        'weights',
+        'have a finite sum (at most 1.8e308): each bin reports its weight',
+        { value: 'a sum above 1.8e308' },
+      );
   }
   const scaled = (v: ArrayLike<number>, e: number) => (e === 0 ? v : Float64Array.from(v, (x) => timesPow2(x, -e)));
-  const bins = binStatisticsUnchecked(assignment, scaled(scores, es), scaled(outcomes, eo), weights === undefined ? undefined : scaled(weights, ew));
+  const bins = binStatisticsUnchecked(
+    assignment,
+    scaled(scores, es),
+    scaled(outcomes, eo),
+    weights === undefined ? undefined : scaled(weights, ew),
+  );
   return bins.map((b) => {
     const meanScore = b.meanScore === null ? null : timesPow2(b.meanScore, es);
     const meanOutcome = b.meanOutcome === null ? null : timesPow2(b.meanOutcome, eo);
     const gap = meanScore === null || meanOutcome === null ? null : meanOutcome - meanScore;
     if (gap !== null && !Number.isFinite(gap)) {
-      fail('UM_NOT_FINITE', 'binStatistics', 'outcomes', 'differ from the scores by at most 1.8e308 in each bin (the gap of this bin exceeds float64)', { index: [b.index], value: meanOutcome });
+      fail(
+        'UM_NOT_FINITE',
+        'binStatistics',
+        'outcomes',
+        'differ from the scores by at most 1.8e308 in each bin (the gap of this bin exceeds float64)',
+        { index: [b.index], value: meanOutcome },
+      );
     }
     return { ...b, weight: timesPow2(b.weight, ew), meanScore, meanOutcome, gap };
   });

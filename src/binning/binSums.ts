@@ -24,10 +24,19 @@ export function emptyBinSums(numBins: number): BinSums {
  * Adds entries given their bins (`index[i]` in [0, numBins)): grouped by bin with a counting sort, then each bin's
  * values go through one dense exact accumulator — two float additions per value, one BigInt fold per bin.
  */
-export function addToBinSums(sums: BinSums, index: ArrayLike<number>, scores: ArrayLike<number>, outcomes: ArrayLike<number>, weights?: ArrayLike<number>, offset = 0, length = index.length): void {
+export function addToBinSums(
+  sums: BinSums,
+  index: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<number>,
+  weights?: ArrayLike<number>,
+  offset = 0,
+  length = index.length,
+): void {
   const numBins = sums.count.length;
   const start = new Int32Array(numBins + 1);
-  for (let i = offset; i < offset + length; i++) start[(index[i] as number) + 1] = (start[(index[i] as number) + 1] as number) + 1;
+  for (let i = offset; i < offset + length; i++)
+    start[(index[i] as number) + 1] = (start[(index[i] as number) + 1] as number) + 1;
   for (let b = 0; b < numBins; b++) start[b + 1] = (start[b + 1] as number) + (start[b] as number);
   const order = new Int32Array(length);
   const at = start.slice(0, numBins);
@@ -90,5 +99,13 @@ export function totalWeight(sums: BinSums): number {
 /** The bins (means, gaps, fractions) of exact sums. */
 export function binsOfSums(lower: ArrayLike<number>, upper: ArrayLike<number>, sums: BinSums): Bin[] {
   const value = (s: ExactSum[]) => s.map((x) => x.value());
-  return binsFromSums(lower, upper, sums.count, value(sums.weight), value(sums.score), value(sums.outcome), totalWeight(sums));
+  return binsFromSums(
+    lower,
+    upper,
+    sums.count,
+    value(sums.weight),
+    value(sums.score),
+    value(sums.outcome),
+    totalWeight(sums),
+  );
 }

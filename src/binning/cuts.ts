@@ -20,7 +20,12 @@ export function snapCut(v: ArrayLike<number>, r: number): number {
  * described by the midpoints between neighbouring groups (outer edges: the extreme scores), or by each group's own
  * smallest and largest score (`'data'`).
  */
-export function binsFromCuts(v: ArrayLike<number>, order: ArrayLike<number>, cuts: readonly number[], describe: 'midpoints' | 'data'): BinAssignment {
+export function binsFromCuts(
+  v: ArrayLike<number>,
+  order: ArrayLike<number>,
+  cuts: readonly number[],
+  describe: 'midpoints' | 'data',
+): BinAssignment {
   const n = v.length;
   const bounds = [0, ...cuts, n];
   const numBins = bounds.length - 1;

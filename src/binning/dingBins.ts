@@ -22,7 +22,12 @@ import { samplesPerWeight } from '../input/weights.js';
  * float64 if need be). Weights that are not whole numbers are relative: a sample counts w·N/Σw (N rows), so the
  * bins do not change when every weight is multiplied by a constant.
  */
-export function dingBins(scores: ArrayLike<number>, options: DingOptions, weights?: ArrayLike<number>, unit = 1): BinAssignment {
+export function dingBins(
+  scores: ArrayLike<number>,
+  options: DingOptions,
+  weights?: ArrayLike<number>,
+  unit = 1,
+): BinAssignment {
   const n = scores.length;
   const wOf = (i: number) => (weights === undefined ? 1 : (weights[i] as number));
   const { z, minRemaining, minGap } = options;

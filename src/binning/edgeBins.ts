@@ -2,7 +2,12 @@ import { fail } from '../errors/fail.js';
 import type { BinAssignment, Closed } from './types.js';
 
 /** Assigns scores to user-given bins e_0 < e_1 < … < e_B; a score outside [e_0, e_B] is an error. */
-export function edgeBins(fn: string, scores: ArrayLike<number>, edges: readonly number[], closed: Closed): BinAssignment {
+export function edgeBins(
+  fn: string,
+  scores: ArrayLike<number>,
+  edges: readonly number[],
+  closed: Closed,
+): BinAssignment {
   const numBins = edges.length - 1;
   const first = edges[0] as number;
   const last = edges[numBins] as number;
@@ -23,5 +28,10 @@ export function edgeBins(fn: string, scores: ArrayLike<number>, edges: readonly 
     }
     index[i] = lo - 1;
   }
-  return { numBins, lower: Float64Array.from(edges.slice(0, numBins)), upper: Float64Array.from(edges.slice(1)), index };
+  return {
+    numBins,
+    lower: Float64Array.from(edges.slice(0, numBins)),
+    upper: Float64Array.from(edges.slice(1)),
+    index,
+  };
 }

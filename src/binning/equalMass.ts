@@ -27,7 +27,13 @@ function sortedAt(scores: ArrayLike<number>, ranks: readonly number[]): ArrayLik
  * (that many rows)·Σw/N, so equal weights give the unweighted bins and a common factor changes nothing. Whole weights
  * of scale `unit` ≠ 1 (beyond 2^100 samples) are cut at k·W/B: a whole sample is below float64's resolution there.
  */
-function quantileBins(scores: ArrayLike<number>, bins: number, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = 1): BinAssignment {
+function quantileBins(
+  scores: ArrayLike<number>,
+  bins: number,
+  weights?: ArrayLike<number>,
+  ascending?: Uint32Array,
+  unit = 1,
+): BinAssignment {
   // unweighted cuts need B − 1 ranks only: selection (weighted cuts walk cumulative weights in sorted order)
   if (weights === undefined && ascending === undefined) return quantileAssignment(scores, bins);
   const n = scores.length;
@@ -43,7 +49,14 @@ function quantileBins(scores: ArrayLike<number>, bins: number, weights?: ArrayLi
     const r =
       blocks === undefined
         ? snapCut(v, rows)
-        : snapWeightedCut(blocks, relative ? (rows * blocks.total) / n : unit === 1 ? Math.floor((k * blocks.total) / bins + 0.5) : (k * blocks.total) / bins);
+        : snapWeightedCut(
+            blocks,
+            relative
+              ? (rows * blocks.total) / n
+              : unit === 1
+                ? Math.floor((k * blocks.total) / bins + 0.5)
+                : (k * blocks.total) / bins,
+          );
     if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);
   }
   return binsFromCuts(v, order, cuts, 'midpoints');
@@ -168,7 +181,14 @@ function sklearnQuantileBins(scores: ArrayLike<number>, bins: number): BinAssign
  * Assigns every score to an equal-mass bin with the given construction (see {@link EqualMassMethod}). Weights are
  * supported by this library's `'quantile'` construction; the peers' constructions have none (callers reject them).
  */
-export function equalMassBins(scores: ArrayLike<number>, bins: number, method: EqualMassMethod, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = 1): BinAssignment {
+export function equalMassBins(
+  scores: ArrayLike<number>,
+  bins: number,
+  method: EqualMassMethod,
+  weights?: ArrayLike<number>,
+  ascending?: Uint32Array,
+  unit = 1,
+): BinAssignment {
   switch (method) {
     case 'quantile':
       return quantileBins(scores, bins, weights, ascending, unit);
@@ -188,7 +208,12 @@ export function equalMassBins(scores: ArrayLike<number>, bins: number, method: E
  * `binStatistics(equalMassBins(…))`, whatever the entries' order — the cuts come from order statistics found by
  * selection and every sum is exact, so the entries are never sorted (internal).
  */
-export function equalMassStatistics(scores: ArrayLike<number>, outcomes: ArrayLike<number>, bins: number, method: EqualMassMethod): Bin[] {
+export function equalMassStatistics(
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<number>,
+  bins: number,
+  method: EqualMassMethod,
+): Bin[] {
   if (method === 'quantile') return quantileStatistics(scores, outcomes, bins);
   return binStatisticsUnchecked(equalMassBins(scores, bins, method), scores, outcomes);
 }

@@ -133,7 +133,8 @@ export function quantileAssignment(scores: ArrayLike<number>, bins: number): Bin
       indexPass(keys, n, table, low, index);
       for (let i = 0; i < n; i++) {
         const t = index[i] as number;
-        if (t < 0) index[i] = binInBucket(cuts, scores[i] as number, ~t, cutsInBucket(bucket, ~t, bucket[~t] as number));
+        if (t < 0)
+          index[i] = binInBucket(cuts, scores[i] as number, ~t, cutsInBucket(bucket, ~t, bucket[~t] as number));
       }
     }
     return { numBins: cuts.numBins, lower: cuts.lower, upper: cuts.upper, index };
@@ -212,7 +213,9 @@ export function quantileStatistics(scores: ArrayLike<number>, outcomes: ArrayLik
         partCount[l] = (partCount[l] as number) + 1;
         partOnes[l] = (partOnes[l] as number) + (o[p] as number);
       }
-      for (let l = 0; l < parts; l++) if ((partCount[l] as number) > 0) emit(j + l, h >> 7, partScore[l] as number, partCount[l] as number, partOnes[l] as number);
+      for (let l = 0; l < parts; l++)
+        if ((partCount[l] as number) > 0)
+          emit(j + l, h >> 7, partScore[l] as number, partCount[l] as number, partOnes[l] as number);
       j = end;
     }
     dense.add(1, run);

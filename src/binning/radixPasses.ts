@@ -98,7 +98,15 @@ export function widePass(values: ArrayLike<number>, keys: Int32Array, n: number,
  * {@link narrowPass} adding each bucket's Σ value into `score` and Σ outcome into `ones`; stops at the first value that
  * is not a float32 value or outcome that is not 0 or 1.
  */
-export function narrowSumsPass(values: ArrayLike<number>, outcomes: ArrayLike<number>, keys: Int32Array, score: Float64Array, ones: Float64Array, n: number, counts: Int32Array): number {
+export function narrowSumsPass(
+  values: ArrayLike<number>,
+  outcomes: ArrayLike<number>,
+  keys: Int32Array,
+  score: Float64Array,
+  ones: Float64Array,
+  n: number,
+  counts: Int32Array,
+): number {
   let kmin = 0x7fffffff;
   let kmax = -0x80000000;
   for (let i = 0; i < n; i++) {
@@ -158,7 +166,15 @@ export function prefixPass(counts: Int32Array, low: number, high: number, most: 
 }
 
 /** Copies the entries of gathered buckets (slot ≥ 0) to their slots' next positions `fill[slot]`. */
-export function gatherPass(keys: Int32Array, values: ArrayLike<number>, n: number, slot: Int32Array, fill: Int32Array, gk: Int32Array, gv: Float64Array): void {
+export function gatherPass(
+  keys: Int32Array,
+  values: ArrayLike<number>,
+  n: number,
+  slot: Int32Array,
+  fill: Int32Array,
+  gk: Int32Array,
+  gv: Float64Array,
+): void {
   for (let i = 0; i < n; i++) {
     const k = keys[i] as number;
     const s = slot[(k >> 16) + 0x8000] as number;
@@ -171,7 +187,17 @@ export function gatherPass(keys: Int32Array, values: ArrayLike<number>, n: numbe
 }
 
 /** {@link gatherPass} with one more column. */
-export function gatherPassWith(keys: Int32Array, values: ArrayLike<number>, extra: ArrayLike<number>, n: number, slot: Int32Array, fill: Int32Array, gk: Int32Array, gv: Float64Array, ge: Float64Array): void {
+export function gatherPassWith(
+  keys: Int32Array,
+  values: ArrayLike<number>,
+  extra: ArrayLike<number>,
+  n: number,
+  slot: Int32Array,
+  fill: Int32Array,
+  gk: Int32Array,
+  gv: Float64Array,
+  ge: Float64Array,
+): void {
   for (let i = 0; i < n; i++) {
     const k = keys[i] as number;
     const s = slot[(k >> 16) + 0x8000] as number;

@@ -189,7 +189,13 @@ export class RankSelection implements RankSource {
    * sign and exponent, so each bucket's float64 sum is exact below 2^29 entries. `null`, with the tables and `score`,
    * `ones` cleared again, when a value is not a float32 value, an outcome is not 0 or 1, or N ≥ 2^29.
    */
-  static withSums(values: ArrayLike<number>, outcomes: ArrayLike<number>, score: Float64Array, ones: Float64Array, keys = new Int32Array(values.length)): RankSelection | null {
+  static withSums(
+    values: ArrayLike<number>,
+    outcomes: ArrayLike<number>,
+    score: Float64Array,
+    ones: Float64Array,
+    keys = new Int32Array(values.length),
+  ): RankSelection | null {
     const n = values.length;
     if (n >= 2 ** 29) return null;
     const { counts } = radixTables();
@@ -262,8 +268,20 @@ export class RankSelection implements RankSource {
     this.gatheredValues = new Float64Array(total);
     this.gatheredExtra = extra === undefined ? undefined : new Float64Array(total);
     const fill = Int32Array.from(this.gathered, (g) => g.offset);
-    if (extra === undefined) gatherPass(this.keys, this.values, this.n, this.slot, fill, this.gatheredKeys, this.gatheredValues);
-    else gatherPassWith(this.keys, this.values, extra, this.n, this.slot, fill, this.gatheredKeys, this.gatheredValues, this.gatheredExtra as Float64Array);
+    if (extra === undefined)
+      gatherPass(this.keys, this.values, this.n, this.slot, fill, this.gatheredKeys, this.gatheredValues);
+    else
+      gatherPassWith(
+        this.keys,
+        this.values,
+        extra,
+        this.n,
+        this.slot,
+        fill,
+        this.gatheredKeys,
+        this.gatheredValues,
+        this.gatheredExtra as Float64Array,
+      );
   }
 
   /** The gathered bucket h (it must have been marked). */
@@ -303,7 +321,8 @@ export class RankSelection implements RankSource {
     }
     const key = ((g.bucket - 0x8000) << 16) | lo;
     const from = sub[lo] as number;
-    if (this.narrow && key !== ZERO_KEY) return { value: narrowValue(key), less: g.rank + from, lessEq: g.rank + (sub[lo + 1] as number) };
+    if (this.narrow && key !== ZERO_KEY)
+      return { value: narrowValue(key), less: g.rank + from, lessEq: g.rank + (sub[lo + 1] as number) };
     g.subSorted ??= new Map();
     let sorted = g.subSorted.get(lo);
     if (sorted === undefined) {

@@ -63,7 +63,12 @@ export interface DingOptions {
 
 /** A fully resolved binning scheme. */
 export type BinningSpec =
-  | { readonly scheme: 'equal-width'; readonly bins: number; readonly rule: EqualWidthRule; readonly precision: Precision }
+  | {
+      readonly scheme: 'equal-width';
+      readonly bins: number;
+      readonly rule: EqualWidthRule;
+      readonly precision: Precision;
+    }
   | { readonly scheme: 'equal-mass'; readonly bins: number; readonly method: EqualMassMethod }
   | { readonly scheme: 'ding'; readonly ding: DingOptions }
   | { readonly scheme: 'distinct' }

@@ -56,15 +56,26 @@ export interface BootstrapSettings<M extends string = BootstrapMethod> {
  * Validates `resamples`, `level`, `seed` and `method` (one of `methods`, default `fallback`) of `fn`'s options
  * against their documented ranges (internal; shared with comparePaired so both name the same ranges).
  */
-export function bootstrapSettings<M extends string>(fn: string, options: { resamples?: unknown; level?: unknown; seed?: unknown; method?: unknown }, methods: readonly M[], fallback: M): BootstrapSettings<M> {
+export function bootstrapSettings<M extends string>(
+  fn: string,
+  options: { resamples?: unknown; level?: unknown; seed?: unknown; method?: unknown },
+  methods: readonly M[],
+  fallback: M,
+): BootstrapSettings<M> {
   const { resamples = 1000, level = 0.95, seed = 0 } = options;
-  const count = checkCount(fn, 'options.resamples', resamples, { min: 2, max: MAX_RESAMPLES, why: `${MAX_RESAMPLES} resamples keep every resampled value in memory; more change the interval ends by less than their Monte Carlo error` });
-  if (typeof level !== 'number' || !(level > 0 && level < 1)) fail('UM_OPTION', fn, 'options.level', 'be a number in (0, 1)', { value: level });
+  const count = checkCount(fn, 'options.resamples', resamples, {
+    min: 2,
+    max: MAX_RESAMPLES,
+    why: `${MAX_RESAMPLES} resamples keep every resampled value in memory; more change the interval ends by less than their Monte Carlo error`,
+  });
+  if (typeof level !== 'number' || !(level > 0 && level < 1))
+    fail('UM_OPTION', fn, 'options.level', 'be a number in (0, 1)', { value: level });
   if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
     fail('UM_OPTION', fn, 'options.seed', 'be an integer in [0, 2³² − 1]', { value: seed });
   }
   const method = options.method ?? fallback;
-  if (!methods.includes(method as M)) fail('UM_OPTION', fn, 'options.method', `be one of ${methods.map((x) => `'${x}'`).join(', ')}`, { value: method });
+  if (!methods.includes(method as M))
+    fail('UM_OPTION', fn, 'options.method', `be one of ${methods.map((x) => `'${x}'`).join(', ')}`, { value: method });
   return { resamples: count, level, seed, method: method as M };
 }
 
@@ -169,19 +180,23 @@ function jackknife(base: Float64Array, metric: WeightedMetric, keys: readonly st
 export function bootstrap(n: number, metric: WeightedMetric, options: BootstrapOptions = {}): BootstrapResult {
   const fn = 'bootstrap';
   checkOptions(fn, options, ['resamples', 'level', 'seed', 'method', 'weights']);
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) fail('UM_EMPTY', fn, 'n', 'be an integer ≥ 1 (the number of rows)', { value: n });
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1)
+    fail('UM_EMPTY', fn, 'n', 'be an integer ≥ 1 (the number of rows)', { value: n });
   if (n > MAX_ROWS) fail('UM_OPTION', fn, 'n', `be at most 2²⁷ = ${MAX_ROWS} (the number of rows)`, { value: n });
-  if (typeof metric !== 'function') fail('UM_OPTION', fn, 'metric', 'be a function of the row weights', { value: metric });
+  if (typeof metric !== 'function')
+    fail('UM_OPTION', fn, 'metric', 'be a function of the row weights', { value: metric });
   const settings = bootstrapSettings(fn, options, BOOTSTRAP_METHODS, 'percentile');
   const base = new Float64Array(n).fill(1);
   if (options.weights !== undefined) {
     if (!isList(options.weights)) {
       fail('UM_SHAPE', fn, 'options.weights', 'be an array of numbers, one per row', { value: options.weights });
     }
-    if (options.weights.length !== n) fail('UM_SHAPE', fn, 'options.weights', `have one weight per row (${n})`, { value: options.weights.length });
+    if (options.weights.length !== n)
+      fail('UM_SHAPE', fn, 'options.weights', `have one weight per row (${n})`, { value: options.weights.length });
     for (let i = 0; i < n; i++) {
       const v = options.weights[i] as number;
-      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v)) fail('UM_OPTION', fn, 'options.weights', 'be finite numbers ≥ 0', { index: [i], value: v });
+      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v))
+        fail('UM_OPTION', fn, 'options.weights', 'be finite numbers ≥ 0', { index: [i], value: v });
       base[i] = v;
     }
   }
@@ -192,7 +207,13 @@ export function bootstrap(n: number, metric: WeightedMetric, options: BootstrapO
  * The resampling loop of {@link bootstrap} on validated settings and base weights; `methodOf` may choose the method
  * per number (internal; shared with comparePaired).
  */
-export function resample(n: number, metric: WeightedMetric, base: Float64Array, settings: BootstrapSettings, methodOf: (key: string) => BootstrapMethod = () => settings.method): BootstrapResult {
+export function resample(
+  n: number,
+  metric: WeightedMetric,
+  base: Float64Array,
+  settings: BootstrapSettings,
+  methodOf: (key: string) => BootstrapMethod = () => settings.method,
+): BootstrapResult {
   const { resamples, level, seed, method } = settings;
   const rng = createRng('bootstrap', seed);
   const estimate = numbersOf(metric(Float64Array.from(base)));
@@ -221,7 +242,16 @@ export function resample(n: number, metric: WeightedMetric, base: Float64Array, 
     }
   }
   const jack = keys.some((k) => methodOf(k) === 'bca') ? jackknife(base, metric, keys) : new Map<string, number[]>();
-  const per = (k: string) => intervalOf(methodOf(k), estimate.get(k) ?? null, samples.get(k) ?? [], failed.get(k) ?? 0, level, jack.get(k) ?? []);
-  const intervals = estimate.has('') && estimate.size === 1 ? per('') : Object.fromEntries(keys.map((k) => [k, per(k)]));
+  const per = (k: string) =>
+    intervalOf(
+      methodOf(k),
+      estimate.get(k) ?? null,
+      samples.get(k) ?? [],
+      failed.get(k) ?? 0,
+      level,
+      jack.get(k) ?? [],
+    );
+  const intervals =
+    estimate.has('') && estimate.size === 1 ? per('') : Object.fromEntries(keys.map((k) => [k, per(k)]));
   return { intervals, level, resamples, seed, method };
 }

@@ -76,7 +76,11 @@ export interface PairedComparison {
 }
 
 /** The verdict an interval of B − A supports for a metric whose `better` direction is given (internal). */
-export function verdictOf(lower: number | null, upper: number | null, better: 'lower' | 'higher' | null): PairedVerdict | null {
+export function verdictOf(
+  lower: number | null,
+  upper: number | null,
+  better: 'lower' | 'higher' | null,
+): PairedVerdict | null {
   if (better === null || lower === null || upper === null) return null;
   if (lower > 0) return better === 'higher' ? 'B better' : 'A better';
   if (upper < 0) return better === 'lower' ? 'B better' : 'A better';
@@ -164,9 +168,24 @@ function modelMatrix(fn: string, which: 'scoresA' | 'scoresB', scores: Scores, i
  * [brier.a, brier.b, brier.verdict]; // => [0.236, 0.02, 'B better']
  * ```
  */
-export function comparePaired(labels: Labels, scoresA: Scores, scoresB: Scores, options: ComparePairedOptions = {}): PairedComparison {
+export function comparePaired(
+  labels: Labels,
+  scoresA: Scores,
+  scoresB: Scores,
+  options: ComparePairedOptions = {},
+): PairedComparison {
   const fn = 'comparePaired';
-  checkOptions(fn, options, INPUT_KEYS, ['bins', 'preset', 'classwise', 'weights', 'onWarning', 'resamples', 'level', 'seed', 'method']);
+  checkOptions(fn, options, INPUT_KEYS, [
+    'bins',
+    'preset',
+    'classwise',
+    'weights',
+    'onWarning',
+    'resamples',
+    'level',
+    'seed',
+    'method',
+  ]);
   const settings = bootstrapSettings(fn, options, ['auto', ...BOOTSTRAP_METHODS], 'auto');
   const { input, numClasses, binary, sumTolerance } = options;
   const inputOptions: InputOptions = {};
@@ -180,14 +199,25 @@ export function comparePaired(labels: Labels, scoresA: Scores, scoresB: Scores, 
   const y = labelArray(fn, labels, pa.n, Math.min(pa.numClasses, pb.numClasses));
   // validated here; evaluate is given the user's own values (not the validated, possibly rescaled array), so A and B
   // get exactly what evaluate(…, { weights }) would, and each resample multiplies those values by its counts
-  const weights = weightArray(fn, options.weights, pa.n) === undefined ? undefined : Float64Array.from(options.weights as ArrayLike<number>);
+  const weights =
+    weightArray(fn, options.weights, pa.n) === undefined
+      ? undefined
+      : Float64Array.from(options.weights as ArrayLike<number>);
   const common: { bins?: number; preset?: PresetName; classwise?: boolean } = {};
   if (options.bins !== undefined) common.bins = options.bins;
   if (options.preset !== undefined) common.preset = options.preset;
   if (options.classwise !== undefined) common.classwise = options.classwise;
   const quiet: WarningHandler = () => {};
   const run = (p: ProbMatrix, w: Float64Array | undefined, model?: 'A' | 'B'): Evaluation => {
-    const onWarning: WarningHandler = model === undefined ? quiet : (warning: UMWarning) => emitWarning(options, { ...warning, fn, message: `${fn}: model ${model}: ${warning.message.replace(/^evaluate: /, '')}` });
+    const onWarning: WarningHandler =
+      model === undefined
+        ? quiet
+        : (warning: UMWarning) =>
+            emitWarning(options, {
+              ...warning,
+              fn,
+              message: `${fn}: model ${model}: ${warning.message.replace(/^evaluate: /, '')}`,
+            });
     return evaluate(y, p, { ...common, onWarning, ...(w === undefined ? {} : { weights: w }) });
   };
   let ea: Evaluation;
@@ -197,7 +227,8 @@ export function comparePaired(labels: Labels, scoresA: Scores, scoresB: Scores, 
     eb = run(pb, weights, 'B');
   } catch (e) {
     // evaluate's own option errors (bins, preset, classwise) are this function's
-    if (e instanceof UMError && e.details.fn === 'evaluate') throw new UMError(e.code, `${fn}: ${e.message.slice('evaluate: '.length)}`, { ...e.details, fn });
+    if (e instanceof UMError && e.details.fn === 'evaluate')
+      throw new UMError(e.code, `${fn}: ${e.message.slice('evaluate: '.length)}`, { ...e.details, fn });
     throw e;
   }
   const keys = Object.keys(METRICS).filter((k) => k in ea && !(common.classwise === false && CLASSWISE.has(k)));
@@ -214,19 +245,44 @@ export function comparePaired(labels: Labels, scoresA: Scores, scoresB: Scores, 
   };
   const base = weights ?? new Float64Array(pa.n).fill(1);
   let first = true;
-  const boot = resample(pa.n, (w) => {
-    // the first call is the full data, already evaluated
-    if (first) {
-      first = false;
-      return difference(ea, eb);
-    }
-    return difference(run(pa, w), run(pb, w));
-  }, base, { ...settings, method: 'bca' }, (k) => methodFor(k, settings.method));
+  const boot = resample(
+    pa.n,
+    (w) => {
+      // the first call is the full data, already evaluated
+      if (first) {
+        first = false;
+        return difference(ea, eb);
+      }
+      return difference(run(pa, w), run(pb, w));
+    },
+    base,
+    { ...settings, method: 'bca' },
+    (k) => methodFor(k, settings.method),
+  );
   const intervals = boot.intervals as Readonly<Record<string, BootstrapInterval>>;
   const metrics = keys.map((metric): PairedMetric => {
     const i = intervals[metric] as BootstrapInterval;
     const better = METRICS[metric]?.better ?? null;
-    return { metric, better, a: value(ea, metric), b: value(eb, metric), difference: i.estimate, lower: i.lower, upper: i.upper, standardError: i.standardError, failed: i.failed, method: i.method ?? methodFor(metric, settings.method), verdict: verdictOf(i.lower, i.upper, better) };
+    return {
+      metric,
+      better,
+      a: value(ea, metric),
+      b: value(eb, metric),
+      difference: i.estimate,
+      lower: i.lower,
+      upper: i.upper,
+      standardError: i.standardError,
+      failed: i.failed,
+      method: i.method ?? methodFor(metric, settings.method),
+      verdict: verdictOf(i.lower, i.upper, better),
+    };
   });
-  return { n: ea.n, level: settings.level, resamples: settings.resamples, seed: settings.seed, method: settings.method, metrics };
+  return {
+    n: ea.n,
+    level: settings.level,
+    resamples: settings.resamples,
+    seed: settings.seed,
+    method: settings.method,
+    metrics,
+  };
 }

@@ -70,17 +70,27 @@ function bcaLevel(z0: number, a: number, z: number): number {
  * One interval from the resampled values (sorted here) by `method`; `jackknife` holds the leave-group-out values for
  * BCa (internal).
  */
-export function intervalOf(method: BootstrapMethod, estimate: number | null, values: number[], failed: number, level: number, jackknife: readonly number[]): BootstrapInterval {
-  if (estimate === null || !Number.isFinite(estimate) || values.length === 0) return { estimate, lower: null, upper: null, standardError: null, failed };
+export function intervalOf(
+  method: BootstrapMethod,
+  estimate: number | null,
+  values: number[],
+  failed: number,
+  level: number,
+  jackknife: readonly number[],
+): BootstrapInterval {
+  if (estimate === null || !Number.isFinite(estimate) || values.length === 0)
+    return { estimate, lower: null, upper: null, standardError: null, failed };
   values.sort((x, y) => x - y);
   const mean = values.reduce((s, v) => s + v, 0) / values.length;
   const standardError = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / Math.max(1, values.length - 1));
   const alpha = (1 - level) / 2;
-  if (method === 'percentile') return { estimate, lower: quantile(values, alpha), upper: quantile(values, 1 - alpha), standardError, failed };
+  if (method === 'percentile')
+    return { estimate, lower: quantile(values, alpha), upper: quantile(values, 1 - alpha), standardError, failed };
   const qLow = quantile(values, alpha);
   const qHigh = quantile(values, 1 - alpha);
   // basic: θ̂ − θ is estimated by θ̂* − θ̂, so [2θ̂ − q(1 − α/2), 2θ̂ − q(α/2)]
-  if (method === 'basic') return { estimate, lower: 2 * estimate - qHigh, upper: 2 * estimate - qLow, standardError, failed };
+  if (method === 'basic')
+    return { estimate, lower: 2 * estimate - qHigh, upper: 2 * estimate - qLow, standardError, failed };
   // union of the percentile interval and its reflection about θ̂ (the basic one): θ̂ ± the larger distance to an end
   const half = Math.max(Math.abs(qLow - estimate), Math.abs(qHigh - estimate));
   const union = { estimate, lower: estimate - half, upper: estimate + half, standardError, failed };
@@ -98,5 +108,14 @@ export function intervalOf(method: BootstrapMethod, estimate: number | null, val
   const a = acceleration(jackknife);
   const lo = bcaLevel(z0, a, normalQuantile(alpha));
   const hi = bcaLevel(z0, a, normalQuantile(1 - alpha));
-  return { estimate, lower: quantile(values, lo), upper: quantile(values, hi), standardError, failed, method: 'bca', biasCorrection: z0, acceleration: a };
+  return {
+    estimate,
+    lower: quantile(values, lo),
+    upper: quantile(values, hi),
+    standardError,
+    failed,
+    method: 'bca',
+    biasCorrection: z0,
+    acceleration: a,
+  };
 }

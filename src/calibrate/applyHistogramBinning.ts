@@ -11,28 +11,38 @@ import { checkClasses, field, numbersField, readHeader } from './params.js';
 export function readHistogramBinning(fn: string, params: unknown): HistogramBinningParams {
   const h = readHeader(fn, params, 'histogram-binning');
   const binning = field(params, 'binning');
-  if (binning !== 'equal-width' && binning !== 'equal-mass') fail('UM_CALIBRATOR', fn, 'params.binning', "be 'equal-width' or 'equal-mass'", { value: binning });
+  if (binning !== 'equal-width' && binning !== 'equal-mass')
+    fail('UM_CALIBRATOR', fn, 'params.binning', "be 'equal-width' or 'equal-mass'", { value: binning });
   const list = field(params, 'histograms');
   const expected = h.fittedOn.numClasses === 2 ? 1 : h.fittedOn.numClasses;
-  if (!Array.isArray(list) || list.length !== expected) fail('UM_CALIBRATOR', fn, 'params.histograms', `be an array of ${expected} histograms`, { value: list });
+  if (!Array.isArray(list) || list.length !== expected)
+    fail('UM_CALIBRATOR', fn, 'params.histograms', `be an array of ${expected} histograms`, { value: list });
   const histograms: CalibrationHistogram[] = Array.from(list, (x: unknown, j) => {
     const path = `params.histograms[${j}]`;
     const edges = numbersField(fn, x, path, 'edges');
-    if (edges.length < 2 || edges[0] !== 0 || edges[edges.length - 1] !== 1 || edges.some((e, i) => i > 0 && e <= (edges[i - 1] as number))) {
+    if (
+      edges.length < 2 ||
+      edges[0] !== 0 ||
+      edges[edges.length - 1] !== 1 ||
+      edges.some((e, i) => i > 0 && e <= (edges[i - 1] as number))
+    ) {
       fail('UM_CALIBRATOR', fn, `${path}.edges`, 'increase strictly from 0 to 1', { value: edges });
     }
     const values = numbersField(fn, x, path, 'values', edges.length - 1);
     values.forEach((v, i) => {
-      if (v < 0 || v > 1) fail('UM_CALIBRATOR', fn, `${path}.values`, 'be probabilities in [0, 1]', { index: [i], value: v });
+      if (v < 0 || v > 1)
+        fail('UM_CALIBRATOR', fn, `${path}.values`, 'be probabilities in [0, 1]', { index: [i], value: v });
     });
     const counts = numbersField(fn, x, path, 'counts', edges.length - 1);
     let total = 0;
     counts.forEach((c, i) => {
-      if (!Number.isInteger(c) || c < 0) fail('UM_CALIBRATOR', fn, `${path}.counts`, 'be whole numbers ≥ 0', { index: [i], value: c });
+      if (!Number.isInteger(c) || c < 0)
+        fail('UM_CALIBRATOR', fn, `${path}.counts`, 'be whole numbers ≥ 0', { index: [i], value: c });
       total += c;
     });
     // every calibration example falls in one bin of every histogram
-    if (total !== h.fittedOn.n) fail('UM_CALIBRATOR', fn, `${path}.counts`, `sum to fittedOn.n = ${h.fittedOn.n}`, { value: total });
+    if (total !== h.fittedOn.n)
+      fail('UM_CALIBRATOR', fn, `${path}.counts`, `sum to fittedOn.n = ${h.fittedOn.n}`, { value: total });
     return { edges, values, counts };
   });
   return { ...h, binning, histograms };
@@ -63,12 +73,21 @@ export function readHistogramBinning(fn: string, params: unknown): HistogramBinn
  * Array.from(applyHistogramBinning(h, [0.3, 0.6], { binary: true }).data); // => [0.5, 0.5, 0, 1]
  * ```
  */
-export function applyHistogramBinning(params: HistogramBinningParams, scores: Scores, options: InputOptions = {}): ProbMatrix {
+export function applyHistogramBinning(
+  params: HistogramBinningParams,
+  scores: Scores,
+  options: InputOptions = {},
+): ProbMatrix {
   return applyHistogramBinningAs('applyHistogramBinning', params, scores, options);
 }
 
 /** {@link applyHistogramBinning} naming `fn` in errors (internal; shared with applyCalibrator). */
-export function applyHistogramBinningAs(fn: string, params: unknown, scores: Scores, options: InputOptions): ProbMatrix {
+export function applyHistogramBinningAs(
+  fn: string,
+  params: unknown,
+  scores: Scores,
+  options: InputOptions,
+): ProbMatrix {
   const h = readHistogramBinning(fn, params);
   checkOptions(fn, options, INPUT_KEYS);
   const p = probMatrix(fn, scores, options);

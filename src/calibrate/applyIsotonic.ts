@@ -12,7 +12,8 @@ export function readIsotonic(fn: string, params: unknown): IsotonicParams {
   const h = readHeader(fn, params, 'isotonic');
   const list = field(params, 'maps');
   const expected = h.fittedOn.numClasses === 2 ? 1 : h.fittedOn.numClasses;
-  if (!Array.isArray(list) || list.length !== expected) fail('UM_CALIBRATOR', fn, 'params.maps', `be an array of ${expected} maps`, { value: list });
+  if (!Array.isArray(list) || list.length !== expected)
+    fail('UM_CALIBRATOR', fn, 'params.maps', `be an array of ${expected} maps`, { value: list });
   const maps: IsotonicMap[] = Array.from(list, (m: unknown, j) => {
     const path = `params.maps[${j}]`;
     const x = numbersField(fn, m, path, 'x');
@@ -21,9 +22,11 @@ export function readIsotonic(fn: string, params: unknown): IsotonicParams {
     x.forEach((v, i) => {
       // breakpoints are scores, i.e. probabilities
       if (v < 0 || v > 1) fail('UM_CALIBRATOR', fn, `${path}.x`, 'be scores in [0, 1]', { index: [i], value: v });
-      if (i > 0 && v <= (x[i - 1] as number)) fail('UM_CALIBRATOR', fn, `${path}.x`, 'increase strictly', { index: [i], value: v });
+      if (i > 0 && v <= (x[i - 1] as number))
+        fail('UM_CALIBRATOR', fn, `${path}.x`, 'increase strictly', { index: [i], value: v });
       const w = y[i] as number;
-      if (w < 0 || w > 1 || (i > 0 && w < (y[i - 1] as number))) fail('UM_CALIBRATOR', fn, `${path}.y`, 'be non-decreasing probabilities', { index: [i], value: w });
+      if (w < 0 || w > 1 || (i > 0 && w < (y[i - 1] as number)))
+        fail('UM_CALIBRATOR', fn, `${path}.y`, 'be non-decreasing probabilities', { index: [i], value: w });
     });
     return { x, y };
   });

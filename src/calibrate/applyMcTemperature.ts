@@ -12,7 +12,8 @@ export function readMcTemperature(fn: string, params: unknown): McTemperaturePar
   const h = readHeader(fn, params, 'mc-temperature');
   const { temperature, diagnostics } = readTemperatureFields(fn, params);
   const objective = field(params, 'objective');
-  if (objective !== 'predictive' && objective !== 'mean-nll') fail('UM_CALIBRATOR', fn, 'params.objective', "be 'predictive' or 'mean-nll'", { value: objective });
+  if (objective !== 'predictive' && objective !== 'mean-nll')
+    fail('UM_CALIBRATOR', fn, 'params.objective', "be 'predictive' or 'mean-nll'", { value: objective });
   return { ...h, temperature, objective, diagnostics: diagnostics as McTemperatureParams['diagnostics'] };
 }
 
@@ -43,12 +44,21 @@ export function readMcTemperature(fn: string, params: unknown): McTemperaturePar
  * Array.from(applyMcTemperature({ ...t, temperature: 1 }, z, { input: 'logits' }).data); // ≈ [0.741006895, 0.258993105]
  * ```
  */
-export function applyMcTemperature(params: McTemperatureParams, members: EnsembleScores, options: EnsembleOptions = {}): ProbMatrix {
+export function applyMcTemperature(
+  params: McTemperatureParams,
+  members: EnsembleScores,
+  options: EnsembleOptions = {},
+): ProbMatrix {
   return applyMcTemperatureAs('applyMcTemperature', params, members, options);
 }
 
 /** {@link applyMcTemperature} naming `fn` in errors (internal; shared with applyCalibrator). */
-export function applyMcTemperatureAs(fn: string, params: unknown, members: EnsembleScores, options: EnsembleOptions): ProbMatrix {
+export function applyMcTemperatureAs(
+  fn: string,
+  params: unknown,
+  members: EnsembleScores,
+  options: EnsembleOptions,
+): ProbMatrix {
   const t = readMcTemperature(fn, params);
   checkOptions(fn, options, ENSEMBLE_KEYS);
   const e = ensembleMatrix(fn, members, options);

@@ -69,5 +69,13 @@ export function applyPlattAs(fn: string, params: unknown, scores: Scores, option
     data[2 * i + 1] = Math.exp(-softplus(z));
     data[2 * i] = Math.exp(-softplus(-z));
   }
-  return markValidated({ kind: 'probabilities', data, logData, n: p.n, numClasses: 2, input: 'logprobs', binary: p.binary });
+  return markValidated({
+    kind: 'probabilities',
+    data,
+    logData,
+    n: p.n,
+    numClasses: 2,
+    input: 'logprobs',
+    binary: p.binary,
+  });
 }

@@ -18,7 +18,14 @@ export function readTemperature(fn: string, params: unknown): TemperatureParams 
  * overflows, exp(d_k / T) ≤ 1 with one term exactly 1, and the log-sum lies in [0, ln C] — finite for every T in the
  * calibrator range and every row (entries ℓ = −∞, exact zeros, stay −∞ and give probability 0). Internal.
  */
-export function scaledLogSoftmax(l: Float64Array, o: number, c: number, inv: number, out: Float64Array, to: number): void {
+export function scaledLogSoftmax(
+  l: Float64Array,
+  o: number,
+  c: number,
+  inv: number,
+  out: Float64Array,
+  to: number,
+): void {
   let max = -Infinity;
   for (let k = 0; k < c; k++) max = Math.max(max, l[o + k] as number);
   let sum = 0;
@@ -38,7 +45,15 @@ export function scaleMatrix(p: ProbMatrix, t: number): ProbMatrix {
     scaledLogSoftmax(l, o, c, inv, logData, o);
     for (let k = 0; k < c; k++) data[o + k] = Math.exp(logData[o + k] as number);
   }
-  return markValidated({ kind: 'probabilities', data, logData, n: p.n, numClasses: c, input: 'logprobs', binary: p.binary });
+  return markValidated({
+    kind: 'probabilities',
+    data,
+    logData,
+    n: p.n,
+    numClasses: c,
+    input: 'logprobs',
+    binary: p.binary,
+  });
 }
 
 /**

@@ -10,21 +10,39 @@ import { TOP_SCORES, binsByCuts, topData, type TopData, type TopScoreName, type 
 export function readTopBinning(fn: string, params: unknown): TopBinningParams {
   const h = readHeader(fn, params, 'top-binning');
   const score = field(params, 'score');
-  if (score !== 'given' && !TOP_SCORES.includes(score as never)) fail('UM_CALIBRATOR', fn, 'params.score', `be one of ${TOP_SCORES.map((s) => `'${s}'`).join(', ')}, 'given'`, { value: score });
+  if (score !== 'given' && !TOP_SCORES.includes(score as never))
+    fail('UM_CALIBRATOR', fn, 'params.score', `be one of ${TOP_SCORES.map((s) => `'${s}'`).join(', ')}, 'given'`, {
+      value: score,
+    });
   const direction = field(params, 'direction');
-  if (direction !== 'confidence' && direction !== 'uncertainty') fail('UM_CALIBRATOR', fn, 'params.direction', "be 'confidence' or 'uncertainty'", { value: direction });
+  if (direction !== 'confidence' && direction !== 'uncertainty')
+    fail('UM_CALIBRATOR', fn, 'params.direction', "be 'confidence' or 'uncertainty'", { value: direction });
   if (score !== 'given') {
     // a named score has one direction; a mismatch would only surface later as a confusing score error
     const own = score === 'max-prob' || score === 'margin' ? 'confidence' : 'uncertainty';
-    if (direction !== own) fail('UM_CALIBRATOR', fn, 'params.direction', `be '${own}' (the direction of the '${String(score)}' score)`, { value: direction });
+    if (direction !== own)
+      fail('UM_CALIBRATOR', fn, 'params.direction', `be '${own}' (the direction of the '${String(score)}' score)`, {
+        value: direction,
+      });
   }
-  const top = numberField(fn, params, 'params', 'top', (v) => Number.isInteger(v) && v >= 1 && v < h.fittedOn.numClasses, 'be an integer in [1, C)');
+  const top = numberField(
+    fn,
+    params,
+    'params',
+    'top',
+    (v) => Number.isInteger(v) && v >= 1 && v < h.fittedOn.numClasses,
+    'be an integer in [1, C)',
+  );
   const cuts = numbersField(fn, params, 'params', 'cuts');
   cuts.forEach((c, i) => {
-    if (i > 0 && c <= (cuts[i - 1] as number)) fail('UM_CALIBRATOR', fn, 'params.cuts', 'increase strictly', { index: [i], value: c });
+    if (i > 0 && c <= (cuts[i - 1] as number))
+      fail('UM_CALIBRATOR', fn, 'params.cuts', 'increase strictly', { index: [i], value: c });
   });
   const list = field(params, 'bins');
-  if (!Array.isArray(list) || list.length !== cuts.length + 1) fail('UM_CALIBRATOR', fn, 'params.bins', `be an array of ${cuts.length + 1} bins (one more than cuts)`, { value: list });
+  if (!Array.isArray(list) || list.length !== cuts.length + 1)
+    fail('UM_CALIBRATOR', fn, 'params.bins', `be an array of ${cuts.length + 1} bins (one more than cuts)`, {
+      value: list,
+    });
   let total = 0;
   const bins: TopBin[] = Array.from(list, (b: unknown, j) => {
     const path = `params.bins[${j}]`;
@@ -34,40 +52,87 @@ export function readTopBinning(fn: string, params: unknown): TopBinningParams {
     const interval = numbersField(fn, b, path, 'interval', 2) as unknown as readonly [number, number];
     const freq = hits / count;
     if (!(interval[0] >= 0 && interval[0] <= freq && freq <= interval[1] && interval[1] <= 1)) {
-      fail('UM_CALIBRATOR', fn, `${path}.interval`, `be [lo, hi] with 0 ≤ lo ≤ hits/count = ${freq} ≤ hi ≤ 1`, { value: interval });
+      fail('UM_CALIBRATOR', fn, `${path}.interval`, `be [lo, hi] with 0 ≤ lo ≤ hits/count = ${freq} ≤ hi ≤ 1`, {
+        value: interval,
+      });
     }
     const range = numbersField(fn, b, path, 'range', 2) as unknown as readonly [number, number];
     // bins in score order: bin j holds the scores s with cuts[j − 1] ≤ s < cuts[j]
     const from = j === 0 ? -Infinity : (cuts[j - 1] as number);
     const to = j === cuts.length ? Infinity : (cuts[j] as number);
     if (!(range[0] <= range[1] && range[0] >= from && range[1] < to)) {
-      fail('UM_CALIBRATOR', fn, `${path}.range`, `be [lo, hi] with ${j === 0 ? '' : `cuts[${j - 1}] = ${from} ≤ `}lo ≤ hi${j === cuts.length ? '' : ` < cuts[${j}] = ${to}`} (bins in score order)`, {
-        value: range,
-      });
+      fail(
+        'UM_CALIBRATOR',
+        fn,
+        `${path}.range`,
+        `be [lo, hi] with ${j === 0 ? '' : `cuts[${j - 1}] = ${from} ≤ `}lo ≤ hi${j === cuts.length ? '' : ` < cuts[${j}] = ${to}`} (bins in score order)`,
+        {
+          value: range,
+        },
+      );
     }
     total += count;
     return { count, hits, probability, interval, range };
   });
-  if (total !== h.fittedOn.n) fail('UM_CALIBRATOR', fn, 'params.bins', `hold fittedOn.n = ${h.fittedOn.n} examples in all`, { value: `${total} examples` });
+  if (total !== h.fittedOn.n)
+    fail('UM_CALIBRATOR', fn, 'params.bins', `hold fittedOn.n = ${h.fittedOn.n} examples in all`, {
+      value: `${total} examples`,
+    });
   const accuracy = numberField(fn, params, 'params', 'accuracy', (v) => v >= 0 && v <= 1, 'be a probability in [0, 1]');
   const regularized = booleanField(fn, params, 'params', 'regularized');
   const delta = numberField(fn, params, 'params', 'delta', (v) => v > 0 && v < 1, 'be a number in (0, 1)');
   const eor = field(params, 'eor');
   // EOR is a weighted mean of odds ratios ≥ 1 (≥ 1 up to the rounding of the weights)
-  if (eor !== null && (typeof eor !== 'number' || !Number.isFinite(eor) || !(eor >= 1 - 1e-12))) fail('UM_CALIBRATOR', fn, 'params.eor', 'be a finite number ≥ 1 or null', { value: eor });
-  return { ...h, score: score as TopScoreName, direction, top, cuts, bins, accuracy, regularized, delta, eor: eor as number | null };
+  if (eor !== null && (typeof eor !== 'number' || !Number.isFinite(eor) || !(eor >= 1 - 1e-12)))
+    fail('UM_CALIBRATOR', fn, 'params.eor', 'be a finite number ≥ 1 or null', { value: eor });
+  return {
+    ...h,
+    score: score as TopScoreName,
+    direction,
+    top,
+    cuts,
+    bins,
+    accuracy,
+    regularized,
+    delta,
+    eor: eor as number | null,
+  };
 }
 
 /** Validates new scores against a calibrator and computes their score (internal). */
-export function topDataFor(fn: string, t: TopBinningParams, labels: ArrayLike<number> | undefined, scores: Scores, options: Omit<TopScoreOptions, 'top'>): TopData {
+export function topDataFor(
+  fn: string,
+  t: TopBinningParams,
+  labels: ArrayLike<number> | undefined,
+  scores: Scores,
+  options: Omit<TopScoreOptions, 'top'>,
+): TopData {
   const given = options.score;
   if (t.score !== 'given' && given !== undefined && given !== t.score) {
-    fail('UM_CALIBRATOR', fn, 'options.score', `be omitted or '${t.score}' (the score the calibrator was fitted with)`, { value: typeof given === 'string' ? given : 'values' });
+    fail(
+      'UM_CALIBRATOR',
+      fn,
+      'options.score',
+      `be omitted or '${t.score}' (the score the calibrator was fitted with)`,
+      { value: typeof given === 'string' ? given : 'values' },
+    );
   }
   if (t.score === 'given' && (given === undefined || typeof given === 'string')) {
-    fail('UM_CALIBRATOR', fn, 'options.score', `give the { ${t.direction} } values again (the calibrator was fitted on values you supplied)`, { value: given ?? 'undefined' });
+    fail(
+      'UM_CALIBRATOR',
+      fn,
+      'options.score',
+      `give the { ${t.direction} } values again (the calibrator was fitted on values you supplied)`,
+      { value: given ?? 'undefined' },
+    );
   }
-  const d = topData(fn, labels, scores, { ...options, score: given ?? (t.score as Exclude<TopScoreName, 'given'>), top: t.top }, { name: t.score, direction: t.direction });
+  const d = topData(
+    fn,
+    labels,
+    scores,
+    { ...options, score: given ?? (t.score as Exclude<TopScoreName, 'given'>), top: t.top },
+    { name: t.score, direction: t.direction },
+  );
   checkClasses(fn, t, d.numClasses);
   return d;
 }
@@ -109,12 +174,21 @@ export interface TopBinningPrediction {
  * Array.from(applyTopBinning(t, [[0.95, 0.05], [0.55, 0.45]]).probability); // => [1, 0.5]
  * ```
  */
-export function applyTopBinning(params: TopBinningParams, scores: Scores, options: Omit<TopScoreOptions, 'top'> = {}): TopBinningPrediction {
+export function applyTopBinning(
+  params: TopBinningParams,
+  scores: Scores,
+  options: Omit<TopScoreOptions, 'top'> = {},
+): TopBinningPrediction {
   return applyTopBinningAs('applyTopBinning', params, scores, options);
 }
 
 /** {@link applyTopBinning} naming `fn` in errors (internal; shared with applyCalibrator). */
-export function applyTopBinningAs(fn: string, params: unknown, scores: Scores, options: Omit<TopScoreOptions, 'top'>): TopBinningPrediction {
+export function applyTopBinningAs(
+  fn: string,
+  params: unknown,
+  scores: Scores,
+  options: Omit<TopScoreOptions, 'top'>,
+): TopBinningPrediction {
   const t = readTopBinning(fn, params);
   checkOptions(fn, options, INPUT_KEYS, ['score']);
   const d = topDataFor(fn, t, undefined, scores, options);

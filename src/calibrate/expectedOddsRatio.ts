@@ -40,10 +40,12 @@ export function expectedOddsRatio(probabilities: ArrayLike<number>, weights?: Ar
   let w: number[];
   if (weights === undefined) w = p.map(() => 1 / n);
   else {
-    if (!isList(weights) || weights.length !== n) fail('UM_SHAPE', fn, 'weights', `have one weight per probability (${n})`, { value: weights });
+    if (!isList(weights) || weights.length !== n)
+      fail('UM_SHAPE', fn, 'weights', `have one weight per probability (${n})`, { value: weights });
     const raw = Array.from({ length: n }, (_, i) => {
       const v = weights[i];
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) fail('UM_OPTION', fn, 'weights', 'be finite numbers ≥ 0', { index: [i], value: v });
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+        fail('UM_OPTION', fn, 'weights', 'be finite numbers ≥ 0', { index: [i], value: v });
       return v;
     });
     const total = raw.reduce((a, b) => a + b, 0);

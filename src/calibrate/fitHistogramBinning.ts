@@ -72,12 +72,17 @@ export interface FitHistogramBinningOptions extends InputOptions {
  * h.histograms[0].values; // => [0.5, 1]
  * ```
  */
-export function fitHistogramBinning(labels: Labels, scores: Scores, options: FitHistogramBinningOptions = {}): HistogramBinningParams {
+export function fitHistogramBinning(
+  labels: Labels,
+  scores: Scores,
+  options: FitHistogramBinningOptions = {},
+): HistogramBinningParams {
   const fn = 'fitHistogramBinning';
   checkOptions(fn, options, INPUT_KEYS, ['bins', 'binning', 'preset']);
   const { bins = DEFAULT_BINS, binning = 'equal-width', preset, ...input } = options;
   checkCount(fn, 'options.bins', bins);
-  if (binning !== 'equal-width' && binning !== 'equal-mass') fail('UM_OPTION', fn, 'options.binning', "be 'equal-width' or 'equal-mass'", { value: binning });
+  if (binning !== 'equal-width' && binning !== 'equal-mass')
+    fail('UM_OPTION', fn, 'options.binning', "be 'equal-width' or 'equal-mass'", { value: binning });
   const method = presetOf(fn, preset).equalMass;
   const p = probMatrix(fn, scores, input);
   const y = labelArray(fn, labels, p.n, p.numClasses);
@@ -97,8 +102,14 @@ export function fitHistogramBinning(labels: Labels, scores: Scores, options: Fit
       counts[b] = (counts[b] as number) + 1;
       hits[b] = (hits[b] as number) + (outcomes[i] as number);
     }
-    const values = counts.map((c, b) => (c === 0 ? ((edges[b] as number) + (edges[b + 1] as number)) / 2 : (hits[b] as number) / c));
+    const values = counts.map((c, b) =>
+      c === 0 ? ((edges[b] as number) + (edges[b + 1] as number)) / 2 : (hits[b] as number) / c,
+    );
     return { edges, values, counts };
   });
-  return { ...header('histogram-binning', { n: p.n, numClasses: p.numClasses, input: p.input, binary: p.binary }), binning, histograms };
+  return {
+    ...header('histogram-binning', { n: p.n, numClasses: p.numClasses, input: p.input, binary: p.binary }),
+    binning,
+    histograms,
+  };
 }

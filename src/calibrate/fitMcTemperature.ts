@@ -74,11 +74,16 @@ export function memberLogProbabilities(e: EnsembleMatrix): Float64Array {
  * [p.temperature > 1, m.temperature > 1, p.objective]; // => [true, true, 'predictive']
  * ```
  */
-export function fitMcTemperature(labels: Labels, members: EnsembleScores, options: FitMcTemperatureOptions = {}): McTemperatureParams {
+export function fitMcTemperature(
+  labels: Labels,
+  members: EnsembleScores,
+  options: FitMcTemperatureOptions = {},
+): McTemperatureParams {
   const fn = 'fitMcTemperature';
   checkOptions(fn, options, ENSEMBLE_KEYS, SEARCH_KEYS, ['objective']);
   const { objective = 'predictive', bounds, tolerance, maxEvaluations, onWarning, ...input } = options;
-  if (objective !== 'predictive' && objective !== 'mean-nll') fail('UM_OPTION', fn, 'options.objective', "be 'predictive' or 'mean-nll'", { value: objective });
+  if (objective !== 'predictive' && objective !== 'mean-nll')
+    fail('UM_OPTION', fn, 'options.objective', "be 'predictive' or 'mean-nll'", { value: objective });
   const v = mcTemperatureInput(fn, members, input);
   const { numMembers: s, n, c } = v;
   const y = labelArray(fn, labels, n, c);
@@ -90,5 +95,10 @@ export function fitMcTemperature(labels: Labels, members: EnsembleScores, option
   // the mean NLL is convex in 1/T; the NLL of the averaged prediction need not be (S > 1)
   const pass = objective === 'mean-nll' ? meanNllPass(v, y) : predictivePass(v, y, s);
   const { temperature, diagnostics } = newtonTemperature(fn, pass, search, objective === 'mean-nll' || s === 1);
-  return { ...header('mc-temperature', { n, numClasses: c, input: v.input, binary: false, numMembers: s }), temperature, objective, diagnostics };
+  return {
+    ...header('mc-temperature', { n, numClasses: c, input: v.input, binary: false, numMembers: s }),
+    temperature,
+    objective,
+    diagnostics,
+  };
 }

@@ -16,14 +16,26 @@ export interface PlattParams extends CalibratorHeader<'platt'> {
 /** The log-odds f = ln P(y = 1) − ln P(y = 0) of every row of a two-class matrix; must be finite (internal). */
 export function logOdds(fn: string, p: ProbMatrix): Float64Array {
   if (p.numClasses !== 2) {
-    fail('UM_OPTION', fn, 'scores', 'be binary (a vector with binary: true, or two columns); for more classes use fitTemperature', { value: `${p.numClasses} classes` });
+    fail(
+      'UM_OPTION',
+      fn,
+      'scores',
+      'be binary (a vector with binary: true, or two columns); for more classes use fitTemperature',
+      { value: `${p.numClasses} classes` },
+    );
   }
   const l = logProbabilities(p);
   const f = new Float64Array(p.n);
   for (let i = 0; i < p.n; i++) {
     const v = (l[2 * i + 1] as number) - (l[2 * i] as number);
     if (!Number.isFinite(v)) {
-      fail('UM_NOT_FINITE', fn, p.input, 'give finite log-odds (a probability of exactly 0 or 1 has none; give logits)', { index: [i], value: p.data[2 * i + 1] });
+      fail(
+        'UM_NOT_FINITE',
+        fn,
+        p.input,
+        'give finite log-odds (a probability of exactly 0 or 1 has none; give logits)',
+        { index: [i], value: p.data[2 * i + 1] },
+      );
     }
     f[i] = v;
   }
@@ -81,7 +93,8 @@ export function fitPlatt(labels: Labels, scores: Scores, options: InputOptions =
     let s = 0;
     for (let i = 0; i < n; i++) {
       const z = a * (f[i] as number) + b;
-      s += z >= 0 ? (t[i] as number) * z + Math.log1p(Math.exp(-z)) : ((t[i] as number) - 1) * z + Math.log1p(Math.exp(z));
+      s +=
+        z >= 0 ? (t[i] as number) * z + Math.log1p(Math.exp(-z)) : ((t[i] as number) - 1) * z + Math.log1p(Math.exp(z));
     }
     return s;
   };
@@ -138,5 +151,10 @@ export function fitPlatt(labels: Labels, scores: Scores, options: InputOptions =
       break;
     }
   }
-  return { ...header('platt', { n, numClasses: 2, input: p.input, binary: p.binary }), a, b, diagnostics: { iterations, converged, loss: value / n } };
+  return {
+    ...header('platt', { n, numClasses: 2, input: p.input, binary: p.binary }),
+    a,
+    b,
+    diagnostics: { iterations, converged, loss: value / n },
+  };
 }

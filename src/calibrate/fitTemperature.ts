@@ -68,5 +68,9 @@ export function fitTemperature(labels: Labels, scores: Scores, options: FitTempe
   const v = temperatureInput(fn, scores, options);
   const y = labelArray(fn, labels, v.rows, v.c);
   const { temperature, diagnostics } = newtonTemperature(fn, meanNllPass(v, y), options);
-  return { ...header('temperature', { n: v.rows, numClasses: v.c, input: v.input, binary: v.binary }), temperature, diagnostics };
+  return {
+    ...header('temperature', { n: v.rows, numClasses: v.c, input: v.input, binary: v.binary }),
+    temperature,
+    diagnostics,
+  };
 }

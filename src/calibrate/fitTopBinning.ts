@@ -97,10 +97,13 @@ export function fitTopBinning(labels: Labels, scores: Scores, options: FitTopBin
   checkOptions(fn, options, INPUT_KEYS, ['score', 'top', 'bins', 'delta', 'regularize']);
   const { bins = DEFAULT_BINS, delta = 0.05, regularize = true, ...rest } = options;
   checkCount(fn, 'options.bins', bins);
-  if (typeof delta !== 'number' || !(delta > 0 && delta < 1)) fail('UM_OPTION', fn, 'options.delta', 'be a number in (0, 1)', { value: delta });
-  if (typeof regularize !== 'boolean') fail('UM_OPTION', fn, 'options.regularize', 'be true or false', { value: regularize });
+  if (typeof delta !== 'number' || !(delta > 0 && delta < 1))
+    fail('UM_OPTION', fn, 'options.delta', 'be a number in (0, 1)', { value: delta });
+  if (typeof regularize !== 'boolean')
+    fail('UM_OPTION', fn, 'options.regularize', 'be true or false', { value: regularize });
   // topData takes missing labels (applying needs none); a fit does
-  if (labels === undefined) fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels (a fit needs them)', { value: labels });
+  if (labels === undefined)
+    fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels (a fit needs them)', { value: labels });
   const d = topData(fn, labels, scores, rest);
   const event = d.event as Uint8Array;
   const a = equalMassBins(d.score, bins, 'quantile');
@@ -134,7 +137,11 @@ export function fitTopBinning(labels: Labels, scores: Scores, options: FitTopBin
       range: [lo[b] as number, hi[b] as number] as const,
     };
   });
-  const eor = eorOf(out.map((b) => b.probability), count, accuracy);
+  const eor = eorOf(
+    out.map((b) => b.probability),
+    count,
+    accuracy,
+  );
   return {
     ...header('top-binning', { n: d.n, numClasses: d.numClasses, input: d.p.input, binary: d.p.binary }),
     score: d.name,
@@ -151,7 +158,8 @@ export function fitTopBinning(labels: Labels, scores: Scores, options: FitTopBin
 
 /** Σ_b w_b·OR(p_b, p̄) with weights ∝ counts; `null` when a probability (or p̄) is 0 or 1 (internal). */
 export function eorOf(probabilities: readonly number[], counts: readonly number[], mean: number): number | null {
-  if (!(mean > 0 && mean < 1) || probabilities.some((q, b) => (counts[b] as number) > 0 && !(q > 0 && q < 1))) return null;
+  if (!(mean > 0 && mean < 1) || probabilities.some((q, b) => (counts[b] as number) > 0 && !(q > 0 && q < 1)))
+    return null;
   const total = counts.reduce((x, y) => x + y, 0);
   let eor = 0;
   probabilities.forEach((q, b) => {

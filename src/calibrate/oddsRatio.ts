@@ -2,8 +2,13 @@ import { fail } from '../errors/fail.js';
 
 /** Validates a probability strictly inside (0, 1) (internal). */
 export function openProbability(fn: string, argument: string, p: unknown, index?: number[]): number {
-  if (typeof p !== 'number' || !Number.isFinite(p)) fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { value: p, ...(index === undefined ? {} : { index }) });
-  if (!(p > 0 && p < 1)) fail('UM_PROB_RANGE', fn, argument, 'be in (0, 1) (odds of 0 or 1 are not finite)', { value: p, ...(index === undefined ? {} : { index }) });
+  if (typeof p !== 'number' || !Number.isFinite(p))
+    fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { value: p, ...(index === undefined ? {} : { index }) });
+  if (!(p > 0 && p < 1))
+    fail('UM_PROB_RANGE', fn, argument, 'be in (0, 1) (odds of 0 or 1 are not finite)', {
+      value: p,
+      ...(index === undefined ? {} : { index }),
+    });
   return p;
 }
 
@@ -18,7 +23,11 @@ export function oddsRatioOf(p: number, a: number): number {
 /** The odds ratio, or a UMError naming `argument` when it exceeds float64 (internal). */
 export function finiteOddsRatio(fn: string, argument: string, p: number, a: number, index?: number[]): number {
   const r = oddsRatioOf(p, a);
-  if (!Number.isFinite(r)) fail('UM_NOT_FINITE', fn, argument, `give an odds ratio within float64 (at most 1.8e308) against ${a}`, { value: p, ...(index === undefined ? {} : { index }) });
+  if (!Number.isFinite(r))
+    fail('UM_NOT_FINITE', fn, argument, `give an odds ratio within float64 (at most 1.8e308) against ${a}`, {
+      value: p,
+      ...(index === undefined ? {} : { index }),
+    });
   return r;
 }
 

@@ -2,9 +2,17 @@ import { fail } from '../errors/fail.js';
 import { VERSION } from '../version.js';
 
 /** The calibrators this library fits. */
-export type CalibratorKind = 'temperature' | 'mc-temperature' | 'platt' | 'histogram-binning' | 'isotonic' | 'top-binning';
+export type CalibratorKind =
+  'temperature' | 'mc-temperature' | 'platt' | 'histogram-binning' | 'isotonic' | 'top-binning';
 
-export const CALIBRATOR_KINDS: readonly CalibratorKind[] = ['temperature', 'mc-temperature', 'platt', 'histogram-binning', 'isotonic', 'top-binning'];
+export const CALIBRATOR_KINDS: readonly CalibratorKind[] = [
+  'temperature',
+  'mc-temperature',
+  'platt',
+  'histogram-binning',
+  'isotonic',
+  'top-binning',
+];
 
 /** What a calibrator was fitted on. */
 export interface FittedOn {
@@ -51,15 +59,37 @@ export function field(value: unknown, key: string): unknown {
 }
 
 /** A finite number field, optionally bounded, or `UM_CALIBRATOR` (internal). */
-export function numberField(fn: string, obj: unknown, path: string, key: string, check: (v: number) => boolean = () => true, requirement = 'be a finite number'): number {
+export function numberField(
+  fn: string,
+  obj: unknown,
+  path: string,
+  key: string,
+  check: (v: number) => boolean = () => true,
+  requirement = 'be a finite number',
+): number {
   const v = field(obj, key);
-  if (typeof v !== 'number' || !Number.isFinite(v) || !check(v)) fail('UM_CALIBRATOR', fn, `${path}.${key}`, requirement, { value: v });
+  if (typeof v !== 'number' || !Number.isFinite(v) || !check(v))
+    fail('UM_CALIBRATOR', fn, `${path}.${key}`, requirement, { value: v });
   return v;
 }
 
 /** A whole-number field in [min, max], or `UM_CALIBRATOR` (internal). */
-export function wholeField(fn: string, obj: unknown, path: string, key: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  return numberField(fn, obj, path, key, (v) => Number.isInteger(v) && v >= min && v <= max, max === Number.MAX_SAFE_INTEGER ? `be an integer ≥ ${min}` : `be an integer in [${min}, ${max}]`);
+export function wholeField(
+  fn: string,
+  obj: unknown,
+  path: string,
+  key: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  return numberField(
+    fn,
+    obj,
+    path,
+    key,
+    (v) => Number.isInteger(v) && v >= min && v <= max,
+    max === Number.MAX_SAFE_INTEGER ? `be an integer ≥ ${min}` : `be an integer in [${min}, ${max}]`,
+  );
 }
 
 /** A boolean field, or `UM_CALIBRATOR` (internal). */
@@ -72,7 +102,8 @@ export function booleanField(fn: string, obj: unknown, path: string, key: string
 /** The `diagnostics` object of a calibrator, or `UM_CALIBRATOR` (internal). */
 export function diagnosticsField(fn: string, params: unknown): object {
   const d = field(params, 'diagnostics');
-  if (d === null || typeof d !== 'object' || Array.isArray(d)) fail('UM_CALIBRATOR', fn, 'params.diagnostics', 'be an object', { value: d });
+  if (d === null || typeof d !== 'object' || Array.isArray(d))
+    fail('UM_CALIBRATOR', fn, 'params.diagnostics', 'be an object', { value: d });
   return d;
 }
 
@@ -85,20 +116,31 @@ export function readTemperatureFields(fn: string, params: unknown): { temperatur
   const [lo, hi] = TEMPERATURE_RANGE;
   // a non-positive or non-number temperature keeps its own message; a positive one outside the range names the range
   numberField(fn, params, 'params', 'temperature', (v) => v > 0, 'be a finite number > 0');
-  const temperature = numberField(fn, params, 'params', 'temperature', (v) => v >= lo && v <= hi, `be in ${TEMPERATURE_RANGE_TEXT} (the temperatures a fit can produce)`);
+  const temperature = numberField(
+    fn,
+    params,
+    'params',
+    'temperature',
+    (v) => v >= lo && v <= hi,
+    `be in ${TEMPERATURE_RANGE_TEXT} (the temperatures a fit can produce)`,
+  );
   const d = diagnosticsField(fn, params);
   for (const key of ['nllBefore', 'nllAfter']) {
     const v = field(d, key);
-    if (v !== null && (typeof v !== 'number' || !(v >= 0))) fail('UM_CALIBRATOR', fn, `params.diagnostics.${key}`, 'be a number ≥ 0 (null for Infinity)', { value: v });
+    if (v !== null && (typeof v !== 'number' || !(v >= 0)))
+      fail('UM_CALIBRATOR', fn, `params.diagnostics.${key}`, 'be a number ≥ 0 (null for Infinity)', { value: v });
   }
   wholeField(fn, d, 'params.diagnostics', 'evaluations', 0);
   booleanField(fn, d, 'params.diagnostics', 'converged');
   const atBound = field(d, 'atBound');
-  if (atBound !== null && atBound !== 'lower' && atBound !== 'upper') fail('UM_CALIBRATOR', fn, 'params.diagnostics.atBound', "be 'lower', 'upper' or null", { value: atBound });
+  if (atBound !== null && atBound !== 'lower' && atBound !== 'upper')
+    fail('UM_CALIBRATOR', fn, 'params.diagnostics.atBound', "be 'lower', 'upper' or null", { value: atBound });
   const bounds = numbersField(fn, d, 'params.diagnostics', 'bounds', 2);
   // informational only: files fitted before the range existed may record a wider interval
   if (!((bounds[0] as number) > 0 && (bounds[0] as number) < 1 && (bounds[1] as number) > 1)) {
-    fail('UM_CALIBRATOR', fn, 'params.diagnostics.bounds', 'be [T_min, T_max] with 0 < T_min < 1 < T_max', { value: bounds });
+    fail('UM_CALIBRATOR', fn, 'params.diagnostics.bounds', 'be [T_min, T_max] with 0 < T_min < 1 < T_max', {
+      value: bounds,
+    });
   }
   return { temperature, diagnostics: d };
 }
@@ -107,12 +149,19 @@ export function readTemperatureFields(fn: string, params: unknown): { temperatur
 export function numbersField(fn: string, obj: unknown, path: string, key: string, length?: number): number[] {
   const v = field(obj, key);
   if (!Array.isArray(v) || (length !== undefined && v.length !== length)) {
-    fail('UM_CALIBRATOR', fn, `${path}.${key}`, length === undefined ? 'be an array of numbers' : `be an array of ${length} numbers`, { value: v });
+    fail(
+      'UM_CALIBRATOR',
+      fn,
+      `${path}.${key}`,
+      length === undefined ? 'be an array of numbers' : `be an array of ${length} numbers`,
+      { value: v },
+    );
   }
   // every index, holes included (forEach skipped a hole, which then read as undefined: NaN probabilities)
   for (let i = 0; i < v.length; i++) {
     const x: unknown = v[i];
-    if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_CALIBRATOR', fn, `${path}.${key}`, 'hold finite numbers', { index: [i], value: x });
+    if (typeof x !== 'number' || !Number.isFinite(x))
+      fail('UM_CALIBRATOR', fn, `${path}.${key}`, 'hold finite numbers', { index: [i], value: x });
   }
   return v as number[];
 }
@@ -123,36 +172,77 @@ export function numbersField(fn: string, obj: unknown, path: string, key: string
  */
 export function readHeader<K extends CalibratorKind>(fn: string, params: unknown, kind: K): CalibratorHeader<K> {
   if (params === null || typeof params !== 'object' || Array.isArray(params)) {
-    fail('UM_CALIBRATOR', fn, 'params', 'be a calibrator object (from a fit… function or parseCalibrator)', { value: params });
+    fail('UM_CALIBRATOR', fn, 'params', 'be a calibrator object (from a fit… function or parseCalibrator)', {
+      value: params,
+    });
   }
   if (field(params, 'format') !== 'uncertainty-metrics/calibrator') {
-    fail('UM_CALIBRATOR', fn, 'params.format', 'be "uncertainty-metrics/calibrator"', { value: field(params, 'format') });
+    fail('UM_CALIBRATOR', fn, 'params.format', 'be "uncertainty-metrics/calibrator"', {
+      value: field(params, 'format'),
+    });
   }
-  if (field(params, 'version') !== 1) fail('UM_CALIBRATOR', fn, 'params.version', 'be 1 (the calibrator layout this library reads)', { value: field(params, 'version') });
+  if (field(params, 'version') !== 1)
+    fail('UM_CALIBRATOR', fn, 'params.version', 'be 1 (the calibrator layout this library reads)', {
+      value: field(params, 'version'),
+    });
   const k = field(params, 'kind');
   if (k !== kind) {
-    fail('UM_CALIBRATOR', fn, 'params.kind', `be "${kind}"`, { value: k, ...(typeof k === 'string' && CALIBRATOR_KINDS.includes(k as CalibratorKind) ? { hint: `apply it with the ${k} calibrator` } : {}) });
+    fail('UM_CALIBRATOR', fn, 'params.kind', `be "${kind}"`, {
+      value: k,
+      ...(typeof k === 'string' && CALIBRATOR_KINDS.includes(k as CalibratorKind)
+        ? { hint: `apply it with the ${k} calibrator` }
+        : {}),
+    });
   }
   const library = field(params, 'library');
-  if (typeof library !== 'string') fail('UM_CALIBRATOR', fn, 'params.library', 'be a version string', { value: library });
+  if (typeof library !== 'string')
+    fail('UM_CALIBRATOR', fn, 'params.library', 'be a version string', { value: library });
   const f = field(params, 'fittedOn');
   const n = numberField(fn, f, 'params.fittedOn', 'n', (v) => Number.isInteger(v) && v >= 1, 'be an integer ≥ 1');
-  const numClasses = numberField(fn, f, 'params.fittedOn', 'numClasses', (v) => Number.isInteger(v) && v >= 2, 'be an integer ≥ 2');
+  const numClasses = numberField(
+    fn,
+    f,
+    'params.fittedOn',
+    'numClasses',
+    (v) => Number.isInteger(v) && v >= 2,
+    'be an integer ≥ 2',
+  );
   const input = field(f, 'input');
-  if (input !== 'probs' && input !== 'logits' && input !== 'logprobs') fail('UM_CALIBRATOR', fn, 'params.fittedOn.input', "be 'probs', 'logits' or 'logprobs'", { value: input });
+  if (input !== 'probs' && input !== 'logits' && input !== 'logprobs')
+    fail('UM_CALIBRATOR', fn, 'params.fittedOn.input', "be 'probs', 'logits' or 'logprobs'", { value: input });
   const binary = field(f, 'binary');
-  if (typeof binary !== 'boolean') fail('UM_CALIBRATOR', fn, 'params.fittedOn.binary', 'be true or false', { value: binary });
+  if (typeof binary !== 'boolean')
+    fail('UM_CALIBRATOR', fn, 'params.fittedOn.binary', 'be true or false', { value: binary });
   const s = field(f, 'numMembers');
   const fittedOn: FittedOn =
     s === undefined
       ? { n, numClasses, input, binary }
-      : { n, numClasses, input, binary, numMembers: numberField(fn, f, 'params.fittedOn', 'numMembers', (v) => Number.isInteger(v) && v >= 1, 'be an integer ≥ 1') };
+      : {
+          n,
+          numClasses,
+          input,
+          binary,
+          numMembers: numberField(
+            fn,
+            f,
+            'params.fittedOn',
+            'numMembers',
+            (v) => Number.isInteger(v) && v >= 1,
+            'be an integer ≥ 1',
+          ),
+        };
   return { format: 'uncertainty-metrics/calibrator', version: 1, library, kind, fittedOn };
 }
 
 /** Rejects data whose number of classes differs from the calibrator's (internal). */
 export function checkClasses(fn: string, params: CalibratorHeader, numClasses: number): void {
   if (numClasses !== params.fittedOn.numClasses) {
-    fail('UM_CALIBRATOR', fn, 'scores', `have the ${params.fittedOn.numClasses} classes the ${params.kind} calibrator was fitted on`, { value: `${numClasses} classes` });
+    fail(
+      'UM_CALIBRATOR',
+      fn,
+      'scores',
+      `have the ${params.fittedOn.numClasses} classes the ${params.kind} calibrator was fitted on`,
+      { value: `${numClasses} classes` },
+    );
   }
 }

@@ -14,7 +14,8 @@ import type { TopBinningParams } from './fitTopBinning.js';
 import { CALIBRATOR_KINDS, field } from './params.js';
 
 /** Any fitted calibrator. */
-export type CalibratorParams = TemperatureParams | McTemperatureParams | PlattParams | HistogramBinningParams | IsotonicParams | TopBinningParams;
+export type CalibratorParams =
+  TemperatureParams | McTemperatureParams | PlattParams | HistogramBinningParams | IsotonicParams | TopBinningParams;
 
 /** Validates calibrator parameters of any kind (internal; shared with applyCalibrator). */
 export function readCalibrator(fn: string, value: unknown): CalibratorParams {
@@ -33,8 +34,11 @@ export function readCalibrator(fn: string, value: unknown): CalibratorParams {
     case 'top-binning':
       return readTopBinning(fn, value);
     default:
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) fail('UM_CALIBRATOR', fn, 'params', 'be a calibrator object', { value });
-      return fail('UM_CALIBRATOR', fn, 'params.kind', `be one of ${CALIBRATOR_KINDS.map((k) => `"${k}"`).join(', ')}`, { value: kind });
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        fail('UM_CALIBRATOR', fn, 'params', 'be a calibrator object', { value });
+      return fail('UM_CALIBRATOR', fn, 'params.kind', `be one of ${CALIBRATOR_KINDS.map((k) => `"${k}"`).join(', ')}`, {
+        value: kind,
+      });
   }
 }
 

@@ -43,16 +43,34 @@ export function logProbabilities(p: ProbMatrix): Float64Array {
 }
 
 /** Reads and checks the search options (internal). */
-export function searchOptions(fn: string, o: TemperatureSearchOptions): { lo: number; hi: number; tolerance: number; maxEvaluations: number } {
+export function searchOptions(
+  fn: string,
+  o: TemperatureSearchOptions,
+): { lo: number; hi: number; tolerance: number; maxEvaluations: number } {
   const bounds = o.bounds ?? DEFAULT_TEMPERATURE_BOUNDS;
-  if (!Array.isArray(bounds) || bounds.length !== 2 || !(bounds[0] > 0 && bounds[0] < 1 && bounds[1] > 1 && Number.isFinite(bounds[1]))) {
-    fail('UM_OPTION', fn, 'options.bounds', 'be [T_min, T_max] with 0 < T_min < 1 < T_max < Infinity', { value: bounds });
+  if (
+    !Array.isArray(bounds) ||
+    bounds.length !== 2 ||
+    !(bounds[0] > 0 && bounds[0] < 1 && bounds[1] > 1 && Number.isFinite(bounds[1]))
+  ) {
+    fail('UM_OPTION', fn, 'options.bounds', 'be [T_min, T_max] with 0 < T_min < 1 < T_max < Infinity', {
+      value: bounds,
+    });
   }
   const [min, max] = TEMPERATURE_RANGE;
-  if (!(bounds[0] >= min)) fail('UM_OPTION', fn, 'options.bounds', `be ≥ 1e-6 (temperatures lie in ${TEMPERATURE_RANGE_TEXT})`, { index: [0], value: bounds[0] });
-  if (!(bounds[1] <= max)) fail('UM_OPTION', fn, 'options.bounds', `be ≤ 1e12 (temperatures lie in ${TEMPERATURE_RANGE_TEXT})`, { index: [1], value: bounds[1] });
+  if (!(bounds[0] >= min))
+    fail('UM_OPTION', fn, 'options.bounds', `be ≥ 1e-6 (temperatures lie in ${TEMPERATURE_RANGE_TEXT})`, {
+      index: [0],
+      value: bounds[0],
+    });
+  if (!(bounds[1] <= max))
+    fail('UM_OPTION', fn, 'options.bounds', `be ≤ 1e12 (temperatures lie in ${TEMPERATURE_RANGE_TEXT})`, {
+      index: [1],
+      value: bounds[1],
+    });
   const tolerance = o.tolerance ?? 1e-10;
-  if (typeof tolerance !== 'number' || !(tolerance > 0 && tolerance < 1)) fail('UM_OPTION', fn, 'options.tolerance', 'be a number in (0, 1)', { value: tolerance });
+  if (typeof tolerance !== 'number' || !(tolerance > 0 && tolerance < 1))
+    fail('UM_OPTION', fn, 'options.tolerance', 'be a number in (0, 1)', { value: tolerance });
   const maxEvaluations = o.maxEvaluations ?? 200;
   checkCount(fn, 'options.maxEvaluations', maxEvaluations, { min: 3 });
   return { lo: bounds[0], hi: bounds[1], tolerance, maxEvaluations };
@@ -192,7 +210,10 @@ export function newtonTemperature(
     }
   }
   // converging onto a bound: the bound itself is the answer when it is not worse
-  for (const [end, t] of [[uLo, hi], [uHi, lo]] as const) {
+  for (const [end, t] of [
+    [uLo, hi],
+    [uHi, lo],
+  ] as const) {
     if (Math.abs(best.u - end) <= 1e-6 && best.u !== end && evaluations < maxEvaluations) {
       const at = pass(1 / t);
       evaluations++;
@@ -222,21 +243,48 @@ export function newtonTemperature(
   const temperature = best.u === uLo ? hi : best.u === uHi ? lo : Math.exp(-best.u);
   const atBound = best.u - uLo <= 1e-6 ? 'upper' : uHi - best.u <= 1e-6 ? 'lower' : null;
   if (atBound !== null) warnAtBound(fn, options, temperature, atBound, lo, hi);
-  return { temperature, diagnostics: { nllBefore: before, nllAfter: best.f, evaluations, converged, atBound, bounds: [lo, hi] } };
+  return {
+    temperature,
+    diagnostics: { nllBefore: before, nllAfter: best.f, evaluations, converged, atBound, bounds: [lo, hi] },
+  };
 }
 
 /** T = 1 kept, with a `UM_W_INFINITE` warning, when a label has probability exactly 0 (internal). */
-function infiniteEverywhere(fn: string, options: WarningOptions, before: number, evaluations: number, lo: number, hi: number): { temperature: number; diagnostics: TemperatureDiagnostics } {
+function infiniteEverywhere(
+  fn: string,
+  options: WarningOptions,
+  before: number,
+  evaluations: number,
+  lo: number,
+  hi: number,
+): { temperature: number; diagnostics: TemperatureDiagnostics } {
   emitWarning(options, {
     code: 'UM_W_INFINITE',
     fn,
     message: `${fn}: the NLL is Infinity at every temperature (a label has probability exactly 0); T = 1 is kept`,
   });
-  return { temperature: 1, diagnostics: { nllBefore: before, nllAfter: before, evaluations, converged: false, atBound: null, bounds: [lo, hi] } };
+  return {
+    temperature: 1,
+    diagnostics: {
+      nllBefore: before,
+      nllAfter: before,
+      evaluations,
+      converged: false,
+      atBound: null,
+      bounds: [lo, hi],
+    },
+  };
 }
 
 /** The `UM_W_BOUND` warning of a temperature at a bound of its search interval (internal). */
-function warnAtBound(fn: string, options: WarningOptions, temperature: number, atBound: 'lower' | 'upper', lo: number, hi: number): void {
+function warnAtBound(
+  fn: string,
+  options: WarningOptions,
+  temperature: number,
+  atBound: 'lower' | 'upper',
+  lo: number,
+  hi: number,
+): void {
   emitWarning(options, {
     code: 'UM_W_BOUND',
     fn,

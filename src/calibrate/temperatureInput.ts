@@ -46,7 +46,10 @@ function logOf(data: Float32Array | Float64Array, logData: Float64Array | undefi
  * the same error, naming the same first bad entry, as for any other input. Everything else (nested arrays,
  * probabilities, log-probabilities, binary heads, a malformed shape) is validated and converted as before.
  */
-function screened(fast: { values: Float32Array | Float64Array; rows: number; c: number } | null, full: () => { values: Float64Array; rows: number; c: number; input: ScoreKind }): TemperatureValues {
+function screened(
+  fast: { values: Float32Array | Float64Array; rows: number; c: number } | null,
+  full: () => { values: Float64Array; rows: number; c: number; input: ScoreKind },
+): TemperatureValues {
   if (fast !== null) {
     const sums = temperatureRowSums(fast.rows);
     temperatureRows(fast.values, fast.rows, fast.c, 1, sums);
@@ -61,11 +64,20 @@ function screened(fast: { values: Float32Array | Float64Array; rows: number; c: 
 }
 
 /** The values of a single model's scores for fitTemperature; `binary` tells whether it was a binary head (internal). */
-export function temperatureInput(fn: string, scores: Scores, options: InputOptions): TemperatureValues & { binary: boolean } {
+export function temperatureInput(
+  fn: string,
+  scores: Scores,
+  options: InputOptions,
+): TemperatureValues & { binary: boolean } {
   const c = options.numClasses;
   const fast =
-    options.input === 'logits' && (options.binary === undefined || options.binary === false) && validTolerance(options.sumTolerance) &&
-    isFloatArray(scores) && wholeAtLeast(c, 2) && scores.length > 0 && scores.length % c === 0
+    options.input === 'logits' &&
+    (options.binary === undefined || options.binary === false) &&
+    validTolerance(options.sumTolerance) &&
+    isFloatArray(scores) &&
+    wholeAtLeast(c, 2) &&
+    scores.length > 0 &&
+    scores.length % c === 0
       ? { values: scores, rows: scores.length / c, c }
       : null;
   let binary = false;
@@ -78,11 +90,20 @@ export function temperatureInput(fn: string, scores: Scores, options: InputOptio
 }
 
 /** The values of stacked member scores [S, N, C] for fitMcTemperature, with S and N (internal). */
-export function mcTemperatureInput(fn: string, members: EnsembleScores, options: EnsembleOptions): TemperatureValues & { numMembers: number; n: number } {
+export function mcTemperatureInput(
+  fn: string,
+  members: EnsembleScores,
+  options: EnsembleOptions,
+): TemperatureValues & { numMembers: number; n: number } {
   const { numMembers: s, numClasses: c } = options;
   const fast =
-    options.input === 'logits' && validTolerance(options.sumTolerance) && isFloatArray(members) && wholeAtLeast(s, 1) && wholeAtLeast(c, 2) &&
-    members.length > 0 && members.length % (s * c) === 0
+    options.input === 'logits' &&
+    validTolerance(options.sumTolerance) &&
+    isFloatArray(members) &&
+    wholeAtLeast(s, 1) &&
+    wholeAtLeast(c, 2) &&
+    members.length > 0 &&
+    members.length % (s * c) === 0
       ? { values: members, rows: members.length / c, c }
       : null;
   let numMembers = fast === null ? 0 : (s as number);

@@ -16,7 +16,8 @@ function labelValues(v: TemperatureValues, y: Int32Array): Float64Array {
   const { values, rows, c } = v;
   const n = y.length;
   const out = new Float64Array(rows);
-  for (let r = 0, i = 0; r < rows; r++, i = i + 1 === n ? 0 : i + 1) out[r] = values[r * c + (y[i] as number)] as number;
+  for (let r = 0, i = 0; r < rows; r++, i = i + 1 === n ? 0 : i + 1)
+    out[r] = values[r * c + (y[i] as number)] as number;
   return out;
 }
 
@@ -57,7 +58,11 @@ export function meanNllPass(v: TemperatureValues, y: Int32Array): (beta: number)
  * f″ = −(1/N)·Σ_i [Σ_s w_s·(a_s″ + a_s′²) − (Σ_s w_s·a_s′)²] (not necessarily ≥ 0: the average of softmaxes need not be
  * log-concave in β). A member with probability exactly 0 at the label has weight 0; all of them give f = +∞. Internal.
  */
-export function predictivePass(v: TemperatureValues, y: Int32Array, numMembers: number): (beta: number) => TemperaturePass {
+export function predictivePass(
+  v: TemperatureValues,
+  y: Int32Array,
+  numMembers: number,
+): (beta: number) => TemperaturePass {
   const n = y.length;
   const zy = labelValues(v, y);
   const a = new Float64Array(numMembers);

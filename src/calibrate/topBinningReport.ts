@@ -89,14 +89,21 @@ const kl = (p: number, q: number) => xlogy(p, p) - xlogy(p, q) + xlogy(1 - p, 1 
  * [r.ece, r.brier.score, r.brier.uncertainty - r.brier.resolution + r.brier.calibration]; // => [0, 0.125, 0.125]
  * ```
  */
-export function topBinningReport(params: TopBinningParams, labels: Labels, scores: Scores, options: Omit<TopScoreOptions, 'top'> & { delta?: number } & WarningOptions = {}): TopBinningReport {
+export function topBinningReport(
+  params: TopBinningParams,
+  labels: Labels,
+  scores: Scores,
+  options: Omit<TopScoreOptions, 'top'> & { delta?: number } & WarningOptions = {},
+): TopBinningReport {
   const fn = 'topBinningReport';
   const t = readTopBinning(fn, params);
   checkOptions(fn, options, INPUT_KEYS, ['score', 'delta', 'onWarning']);
   const { delta = t.delta, onWarning: _w, ...rest } = options;
-  if (typeof delta !== 'number' || !(delta > 0 && delta < 1)) fail('UM_OPTION', fn, 'options.delta', 'be a number in (0, 1)', { value: delta });
+  if (typeof delta !== 'number' || !(delta > 0 && delta < 1))
+    fail('UM_OPTION', fn, 'options.delta', 'be a number in (0, 1)', { value: delta });
   // labels are optional where calibrators are applied, not here (undefined labels threw a TypeError)
-  if (labels === undefined) fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels (a report needs them)', { value: labels });
+  if (labels === undefined)
+    fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels (a report needs them)', { value: labels });
   const d = topDataFor(fn, t, labels, scores, rest);
   const event = d.event as Uint8Array;
   const bin = binsByCuts(t.cuts, d.score);
@@ -129,7 +136,13 @@ export function topBinningReport(params: TopBinningParams, labels: Labels, score
     lRes += w * kl(f, mean);
     lCal += w * kl(f, q);
     const eps = hoeffding(delta, c);
-    return { count: c, weight: w, frequency: f, probability: q, interval: [Math.max(0, f - eps), Math.min(1, f + eps)] as const };
+    return {
+      count: c,
+      weight: w,
+      frequency: f,
+      probability: q,
+      interval: [Math.max(0, f - eps), Math.min(1, f + eps)] as const,
+    };
   });
   let brierScore = 0;
   let nllScore = 0;
@@ -142,10 +155,17 @@ export function topBinningReport(params: TopBinningParams, labels: Labels, score
     nllScore -= e === 1 ? Math.log(q) : Math.log(1 - q);
   }
   if (nllScore === Infinity) {
-    emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a bin's calibrated probability is exactly 0 or 1 where a test example contradicts it; the NLL is Infinity (fit with regularize: true to avoid it)` });
+    emitWarning(options, {
+      code: 'UM_W_INFINITE',
+      fn,
+      message: `${fn}: a bin's calibrated probability is exactly 0 or 1 where a test example contradicts it; the NLL is Infinity (fit with regularize: true to avoid it)`,
+    });
   }
   const entropy = -(xlogy(mean, mean) + xlogy(1 - mean, 1 - mean));
-  const auroc = total === 0 || total === n ? null : rocArea(fn, sweep(p, event), { argument: 'labels', positives: 'events', negatives: 'non-events' });
+  const auroc =
+    total === 0 || total === n
+      ? null
+      : rocArea(fn, sweep(p, event), { argument: 'labels', positives: 'events', negatives: 'non-events' });
   return {
     n,
     top: t.top,

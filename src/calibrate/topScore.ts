@@ -16,12 +16,20 @@ import { logProbabilities } from './temperatureCore.js';
  * - `'neg-log-max-prob'` — −ln p_max; `'neg-log-top-k'` — −ln Σ of the k largest p (uncertainties);
  * - `{ confidence }` / `{ uncertainty }` — the caller's values (ensemble variance, a judge's confidence, …).
  */
-export type TopScore = 'max-prob' | 'margin' | 'entropy' | 'normalized-entropy' | 'neg-log-max-prob' | 'neg-log-top-k' | GivenMeasure;
+export type TopScore =
+  'max-prob' | 'margin' | 'entropy' | 'normalized-entropy' | 'neg-log-max-prob' | 'neg-log-top-k' | GivenMeasure;
 
 /** The score names stored in parameters (`'given'` for values supplied by the caller). */
 export type TopScoreName = Exclude<TopScore, GivenMeasure> | 'given';
 
-export const TOP_SCORES: readonly Exclude<TopScore, GivenMeasure>[] = ['max-prob', 'margin', 'entropy', 'normalized-entropy', 'neg-log-max-prob', 'neg-log-top-k'];
+export const TOP_SCORES: readonly Exclude<TopScore, GivenMeasure>[] = [
+  'max-prob',
+  'margin',
+  'entropy',
+  'normalized-entropy',
+  'neg-log-max-prob',
+  'neg-log-top-k',
+];
 
 /** Options shared by the Top-k binning functions. */
 export interface TopScoreOptions extends InputOptions {
@@ -56,13 +64,27 @@ export interface TopData {
 export function readTop(fn: string, top: unknown, numClasses?: number): number {
   const k = top ?? 1;
   if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || (numClasses !== undefined && k >= numClasses)) {
-    fail('UM_OPTION', fn, 'options.top', numClasses === undefined ? 'be an integer ≥ 1' : `be an integer in [1, ${numClasses - 1}] (the Top-${numClasses} event is certain)`, { value: top });
+    fail(
+      'UM_OPTION',
+      fn,
+      'options.top',
+      numClasses === undefined
+        ? 'be an integer ≥ 1'
+        : `be an integer in [1, ${numClasses - 1}] (the Top-${numClasses} event is certain)`,
+      { value: top },
+    );
   }
   return k;
 }
 
 /** Validates scores (and labels) and computes the binned score (internal). */
-export function topData(fn: string, labels: Labels | undefined, scores: Scores, options: TopScoreOptions, expected?: { name: TopScoreName; direction: 'confidence' | 'uncertainty' }): TopData {
+export function topData(
+  fn: string,
+  labels: Labels | undefined,
+  scores: Scores,
+  options: TopScoreOptions,
+  expected?: { name: TopScoreName; direction: 'confidence' | 'uncertainty' },
+): TopData {
   const { score = 'max-prob', top, ...input } = options;
   const p = probMatrix(fn, scores, input);
   const k = readTop(fn, top, p.numClasses);
@@ -70,12 +92,23 @@ export function topData(fn: string, labels: Labels | undefined, scores: Scores, 
   let direction: 'confidence' | 'uncertainty';
   let values: Float64Array;
   if (typeof score === 'string') {
-    if (!TOP_SCORES.includes(score)) fail('UM_OPTION', fn, 'options.score', `be one of ${TOP_SCORES.map((s) => `'${s}'`).join(', ')} or { confidence } / { uncertainty }`, { value: score });
+    if (!TOP_SCORES.includes(score))
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.score',
+        `be one of ${TOP_SCORES.map((s) => `'${s}'`).join(', ')} or { confidence } / { uncertainty }`,
+        { value: score },
+      );
     name = score;
     direction = score === 'max-prob' || score === 'margin' ? 'confidence' : 'uncertainty';
     const l = logProbabilities(p);
     const c = p.numClasses;
-    if (score === 'max-prob') values = Float64Array.from({ length: p.n }, (_, i) => p.data[i * c + (topIndices(p, i, 1)[0] as number)] as number);
+    if (score === 'max-prob')
+      values = Float64Array.from(
+        { length: p.n },
+        (_, i) => p.data[i * c + (topIndices(p, i, 1)[0] as number)] as number,
+      );
     else if (score === 'margin') values = rowMargin(p);
     else if (score === 'entropy') values = rowEntropy(p);
     else if (score === 'normalized-entropy') values = rowNormalizedEntropy(p);
@@ -88,19 +121,32 @@ export function topData(fn: string, labels: Labels | undefined, scores: Scores, 
       });
     }
   } else {
-    if (score === null || typeof score !== 'object') fail('UM_OPTION', fn, 'options.score', 'be a score name or { confidence } / { uncertainty }', { value: score });
+    if (score === null || typeof score !== 'object')
+      fail('UM_OPTION', fn, 'options.score', 'be a score name or { confidence } / { uncertainty }', { value: score });
     const keys = Object.keys(score);
     if (keys.length !== 1 || (keys[0] !== 'confidence' && keys[0] !== 'uncertainty')) {
-      fail('UM_OPTION', fn, 'options.score', 'have exactly one key, confidence or uncertainty (it states the direction)', { value: keys.join(', ') });
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.score',
+        'have exactly one key, confidence or uncertainty (it states the direction)',
+        { value: keys.join(', ') },
+      );
     }
     direction = keys[0] as 'confidence' | 'uncertainty';
     name = 'given';
     values = givenValues(fn, `options.score.${direction}`, (score as Record<string, unknown>)[direction], p.n);
   }
   if (expected !== undefined && (expected.name !== name || expected.direction !== direction)) {
-    fail('UM_CALIBRATOR', fn, 'options.score', `be the score the calibrator was fitted with (${expected.name === 'given' ? `{ ${expected.direction} } values` : `'${expected.name}'`})`, {
-      value: name === 'given' ? `{ ${direction} }` : name,
-    });
+    fail(
+      'UM_CALIBRATOR',
+      fn,
+      'options.score',
+      `be the score the calibrator was fitted with (${expected.name === 'given' ? `{ ${expected.direction} } values` : `'${expected.name}'`})`,
+      {
+        value: name === 'given' ? `{ ${direction} }` : name,
+      },
+    );
   }
   let event: Uint8Array | undefined;
   if (labels !== undefined) {

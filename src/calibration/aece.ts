@@ -6,7 +6,10 @@ import { calibrationDefinition } from './calibrationError.js';
 const DEFINITION = calibrationDefinition('aece');
 
 /** Options of {@link aece} and {@link amce}. */
-export type AdaptiveCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'topLabel' | 'classConditional' | 'binning' | 'bins' | 'equalMass' | 'equalWidth'>;
+export type AdaptiveCalibrationOptions = Omit<
+  CalibrationErrorOptions,
+  'norm' | 'topLabel' | 'classConditional' | 'binning' | 'bins' | 'equalMass' | 'equalWidth'
+>;
 
 /**
  * Adaptive-binning expected calibration error (Ding et al.): the ECE over bins sized so that each bin's accuracy is

@@ -103,7 +103,15 @@ function quantileOf(sorted: Float64Array, q: number): number {
  * ```
  */
 export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEceOptions = {}): BayesianEceResult {
-  checkOptions('bayesianEce', options, INPUT_KEYS, ['target', 'bins', 'samples', 'seed', 'quantiles', 'preset', 'weights']);
+  checkOptions('bayesianEce', options, INPUT_KEYS, [
+    'target',
+    'bins',
+    'samples',
+    'seed',
+    'quantiles',
+    'preset',
+    'weights',
+  ]);
   const fn = 'bayesianEce';
   const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
@@ -111,11 +119,19 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   checkCount(fn, 'options.samples', count);
   // every posterior sample draws every bin (~1 µs each): 2^20 bins × 2^20 samples would run for days
   if (count * bins > 2 ** 22) {
-    fail('UM_OPTION', fn, 'options.samples', `be at most ${Math.floor(2 ** 22 / bins)} with ${bins} bins (samples × bins ≤ 2^22: each sample draws every bin)`, { value: count });
+    fail(
+      'UM_OPTION',
+      fn,
+      'options.samples',
+      `be at most ${Math.floor(2 ** 22 / bins)} with ${bins} bins (samples × bins ≤ 2^22: each sample draws every bin)`,
+      { value: count },
+    );
   }
   const qs = options.quantiles ?? [0.1, 0.5, 0.9];
   if (!Array.isArray(qs)) fail('UM_OPTION', fn, 'options.quantiles', 'be an array of numbers in [0, 1]', { value: qs });
-  for (const [j, q] of qs.entries()) if (typeof q !== 'number' || !(q >= 0 && q <= 1)) fail('UM_OPTION', fn, 'options.quantiles', 'be numbers in [0, 1]', { index: [j], value: q });
+  for (const [j, q] of qs.entries())
+    if (typeof q !== 'number' || !(q >= 0 && q <= 1))
+      fail('UM_OPTION', fn, 'options.quantiles', 'be numbers in [0, 1]', { index: [j], value: q });
   const quirks = presetOf(fn, options.preset).name.startsWith('uncertainty-metrics');
   const rng = createRng(fn, options.seed ?? 0);
   const { weights: _w, ...rest } = options;
@@ -144,8 +160,10 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
   for (let t = 0; t < count; t++) {
     let total = 0;
     for (let b = 0; b < bins; b++) {
-      pi0[b] = unit === 1 ? rng.gamma((m[0][b] as number) + 1 / bins) : scaledGamma(rng, m[0][b] as number, 1 / bins, unit);
-      pi1[b] = unit === 1 ? rng.gamma((m[1][b] as number) + 1 / bins) : scaledGamma(rng, m[1][b] as number, 1 / bins, unit);
+      pi0[b] =
+        unit === 1 ? rng.gamma((m[0][b] as number) + 1 / bins) : scaledGamma(rng, m[0][b] as number, 1 / bins, unit);
+      pi1[b] =
+        unit === 1 ? rng.gamma((m[1][b] as number) + 1 / bins) : scaledGamma(rng, m[1][b] as number, 1 / bins, unit);
       total += (pi0[b] as number) + (pi1[b] as number);
     }
     let correctMass = 0;
@@ -158,7 +176,10 @@ export function bayesianEce(labels: Labels, scores: Scores, options: BayesianEce
       const mean = nb === 0 ? centre : (confSum[b] as number) / nb;
       // nb·unit samples (Infinity beyond float64: the posterior is then a point)
       const postVar = unit === 1 ? 1 / (nb / variance + 1 / variance) : variance / (nb * unit + 1);
-      const postMean = unit === 1 ? postVar * (centre / variance + (nb * mean) / variance) : (centre / unit + nb * mean) / (nb + 1 / unit);
+      const postMean =
+        unit === 1
+          ? postVar * (centre / variance + (nb * mean) / variance)
+          : (centre / unit + nb * mean) / (nb + 1 / unit);
       ptilde[b] = truncatedNormal(rng, postMean, Math.sqrt(postVar), centre - 0.5 * width, centre + 0.5 * width);
     }
     let ece = 0;

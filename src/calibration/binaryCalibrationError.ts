@@ -48,11 +48,16 @@ export interface BinaryCalibrationOptions extends BinningOptions, WeightOptions 
  * binaryCalibrationError([0, 1], [0.2, 0.19], { preset: 'torchmetrics' }); // => 0.505
  * ```
  */
-export function binaryCalibrationError(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinaryCalibrationOptions = {}): number {
+export function binaryCalibrationError(
+  outcomes: ArrayLike<number>,
+  probs: ArrayLike<number>,
+  options: BinaryCalibrationOptions = {},
+): number {
   checkOptions('binaryCalibrationError', options, BINNING_KEYS, WEIGHT_KEYS, ['norm']);
   const fn = 'binaryCalibrationError';
   const norm = options.norm ?? 'l1';
-  if (norm !== 'l1' && norm !== 'l2' && norm !== 'max') fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });
+  if (norm !== 'l1' && norm !== 'l2' && norm !== 'max')
+    fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });
   const { spec, precision } = resolvePositiveBinning(fn, options, probs);
   const { o, p, w } = binaryPairs(fn, outcomes, probs, precision === 'float32', options.weights);
   return finishNorm(binnedErrorRaw(sliceBins(fn, p, o, spec, w), norm), norm);

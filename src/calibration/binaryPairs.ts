@@ -32,7 +32,8 @@ export function binaryPairs(
   const p = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const v: unknown = probs[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'probs', 'be a finite number', { index: [i], value: v });
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      fail('UM_NOT_FINITE', fn, 'probs', 'be a finite number', { index: [i], value: v });
     if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, 'probs', 'be in [0, 1]', { index: [i], value: v });
     const y: unknown = outcomes[i];
     if (y !== 0 && y !== 1) fail('UM_LABEL', fn, 'outcomes', 'be 0 or 1', { index: [i], value: y });
@@ -52,7 +53,16 @@ export function binaryPairs(
  * peer's positive-class function (`positiveClass.precision`; torchmetrics keeps the precision of `probs`) unless
  * `options.precision` is given.
  */
-export function resolvePositiveBinning(fn: string, options: BinningOptions, probs: unknown, defaultScheme: BinningScheme = 'equal-width'): ReturnType<typeof resolveBinning> {
+export function resolvePositiveBinning(
+  fn: string,
+  options: BinningOptions,
+  probs: unknown,
+  defaultScheme: BinningScheme = 'equal-width',
+): ReturnType<typeof resolveBinning> {
   if (options.precision !== undefined) return resolveBinning(fn, options, defaultScheme);
-  return resolveBinning(fn, { ...options, precision: positiveClassPrecision(presetOf(fn, options.preset), probs) }, defaultScheme);
+  return resolveBinning(
+    fn,
+    { ...options, precision: positiveClassPrecision(presetOf(fn, options.preset), probs) },
+    defaultScheme,
+  );
 }

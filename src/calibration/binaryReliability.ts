@@ -1,7 +1,14 @@
 import type { BinningOptions } from '../options/binning.js';
 import { binaryPairs, resolvePositiveBinning } from './binaryPairs.js';
 import { sliceBins } from './options.js';
-import { resolveInterval, samplesPerTrueWeight, table, unscaled, type IntervalOptions, type ReliabilityTable } from './reliability.js';
+import {
+  resolveInterval,
+  samplesPerTrueWeight,
+  table,
+  unscaled,
+  type IntervalOptions,
+  type ReliabilityTable,
+} from './reliability.js';
 import type { WeightOptions } from '../input/weights.js';
 import { BINNING_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
 
@@ -34,11 +41,25 @@ import { BINNING_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.
  * t.bins.map((b) => b.meanScore); // ≈ [0.1, 0.9]
  * ```
  */
-export function binaryReliability(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: BinningOptions & WeightOptions & IntervalOptions = {}): ReliabilityTable {
+export function binaryReliability(
+  outcomes: ArrayLike<number>,
+  probs: ArrayLike<number>,
+  options: BinningOptions & WeightOptions & IntervalOptions = {},
+): ReliabilityTable {
   checkOptions('binaryReliability', options, BINNING_KEYS, WEIGHT_KEYS, ['interval', 'level']);
   const fn = 'binaryReliability';
   const { spec, config, precision } = resolvePositiveBinning(fn, options, probs);
   const interval = resolveInterval(fn, options);
-  const { o, p, w, scale } = binaryPairs(fn, outcomes, probs, precision === 'float32', options.weights, { finiteTotal: 'the table reports the weight of each bin' });
-  return table('probability', p.length, 2, unscaled(sliceBins(fn, p, o, spec, w), scale), config, interval, samplesPerTrueWeight(w, scale));
+  const { o, p, w, scale } = binaryPairs(fn, outcomes, probs, precision === 'float32', options.weights, {
+    finiteTotal: 'the table reports the weight of each bin',
+  });
+  return table(
+    'probability',
+    p.length,
+    2,
+    unscaled(sliceBins(fn, p, o, spec, w), scale),
+    config,
+    interval,
+    samplesPerTrueWeight(w, scale),
+  );
 }

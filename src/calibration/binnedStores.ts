@@ -23,13 +23,31 @@ export function isFixed(spec: BinningSpec): spec is FixedSpec {
  * What a binned error keeps: fixed bins in every mode; the entries (exact) or the grid (bounded, only where a bound
  * is proven: the l1 norm of equal-mass bins) otherwise (internal).
  */
-export function binnedRequest(fn: string, name: string, selection: SelectionSpec, spec: BinningSpec, norm: Norm, mode: StateMode, cellBits: number = DEFAULT_CELL_BITS): StoreRequest {
+export function binnedRequest(
+  fn: string,
+  name: string,
+  selection: SelectionSpec,
+  spec: BinningSpec,
+  norm: Norm,
+  mode: StateMode,
+  cellBits: number = DEFAULT_CELL_BITS,
+): StoreRequest {
   if (isFixed(spec)) return { kind: 'fixed-bins', selection, spec };
   if (mode === 'exact') return { kind: 'entries', selection };
   // the bound is proven for this library's weighted quantile cuts (a peer's construction has no weighted form)
-  if (spec.scheme === 'equal-mass' && spec.method === 'quantile' && norm === 'l1') return { kind: 'grid', selection, cellBits };
-  const what = spec.scheme === 'equal-mass' && spec.method !== 'quantile' ? `${spec.method} equal-mass bins` : `${spec.scheme} bins and the ${norm} norm`;
-  return fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${name} with ${what}: no error bound is proven for it on the bounded grid`, { value: mode });
+  if (spec.scheme === 'equal-mass' && spec.method === 'quantile' && norm === 'l1')
+    return { kind: 'grid', selection, cellBits };
+  const what =
+    spec.scheme === 'equal-mass' && spec.method !== 'quantile'
+      ? `${spec.method} equal-mass bins`
+      : `${spec.scheme} bins and the ${norm} norm`;
+  return fail(
+    'UM_OPTION',
+    fn,
+    'options.mode',
+    `be 'exact' for ${name} with ${what}: no error bound is proven for it on the bounded grid`,
+    { value: mode },
+  );
 }
 
 /** An identity order (the entries of a kept store are sorted already). */
@@ -61,7 +79,8 @@ export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: numb
   const a = assignBinsFor(fn, c.scores, spec, c.weights, identity(c.scores.length));
   const bins = binStatisticsUnchecked(a, c.scores, c.outcomes, c.weights);
   const rows = new Float64Array(bins.length);
-  for (let i = 0; i < c.scores.length; i++) rows[a.index[i] as number] = (rows[a.index[i] as number] as number) + (c.counts[i] as number);
+  for (let i = 0; i < c.scores.length; i++)
+    rows[a.index[i] as number] = (rows[a.index[i] as number] as number) + (c.counts[i] as number);
   return bins.map((b, j) => ({ ...b, count: rows[j] as number }));
 }
 
@@ -84,7 +103,13 @@ export function rawErrors(fn: string, store: Store, spec: BinningSpec, norm: Nor
 export type GroupAverage = 'all' | 'non-empty';
 
 /** Combines the raw errors of the groups (one group: its error) and finishes the norm; `UM_EMPTY` when all are empty. */
-export function combineGroups(fn: string, raws: readonly (number | null)[], norm: Norm, average: GroupAverage, what: string): number {
+export function combineGroups(
+  fn: string,
+  raws: readonly (number | null)[],
+  norm: Norm,
+  average: GroupAverage,
+  what: string,
+): number {
   const nonEmpty = raws.reduce<number>((k, raw) => (raw === null ? k : k + 1), 0);
   if (nonEmpty === 0) fail('UM_EMPTY', fn, 'probs', `leave at least one entry to bin (${what})`);
   const divisor = average === 'all' ? raws.length : nonEmpty;
@@ -130,7 +155,8 @@ export function gridL1Bound(fn: string, store: GridStore, spec: BinningSpec, k: 
 export function groupedGridBound(fn: string, store: Store, spec: BinningSpec, average: GroupAverage): number {
   if (!(store instanceof GridStore)) return 0;
   const bounds: number[] = [];
-  for (let k = 0; k < store.groupCount; k++) if (store.cellsOf(k).scores.length > 0) bounds.push(gridL1Bound(fn, store, spec, k));
+  for (let k = 0; k < store.groupCount; k++)
+    if (store.cellsOf(k).scores.length > 0) bounds.push(gridL1Bound(fn, store, spec, k));
   const divisor = average === 'all' ? store.groupCount : Math.max(1, bounds.length);
   return bounds.reduce((a, b) => a + b, 0) / divisor;
 }

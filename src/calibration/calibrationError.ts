@@ -17,7 +17,10 @@ export const CALIBRATION_MEMBERS = {
   rmsce: { fixed: { binning: 'equal-mass', norm: 'l2', target: 'top-label', groupBy: 'none' }, defaults: {} },
   sce: { fixed: { binning: 'equal-width', norm: 'l1', target: 'all-classes', groupBy: 'class' }, defaults: {} },
   ace: { fixed: { binning: 'equal-mass', norm: 'l1', target: 'all-classes', groupBy: 'class' }, defaults: {} },
-  tace: { fixed: { binning: 'equal-mass', norm: 'l1', target: 'all-classes', groupBy: 'class' }, defaults: { threshold: 0.01 } },
+  tace: {
+    fixed: { binning: 'equal-mass', norm: 'l1', target: 'all-classes', groupBy: 'class' },
+    defaults: { threshold: 0.01 },
+  },
   aece: { fixed: { binning: 'ding', norm: 'l1', target: 'top-label', groupBy: 'none' }, defaults: {} },
   amce: { fixed: { binning: 'ding', norm: 'max', target: 'top-label', groupBy: 'none' }, defaults: {} },
 } as const satisfies Record<string, { fixed: FixedStructure; defaults: { threshold?: number | null } }>;
@@ -26,7 +29,15 @@ export const CALIBRATION_MEMBERS = {
 export type CalibrationMember = keyof typeof CALIBRATION_MEMBERS;
 
 /** Option keys of every member (a member rejects values that contradict what it fixes). */
-export const CALIBRATION_KEYS = [...BINNING_KEYS, 'norm', 'target', 'groupBy', 'topLabel', 'classConditional', 'threshold'] as const;
+export const CALIBRATION_KEYS = [
+  ...BINNING_KEYS,
+  'norm',
+  'target',
+  'groupBy',
+  'topLabel',
+  'classConditional',
+  'threshold',
+] as const;
 
 /** Whether a member takes a bin count (Ding's adaptive bins size themselves). */
 export function takesBins(member: CalibrationMember): boolean {
@@ -36,7 +47,12 @@ export function takesBins(member: CalibrationMember): boolean {
 
 /** The pairs a resolved calibration error bins. */
 export function calibrationSelection(cfg: ResolvedCalibration): SelectionSpec {
-  return { target: cfg.topLabel ? 'top-label' : 'all-classes', groupBy: cfg.classConditional ? 'class' : 'none', threshold: cfg.threshold, precision: cfg.precision };
+  return {
+    target: cfg.topLabel ? 'top-label' : 'all-classes',
+    groupBy: cfg.classConditional ? 'class' : 'none',
+    threshold: cfg.threshold,
+    precision: cfg.precision,
+  };
 }
 
 function what(cfg: ResolvedCalibration): string {
@@ -50,8 +66,11 @@ export function calibrationDefinition(name: CalibrationMember): MetricDefinition
     name,
     keys: CALIBRATION_KEYS,
     resolve: (fn, options) => resolveCalibration(fn, options, member.fixed, member.defaults),
-    requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, name, calibrationSelection(cfg), cfg.spec, cfg.norm, mode, cellBits)],
-    finish: (cfg, [store], ctx) => combineGroups(ctx.fn, rawErrors(ctx.fn, store as Store, cfg.spec, cfg.norm), cfg.norm, 'all', what(cfg)),
+    requests: (fn, cfg, mode, cellBits) => [
+      binnedRequest(fn, name, calibrationSelection(cfg), cfg.spec, cfg.norm, mode, cellBits),
+    ],
+    finish: (cfg, [store], ctx) =>
+      combineGroups(ctx.fn, rawErrors(ctx.fn, store as Store, cfg.spec, cfg.norm), cfg.norm, 'all', what(cfg)),
     bound: (cfg, [store], ctx) => groupedGridBound(ctx.fn, store as Store, cfg.spec, 'all'),
   };
 }

@@ -34,11 +34,25 @@ const DEBIASED_SCORED: Vocabulary = {
   targets: ['top-label', 'all-classes', 'positive-class'],
   groupBys: ['none', 'class'],
   fallback: { target: 'top-label', groupBy: 'none' },
-  aliases: { mode: namedAlias('mode', { 'top-label': { target: 'top-label', groupBy: 'none' }, marginal: { target: 'all-classes', groupBy: 'class' }, 'positive-class': { target: 'positive-class', groupBy: 'none' } }) },
+  aliases: {
+    mode: namedAlias('mode', {
+      'top-label': { target: 'top-label', groupBy: 'none' },
+      marginal: { target: 'all-classes', groupBy: 'class' },
+      'positive-class': { target: 'positive-class', groupBy: 'none' },
+    }),
+  },
 };
 
 /** θ̂ = Σ_b w_b [(ȳ_b − s̄_b)² − ȳ_b(1 − ȳ_b)/(n_b − 1)] for one slice (internal). */
-function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, spec: BinningSpec, smallBins: 'drop' | 'plugin', w?: Float64Array, scale = 1): number {
+function debiasedSquare(
+  fn: string,
+  s: ArrayLike<number>,
+  o: ArrayLike<number>,
+  spec: BinningSpec,
+  smallBins: 'drop' | 'plugin',
+  w?: Float64Array,
+  scale = 1,
+): number {
   const bins = binStatisticsUnchecked(assignBinsFor(fn, s, spec, w), s, o, w);
   let theta = 0;
   for (const b of bins) {
@@ -91,26 +105,50 @@ function debiasedSquare(fn: string, s: ArrayLike<number>, o: ArrayLike<number>, 
  * ```
  */
 export function debiasedEce(labels: Labels, scores: Scores, options: DebiasedEceOptions = {}): number {
-  checkOptions('debiasedEce', options, INPUT_KEYS, BINNING_KEYS, WEIGHT_KEYS, ['target', 'groupBy', 'mode', 'smallBins']);
+  checkOptions('debiasedEce', options, INPUT_KEYS, BINNING_KEYS, WEIGHT_KEYS, [
+    'target',
+    'groupBy',
+    'mode',
+    'smallBins',
+  ]);
   const fn = 'debiasedEce';
   // target/groupBy, with `mode` as alias: 'marginal' = all classes grouped by class
   const given = resolveScored(fn, options as Readonly<Record<string, unknown>>, DEBIASED_SCORED);
   // all classes are grouped by class unless groupBy says otherwise (the marginal form)
-  const scored = options.groupBy === undefined && options.mode === undefined && given.target === 'all-classes' ? { ...given, groupBy: 'class' } : given;
-  const mode = scored.target === 'positive-class' ? 'positive-class' : scored.target === 'all-classes' ? 'marginal' : 'top-label';
-  if ((scored.target === 'all-classes') !== (scored.groupBy === 'class')) fail('UM_OPTION', fn, 'options.groupBy', `be 'class' with target 'all-classes' and 'none' otherwise (the debiased ECE's forms)`, { value: scored.groupBy });
+  const scored =
+    options.groupBy === undefined && options.mode === undefined && given.target === 'all-classes'
+      ? { ...given, groupBy: 'class' }
+      : given;
+  const mode =
+    scored.target === 'positive-class' ? 'positive-class' : scored.target === 'all-classes' ? 'marginal' : 'top-label';
+  if ((scored.target === 'all-classes') !== (scored.groupBy === 'class'))
+    fail(
+      'UM_OPTION',
+      fn,
+      'options.groupBy',
+      `be 'class' with target 'all-classes' and 'none' otherwise (the debiased ECE's forms)`,
+      { value: scored.groupBy },
+    );
   // the default binning is the peer's (torchmetrics' debiased estimator bins by equal width only)
   const scheme = presetOf(fn, options.preset).debiasedEce.binning;
   const { spec, preset, precision } = resolveBinning(fn, options, scheme);
   const smallBins = options.smallBins ?? preset.debiasedEce.smallBins;
-  if (smallBins !== 'drop' && smallBins !== 'plugin') fail('UM_OPTION', fn, 'options.smallBins', `be 'drop' or 'plugin'`, { value: smallBins });
+  if (smallBins !== 'drop' && smallBins !== 'plugin')
+    fail('UM_OPTION', fn, 'options.smallBins', `be 'drop' or 'plugin'`, { value: smallBins });
   // whole-number weights: the n_b − 1 correction counts samples
   const { p: p1, y, w, scale } = labeledInput(fn, labels, scores, options, true);
   if (mode === 'positive-class') {
     // the peer's positive-class arithmetic (torchmetrics: the input's precision), not its top-label one
     const pos = resolvePositiveBinning(fn, { ...options, binning: options.binning ?? scheme }, scores);
     const { n, numClasses: c, data } = atPrecision(p1, pos.precision);
-    if (c !== 2) fail('UM_OPTION', fn, 'options.mode', `be 'top-label' or 'marginal' with ${c} classes ('positive-class' needs 2)`, { value: mode });
+    if (c !== 2)
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.mode',
+        `be 'top-label' or 'marginal' with ${c} classes ('positive-class' needs 2)`,
+        { value: mode },
+      );
     const s1 = Float64Array.from({ length: n }, (_, i) => data[2 * i + 1] as number);
     const o = Float64Array.from(y, (v) => (v === 1 ? 1 : 0));
     return Math.sqrt(Math.max(0, debiasedSquare(fn, s1, o, pos.spec, smallBins, w, scale)));

@@ -6,7 +6,10 @@ import { calibrationDefinition } from './calibrationError.js';
 const DEFINITION = calibrationDefinition('ece');
 
 /** Options of the named calibration errors: everything but the structure they fix. */
-export type NamedCalibrationOptions = Omit<CalibrationErrorOptions, 'norm' | 'topLabel' | 'classConditional' | 'binning'>;
+export type NamedCalibrationOptions = Omit<
+  CalibrationErrorOptions,
+  'norm' | 'topLabel' | 'classConditional' | 'binning'
+>;
 
 /**
  * Expected calibration error: the share-weighted mean gap between accuracy and confidence over equal-width bins.

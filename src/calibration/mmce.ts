@@ -69,7 +69,8 @@ export function mmce(labels: Labels, scores: Scores, options: MmceOptions = {}):
   checkOptions('mmce', options, INPUT_KEYS, ['target', 'weighted', 'kernelWidth', 'weights']);
   const fn = 'mmce';
   const width = options.kernelWidth ?? 0.4;
-  if (typeof width !== 'number' || !Number.isFinite(width) || width <= 0) fail('UM_OPTION', fn, 'options.kernelWidth', 'be a finite number > 0', { value: width });
+  if (typeof width !== 'number' || !Number.isFinite(width) || width <= 0)
+    fail('UM_OPTION', fn, 'options.kernelWidth', 'be a finite number > 0', { value: width });
   const weighted = options.weighted ?? false;
   if (typeof weighted !== 'boolean') fail('UM_OPTION', fn, 'options.weighted', 'be true or false', { value: weighted });
   const { weights: _w, ...rest } = options;
@@ -90,7 +91,8 @@ export function mmce(labels: Labels, scores: Scores, options: MmceOptions = {}):
       if (o[i] === 1) nc += wi(i);
       else nw += wi(i);
     }
-    for (let i = 0; i < n; i++) a[i] = o[i] === 1 ? (wi(i) * (1 - (s[i] as number))) / nc : -(wi(i) * (s[i] as number)) / nw;
+    for (let i = 0; i < n; i++)
+      a[i] = o[i] === 1 ? (wi(i) * (1 - (s[i] as number))) / nc : -(wi(i) * (s[i] as number)) / nw;
   }
   return Math.sqrt(Math.max(0, laplacianQuadraticForm(s, a, width)));
 }

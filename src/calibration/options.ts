@@ -61,7 +61,10 @@ const SCORED: Vocabulary = {
   targets: ['top-label', 'all-classes'],
   groupBys: ['none', 'class'],
   fallback: { target: 'top-label', groupBy: 'none' },
-  aliases: { topLabel: booleanAlias('topLabel', 'target', 'top-label', 'all-classes'), classConditional: booleanAlias('classConditional', 'groupBy', 'class', 'none') },
+  aliases: {
+    topLabel: booleanAlias('topLabel', 'target', 'top-label', 'all-classes'),
+    classConditional: booleanAlias('classConditional', 'groupBy', 'class', 'none'),
+  },
 };
 
 const NORMS: readonly Norm[] = ['l1', 'l2', 'max'];
@@ -72,7 +75,13 @@ export function checkFixed(fn: string, options: object, fixed: FixedStructure, g
   for (const key of ['binning', 'norm'] as const) {
     const value = fixed[key];
     if (value !== undefined && o[key] !== undefined && o[key] !== value) {
-      fail('UM_OPTION', fn, `options.${key}`, `be ${JSON.stringify(value)} or omitted (${fn} fixes it; use ${generalFn} to change it)`, { value: o[key] });
+      fail(
+        'UM_OPTION',
+        fn,
+        `options.${key}`,
+        `be ${JSON.stringify(value)} or omitted (${fn} fixes it; use ${generalFn} to change it)`,
+        { value: o[key] },
+      );
     }
   }
   // what is scored, given by its name or an alias
@@ -82,10 +91,15 @@ export function checkFixed(fn: string, options: object, fixed: FixedStructure, g
     if (value === undefined || given[key] === value) continue;
     const from = [key, ...(key === 'target' ? ['topLabel'] : ['classConditional'])].find((k) => o[k] !== undefined);
     if (from === undefined) continue;
-    fail('UM_OPTION', fn, `options.${from}`, `imply ${key} ${JSON.stringify(value)} or be omitted (${fn} fixes it; use ${generalFn} to change it)`, { value: o[from] });
+    fail(
+      'UM_OPTION',
+      fn,
+      `options.${from}`,
+      `imply ${key} ${JSON.stringify(value)} or be omitted (${fn} fixes it; use ${generalFn} to change it)`,
+      { value: o[from] },
+    );
   }
 }
-
 
 /** Resolves general-calibration-error options (named members pass what they fix and their defaults). */
 export function resolveCalibration(
@@ -96,11 +110,27 @@ export function resolveCalibration(
 ): ResolvedCalibration {
   checkFixed(fn, options, fixed);
   const { target: _t, groupBy: _g, topLabel: _l, classConditional: _c, ...rest } = options;
-  const merged = { ...rest, ...(fixed.binning === undefined ? {} : { binning: fixed.binning }), ...(fixed.norm === undefined ? {} : { norm: fixed.norm }) };
-  const { spec, config, preset, precision } = resolveBinning(fn, merged, merged.binning === undefined ? 'equal-width' : (merged.binning as BinningScheme));
+  const merged = {
+    ...rest,
+    ...(fixed.binning === undefined ? {} : { binning: fixed.binning }),
+    ...(fixed.norm === undefined ? {} : { norm: fixed.norm }),
+  };
+  const { spec, config, preset, precision } = resolveBinning(
+    fn,
+    merged,
+    merged.binning === undefined ? 'equal-width' : (merged.binning as BinningScheme),
+  );
   const norm = merged.norm ?? 'l1';
   if (!NORMS.includes(norm)) fail('UM_OPTION', fn, 'options.norm', `be one of 'l1', 'l2', 'max'`, { value: norm });
-  const scored = resolveScored(fn, { ...(options as Record<string, unknown>), ...(fixed.target === undefined ? {} : { target: fixed.target, topLabel: undefined }), ...(fixed.groupBy === undefined ? {} : { groupBy: fixed.groupBy, classConditional: undefined }) }, SCORED);
+  const scored = resolveScored(
+    fn,
+    {
+      ...(options as Record<string, unknown>),
+      ...(fixed.target === undefined ? {} : { target: fixed.target, topLabel: undefined }),
+      ...(fixed.groupBy === undefined ? {} : { groupBy: fixed.groupBy, classConditional: undefined }),
+    },
+    SCORED,
+  );
   const top = scored.target === 'top-label';
   const cc = scored.groupBy === 'class';
   let threshold: number | null;
@@ -117,12 +147,28 @@ export function resolveCalibration(
     topLabel: top,
     classConditional: cc,
     threshold,
-    config: { ...config, norm, target: scored.target as 'top-label' | 'all-classes', groupBy: scored.groupBy as 'none' | 'class', topLabel: top, classConditional: cc, threshold },
+    config: {
+      ...config,
+      norm,
+      target: scored.target as 'top-label' | 'all-classes',
+      groupBy: scored.groupBy as 'none' | 'class',
+      topLabel: top,
+      classConditional: cc,
+      threshold,
+    },
   };
 }
 
 /** Bins one slice of (score, outcome[, weight]) triples and returns its bins; `unit` is the weights' scale. */
-export function sliceBins(fn: string, scores: ArrayLike<number>, outcomes: ArrayLike<number>, spec: BinningSpec, weights?: ArrayLike<number>, ascending?: Uint32Array, unit = weightUnit(weights)): Bin[] {
+export function sliceBins(
+  fn: string,
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<number>,
+  spec: BinningSpec,
+  weights?: ArrayLike<number>,
+  ascending?: Uint32Array,
+  unit = weightUnit(weights),
+): Bin[] {
   return binStatisticsUnchecked(assignBinsFor(fn, scores, spec, weights, ascending, unit), scores, outcomes, weights);
 }
 
@@ -186,8 +232,18 @@ export function resolveUce(fn: string, options: UceOptions): ResolvedUce {
   const classwise = resolveScored(fn, options as Readonly<Record<string, unknown>>, UCE_SCORED).groupBy === 'class';
   let classAverage: UceClassAverage | null = null;
   if (options.classAverage !== undefined) {
-    if (!classwise) fail('UM_OPTION', fn, 'options.classAverage', 'be omitted unless classwise is true (it says how class-wise UCEs are averaged)', { value: options.classAverage });
-    if (!CLASS_AVERAGES.includes(options.classAverage)) fail('UM_OPTION', fn, 'options.classAverage', `be one of ${CLASS_AVERAGES.map((a) => `'${a}'`).join(', ')}`, { value: options.classAverage });
+    if (!classwise)
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.classAverage',
+        'be omitted unless classwise is true (it says how class-wise UCEs are averaged)',
+        { value: options.classAverage },
+      );
+    if (!CLASS_AVERAGES.includes(options.classAverage))
+      fail('UM_OPTION', fn, 'options.classAverage', `be one of ${CLASS_AVERAGES.map((a) => `'${a}'`).join(', ')}`, {
+        value: options.classAverage,
+      });
     classAverage = options.classAverage;
   } else if (classwise) classAverage = 'all-classes';
   return { spec, precision, norm, classwise, classAverage, config: { ...config, norm, classwise, classAverage } };

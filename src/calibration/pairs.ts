@@ -14,13 +14,26 @@ export interface TargetOptions extends InputOptions {
 }
 
 /** Validated (score, outcome) pairs of labelled predictions (internal). */
-export function calibrationPairs(fn: string, labels: Labels, scores: Scores, options: TargetOptions): { s: Float64Array; o: Float64Array } {
+export function calibrationPairs(
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: TargetOptions,
+): { s: Float64Array; o: Float64Array } {
   const target = options.target ?? 'top-label';
-  if (target !== 'top-label' && target !== 'positive-class') fail('UM_OPTION', fn, 'options.target', `be 'top-label' or 'positive-class'`, { value: target });
+  if (target !== 'top-label' && target !== 'positive-class')
+    fail('UM_OPTION', fn, 'options.target', `be 'top-label' or 'positive-class'`, { value: target });
   const p = probMatrix(fn, scores, options);
   const y = labelArray(fn, labels, p.n, p.numClasses);
   if (target === 'positive-class') {
-    if (p.numClasses !== 2) fail('UM_OPTION', fn, 'options.target', `be 'top-label' with ${p.numClasses} classes ('positive-class' needs 2)`, { value: target });
+    if (p.numClasses !== 2)
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.target',
+        `be 'top-label' with ${p.numClasses} classes ('positive-class' needs 2)`,
+        { value: target },
+      );
     const s = new Float64Array(p.n);
     const o = new Float64Array(p.n);
     for (let i = 0; i < p.n; i++) {

@@ -51,7 +51,11 @@ export interface ReliabilityTable {
    * With `interval`: per bin, the interval of its outcome rate (`null` for an empty bin); the method and level. With
    * weights the counts are weight sums.
    */
-  readonly intervals: { readonly method: IntervalMethod; readonly level: number; readonly bounds: ([number, number] | null)[] } | null;
+  readonly intervals: {
+    readonly method: IntervalMethod;
+    readonly level: number;
+    readonly bounds: ([number, number] | null)[];
+  } | null;
 }
 
 /**
@@ -105,7 +109,9 @@ const RELIABILITY_SCORED: Vocabulary = {
   targets: ['top-label', 'uncertainty'],
   groupBys: ['none'],
   fallback: { target: 'top-label', groupBy: 'none' },
-  aliases: { measure: namedAlias('measure', { confidence: { target: 'top-label' }, uncertainty: { target: 'uncertainty' } }) },
+  aliases: {
+    measure: namedAlias('measure', { confidence: { target: 'top-label' }, uncertainty: { target: 'uncertainty' } }),
+  },
 };
 
 /** The definition of reliability tables (internal; the function and the state derive from it). */
@@ -115,12 +121,28 @@ export const RELIABILITY: MetricDefinition<ReliabilityConfig, ReliabilityTable> 
   weightRules: () => ({ finiteTotal: 'the table reports the weight of each bin' }),
   resolve: (fn, options) => {
     // target 'top-label' (alias measure 'confidence') or 'uncertainty'
-    const measure = resolveScored(fn, options, RELIABILITY_SCORED).target === 'uncertainty' ? 'uncertainty' : 'confidence';
+    const measure =
+      resolveScored(fn, options, RELIABILITY_SCORED).target === 'uncertainty' ? 'uncertainty' : 'confidence';
     const { spec, config, precision } = resolveBinning(fn, options as BinningOptions, 'equal-width');
     return { measure, spec, precision, config, interval: resolveInterval(fn, options as IntervalOptions) };
   },
   statsMode: (cfg) => (cfg.measure === 'uncertainty' ? 2 : 0),
-  requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, 'reliability', { target: cfg.measure === 'confidence' ? 'top-label' : 'uncertainty', groupBy: 'none', threshold: null, precision: cfg.precision }, cfg.spec, 'max', mode, cellBits)],
+  requests: (fn, cfg, mode, cellBits) => [
+    binnedRequest(
+      fn,
+      'reliability',
+      {
+        target: cfg.measure === 'confidence' ? 'top-label' : 'uncertainty',
+        groupBy: 'none',
+        threshold: null,
+        precision: cfg.precision,
+      },
+      cfg.spec,
+      'max',
+      mode,
+      cellBits,
+    ),
+  ],
   finish: (cfg, [store], ctx) => {
     const bins = binsOfGroup(ctx.fn, store as Store, cfg.spec, 0) as Bin[];
     const { unit, fractional } = weightsOf(store as Store);
@@ -137,14 +159,20 @@ export const RELIABILITY: MetricDefinition<ReliabilityConfig, ReliabilityTable> 
 };
 
 /** Reads `interval` and `level` (internal; shared with binaryReliability). */
-export function resolveInterval(fn: string, options: IntervalOptions): { method: IntervalMethod; level: number } | null {
+export function resolveInterval(
+  fn: string,
+  options: IntervalOptions,
+): { method: IntervalMethod; level: number } | null {
   const { interval, level = 0.95 } = options;
   if (interval === undefined) {
-    if (options.level !== undefined) fail('UM_OPTION', fn, 'options.level', 'be given only with options.interval', { value: level });
+    if (options.level !== undefined)
+      fail('UM_OPTION', fn, 'options.level', 'be given only with options.interval', { value: level });
     return null;
   }
-  if (interval !== 'wilson' && interval !== 'clopper-pearson') fail('UM_OPTION', fn, 'options.interval', "be 'wilson' or 'clopper-pearson'", { value: interval });
-  if (typeof level !== 'number' || !(level > 0 && level < 1)) fail('UM_OPTION', fn, 'options.level', 'be a number in (0, 1)', { value: level });
+  if (interval !== 'wilson' && interval !== 'clopper-pearson')
+    fail('UM_OPTION', fn, 'options.interval', "be 'wilson' or 'clopper-pearson'", { value: interval });
+  if (typeof level !== 'number' || !(level > 0 && level < 1))
+    fail('UM_OPTION', fn, 'options.level', 'be a number in (0, 1)', { value: level });
   return { method: interval, level };
 }
 
@@ -182,7 +210,16 @@ export function table(
         : {
             ...interval,
             // n: the samples a bin's weight stands for (its weight with whole-number weights)
-            bounds: bins.map((b) => (b.meanOutcome === null ? null : binInterval(interval.method, b.weight * samplesPer * b.meanOutcome, b.weight * samplesPer, interval.level))),
+            bounds: bins.map((b) =>
+              b.meanOutcome === null
+                ? null
+                : binInterval(
+                    interval.method,
+                    b.weight * samplesPer * b.meanOutcome,
+                    b.weight * samplesPer,
+                    interval.level,
+                  ),
+            ),
           },
   };
 }

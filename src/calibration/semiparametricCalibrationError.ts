@@ -135,24 +135,43 @@ function crossFit(q: Float64Array, y: Float64Array, fold: Int32Array, k: number,
  * semiparametricCalibrationError(y, q, { seed: 3 }).value < 0.05; // => true
  * ```
  */
-export function semiparametricCalibrationError(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: SemiparametricOptions = {}): SemiparametricResult {
-  checkOptions('semiparametricCalibrationError', options, ['folds', 'weights', 'orthogonal', 'normalize', 'bandwidths', 'bootstrap', 'alpha', 'seed', 'sampleWeights']);
+export function semiparametricCalibrationError(
+  outcomes: ArrayLike<number>,
+  probs: ArrayLike<number>,
+  options: SemiparametricOptions = {},
+): SemiparametricResult {
+  checkOptions('semiparametricCalibrationError', options, [
+    'folds',
+    'weights',
+    'orthogonal',
+    'normalize',
+    'bandwidths',
+    'bootstrap',
+    'alpha',
+    'seed',
+    'sampleWeights',
+  ]);
   const fn = 'semiparametricCalibrationError';
   const k = options.folds ?? 5;
   checkCount(fn, 'options.folds', k, { min: 2 });
   const weightsKind = options.weights ?? 'constant';
-  if (weightsKind !== 'constant' && weightsKind !== 'relative' && weightsKind !== 'chi') fail('UM_OPTION', fn, 'options.weights', `be 'constant', 'relative' or 'chi'`, { value: weightsKind });
+  if (weightsKind !== 'constant' && weightsKind !== 'relative' && weightsKind !== 'chi')
+    fail('UM_OPTION', fn, 'options.weights', `be 'constant', 'relative' or 'chi'`, { value: weightsKind });
   const boot = options.bootstrap ?? 500;
   checkCount(fn, 'options.bootstrap', boot, { min: 2 });
   const alpha = options.alpha ?? 0.05;
-  if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1)) fail('UM_OPTION', fn, 'options.alpha', 'be in (0, 1)', { value: alpha });
+  if (typeof alpha !== 'number' || !(alpha > 0 && alpha < 1))
+    fail('UM_OPTION', fn, 'options.alpha', 'be in (0, 1)', { value: alpha });
   const pairs = binaryPairs(fn, outcomes, probs, false);
-  const { o: y, p: q } = options.sampleWeights === undefined ? pairs : repeatPairs(fn, pairs.o, pairs.p, options.sampleWeights);
+  const { o: y, p: q } =
+    options.sampleWeights === undefined ? pairs : repeatPairs(fn, pairs.o, pairs.p, options.sampleWeights);
   const n = q.length;
   let positives = 0;
   for (const v of y) positives += v;
   if (positives < k || n - positives < k) {
-    fail('UM_SHAPE', fn, 'outcomes', `hold at least ${k} of each outcome for ${k}-fold cross-fitting`, { value: positives });
+    fail('UM_SHAPE', fn, 'outcomes', `hold at least ${k} of each outcome for ${k}-fold cross-fitting`, {
+      value: positives,
+    });
   }
   let qmin = Infinity;
   let qmax = -Infinity;
@@ -167,12 +186,19 @@ export function semiparametricCalibrationError(outcomes: ArrayLike<number>, prob
     const hi = 0.1 * n;
     candidates = Array.from({ length: 50 }, (_, j) => ((lo + ((hi - lo) * j) / 49) / (qmax - qmin)) ** 2);
   } else {
-    if (!Array.isArray(candidates) || candidates.length === 0) fail('UM_OPTION', fn, 'options.bandwidths', 'be a non-empty array of positive numbers', { value: candidates });
+    if (!Array.isArray(candidates) || candidates.length === 0)
+      fail('UM_OPTION', fn, 'options.bandwidths', 'be a non-empty array of positive numbers', { value: candidates });
     // at most 1e300: the chosen precision is undersmoothed by N^0.08, which must stay finite
-    for (const [j, c] of candidates.entries()) if (typeof c !== 'number' || !(c > 0 && c <= 1e300)) fail('UM_OPTION', fn, 'options.bandwidths', 'be numbers in (0, 1e300]', { index: [j], value: c });
+    for (const [j, c] of candidates.entries())
+      if (typeof c !== 'number' || !(c > 0 && c <= 1e300))
+        fail('UM_OPTION', fn, 'options.bandwidths', 'be numbers in (0, 1e300]', { index: [j], value: c });
   }
   const w = Float64Array.from(q, (v) =>
-    weightsKind === 'constant' ? 1 : weightsKind === 'relative' ? 1 / Math.max(Math.min(v * v, (1 - v) ** 2), 0.05) : 1 / Math.max(v * (1 - v), 0.05),
+    weightsKind === 'constant'
+      ? 1
+      : weightsKind === 'relative'
+        ? 1 / Math.max(Math.min(v * v, (1 - v) ** 2), 0.05)
+        : 1 / Math.max(v * (1 - v), 0.05),
   );
   let wMean = 0;
   for (const v of w) wMean += v;
@@ -237,19 +263,37 @@ export function semiparametricCalibrationError(outcomes: ArrayLike<number>, prob
 }
 
 /** Pairs repeated by whole-number frequency weights (internal). */
-function repeatPairs(fn: string, o: ArrayLike<number>, p: ArrayLike<number>, weights: ArrayLike<number>): { o: Float64Array; p: Float64Array } {
+function repeatPairs(
+  fn: string,
+  o: ArrayLike<number>,
+  p: ArrayLike<number>,
+  weights: ArrayLike<number>,
+): { o: Float64Array; p: Float64Array } {
   if (weights === null || typeof weights !== 'object' || weights.length !== p.length) {
-    fail('UM_SHAPE', fn, 'options.sampleWeights', `have one weight per pair (${p.length})`, { value: weights === null || typeof weights !== 'object' ? weights : weights.length });
+    fail('UM_SHAPE', fn, 'options.sampleWeights', `have one weight per pair (${p.length})`, {
+      value: weights === null || typeof weights !== 'object' ? weights : weights.length,
+    });
   }
   let total = 0;
   for (let i = 0; i < p.length; i++) {
     const w = weights[i] as number;
-    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0) fail('UM_OPTION', fn, 'options.sampleWeights', 'be whole numbers ≥ 0 (a weight-w pair is w copies)', { index: [i], value: w });
+    if (typeof w !== 'number' || !Number.isInteger(w) || w < 0)
+      fail('UM_OPTION', fn, 'options.sampleWeights', 'be whole numbers ≥ 0 (a weight-w pair is w copies)', {
+        index: [i],
+        value: w,
+      });
     total += w;
   }
   // the estimator folds and resamples single pairs, so it runs on the Σw pairs the weights stand for: bounded like
   // every count (a sum of 1e15 would otherwise never finish)
-  if (total > MAX_COUNT) fail('UM_OPTION', fn, 'options.sampleWeights', `sum to at most ${MAX_COUNT} (the estimator runs on the pairs the weights stand for)`, { value: total });
+  if (total > MAX_COUNT)
+    fail(
+      'UM_OPTION',
+      fn,
+      'options.sampleWeights',
+      `sum to at most ${MAX_COUNT} (the estimator runs on the pairs the weights stand for)`,
+      { value: total },
+    );
   const oo: number[] = [];
   const pp: number[] = [];
   for (let i = 0; i < p.length; i++) {

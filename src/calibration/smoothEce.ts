@@ -131,16 +131,24 @@ export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: numb
  * [r.value, r.bandwidth]; // ≈ [0.19896183528561726, 0.2001953125]
  * ```
  */
-export function smoothEce(labels: Labels, scores: Scores, options: SmoothEceOptions = {}): { value: number; bandwidth: number } {
+export function smoothEce(
+  labels: Labels,
+  scores: Scores,
+  options: SmoothEceOptions = {},
+): { value: number; bandwidth: number } {
   checkOptions('smoothEce', options, INPUT_KEYS, ['target', 'bandwidth', 'eps', 'weights']);
   const fn = 'smoothEce';
   const eps = options.eps ?? 0.001;
-  if (typeof eps !== 'number' || !(eps > 0 && eps < 1)) fail('UM_OPTION', fn, 'options.eps', 'be a number in (0, 1)', { value: eps });
+  if (typeof eps !== 'number' || !(eps > 0 && eps < 1))
+    fail('UM_OPTION', fn, 'options.eps', 'be a number in (0, 1)', { value: eps });
   const fixed = options.bandwidth;
   // the kernel grid has 20/σ points and the direct convolution costs its square: σ = 1e-308 asked for an array of
   // Infinity; 2^-10 is the finest bandwidth the automatic search reaches
   if (fixed !== undefined && (typeof fixed !== 'number' || !(fixed >= 2 ** -10 && fixed <= 1))) {
-    fail('UM_OPTION', fn, 'options.bandwidth', 'be a number in [2^-10, 1] (0.0009765625 … 1)', { value: fixed, hint: 'the automatic search goes down to 2^-10; a finer kernel needs a grid of 20/bandwidth points' });
+    fail('UM_OPTION', fn, 'options.bandwidth', 'be a number in [2^-10, 1] (0.0009765625 … 1)', {
+      value: fixed,
+      hint: 'the automatic search goes down to 2^-10; a finer kernel needs a grid of 20/bandwidth points',
+    });
   }
   const { weights: _w, ...rest } = options;
   const { s, o } = calibrationPairs(fn, labels, scores, rest);

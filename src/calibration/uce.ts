@@ -9,7 +9,12 @@ import { resolveUce, type ResolvedUce, type UceOptions } from './options.js';
 
 /** The (normalized entropy, top-1 error) pairs of a UCE: one group, or one per predicted class. */
 export function uceSelection(cfg: ResolvedUce): SelectionSpec {
-  return { target: 'uncertainty', groupBy: cfg.classwise ? 'class' : 'none', threshold: null, precision: cfg.precision };
+  return {
+    target: 'uncertainty',
+    groupBy: cfg.classwise ? 'class' : 'none',
+    threshold: null,
+    precision: cfg.precision,
+  };
 }
 
 /** The definition of the UCE (internal; the function, state and `evaluate` entry derive from it). */
@@ -18,8 +23,11 @@ export const UCE: MetricDefinition<ResolvedUce, number> = {
   keys: [...BINNING_KEYS, 'norm', 'groupBy', 'classwise', 'classAverage'],
   resolve: (fn, options) => resolveUce(fn, options),
   statsMode: () => 2,
-  requests: (fn, cfg, mode, cellBits) => [binnedRequest(fn, 'uce', uceSelection(cfg), cfg.spec, cfg.norm, mode, cellBits)],
-  finish: (cfg, [store], ctx) => combineGroups(ctx.fn, rawErrors(ctx.fn, store as Store, cfg.spec, cfg.norm), cfg.norm, average(cfg), 'no rows'),
+  requests: (fn, cfg, mode, cellBits) => [
+    binnedRequest(fn, 'uce', uceSelection(cfg), cfg.spec, cfg.norm, mode, cellBits),
+  ],
+  finish: (cfg, [store], ctx) =>
+    combineGroups(ctx.fn, rawErrors(ctx.fn, store as Store, cfg.spec, cfg.norm), cfg.norm, average(cfg), 'no rows'),
   bound: (cfg, [store], ctx) => groupedGridBound(ctx.fn, store as Store, cfg.spec, average(cfg)),
 };
 

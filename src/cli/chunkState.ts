@@ -16,7 +16,13 @@ export interface ChunkResult {
   /** One state per requested name. */
   states: Record<string, StateJSON>;
   warnings: { code: UMWarning['code']; fn: string; message: string }[];
-  source: { path: string; format: PredictionData['format']; input: PredictionData['input']; numClasses: number; classes?: readonly string[] };
+  source: {
+    path: string;
+    format: PredictionData['format'];
+    input: PredictionData['input'];
+    numClasses: number;
+    classes?: readonly string[];
+  };
 }
 
 /** A chunk task: everything a worker thread needs, as plain data. */
@@ -39,14 +45,51 @@ function batches(task: ChunkTask): AsyncIterable<PredictionBatch> {
   const prefix = r.scorePrefix ?? 'p_';
   const requireLabels = r.requireLabels !== false;
   const { classes } = checkRead(fn, task.path, r);
-  if (c.kind === 'csv') return namedBatches(fn, classes, streamCsv(fn, task.path, r.input ?? 'probs', labelColumn, prefix, requireLabels, r.weightColumn, BATCH_ROWS, c.range, classes));
-  if (c.kind === 'parquet') return namedBatches(fn, classes, streamParquet(fn, task.path, r.input, labelColumn, prefix, requireLabels, r.weightColumn, BATCH_ROWS, c.rows, classes));
-  if (c.kind === 'npy') return streamNpy(fn, task.path, r.labels, r.input ?? 'probs', requireLabels, BATCH_ROWS, c.rows);
+  if (c.kind === 'csv')
+    return namedBatches(
+      fn,
+      classes,
+      streamCsv(
+        fn,
+        task.path,
+        r.input ?? 'probs',
+        labelColumn,
+        prefix,
+        requireLabels,
+        r.weightColumn,
+        BATCH_ROWS,
+        c.range,
+        classes,
+      ),
+    );
+  if (c.kind === 'parquet')
+    return namedBatches(
+      fn,
+      classes,
+      streamParquet(
+        fn,
+        task.path,
+        r.input,
+        labelColumn,
+        prefix,
+        requireLabels,
+        r.weightColumn,
+        BATCH_ROWS,
+        c.rows,
+        classes,
+      ),
+    );
+  if (c.kind === 'npy')
+    return streamNpy(fn, task.path, r.labels, r.input ?? 'probs', requireLabels, BATCH_ROWS, c.rows);
   return streamPredictions(task.path, r);
 }
 
 /** The batches with the declared class names (what streamPredictions does for a whole file). */
-async function* namedBatches(fn: string, classes: Parameters<typeof named>[1], batches: AsyncIterable<PredictionBatch>): AsyncGenerator<PredictionBatch> {
+async function* namedBatches(
+  fn: string,
+  classes: Parameters<typeof named>[1],
+  batches: AsyncIterable<PredictionBatch>,
+): AsyncGenerator<PredictionBatch> {
   for await (const b of batches) yield named(fn, classes, b);
 }
 
@@ -62,19 +105,41 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
   let source: ChunkResult['source'] | undefined;
   // updates warn only about their batch's input (metric warnings come from the merged states' result)
   const onWarning = (w: UMWarning) => {
-    if (!warnings.some((x) => x.code === w.code && x.message === w.message)) warnings.push({ code: w.code, fn: w.fn, message: w.message });
+    if (!warnings.some((x) => x.code === w.code && x.message === w.message))
+      warnings.push({ code: w.code, fn: w.fn, message: w.message });
   };
   try {
     for await (const batch of batches(task)) {
       current = batch;
-      if (batch.members !== undefined) throw new UMError('UM_OPTION', `${task.command}: --stream reads one model's scores; ${batch.path} holds ensemble members`, { fn: task.command, argument: '--stream' });
+      if (batch.members !== undefined)
+        throw new UMError(
+          'UM_OPTION',
+          `${task.command}: --stream reads one model's scores; ${batch.path} holds ensemble members`,
+          { fn: task.command, argument: '--stream' },
+        );
       if (states === undefined) {
-        source = { path: batch.path, format: batch.format, input: batch.input, numClasses: batch.numClasses, ...(batch.classes === undefined ? {} : { classes: batch.classes }) };
+        source = {
+          path: batch.path,
+          format: batch.format,
+          input: batch.input,
+          numClasses: batch.numClasses,
+          ...(batch.classes === undefined ? {} : { classes: batch.classes }),
+        };
         const input: Record<string, unknown> = { input: batch.input, ...task.input };
         if (task.input.binary !== true) input.numClasses = batch.numClasses;
-        states = Object.fromEntries(Object.entries(task.states).map(([name, s]) => [name, createState(s.metric, { ...s.options, ...input, onWarning })]));
+        states = Object.fromEntries(
+          Object.entries(task.states).map(([name, s]) => [
+            name,
+            createState(s.metric, { ...s.options, ...input, onWarning }),
+          ]),
+        );
       }
-      for (const s of Object.values(states)) s.update(batch.labels, batch.scores as Float64Array, batch.weights === undefined ? {} : { weights: batch.weights });
+      for (const s of Object.values(states))
+        s.update(
+          batch.labels,
+          batch.scores as Float64Array,
+          batch.weights === undefined ? {} : { weights: batch.weights },
+        );
     }
   } catch (error) {
     if (error instanceof UMError) {
@@ -84,7 +149,8 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
     }
     throw error;
   }
-  if (states === undefined || source === undefined) throw new UMError('UM_EMPTY', `${task.command}: ${task.path}: has no rows`, { fn: task.command });
+  if (states === undefined || source === undefined)
+    throw new UMError('UM_EMPTY', `${task.command}: ${task.path}: has no rows`, { fn: task.command });
   const json = Object.fromEntries(Object.entries(states).map(([name, s]) => [name, transferForm(s)]));
   return { states: json, warnings, source };
 }

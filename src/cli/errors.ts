@@ -50,7 +50,8 @@ export function flagWords(message: string): string {
   for (const [pattern, text] of PHRASES) m = m.replace(pattern, text);
   // `options.x` anywhere; a bare camelCase option name only as a whole word (plain words such as "bins" stay)
   m = m.replace(/\boptions\.([A-Za-z]+)/g, (whole, name: string) => FLAGS[name] ?? whole);
-  for (const [name, flag] of Object.entries(FLAGS)) if (/[A-Z]/.test(name)) m = m.replace(new RegExp(`\\b${name}\\b`, 'g'), flag);
+  for (const [name, flag] of Object.entries(FLAGS))
+    if (/[A-Z]/.test(name)) m = m.replace(new RegExp(`\\b${name}\\b`, 'g'), flag);
   return m;
 }
 
@@ -62,13 +63,25 @@ export function cliMessage(command: string, error: UMError, data?: PredictionDat
   const { fn, argument, index } = error.details;
   let message = error.message.startsWith(`${fn}: `) ? error.message.slice(fn.length + 2) : error.message;
   message = flagWords(message);
-  if (data !== undefined && index !== undefined && index.length > 0 && argument !== undefined && error.details.file === undefined) {
+  if (
+    data !== undefined &&
+    index !== undefined &&
+    index.length > 0 &&
+    argument !== undefined &&
+    error.details.file === undefined
+  ) {
     const row = index[0] as number;
     if (argument === 'labels') message = `${data.locate(row, undefined, 'labels')}: ${message}`;
     else if (argument === 'options.weights') message = `${data.locate(row)}: ${message}`;
-    else if ((argument === 'probs' || argument === 'logits' || argument === 'logprobs') && (data.numMembers === undefined || index.length >= 2)) {
+    else if (
+      (argument === 'probs' || argument === 'logits' || argument === 'logprobs') &&
+      (data.numMembers === undefined || index.length >= 2)
+    ) {
       // Ensemble errors index [member, row, class]; single-model errors [row, class].
-      const place = data.numMembers === undefined ? data.locate(row, index[1], 'scores') : data.locate(index[1] ?? 0, index[2], 'scores', row);
+      const place =
+        data.numMembers === undefined
+          ? data.locate(row, index[1], 'scores')
+          : data.locate(index[1] ?? 0, index[2], 'scores', row);
       message = `${place}: ${message}`;
     }
   }

@@ -13,27 +13,132 @@ const IRIS = 'setosa,versicolor,virginica';
  */
 export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   'um metrics': [
-    { what: "the metrics of a logistic regression's MNIST test predictions (CSV: label, p_0 … p_9)", argv: ['metrics', `${D}/logreg_test.csv`] },
-    { what: 'string labels and score columns named after the classes', argv: ['metrics', `${D}/iris_test.csv`, '--classes', IRIS] },
-    { what: 'logits in a NumPy file, labels in another; one JSON object', argv: ['metrics', `${D}/mlp_overfit_test_logits.npy`, '--labels', `${D}/test_labels.npy`, '--input', 'logits', '--json'] },
-    { what: "95% bootstrap intervals, with scikit-learn's binning", argv: ['metrics', `${D}/logreg_test.csv`, '--preset', 'sklearn', '--ci', '0.95', '--resamples', '200'] },
-    { what: 'a deep ensemble: member logits [S, N, C]', argv: ['metrics', `${D}/deep_ensemble_test_member_logits.npy`, '--labels', `${D}/test_labels.npy`, '--input', 'logits'] },
-    { what: 'the metrics after a calibrator (fitted by um calibrate fit)', argv: ['metrics', `${D}/mlp_overfit_test_logits.npy`, '--labels', `${D}/test_labels.npy`, '--input', 'logits', '--calibration', 'temperature.json'] },
+    {
+      what: "the metrics of a logistic regression's MNIST test predictions (CSV: label, p_0 … p_9)",
+      argv: ['metrics', `${D}/logreg_test.csv`],
+    },
+    {
+      what: 'string labels and score columns named after the classes',
+      argv: ['metrics', `${D}/iris_test.csv`, '--classes', IRIS],
+    },
+    {
+      what: 'logits in a NumPy file, labels in another; one JSON object',
+      argv: [
+        'metrics',
+        `${D}/mlp_overfit_test_logits.npy`,
+        '--labels',
+        `${D}/test_labels.npy`,
+        '--input',
+        'logits',
+        '--json',
+      ],
+    },
+    {
+      what: "95% bootstrap intervals, with scikit-learn's binning",
+      argv: ['metrics', `${D}/logreg_test.csv`, '--preset', 'sklearn', '--ci', '0.95', '--resamples', '200'],
+    },
+    {
+      what: 'a deep ensemble: member logits [S, N, C]',
+      argv: [
+        'metrics',
+        `${D}/deep_ensemble_test_member_logits.npy`,
+        '--labels',
+        `${D}/test_labels.npy`,
+        '--input',
+        'logits',
+      ],
+    },
+    {
+      what: 'the metrics after a calibrator (fitted by um calibrate fit)',
+      argv: [
+        'metrics',
+        `${D}/mlp_overfit_test_logits.npy`,
+        '--labels',
+        `${D}/test_labels.npy`,
+        '--input',
+        'logits',
+        '--calibration',
+        'temperature.json',
+      ],
+    },
   ],
   'um report': [
-    { what: 'two models in one HTML page of metrics and charts', argv: ['report', `${D}/logreg_test.csv`, `${D}/mlp_overfit_test.csv`, '-o', 'report.html'] },
-    { what: 'Markdown on stdout, classes by name', argv: ['report', `${D}/iris_test.csv`, '--classes', IRIS, '--md', '-o', '-'] },
+    {
+      what: 'two models in one HTML page of metrics and charts',
+      argv: ['report', `${D}/logreg_test.csv`, `${D}/mlp_overfit_test.csv`, '-o', 'report.html'],
+    },
+    {
+      what: 'Markdown on stdout, classes by name',
+      argv: ['report', `${D}/iris_test.csv`, '--classes', IRIS, '--md', '-o', '-'],
+    },
   ],
   'um compare': [
-    { what: 'is the MLP better calibrated than the logistic regression? (paired bootstrap)', argv: ['compare', `${D}/logreg_test.csv`, `${D}/mlp_overfit_test.csv`, '--resamples', '200'] },
+    {
+      what: 'is the MLP better calibrated than the logistic regression? (paired bootstrap)',
+      argv: ['compare', `${D}/logreg_test.csv`, `${D}/mlp_overfit_test.csv`, '--resamples', '200'],
+    },
   ],
   'um calibrate fit': [
-    { what: 'temperature scaling on validation logits', argv: ['calibrate', 'fit', '--method', 'temperature', `${D}/mlp_overfit_val_logits.npy`, '--labels', `${D}/val_labels.npy`, '--input', 'logits', '-o', 'temperature.json'] },
-    { what: 'isotonic regression on a CSV with class names', argv: ['calibrate', 'fit', '--method', 'isotonic', `${D}/iris_val.csv`, '--classes', IRIS, '-o', 'iris-isotonic.json'] },
+    {
+      what: 'temperature scaling on validation logits',
+      argv: [
+        'calibrate',
+        'fit',
+        '--method',
+        'temperature',
+        `${D}/mlp_overfit_val_logits.npy`,
+        '--labels',
+        `${D}/val_labels.npy`,
+        '--input',
+        'logits',
+        '-o',
+        'temperature.json',
+      ],
+    },
+    {
+      what: 'isotonic regression on a CSV with class names',
+      argv: [
+        'calibrate',
+        'fit',
+        '--method',
+        'isotonic',
+        `${D}/iris_val.csv`,
+        '--classes',
+        IRIS,
+        '-o',
+        'iris-isotonic.json',
+      ],
+    },
   ],
   'um calibrate apply': [
-    { what: 'calibrated probabilities of the test logits, as CSV', argv: ['calibrate', 'apply', 'temperature.json', `${D}/mlp_overfit_test_logits.npy`, '--labels', `${D}/test_labels.npy`, '--input', 'logits', '-o', 'calibrated.csv'] },
-    { what: 'the CSV written back with its own columns, scores calibrated', argv: ['calibrate', 'apply', 'iris-isotonic.json', `${D}/iris_test.csv`, '--classes', IRIS, '-o', 'iris-calibrated.csv'] },
+    {
+      what: 'calibrated probabilities of the test logits, as CSV',
+      argv: [
+        'calibrate',
+        'apply',
+        'temperature.json',
+        `${D}/mlp_overfit_test_logits.npy`,
+        '--labels',
+        `${D}/test_labels.npy`,
+        '--input',
+        'logits',
+        '-o',
+        'calibrated.csv',
+      ],
+    },
+    {
+      what: 'the CSV written back with its own columns, scores calibrated',
+      argv: [
+        'calibrate',
+        'apply',
+        'iris-isotonic.json',
+        `${D}/iris_test.csv`,
+        '--classes',
+        IRIS,
+        '-o',
+        'iris-calibrated.csv',
+      ],
+    },
   ],
 };
 

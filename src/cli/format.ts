@@ -8,7 +8,11 @@ export function formatNumber(v: number): string {
 /** Renders rows as a left-aligned text table with a header and a rule. */
 export function renderTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, j) => Math.max(h.length, ...rows.map((r) => (r[j] ?? '').length)));
-  const line = (cells: readonly string[]) => cells.map((c, j) => c.padEnd(widths[j] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, j) => c.padEnd(widths[j] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

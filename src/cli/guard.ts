@@ -13,7 +13,11 @@ export interface CommandContext {
  * Runs a command body: 0 when it completes, 2 with one message on stderr for a `UMError` (located in the data read,
  * if any); anything else is an internal error and propagates (exit code 1 in `main`).
  */
-export async function guard(command: string, io: Io, body: (context: CommandContext) => Promise<void>): Promise<number> {
+export async function guard(
+  command: string,
+  io: Io,
+  body: (context: CommandContext) => Promise<void>,
+): Promise<number> {
   const context: CommandContext = {};
   try {
     await body(context);
@@ -30,5 +34,6 @@ export async function guard(command: string, io: Io, body: (context: CommandCont
 /** One stderr line per library warning: `um metrics: warning: … [UM_W_…]`; none with `--quiet`. */
 export function printWarnings(io: Io, command: string, warnings: readonly UMWarning[]): void {
   if (io.quiet === true) return;
-  for (const w of warnings) io.stderr(`${command}: warning: ${flagWords(w.message.replace(/^[A-Za-z]+: /, ''))} [${w.code}]\n`);
+  for (const w of warnings)
+    io.stderr(`${command}: warning: ${flagWords(w.message.replace(/^[A-Za-z]+: /, ''))} [${w.code}]\n`);
 }

@@ -35,14 +35,22 @@ export const GLOBAL_OPTIONS: readonly (readonly [string, string])[] = [
 
 /** The input formats, by extension (what src/io/readPredictions.ts reads). */
 const FORMATS: readonly (readonly [string, string])[] = [
-  ['.csv', 'CSV: a header; a label column (label, or --label-column) and score columns p_0 … p_{C−1} (--score-prefix), or named after the classes with --classes; --weights COLUMN'],
-  ['.json', 'JSON: {"labels": [...], "probs" | "logits" | "logprobs": [[...], ...]}; ensemble members "member_probs" | "member_logits" | "member_logprobs" [S][N][C]'],
+  [
+    '.csv',
+    'CSV: a header; a label column (label, or --label-column) and score columns p_0 … p_{C−1} (--score-prefix), or named after the classes with --classes; --weights COLUMN',
+  ],
+  [
+    '.json',
+    'JSON: {"labels": [...], "probs" | "logits" | "logprobs": [[...], ...]}; ensemble members "member_probs" | "member_logits" | "member_logprobs" [S][N][C]',
+  ],
   ['.jsonl, .ndjson', 'JSON Lines: one {"label": ..., "probs" | "logits" | "logprobs": [...]} per line; --weights KEY'],
   ['.parquet', 'Parquet: a label column and a list column probs | logits | logprobs, or score columns as in CSV'],
   ['.npy', 'NumPy: scores [N, C] (ensemble members [S, N, C]); the labels in a second .npy given by --labels'],
 ];
 
-const ENVIRONMENT: readonly (readonly [string, string])[] = [['NO_COLOR', 'when set and not empty, no colour in any output (https://no-color.org)']];
+const ENVIRONMENT: readonly (readonly [string, string])[] = [
+  ['NO_COLOR', 'when set and not empty, no colour in any output (https://no-color.org)'],
+];
 
 /**
  * Splits `text` at blanks into lines of at most `width` characters (internal). A word longer than a line is cut,
@@ -74,7 +82,8 @@ function flow(first: string, units: readonly string[], width: number, indent: nu
   const joined = units.map((u) => u.replace(/ /g, '\u00a0')).join(' ');
   const lines = wrap(`${first.replace(/ /g, '\u00a0')} ${joined}`, width);
   const out = [lines[0] as string];
-  for (const line of wrap(lines.slice(1).join(' '), width - indent)) if (line !== '') out.push(`${' '.repeat(indent)}${line}`);
+  for (const line of wrap(lines.slice(1).join(' '), width - indent))
+    if (line !== '') out.push(`${' '.repeat(indent)}${line}`);
   return out.map((l) => l.replace(/\u00a0/g, ' '));
 }
 
@@ -117,7 +126,8 @@ function exampleLines(e: Example, width: number): string[] {
   const words: string[] = [];
   for (const word of ['um', ...e.argv].map(shellWord)) {
     const last = words[words.length - 1];
-    if (last !== undefined && /^-/.test(last) && !last.includes(' ') && !/^-/.test(word)) words[words.length - 1] = `${last} ${word}`;
+    if (last !== undefined && /^-/.test(last) && !last.includes(' ') && !/^-/.test(word))
+      words[words.length - 1] = `${last} ${word}`;
     else words.push(word);
   }
   const room = width - 2 - 2; // the indent and " \"
@@ -142,7 +152,9 @@ function exampleLines(e: Example, width: number): string[] {
 /** The left column of a flag: `-o, --output FILE`, `--[no-]classwise`, `--method METHOD`. */
 function flagEntry(name: string, d: ArgsDef[string]): string {
   const alias = (d as { alias?: string | string[] }).alias;
-  const aliases = (alias === undefined ? [] : Array.isArray(alias) ? alias : [alias]).map((a) => (a.length === 1 ? `-${a}` : `--${a}`));
+  const aliases = (alias === undefined ? [] : Array.isArray(alias) ? alias : [alias]).map((a) =>
+    a.length === 1 ? `-${a}` : `--${a}`,
+  );
   const hint = (d as { valueHint?: string }).valueHint;
   const long = d.type === 'boolean' && (d as { default?: unknown }).default === true ? `--[no-]${name}` : `--${name}`;
   const value = d.type === 'boolean' ? '' : ` ${hint ?? name.toUpperCase().replace(/-/g, '_')}`;
@@ -175,15 +187,32 @@ export function renderHelp(topic: HelpTopic, width: number, color: boolean, vari
   const usage: string[] = [];
   if (topic.usage !== undefined) usage.push(...topic.usage.split(' '));
   else {
-    for (const [name, d] of flags) if ((d as { required?: boolean }).required === true) usage.push(flagEntry(name, d).replace(/^-\w, /, ''));
+    for (const [name, d] of flags)
+      if ((d as { required?: boolean }).required === true) usage.push(flagEntry(name, d).replace(/^-\w, /, ''));
     if (flags.length > 0) usage.push('[OPTIONS]');
     for (const [name, d] of positionals) usage.push(positionalEntry(name, d, variadic));
   }
   const usageLines = flow(`USAGE ${topic.name}`, usage, width, 6);
   out.push(`${bold('USAGE')}${(usageLines[0] as string).slice('USAGE'.length)}`, ...usageLines.slice(1), '');
   if (topic.commands !== undefined) out.push(heading('COMMANDS'), ...columns(topic.commands, width), '');
-  if (positionals.length > 0) out.push(heading('ARGUMENTS'), ...columns(positionals.map(([name, d]) => [positionalEntry(name, d, variadic), d.description ?? '']), width), '');
-  if (flags.length > 0) out.push(heading('OPTIONS'), ...columns(flags.map(([name, d]) => [flagEntry(name, d), flagText(d)]), width), '');
+  if (positionals.length > 0)
+    out.push(
+      heading('ARGUMENTS'),
+      ...columns(
+        positionals.map(([name, d]) => [positionalEntry(name, d, variadic), d.description ?? '']),
+        width,
+      ),
+      '',
+    );
+  if (flags.length > 0)
+    out.push(
+      heading('OPTIONS'),
+      ...columns(
+        flags.map(([name, d]) => [flagEntry(name, d), flagText(d)]),
+        width,
+      ),
+      '',
+    );
   out.push(heading('GLOBAL OPTIONS'), ...columns([...GLOBAL_OPTIONS, ...(topic.extraGlobals ?? [])], width), '');
   out.push(heading('ENVIRONMENT'), ...columns(ENVIRONMENT, width), '');
   if (topic.formats) out.push(heading('INPUT FORMATS (by extension)'), ...columns(FORMATS, width), '');

@@ -6,17 +6,38 @@ import { parseNumberFlag } from './io.js';
 
 /** Flags that say how to read a prediction file and what its scores are (shared by every command). */
 export const inputArgs = {
-  input: { type: 'enum', options: ['probs', 'logits', 'logprobs'], description: 'what the scores are (default probs; JSON: the key present)' },
+  input: {
+    type: 'enum',
+    options: ['probs', 'logits', 'logprobs'],
+    description: 'what the scores are (default probs; JSON: the key present)',
+  },
   labels: { type: 'string', description: 'labels .npy (with .npy scores)', valueHint: 'FILE' },
   'label-column': { type: 'string', description: 'CSV label column (default label)', valueHint: 'NAME' },
-  'score-prefix': { type: 'string', description: 'CSV and Parquet score column prefix: <PREFIX>0, <PREFIX>1, … (default p_); with --classes, <PREFIX><name> (default none)', valueHint: 'PREFIX' },
-  classes: { type: 'string', description: 'class names, class 0 first, comma-separated (e.g. cat,dog): the labels are these names (any other label is an error naming its row) and score columns may be named after them (cat, dog) instead of numbered; the names are kept in the output. CSV, JSON, JSON Lines, Parquet', valueHint: 'NAMES' },
-  'sum-tolerance': { type: 'string', description: 'accepted |row sum − 1| of probabilities (default 0.001)', valueHint: 'X' },
+  'score-prefix': {
+    type: 'string',
+    description:
+      'CSV and Parquet score column prefix: <PREFIX>0, <PREFIX>1, … (default p_); with --classes, <PREFIX><name> (default none)',
+    valueHint: 'PREFIX',
+  },
+  classes: {
+    type: 'string',
+    description:
+      'class names, class 0 first, comma-separated (e.g. cat,dog): the labels are these names (any other label is an error naming its row) and score columns may be named after them (cat, dog) instead of numbered; the names are kept in the output. CSV, JSON, JSON Lines, Parquet',
+    valueHint: 'NAMES',
+  },
+  'sum-tolerance': {
+    type: 'string',
+    description: 'accepted |row sum − 1| of probabilities (default 0.001)',
+    valueHint: 'X',
+  },
   members: { type: 'boolean', description: 'JSON holding a single prediction and member outputs: read the members' },
   binary: { type: 'boolean', description: 'one score per row: P(y = 1) (or one logit with --input logits)' },
-  weights: { type: 'string', description: 'column (CSV, Parquet) or key (JSON Lines) of sample weights', valueHint: 'COLUMN' },
+  weights: {
+    type: 'string',
+    description: 'column (CSV, Parquet) or key (JSON Lines) of sample weights',
+    valueHint: 'COLUMN',
+  },
 } satisfies ArgsDef;
-
 
 /**
  * The names of `--classes cat,dog`: split at commas, blanks around a name dropped (a CSV reader trims its cells
@@ -40,17 +61,26 @@ export function readOptionsOf(args: Record<string, unknown>): ReadOptions {
 }
 
 /** Input options of the library from the data read and the flags. */
-export function inputOptions(command: string, data: PredictionData, args: Record<string, unknown>): { input: ScoreKind; numClasses?: number; binary?: boolean; sumTolerance?: number; numMembers?: number } {
+export function inputOptions(
+  command: string,
+  data: PredictionData,
+  args: Record<string, unknown>,
+): { input: ScoreKind; numClasses?: number; binary?: boolean; sumTolerance?: number; numMembers?: number } {
   const sumTolerance = parseNumberFlag(command, '--sum-tolerance', args['sum-tolerance']);
   const binary = args.binary === true;
   if (binary && data.numClasses !== 1) {
-    throw new UMError('UM_OPTION', `${command}: --binary needs one score column per row; ${data.path} has ${data.numClasses}`, { fn: command, argument: '--binary' });
+    throw new UMError(
+      'UM_OPTION',
+      `${command}: --binary needs one score column per row; ${data.path} has ${data.numClasses}`,
+      { fn: command, argument: '--binary' },
+    );
   }
-  const o: { input: ScoreKind; numClasses?: number; binary?: boolean; sumTolerance?: number; numMembers?: number } = { input: data.input };
+  const o: { input: ScoreKind; numClasses?: number; binary?: boolean; sumTolerance?: number; numMembers?: number } = {
+    input: data.input,
+  };
   if (binary) o.binary = true;
   else o.numClasses = data.numClasses;
   if (sumTolerance !== undefined) o.sumTolerance = sumTolerance;
   if (data.numMembers !== undefined) o.numMembers = data.numMembers;
   return o;
 }
-

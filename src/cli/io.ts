@@ -48,7 +48,11 @@ export function parseIntegerFlag(command: string, flag: string, value: unknown):
   if (value === undefined) return undefined;
   const text = String(value);
   if (!/^[-+]?\d+$/.test(text)) {
-    throw new UMError('UM_OPTION', `${command}: ${flag} must be an integer; got ${JSON.stringify(text)}`, { fn: command, argument: flag, value: text });
+    throw new UMError('UM_OPTION', `${command}: ${flag} must be an integer; got ${JSON.stringify(text)}`, {
+      fn: command,
+      argument: flag,
+      value: text,
+    });
   }
   return Number(text);
 }
@@ -58,7 +62,11 @@ export function parseNumberFlag(command: string, flag: string, value: unknown): 
   if (value === undefined) return undefined;
   const text = String(value);
   if (!/^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(text) && text !== 'Infinity') {
-    throw new UMError('UM_OPTION', `${command}: ${flag} must be a number; got ${JSON.stringify(text)}`, { fn: command, argument: flag, value: text });
+    throw new UMError('UM_OPTION', `${command}: ${flag} must be a number; got ${JSON.stringify(text)}`, {
+      fn: command,
+      argument: flag,
+      value: text,
+    });
   }
   return Number(text);
 }

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ArgsDef, type CommandDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
-import { calibrateApplyCommand, calibrateCommand, calibrateFitCommand, runCalibrateApply, runCalibrateFit } from './commands/calibrate.js';
+import {
+  calibrateApplyCommand,
+  calibrateCommand,
+  calibrateFitCommand,
+  runCalibrateApply,
+  runCalibrateFit,
+} from './commands/calibrate.js';
 import { metricsCommand, runMetrics } from './commands/metrics.js';
 import { compareCommand, runCompare } from './commands/compare.js';
 import { reportCommand, runReport } from './commands/report.js';
@@ -9,7 +15,9 @@ import { ioFrom, stripAnsi, type Io } from './io.js';
 import { helpWidth, renderHelp, type HelpTopic } from './help.js';
 import { EXAMPLES, ROOT_EXAMPLES } from './examples.js';
 
-const version = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 interface Command {
   def: CommandDef<ArgsDef>;
@@ -44,7 +52,8 @@ function describe(def: CommandDef<ArgsDef>): string {
 /** Every command as typed, with its description: the root page's list. */
 function commandList(): [string, string][] {
   const list: [string, string][] = Object.entries(COMMANDS).map(([k, c]) => [k, describe(c.def)]);
-  for (const [k, g] of Object.entries(GROUPS)) for (const [sub, c] of Object.entries(g.commands)) list.push([`${k} ${sub}`, describe(c.def)]);
+  for (const [k, g] of Object.entries(GROUPS))
+    for (const [sub, c] of Object.entries(g.commands)) list.push([`${k} ${sub}`, describe(c.def)]);
   return list;
 }
 
@@ -141,7 +150,8 @@ function checkFlags(command: string, rawArgs: readonly string[], args: ArgsDef):
     if (raw === '--') break;
     const m = /^--?([^=]+)/.exec(raw);
     if (m === null || /^-\d/.test(raw)) continue;
-    if (!known.has(m[1] as string)) throw usageError(`${command}: unknown option ${raw.split('=')[0]} (see ${command} --help)`);
+    if (!known.has(m[1] as string))
+      throw usageError(`${command}: unknown option ${raw.split('=')[0]} (see ${command} --help)`);
   }
 }
 
@@ -164,7 +174,8 @@ function checkArgs(command: string, args: Record<string, unknown>, def: ArgsDef)
     if (d.type === 'positional') continue;
     names.add(`--${name}`);
     const alias = (d as { alias?: string | string[] }).alias;
-    for (const a of alias === undefined ? [] : Array.isArray(alias) ? alias : [alias]) names.add(a.length === 1 ? `-${a}` : `--${a}`);
+    for (const a of alias === undefined ? [] : Array.isArray(alias) ? alias : [alias])
+      names.add(a.length === 1 ? `-${a}` : `--${a}`);
   }
   for (const [name, d] of Object.entries(def)) {
     if (d.type === 'positional' || d.type === 'boolean') continue;
@@ -172,21 +183,28 @@ function checkArgs(command: string, args: Record<string, unknown>, def: ArgsDef)
     const options = d.type === 'enum' ? (d as { options?: readonly string[] }).options : undefined;
     const choices = options === undefined ? '' : ` (one of ${options.join(', ')})`;
     if (value === undefined) {
-      if ((d as { required?: boolean }).required === true) throw usageError(`${command}: ${flagName(name)} is required${choices}`);
+      if ((d as { required?: boolean }).required === true)
+        throw usageError(`${command}: ${flagName(name)} is required${choices}`);
       continue;
     }
     for (const v of Array.isArray(value) ? value : [value]) {
       const text = String(v);
       if (text === '') throw usageError(`${command}: ${flagName(name)} needs a value${choices}`);
-      if (names.has(text.split('=')[0] as string)) throw usageError(`${command}: ${flagName(name)} needs a value${choices}; got the flag ${text}`);
-      if (options !== undefined && !options.includes(text)) throw usageError(`${command}: ${flagName(name)} must be one of ${options.join(', ')}; got ${JSON.stringify(text)}`);
+      if (names.has(text.split('=')[0] as string))
+        throw usageError(`${command}: ${flagName(name)} needs a value${choices}; got the flag ${text}`);
+      if (options !== undefined && !options.includes(text))
+        throw usageError(
+          `${command}: ${flagName(name)} must be one of ${options.join(', ')}; got ${JSON.stringify(text)}`,
+        );
     }
   }
   const positionals = Object.values(def).filter((d) => d.type === 'positional').length;
   const given = Array.isArray(args._) ? (args._ as unknown[]).map(String) : [];
   if (!VARIADIC.has(command) && given.length > positionals) {
     const extra = given.slice(positionals);
-    throw usageError(`${command}: unexpected argument${extra.length === 1 ? '' : 's'} ${extra.map((x) => JSON.stringify(x)).join(' ')} (takes ${positionals === 0 ? 'none' : `at most ${positionals}`}; see ${command} --help)`);
+    throw usageError(
+      `${command}: unexpected argument${extra.length === 1 ? '' : 's'} ${extra.map((x) => JSON.stringify(x)).join(' ')} (takes ${positionals === 0 ? 'none' : `at most ${positionals}`}; see ${command} --help)`,
+    );
   }
 }
 
@@ -221,7 +239,10 @@ function checkArgs(command: string, args: Record<string, unknown>, def: ArgsDef)
  * [code, JSON.parse(out).n]; // => [0, 2000]
  * ```
  */
-export async function main(argv: readonly string[], io: Io = ioFrom(process.stdout, process.stderr, process.env)): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: Io = ioFrom(process.stdout, process.stderr, process.env),
+): Promise<number> {
   const global = globalFlags(argv);
   // quiet: no warnings, notes or progress bar (the commands read io.quiet and io.progress); errors still print
   let out: Io = global.quiet ? { ...io, quiet: true, progress: false } : io;
@@ -246,16 +267,31 @@ export async function main(argv: readonly string[], io: Io = ioFrom(process.stdo
         return sub === undefined ? 2 : 0;
       }
       command = group.commands[sub];
-      if (command === undefined) throw usageError(`um ${name}: unknown command ${JSON.stringify(sub)}; commands: ${Object.keys(group.commands).join(', ')}`);
+      if (command === undefined)
+        throw usageError(
+          `um ${name}: unknown command ${JSON.stringify(sub)}; commands: ${Object.keys(group.commands).join(', ')}`,
+        );
       full = `um ${name} ${sub}`;
       args0 = more;
     }
     if (command === undefined) {
-      throw usageError(`um: unknown command ${JSON.stringify(name)}; commands: ${[...Object.keys(COMMANDS), ...Object.keys(GROUPS)].join(', ')}`);
+      throw usageError(
+        `um: unknown command ${JSON.stringify(name)}; commands: ${[...Object.keys(COMMANDS), ...Object.keys(GROUPS)].join(', ')}`,
+      );
     }
     const argsDef = (command.def.args ?? {}) as ArgsDef;
     if (args0.includes('--help') || args0.includes('-h')) {
-      help(out, { name: full, description: describe(command.def), args: argsDef, examples: EXAMPLES[full] ?? [], formats: true }, VARIADIC.has(full));
+      help(
+        out,
+        {
+          name: full,
+          description: describe(command.def),
+          args: argsDef,
+          examples: EXAMPLES[full] ?? [],
+          formats: true,
+        },
+        VARIADIC.has(full),
+      );
       return 0;
     }
     out = spelledAsTyped(out, typedAliases(args0, argsDef));
@@ -264,7 +300,12 @@ export async function main(argv: readonly string[], io: Io = ioFrom(process.stdo
     try {
       // enum values are checked by checkArgs, with the same message whether the value is missing or wrong
       // (and required flags, which citty enforces for some types only)
-      const parseDef = Object.fromEntries(Object.entries(argsDef).map(([k, d]) => [k, d.type === 'positional' ? d : { ...d, ...(d.type === 'enum' ? { type: 'string' } : {}), required: false }])) as ArgsDef;
+      const parseDef = Object.fromEntries(
+        Object.entries(argsDef).map(([k, d]) => [
+          k,
+          d.type === 'positional' ? d : { ...d, ...(d.type === 'enum' ? { type: 'string' } : {}), required: false },
+        ]),
+      ) as ArgsDef;
       args = parseArgs(args0, parseDef) as Record<string, unknown>;
     } catch (error) {
       if (error instanceof Error && error.name === 'CLIError') {

@@ -47,7 +47,10 @@ async function scoreValues(file: string): Promise<{ values: number; kind: 'npy' 
       for (const c of g.columns) {
         const m = c.meta_data;
         if (m === undefined) continue;
-        values += m.type === 'BYTE_ARRAY' ? Math.ceil(Number(m.total_uncompressed_size) / TEXT_BYTES_PER_VALUE) : Number(m.num_values);
+        values +=
+          m.type === 'BYTE_ARRAY'
+            ? Math.ceil(Number(m.total_uncompressed_size) / TEXT_BYTES_PER_VALUE)
+            : Number(m.num_values);
       }
     }
     return { values, kind: 'text' };
@@ -67,7 +70,10 @@ export function memoryBudget(command: string, flag: unknown): number {
   if (flag === undefined) return defaultMemoryBudget();
   const mib = Number(flag);
   if (typeof flag !== 'string' || flag.trim() === '' || !Number.isFinite(mib) || mib < 1) {
-    throw new UMError('UM_OPTION', `${command}: --memory must be a number of MiB ≥ 1; got ${JSON.stringify(flag)}`, { fn: command, argument: '--memory' });
+    throw new UMError('UM_OPTION', `${command}: --memory must be a number of MiB ≥ 1; got ${JSON.stringify(flag)}`, {
+      fn: command,
+      argument: '--memory',
+    });
   }
   return mib * 2 ** 20;
 }

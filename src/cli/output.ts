@@ -25,8 +25,17 @@ const writeChunks: ChunkWriter = async (handle, chunks) => {
   for (const chunk of chunks) await handle.writeFile(chunk);
 };
 
-function fail(command: string, out: { path: string; flag: string }, problem: string, code: 'UM_FILE_WRITE' | 'UM_OPTION' = 'UM_FILE_WRITE'): never {
-  throw new UMError(code, `${command}: ${out.flag} ${out.path}: ${problem}`, { fn: command, argument: out.flag, file: out.path });
+function fail(
+  command: string,
+  out: { path: string; flag: string },
+  problem: string,
+  code: 'UM_FILE_WRITE' | 'UM_OPTION' = 'UM_FILE_WRITE',
+): never {
+  throw new UMError(code, `${command}: ${out.flag} ${out.path}: ${problem}`, {
+    fn: command,
+    argument: out.flag,
+    file: out.path,
+  });
 }
 
 /** Plain words for a failed file operation. */
@@ -70,7 +79,12 @@ function temporaryName(target: string): string {
  * same file as an input (compared by device and inode, so symbolic links, hard links and other spellings of the path
  * are caught). Exit code 2 with one line otherwise.
  */
-export async function prepareOutput(command: string, flag: string, path: string, inputs: readonly unknown[]): Promise<Output> {
+export async function prepareOutput(
+  command: string,
+  flag: string,
+  path: string,
+  inputs: readonly unknown[],
+): Promise<Output> {
   const out = { path, flag };
   let s: Stats | undefined;
   try {
@@ -84,7 +98,12 @@ export async function prepareOutput(command: string, flag: string, path: string,
       if (typeof input !== 'string') continue;
       const t = await statOrUndefined(input).catch(() => undefined);
       if (t !== undefined && t.dev === s.dev && t.ino === s.ino) {
-        fail(command, out, `is the input ${input}; writing it would destroy the input — choose another output file`, 'UM_OPTION');
+        fail(
+          command,
+          out,
+          `is the input ${input}; writing it would destroy the input — choose another output file`,
+          'UM_OPTION',
+        );
       }
     }
     if (!s.isFile()) return { path, flag, target: path, inPlace: true };
@@ -99,7 +118,11 @@ export async function prepareOutput(command: string, flag: string, path: string,
     target = s === undefined ? join(await realpath(dirname(path)), basename(path)) : await realpath(path);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    fail(command, out, code === 'ENOENT' ? `the directory ${dirname(path)} does not exist` : `cannot be written (${reason(error)})`);
+    fail(
+      command,
+      out,
+      code === 'ENOENT' ? `the directory ${dirname(path)} does not exist` : `cannot be written (${reason(error)})`,
+    );
   }
   // the one reliable test of permission (and of a read-only file system) is to create a file there
   const probe = temporaryName(target);
@@ -118,10 +141,24 @@ export async function prepareOutput(command: string, flag: string, path: string,
  * file (or absent) or the complete new one, even if the process is killed. A failed write removes the temporary
  * file, leaves the target as it was and exits 2 saying so (`lost` names what was not saved).
  */
-export async function writeOutput(command: string, out: Output, chunks: Iterable<string | Uint8Array>, lost?: string, write: ChunkWriter = writeChunks): Promise<void> {
+export async function writeOutput(
+  command: string,
+  out: Output,
+  chunks: Iterable<string | Uint8Array>,
+  lost?: string,
+  write: ChunkWriter = writeChunks,
+): Promise<void> {
   const failed = (error: unknown): never => {
-    const kept = out.inPlace ? '' : out.mode === undefined ? `; no file was created` : `; the previous ${out.path} is unchanged`;
-    throw new UMError('UM_FILE_WRITE', `${command}: cannot write ${out.path} (${reason(error)})${kept}${lost === undefined ? '' : `; ${lost}`}`, { fn: command, argument: out.flag, file: out.path });
+    const kept = out.inPlace
+      ? ''
+      : out.mode === undefined
+        ? `; no file was created`
+        : `; the previous ${out.path} is unchanged`;
+    throw new UMError(
+      'UM_FILE_WRITE',
+      `${command}: cannot write ${out.path} (${reason(error)})${kept}${lost === undefined ? '' : `; ${lost}`}`,
+      { fn: command, argument: out.flag, file: out.path },
+    );
   };
   if (out.inPlace) {
     let handle: FileHandle | undefined;

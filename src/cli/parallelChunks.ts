@@ -8,7 +8,8 @@ import { chunkState, type ChunkResult, type ChunkTask } from './chunkState.js';
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
 
-type Reply = { ok: true; result: ChunkResult } | { ok: false; code: UMErrorCode; message: string } | { ok: false; crash: string };
+type Reply =
+  { ok: true; result: ChunkResult } | { ok: false; code: UMErrorCode; message: string } | { ok: false; crash: string };
 
 /** Where a chunk lies in its file, for messages. */
 function describeChunk(t: ChunkTask): string {
@@ -26,7 +27,11 @@ export function workerError(error: Error & { code?: string }, task: ChunkTask | 
   if (error.code !== 'ERR_WORKER_OUT_OF_MEMORY') return error;
   const command = task?.command ?? 'um';
   const where = task === undefined ? '' : ` (${describeChunk(task)})`;
-  return new UMError('UM_MEMORY', `${command}: ${task?.path ?? 'the file'}: a worker thread ran out of memory reducing a chunk${where}; give --threads 1, a smaller --chunk-rows, or --bounded`, { fn: command, argument: '--threads' });
+  return new UMError(
+    'UM_MEMORY',
+    `${command}: ${task?.path ?? 'the file'}: a worker thread ran out of memory reducing a chunk${where}; give --threads 1, a smaller --chunk-rows, or --bounded`,
+    { fn: command, argument: '--threads' },
+  );
 }
 
 /**
@@ -34,7 +39,11 @@ export function workerError(error: Error & { code?: string }, task: ChunkTask | 
  * `consume` in chunk order as soon as they can be (so finished chunks are not all held at once). The first error
  * stops the others.
  */
-export async function reduceChunks(tasks: ChunkTask[], threads: number, consume: (result: ChunkResult) => void): Promise<void> {
+export async function reduceChunks(
+  tasks: ChunkTask[],
+  threads: number,
+  consume: (result: ChunkResult) => void,
+): Promise<void> {
   if (threads <= 1 || tasks.length <= 1) {
     for (const t of tasks) consume(await chunkState(t));
     return;
@@ -49,7 +58,10 @@ export async function reduceChunks(tasks: ChunkTask[], threads: number, consume:
     }
   };
   let next = 0;
-  const workers = Array.from({ length: Math.min(threads, tasks.length) }, () => new Worker(new URL('./streamWorker.js', import.meta.url), { resourceLimits: WORKER_LIMITS }));
+  const workers = Array.from(
+    { length: Math.min(threads, tasks.length) },
+    () => new Worker(new URL('./streamWorker.js', import.meta.url), { resourceLimits: WORKER_LIMITS }),
+  );
   try {
     await Promise.all(
       workers.map(
@@ -64,7 +76,8 @@ export async function reduceChunks(tasks: ChunkTask[], threads: number, consume:
                 if (reply.ok) {
                   arrived(k, reply.result);
                   send();
-                } else if ('code' in reply) reject(new UMError(reply.code, reply.message, { fn: tasks[k]?.command ?? 'um' }));
+                } else if ('code' in reply)
+                  reject(new UMError(reply.code, reply.message, { fn: tasks[k]?.command ?? 'um' }));
                 else reject(new Error(reply.crash));
               });
               w.postMessage(tasks[k]);

@@ -26,11 +26,27 @@ export interface Streamed {
  * chunk order as they arrive — the same chunks and order with any number of threads, so results are identical.
  * Shared by `um metrics --stream` and `um report --stream`.
  */
-export async function streamStates(command: string, path: string, args: Record<string, unknown>, specs: ChunkTask['states'], context: { data?: PredictionData }): Promise<Streamed> {
+export async function streamStates(
+  command: string,
+  path: string,
+  args: Record<string, unknown>,
+  specs: ChunkTask['states'],
+  context: { data?: PredictionData },
+): Promise<Streamed> {
   const threadsFlag = parseIntegerFlag(command, '--threads', args.threads);
-  if (threadsFlag !== undefined && threadsFlag < 1) throw new UMError('UM_OPTION', `${command}: --threads must be ≥ 1; got ${threadsFlag}`, { fn: command, argument: '--threads', value: threadsFlag });
+  if (threadsFlag !== undefined && threadsFlag < 1)
+    throw new UMError('UM_OPTION', `${command}: --threads must be ≥ 1; got ${threadsFlag}`, {
+      fn: command,
+      argument: '--threads',
+      value: threadsFlag,
+    });
   const chunkRows = parseIntegerFlag(command, '--chunk-rows', args['chunk-rows']);
-  if (chunkRows !== undefined && chunkRows < 1) throw new UMError('UM_OPTION', `${command}: --chunk-rows must be ≥ 1; got ${chunkRows}`, { fn: command, argument: '--chunk-rows', value: chunkRows });
+  if (chunkRows !== undefined && chunkRows < 1)
+    throw new UMError('UM_OPTION', `${command}: --chunk-rows must be ≥ 1; got ${chunkRows}`, {
+      fn: command,
+      argument: '--chunk-rows',
+      value: chunkRows,
+    });
   const read = readOptionsOf(args);
   const chunks = await planChunks(path, read, chunkRows);
   const threads = Math.min(chunks.length, threadsFlag ?? availableParallelism());
@@ -45,25 +61,40 @@ export async function streamStates(command: string, path: string, args: Record<s
   let first: ChunkResult['source'] | undefined;
   const chunkWarnings: ChunkResult['warnings'] = [];
   await reduceChunks(tasks, threads, (r) => {
-    if (merged === undefined) merged = Object.fromEntries(Object.entries(r.states).map(([k, s]) => [k, stateFromJSON(s, { onWarning: (w) => late.push(w) })]));
+    if (merged === undefined)
+      merged = Object.fromEntries(
+        Object.entries(r.states).map(([k, s]) => [k, stateFromJSON(s, { onWarning: (w) => late.push(w) })]),
+      );
     else for (const [k, s] of Object.entries(r.states)) merged[k]?.merge(stateFromJSON(s));
     first ??= r.source;
     chunkWarnings.push(...r.warnings);
   });
   context.data = undefined;
-  if (merged === undefined || first === undefined) throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
+  if (merged === undefined || first === undefined)
+    throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
   const warnings = (): UMWarning[] => {
     const out: UMWarning[] = [];
-    for (const w of [...chunkWarnings, ...late]) if (!out.some((x) => x.code === w.code && x.message === w.message)) out.push(w);
+    for (const w of [...chunkWarnings, ...late])
+      if (!out.some((x) => x.code === w.code && x.message === w.message)) out.push(w);
     return out;
   };
   const src = first;
-  const source = { ...src, n: 0, labels: new Float64Array(0), hasLabels: true, locate: () => src.path } as PredictionData;
+  const source = {
+    ...src,
+    n: 0,
+    labels: new Float64Array(0),
+    hasLabels: true,
+    locate: () => src.path,
+  } as PredictionData;
   return { states: merged, source, warnings, chunks: chunks.length, threads };
 }
 
 /** The state specs of the `um metrics` set (and its bins and preset) (internal). */
-export function evaluateSpec(args: Record<string, unknown>, bins: number | undefined, mode: 'exact' | 'bounded'): { metric: StateMetric; options: Record<string, unknown> } {
+export function evaluateSpec(
+  args: Record<string, unknown>,
+  bins: number | undefined,
+  mode: 'exact' | 'bounded',
+): { metric: StateMetric; options: Record<string, unknown> } {
   const options: Record<string, unknown> = { mode };
   if (bins !== undefined) options.bins = bins;
   if (typeof args.preset === 'string') options.preset = args.preset;

@@ -8,7 +8,9 @@ parentPort?.on('message', (task: ChunkTask) => {
     (result) => parentPort?.postMessage({ ok: true, result }),
     (error: unknown) =>
       parentPort?.postMessage(
-        error instanceof UMError ? { ok: false, code: error.code, message: error.message } : { ok: false, crash: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+        error instanceof UMError
+          ? { ok: false, code: error.code, message: error.message }
+          : { ok: false, crash: error instanceof Error ? (error.stack ?? error.message) : String(error) },
       ),
   );
 });

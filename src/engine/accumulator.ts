@@ -3,7 +3,7 @@ import { GridStore } from '../accumulate/grid.js';
 import { KeptEntriesStore } from '../accumulate/keptEntries.js';
 import { MeanStore } from '../accumulate/meanStore.js';
 import { RowsStore } from '../accumulate/rowsStore.js';
-import type { JsonPath} from '../accumulate/store.js';
+import type { JsonPath } from '../accumulate/store.js';
 import { type Store } from '../accumulate/store.js';
 import { groupCount, selectionKey, selectPairs, type Pairs, type SelectionSpec } from '../select/selectPairs.js';
 import type { CustomStore } from '../accumulate/store.js';
@@ -132,7 +132,13 @@ export class Accumulator {
   }
 
   /** Reads {@link toJSON}'s form, checking every store against these requests. */
-  static fromJSON(fn: string, requests: readonly StoreRequest[], numClasses: number, json: unknown, at: JsonPath): Accumulator {
+  static fromJSON(
+    fn: string,
+    requests: readonly StoreRequest[],
+    numClasses: number,
+    json: unknown,
+    at: JsonPath,
+  ): Accumulator {
     const shape = new Accumulator(fn, requests, numClasses);
     const list = at.array(json, shape.stores.length);
     const stores = shape.requests.map((r, i): Store => {

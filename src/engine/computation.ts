@@ -86,7 +86,13 @@ export class Computation {
   }
 
   private context(warn: (w: UMWarning) => void): FinishContext {
-    return { fn: this.fn, numClasses: this.accumulator?.numClasses ?? 0, mode: this.mode, weighted: this.weighted, warn };
+    return {
+      fn: this.fn,
+      numClasses: this.accumulator?.numClasses ?? 0,
+      mode: this.mode,
+      weighted: this.weighted,
+      warn,
+    };
   }
 
   private storesOf(k: number): Store[] {
@@ -113,7 +119,10 @@ export class Computation {
     const out = new Map<string, number | null>();
     const context = this.context(warn);
     this.members.forEach((m, k) => {
-      out.set(m.key, this.mode === 'exact' || m.def.bound === undefined ? 0 : m.def.bound(m.config, this.storesOf(k), context));
+      out.set(
+        m.key,
+        this.mode === 'exact' || m.def.bound === undefined ? 0 : m.def.bound(m.config, this.storesOf(k), context),
+      );
     });
     return out;
   }

@@ -29,7 +29,12 @@ export type StoreRequest =
   /** Every row (exact mode only): metrics recomputed on them. */
   | { readonly kind: 'rows' }
   /** A metric's own sufficient statistics (e.g. the Brier decomposition's O(C²) sums), made and read by it. */
-  | { readonly kind: 'custom'; readonly key: string; make(numClasses: number): CustomStore; load(json: unknown, at: JsonPath, numClasses: number): CustomStore };
+  | {
+      readonly kind: 'custom';
+      readonly key: string;
+      make(numClasses: number): CustomStore;
+      load(json: unknown, at: JsonPath, numClasses: number): CustomStore;
+    };
 
 /** What a metric's `finish` may use besides its stores. */
 export interface FinishContext {

@@ -15,7 +15,15 @@ export type RunOptions = InputOptions & WeightOptions & WarningOptions & object;
  * Validates labelled probabilities and weights into one batch (rows of weight 0 dropped), as every function and
  * state does (internal).
  */
-export function labeledBatch(fn: string, labels: Labels, scores: Scores, options: InputOptions & WeightOptions, statsMode: RowStatsMode, rules: WeightRules, stats?: RowStats): Batch {
+export function labeledBatch(
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: InputOptions & WeightOptions,
+  statsMode: RowStatsMode,
+  rules: WeightRules,
+  stats?: RowStats,
+): Batch {
   const p = probMatrix(fn, scores, options, statsMode, stats);
   const y = labelArray(fn, labels, p.n, p.numClasses);
   return positiveRows(p, y, weightInput(fn, options.weights, p.n, rules)?.w);

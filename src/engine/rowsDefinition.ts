@@ -13,13 +13,21 @@ const INPUT = new Set(['input', 'numClasses', 'binary', 'sumTolerance', 'weights
  * the metric's own function on them in the canonical order — the function stays the one definition of the metric's
  * arithmetic (internal). Options are checked against `keys` when the state is made, and by the function at `result()`.
  */
-export function rowsDefinition<R>(name: string, keys: readonly string[], compute: RowsFunction<R>): MetricDefinition<Record<string, unknown>, R> {
+export function rowsDefinition<R>(
+  name: string,
+  keys: readonly string[],
+  compute: RowsFunction<R>,
+): MetricDefinition<Record<string, unknown>, R> {
   return {
     name,
     keys,
-    resolve: (_fn, options) => Object.fromEntries(Object.entries(options).filter(([k, v]) => !INPUT.has(k) && typeof v !== 'function' && v !== undefined)),
+    resolve: (_fn, options) =>
+      Object.fromEntries(
+        Object.entries(options).filter(([k, v]) => !INPUT.has(k) && typeof v !== 'function' && v !== undefined),
+      ),
     requests: (fn, _cfg, mode) => {
-      if (mode !== 'exact') fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${name} (its state keeps the rows)`, { value: mode });
+      if (mode !== 'exact')
+        fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${name} (its state keeps the rows)`, { value: mode });
       return [{ kind: 'rows' }];
     },
     finish: (cfg, [s], ctx) => {

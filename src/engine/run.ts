@@ -10,6 +10,12 @@ export type { RunOptions } from './inputs.js';
  * resolved, the input validated once into a batch, the batch run through the same stores a mergeable state keeps,
  * and the metric finished from them (internal).
  */
-export function runMetric<C, R>(def: MetricDefinition<C, R>, fn: string, labels: Labels, scores: Scores, options: RunOptions = {}): R {
+export function runMetric<C, R>(
+  def: MetricDefinition<C, R>,
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: RunOptions = {},
+): R {
   return runSuite(single(def), fn, labels, scores, options);
 }

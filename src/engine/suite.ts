@@ -50,15 +50,32 @@ export function single<C, R>(def: MetricDefinition<C, R>): Suite<R> {
  * Runs a suite on one set of labelled probabilities — what a public function does; `stats` are row statistics already
  * computed (the threaded pass) (internal).
  */
-export function runSuite<R>(suite: Suite<R>, fn: string, labels: Labels, scores: Scores, options: RunOptions = {}, stats?: RowStats): R {
+export function runSuite<R>(
+  suite: Suite<R>,
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: RunOptions = {},
+  stats?: RowStats,
+): R {
   checkOptions(fn, options, INPUT_KEYS, WEIGHT_KEYS, ['onWarning'], suite.keys);
   const members = suite.members(fn, options as Readonly<Record<string, unknown>>, 'exact');
   const computation = new Computation(fn, members, 'exact');
-  return finishOne(suite, computation, labeledBatch(fn, labels, scores, options, computation.statsMode(), suiteWeightRules(suite, members), stats), options);
+  return finishOne(
+    suite,
+    computation,
+    labeledBatch(fn, labels, scores, options, computation.statsMode(), suiteWeightRules(suite, members), stats),
+    options,
+  );
 }
 
 /** Runs a suite on one validated batch (internal; `evaluateEnsemble` on the mean prediction). */
-export function runSuiteOnBatch<R>(suite: Suite<R>, fn: string, batch: Batch, options: Readonly<Record<string, unknown>> & WarningOptions): R {
+export function runSuiteOnBatch<R>(
+  suite: Suite<R>,
+  fn: string,
+  batch: Batch,
+  options: Readonly<Record<string, unknown>> & WarningOptions,
+): R {
   const computation = new Computation(fn, suite.members(fn, options, 'exact'), 'exact');
   return finishOne(suite, computation, batch, options);
 }

@@ -40,7 +40,10 @@ export function averagePairwiseDiversity(
 ): { disagreement: number; averageKl: number; cosineSimilarity: number } {
   checkOptions('averagePairwiseDiversity', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['error', 'onWarning']);
   const fn = 'averagePairwiseDiversity';
-  if (options.error !== undefined && (typeof options.error !== 'number' || !(options.error >= 0 && options.error <= 1))) {
+  if (
+    options.error !== undefined &&
+    (typeof options.error !== 'number' || !(options.error >= 0 && options.error <= 1))
+  ) {
     fail('UM_OPTION', fn, 'options.error', 'be an error rate in [0, 1]', { value: options.error });
   }
   const e = ensembleMatrix(fn, members, options);
@@ -49,7 +52,11 @@ export function averagePairwiseDiversity(
   const averageKl = pairKl(fn, e, 0, w, total);
   // as pairwiseKl: an infinite KL (a member gives probability 0 where an earlier one does not) is said, not silent
   if (averageKl === Infinity) {
-    emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability 0 where an earlier one does not; the average KL divergence is Infinity (pairwiseKl with clip bounds it)` });
+    emitWarning(options, {
+      code: 'UM_W_INFINITE',
+      fn,
+      message: `${fn}: a member gives probability 0 where an earlier one does not; the average KL divergence is Infinity (pairwiseKl with clip bounds it)`,
+    });
   }
   return {
     disagreement: options.error === undefined ? d : d / (options.error + 1e-7),

@@ -6,7 +6,13 @@ import { ENSEMBLE_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions
 import type { WeightOptions } from '../input/weights.js';
 
 /** Mean cosine similarity of two members' rows (internal kernel). */
-export function cosineSimilarityBetween(e: EnsembleMatrix, a: number, b: number, w?: Float64Array, total = e.n): number {
+export function cosineSimilarityBetween(
+  e: EnsembleMatrix,
+  a: number,
+  b: number,
+  w?: Float64Array,
+  total = e.n,
+): number {
   const { data, n, numClasses: c } = e;
   let sum = 0;
   for (let i = 0; i < n; i++) {

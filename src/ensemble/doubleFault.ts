@@ -33,7 +33,11 @@ import { weightArray, type WeightOptions } from '../input/weights.js';
  * doubleFault([1, 1], [[[0.9, 0.1], [0.8, 0.2]], [[0.9, 0.1], [0.1, 0.9]]]); // => 0.75
  * ```
  */
-export function doubleFault(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WeightOptions = {}): number {
+export function doubleFault(
+  labels: Labels,
+  members: EnsembleScores,
+  options: EnsembleOptions & WeightOptions = {},
+): number {
   checkOptions('doubleFault', options, ENSEMBLE_KEYS, WEIGHT_KEYS);
   const fn = 'doubleFault';
   const e = ensembleMatrix(fn, members, options);

@@ -33,10 +33,17 @@ import { weightArray, type WeightOptions } from '../input/weights.js';
  * ensembleNll([0], [[[0.9, 0.1]], [[0.5, 0.5]]]); // ≈ 0.3566749439
  * ```
  */
-export function ensembleNll(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions & WeightOptions = {}): number {
+export function ensembleNll(
+  labels: Labels,
+  members: EnsembleScores,
+  options: EnsembleOptions & WarningOptions & WeightOptions = {},
+): number {
   checkOptions('ensembleNll', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['onWarning']);
   const fn = 'ensembleNll';
   const e = ensembleMatrix(fn, members, options);
   const y = labelArray(fn, labels, e.n, e.numClasses);
-  return mean(nllRows(fn, meanPrediction(e), y, { clip: null, renormalize: false, precision: 'float64' }, options), weightArray(fn, options.weights, e.n));
+  return mean(
+    nllRows(fn, meanPrediction(e), y, { clip: null, renormalize: false, precision: 'float64' }, options),
+    weightArray(fn, options.weights, e.n),
+  );
 }

@@ -66,14 +66,18 @@ export function largestEigenvalue(a: Float64Array, m: number): number {
  * Array.from(ensembleVariance([[[1, 0]], [[0, 1]]])); // ≈ [1]
  * ```
  */
-export function ensembleVariance(members: EnsembleScores, options: EnsembleOptions & { ddof?: 0 | 1 } = {}): Float64Array {
+export function ensembleVariance(
+  members: EnsembleScores,
+  options: EnsembleOptions & { ddof?: 0 | 1 } = {},
+): Float64Array {
   checkOptions('ensembleVariance', options, ENSEMBLE_KEYS, ['ddof']);
   const fn = 'ensembleVariance';
   const ddof = options.ddof ?? 1;
   if (ddof !== 0 && ddof !== 1) fail('UM_OPTION', fn, 'options.ddof', 'be 0 or 1', { value: ddof });
   const e = ensembleMatrix(fn, members, options);
   const { data, numMembers: s, n, numClasses: c } = e;
-  if (s - ddof < 1) fail('UM_SHAPE', fn, 'members', `hold at least ${ddof + 1} members for ddof = ${ddof}`, { value: s });
+  if (s - ddof < 1)
+    fail('UM_SHAPE', fn, 'members', `hold at least ${ddof + 1} members for ddof = ${ddof}`, { value: s });
   const out = new Float64Array(n);
   const centred = new Float64Array(s * c);
   const useGram = s <= c;

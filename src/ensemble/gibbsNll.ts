@@ -30,7 +30,11 @@ import { weightArray, type WeightOptions } from '../input/weights.js';
  * gibbsNll([0], [[[0.9, 0.1]], [[0.5, 0.5]]]); // ≈ 0.3992538481
  * ```
  */
-export function gibbsNll(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WarningOptions & WeightOptions = {}): number {
+export function gibbsNll(
+  labels: Labels,
+  members: EnsembleScores,
+  options: EnsembleOptions & WarningOptions & WeightOptions = {},
+): number {
   checkOptions('gibbsNll', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['onWarning']);
   const fn = 'gibbsNll';
   const e = ensembleMatrix(fn, members, options);
@@ -55,11 +59,22 @@ export function gibbsNllRows(e: EnsembleMatrix, y: Int32Array): Float64Array {
 
 /** The warning of an infinite Gibbs NLL (internal; the function and the state). */
 export function warnInfiniteGibbs(fn: string, value: number, options: WarningOptions): void {
-  if (value === Infinity) emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability exactly 0 to a label; the Gibbs NLL is Infinity` });
+  if (value === Infinity)
+    emitWarning(options, {
+      code: 'UM_W_INFINITE',
+      fn,
+      message: `${fn}: a member gives probability exactly 0 to a label; the Gibbs NLL is Infinity`,
+    });
 }
 
 /** Gibbs NLL of a validated ensemble and labels; warns on Infinity as `fn` (internal, shared with evaluateEnsemble). */
-export function gibbsNllOf(fn: string, e: EnsembleMatrix, y: Int32Array, options: WarningOptions, w?: Float64Array): number {
+export function gibbsNllOf(
+  fn: string,
+  e: EnsembleMatrix,
+  y: Int32Array,
+  options: WarningOptions,
+  w?: Float64Array,
+): number {
   const v = stableMean(gibbsNllRows(e, y), w);
   warnInfiniteGibbs(fn, v, options);
   return v;

@@ -34,7 +34,10 @@ import { checkOptions } from '../errors/checkOptions.js';
  * [u.total[0], u.expectedData[0], u.mutualInformation[0]]; // ≈ [0.6931471806, 0.5, 0.1931471806]
  * ```
  */
-export function knowledgeUncertainty(alphas: ScoreMatrix, options: { numClasses?: number } = {}): UncertaintyDecomposition {
+export function knowledgeUncertainty(
+  alphas: ScoreMatrix,
+  options: { numClasses?: number } = {},
+): UncertaintyDecomposition {
   checkOptions('knowledgeUncertainty', options, ['numClasses']);
   const fn = 'knowledgeUncertainty';
   let n: number;
@@ -42,20 +45,26 @@ export function knowledgeUncertainty(alphas: ScoreMatrix, options: { numClasses?
   let get: (i: number, k: number) => unknown;
   if (alphas instanceof Float64Array || alphas instanceof Float32Array) {
     const nc = options.numClasses;
-    if (typeof nc !== 'number' || !Number.isInteger(nc) || nc < 2) fail('UM_OPTION', fn, 'options.numClasses', 'be an integer ≥ 2 for a flat array', { value: nc });
-    if (alphas.length % nc !== 0) fail('UM_SHAPE', fn, 'alphas', `have a length that is a multiple of numClasses (${nc})`, { value: alphas.length });
+    if (typeof nc !== 'number' || !Number.isInteger(nc) || nc < 2)
+      fail('UM_OPTION', fn, 'options.numClasses', 'be an integer ≥ 2 for a flat array', { value: nc });
+    if (alphas.length % nc !== 0)
+      fail('UM_SHAPE', fn, 'alphas', `have a length that is a multiple of numClasses (${nc})`, {
+        value: alphas.length,
+      });
     c = nc;
     n = alphas.length / nc;
     get = (i, k) => alphas[i * nc + k];
   } else if (Array.isArray(alphas)) {
     n = alphas.length;
     const first: unknown = alphas[0];
-    if (n > 0 && (first === null || typeof first !== 'object')) fail('UM_SHAPE', fn, 'alphas', 'be a matrix [N, C]', { index: [0], value: first });
+    if (n > 0 && (first === null || typeof first !== 'object'))
+      fail('UM_SHAPE', fn, 'alphas', 'be a matrix [N, C]', { index: [0], value: first });
     c = n > 0 ? (first as ArrayLike<unknown>).length : 0;
     if (n > 0 && c < 2) fail('UM_OPTION', fn, 'alphas[0].length', 'be an integer ≥ 2', { value: c });
     for (let i = 0; i < n; i++) {
       const row: unknown = alphas[i];
-      if (row === null || typeof row !== 'object' || (row as ArrayLike<unknown>).length !== c) fail('UM_SHAPE', fn, 'alphas', `be a row of ${c} numbers`, { index: [i], value: row });
+      if (row === null || typeof row !== 'object' || (row as ArrayLike<unknown>).length !== c)
+        fail('UM_SHAPE', fn, 'alphas', `be a row of ${c} numbers`, { index: [i], value: row });
     }
     get = (i, k) => (alphas[i] as ArrayLike<unknown>)[k];
   } else {
@@ -70,7 +79,8 @@ export function knowledgeUncertainty(alphas: ScoreMatrix, options: { numClasses?
     let a0 = 0;
     for (let k = 0; k < c; k++) {
       const a = get(i, k);
-      if (typeof a !== 'number' || !Number.isFinite(a)) fail('UM_NOT_FINITE', fn, 'alphas', 'be a finite number', { index: [i, k], value: a });
+      if (typeof a !== 'number' || !Number.isFinite(a))
+        fail('UM_NOT_FINITE', fn, 'alphas', 'be a finite number', { index: [i, k], value: a });
       if (a <= 0) fail('UM_OPTION', fn, 'alphas', 'be > 0 (Dirichlet concentration)', { index: [i, k], value: a });
       row[k] = a;
       a0 += a;

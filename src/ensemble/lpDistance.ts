@@ -33,18 +33,29 @@ import type { WeightOptions } from '../input/weights.js';
  * lpDistance([[[1, 0]], [[0, 1]]], { p: 2 }); // ≈ 1.4142135624
  * ```
  */
-export function lpDistance(members: EnsembleScores, options: EnsembleOptions & WeightOptions & { p?: number } = {}): number {
+export function lpDistance(
+  members: EnsembleScores,
+  options: EnsembleOptions & WeightOptions & { p?: number } = {},
+): number {
   checkOptions('lpDistance', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['p']);
   const fn = 'lpDistance';
   const p = options.p ?? 1;
-  if (typeof p !== 'number' || !Number.isFinite(p) || p < 1) fail('UM_OPTION', fn, 'options.p', 'be a finite number ≥ 1', { value: p });
+  if (typeof p !== 'number' || !Number.isFinite(p) || p < 1)
+    fail('UM_OPTION', fn, 'options.p', 'be a finite number ≥ 1', { value: p });
   const e = ensembleMatrix(fn, members, options);
   const { data, n, numClasses: c } = e;
   const { w, total } = rowWeights(fn, options.weights, n);
   // p = 1 (the default) sums over sorted values in O(S log S) per entry; any other p compares every pair of
   // members, O(S²·N·C): the members are bounded so that the pairs cannot outgrow the input by more than 2^11
   if (p === 1) return pairL1(fn, e, w, total);
-  if (e.numMembers > MAX_PAIRWISE_MEMBERS) fail('UM_SHAPE', fn, 'members', `hold at most ${MAX_PAIRWISE_MEMBERS} members for p ≠ 1 (every pair is compared; p = 1 has no bound)`, { value: e.numMembers });
+  if (e.numMembers > MAX_PAIRWISE_MEMBERS)
+    fail(
+      'UM_SHAPE',
+      fn,
+      'members',
+      `hold at most ${MAX_PAIRWISE_MEMBERS} members for p ≠ 1 (every pair is compared; p = 1 has no bound)`,
+      { value: e.numMembers },
+    );
   return averageOverPairs(fn, e, (a, b) => {
     let sum = 0;
     for (let i = 0; i < n; i++) {

@@ -19,7 +19,8 @@ export function meanPrediction(e: EnsembleMatrix): ProbMatrix {
     for (let m = 1; m < s && same; m++) same = data[m * size + j] === v0;
     out[j] = same ? v0 : (out[j] as number) / s;
   }
-  if (logData === undefined) return markValidated({ kind: 'probabilities', data: out, n, numClasses: c, input: 'probs', binary: false });
+  if (logData === undefined)
+    return markValidated({ kind: 'probabilities', data: out, n, numClasses: c, input: 'probs', binary: false });
   // ln p̄ = LSE_s(ln p_s) − ln S, exact for tiny probabilities
   const logOut = new Float64Array(size);
   const logS = Math.log(s);
@@ -34,7 +35,15 @@ export function meanPrediction(e: EnsembleMatrix): ProbMatrix {
     for (let m = 0; m < s; m++) sum += Math.exp((logData[m * size + j] as number) - max);
     logOut[j] = max + Math.log(sum) - logS;
   }
-  return markValidated({ kind: 'probabilities', data: out, logData: logOut, n, numClasses: c, input: e.input, binary: false });
+  return markValidated({
+    kind: 'probabilities',
+    data: out,
+    logData: logOut,
+    n,
+    numClasses: c,
+    input: e.input,
+    binary: false,
+  });
 }
 
 /**

@@ -30,7 +30,8 @@ export function decomposeUncertainty(e: EnsembleMatrix): UncertaintyDecompositio
   const total = new Float64Array(n);
   const expectedData = new Float64Array(n);
   const mutualInformation = new Float64Array(n);
-  const lp = (arr: ArrayLike<number>, logs: ArrayLike<number> | undefined, j: number) => (logs === undefined ? Math.log(arr[j] as number) : (logs[j] as number));
+  const lp = (arr: ArrayLike<number>, logs: ArrayLike<number> | undefined, j: number) =>
+    logs === undefined ? Math.log(arr[j] as number) : (logs[j] as number);
   for (let i = 0; i < n; i++) {
     const t = rowEntropy(mean.data, mean.logData, i * c, c);
     let d = 0;

@@ -35,7 +35,13 @@ class Sum {
 }
 
 /** A weighted mean over rows of per-row pair sums, divided by the pair count. */
-function meanOverRows(e: EnsembleMatrix, pairs: number, w: Float64Array | undefined, total: number, rowSum: (i: number) => number): number {
+function meanOverRows(
+  e: EnsembleMatrix,
+  pairs: number,
+  w: Float64Array | undefined,
+  total: number,
+  rowSum: (i: number) => number,
+): number {
   const sum = new Sum();
   for (let i = 0; i < e.n; i++) {
     const wi = w === undefined ? 1 : (w[i] as number);
@@ -72,7 +78,8 @@ export function pairDoubleFault(fn: string, e: EnsembleMatrix, y: Int32Array, w:
   const s = e.numMembers;
   const preds = Array.from({ length: s }, (_, m) => memberPredictions(e, m));
   const wrong = new Float64Array(e.n);
-  for (let m = 0; m < s; m++) for (let i = 0; i < e.n; i++) if ((preds[m] as Int32Array)[i] !== y[i]) wrong[i] = (wrong[i] as number) + 1;
+  for (let m = 0; m < s; m++)
+    for (let i = 0; i < e.n; i++) if ((preds[m] as Int32Array)[i] !== y[i]) wrong[i] = (wrong[i] as number) + 1;
   let sum = 0;
   let members = 0;
   for (let a = 0; a < s; a++) {
@@ -99,7 +106,13 @@ export function pairDoubleFault(fn: string, e: EnsembleMatrix, y: Int32Array, w:
  * +Infinity where a later member gives 0 to a class an earlier one does not. Never below 0 (rounding of the two
  * sums is clamped).
  */
-export function pairKl(fn: string, e: EnsembleMatrix, clip: number, w: Float64Array | undefined, total: number): number {
+export function pairKl(
+  fn: string,
+  e: EnsembleMatrix,
+  clip: number,
+  w: Float64Array | undefined,
+  total: number,
+): number {
   const pairs = pairCount(fn, e);
   const { data, n, numClasses: c, numMembers: s } = e;
   const mean = meanOverRows(e, pairs, w, total, (i) => {

@@ -14,7 +14,14 @@ export interface PairwiseKlOptions extends EnsembleOptions, WarningOptions, Weig
 }
 
 /** Mean KL(p_a ‖ p_b) over examples for validated members (internal kernel). */
-export function klBetween(e: EnsembleMatrix, a: number, b: number, clip: number, w?: Float64Array, total = e.n): number {
+export function klBetween(
+  e: EnsembleMatrix,
+  a: number,
+  b: number,
+  clip: number,
+  w?: Float64Array,
+  total = e.n,
+): number {
   const { data, n, numClasses: c } = e;
   let sum = 0;
   for (let i = 0; i < n; i++) {
@@ -61,12 +68,17 @@ export function pairwiseKl(members: EnsembleScores, options: PairwiseKlOptions =
   checkOptions('pairwiseKl', options, ENSEMBLE_KEYS, WEIGHT_KEYS, ['clip', 'onWarning']);
   const fn = 'pairwiseKl';
   const clip = options.clip ?? 0;
-  if (typeof clip !== 'number' || !(clip >= 0 && clip < 1)) fail('UM_OPTION', fn, 'options.clip', 'be a number in [0, 1)', { value: clip });
+  if (typeof clip !== 'number' || !(clip >= 0 && clip < 1))
+    fail('UM_OPTION', fn, 'options.clip', 'be a number in [0, 1)', { value: clip });
   const e = ensembleMatrix(fn, members, options);
   const { w, total } = rowWeights(fn, options.weights, e.n);
   const v = pairKl(fn, e, clip, w, total);
   if (v === Infinity) {
-    emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a member gives probability 0 where an earlier one does not; the KL divergence is Infinity — pass clip to bound it` });
+    emitWarning(options, {
+      code: 'UM_W_INFINITE',
+      fn,
+      message: `${fn}: a member gives probability 0 where an earlier one does not; the KL divergence is Infinity — pass clip to bound it`,
+    });
   }
   return v;
 }

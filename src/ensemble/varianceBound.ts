@@ -34,7 +34,11 @@ import { rowWeights } from './pairs.js';
  * varianceBound([0, 2], probs); // ≈ 0.0232536410
  * ```
  */
-export function varianceBound(labels: Labels, members: EnsembleScores, options: EnsembleOptions & WeightOptions = {}): number {
+export function varianceBound(
+  labels: Labels,
+  members: EnsembleScores,
+  options: EnsembleOptions & WeightOptions = {},
+): number {
   checkOptions('varianceBound', options, ENSEMBLE_KEYS, WEIGHT_KEYS);
   const fn = 'varianceBound';
   const e = ensembleMatrix(fn, members, options);

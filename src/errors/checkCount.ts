@@ -28,13 +28,25 @@ export interface CountBounds {
  * `ece: options.bins must be an integer in [1, 1048576]; got 1000000000`. Returns the value. The one check every
  * count-like option of the library goes through (internal; exported for every module that takes counts).
  */
-export function checkCount(fn: string, argument: string, value: unknown, bounds: CountBounds = {}, index?: readonly number[]): number {
+export function checkCount(
+  fn: string,
+  argument: string,
+  value: unknown,
+  bounds: CountBounds = {},
+  index?: readonly number[],
+): number {
   const min = bounds.min ?? 1;
   const max = bounds.max ?? MAX_COUNT;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     const tooLarge = typeof value === 'number' && value > max;
     const hint = tooLarge ? (bounds.why ?? `${max} = 2^20 is the library's limit on count-like options`) : undefined;
-    fail('UM_OPTION', fn, argument, `be ${bounds.or === undefined ? '' : `${bounds.or} or `}an integer in [${min}, ${max}]`, { value, ...(index === undefined ? {} : { index }), ...(hint === undefined ? {} : { hint }) });
+    fail(
+      'UM_OPTION',
+      fn,
+      argument,
+      `be ${bounds.or === undefined ? '' : `${bounds.or} or `}an integer in [${min}, ${max}]`,
+      { value, ...(index === undefined ? {} : { index }), ...(hint === undefined ? {} : { hint }) },
+    );
   }
   return value;
 }

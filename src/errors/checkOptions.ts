@@ -22,7 +22,12 @@ export function checkOptions(fn: string, options: unknown, ...allowed: ReadonlyA
   const keys = allowed.flat();
   for (const key of Object.keys(options)) {
     if (!keys.includes(key)) {
-      fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option (its options: ${[...new Set(keys)].join(', ')})`);
+      fail(
+        'UM_OPTION',
+        fn,
+        `options.${key}`,
+        `not be given: ${fn} has no such option (its options: ${[...new Set(keys)].join(', ')})`,
+      );
     }
   }
   // checked here for every function that takes it: a handler that is not a function failed only when a warning came

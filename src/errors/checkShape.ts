@@ -11,20 +11,29 @@ export type Check = (fn: string, where: string, x: unknown) => void;
 export const finite =
   (positive?: string): Check =>
   (fn, where, x) => {
-    if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_NOT_FINITE', fn, where, 'be a finite number', { value: x });
+    if (typeof x !== 'number' || !Number.isFinite(x))
+      fail('UM_NOT_FINITE', fn, where, 'be a finite number', { value: x });
     if (positive !== undefined && x <= 0) fail('UM_OPTION', fn, where, `be a number > 0 (${positive})`, { value: x });
   };
 
 /** A whole number ≥ 0. */
 export const count: Check = (fn, where, x) => {
-  if (typeof x !== 'number' || !Number.isInteger(x) || x < 0) fail('UM_SHAPE', fn, where, 'be a whole number ≥ 0', { value: x });
+  if (typeof x !== 'number' || !Number.isInteger(x) || x < 0)
+    fail('UM_SHAPE', fn, where, 'be a whole number ≥ 0', { value: x });
 };
 
 /** A string, or one of the given strings. */
 export const text =
   (values?: readonly string[]): Check =>
   (fn, where, x) => {
-    if (typeof x !== 'string' || (values !== undefined && !values.includes(x))) fail('UM_OPTION', fn, where, values === undefined ? 'be a string' : `be one of ${values.map((v) => `'${v}'`).join(', ')}`, { value: x });
+    if (typeof x !== 'string' || (values !== undefined && !values.includes(x)))
+      fail(
+        'UM_OPTION',
+        fn,
+        where,
+        values === undefined ? 'be a string' : `be one of ${values.map((v) => `'${v}'`).join(', ')}`,
+        { value: x },
+      );
   };
 
 /** `null` or what `check` accepts. */
@@ -46,6 +55,7 @@ export const arrayOf =
 export const record =
   (fields: Readonly<Record<string, Check>>): Check =>
   (fn, where, x) => {
-    if (x === null || typeof x !== 'object' || Array.isArray(x)) fail('UM_SHAPE', fn, where, 'be an object', { value: x });
+    if (x === null || typeof x !== 'object' || Array.isArray(x))
+      fail('UM_SHAPE', fn, where, 'be an object', { value: x });
     for (const [k, check] of Object.entries(fields)) check(fn, `${where}.${k}`, (x as Record<string, unknown>)[k]);
   };

@@ -10,11 +10,21 @@ import { UMError } from './UMError.js';
  * @param load the dynamic import (written at the call site, so bundlers see the specifier).
  * @param install what to install (default: the package itself).
  */
-export async function loadDependency<T>(fn: string, pkg: string, load: () => Promise<T>, install: string = pkg): Promise<T> {
+export async function loadDependency<T>(
+  fn: string,
+  pkg: string,
+  load: () => Promise<T>,
+  install: string = pkg,
+): Promise<T> {
   try {
     return await load();
   } catch (error) {
-    if (isMissing(error, pkg)) throw new UMError('UM_DEPENDENCY', `${fn}: needs the package '${pkg}', which is not installed (npm install ${install})`, { fn, argument: pkg });
+    if (isMissing(error, pkg))
+      throw new UMError(
+        'UM_DEPENDENCY',
+        `${fn}: needs the package '${pkg}', which is not installed (npm install ${install})`,
+        { fn, argument: pkg },
+      );
     throw error;
   }
 }
@@ -23,6 +33,9 @@ export async function loadDependency<T>(fn: string, pkg: string, load: () => Pro
 function isMissing(error: unknown, pkg: string): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   if (e === null || typeof e !== 'object' || typeof e.message !== 'string') return false;
-  const notFound = e.code === 'ERR_MODULE_NOT_FOUND' || e.code === 'MODULE_NOT_FOUND' || /Cannot find (package|module)/.test(e.message);
+  const notFound =
+    e.code === 'ERR_MODULE_NOT_FOUND' ||
+    e.code === 'MODULE_NOT_FOUND' ||
+    /Cannot find (package|module)/.test(e.message);
   return notFound && (e.message.includes(`'${pkg}'`) || e.message.includes(`"${pkg}"`));
 }

@@ -61,7 +61,9 @@ export interface EnsembleEvaluation extends Evaluation {
 export function evaluateEnsemble(
   labels: Labels,
   members: EnsembleScores,
-  options: EnsembleOptions & WarningOptions & WeightOptions & { bins?: number; preset?: PresetName; classwise?: boolean } = {},
+  options: EnsembleOptions &
+    WarningOptions &
+    WeightOptions & { bins?: number; preset?: PresetName; classwise?: boolean } = {},
 ): EnsembleEvaluation {
   const fn = 'evaluateEnsemble';
   checkOptions(fn, options, ENSEMBLE_KEYS, ['bins', 'preset', 'onWarning', 'weights', 'classwise']);
@@ -71,7 +73,12 @@ export function evaluateEnsemble(
   const w = given?.w;
   const p = meanPrediction(e);
   // the evaluate suite on the mean prediction: the same metrics, keys, warnings and nulls as evaluate
-  const base = runSuiteOnBatch(EVALUATE, fn, positiveRows(p, y, given?.w), options as Readonly<Record<string, unknown>>);
+  const base = runSuiteOnBatch(
+    EVALUATE,
+    fn,
+    positiveRows(p, y, given?.w),
+    options as Readonly<Record<string, unknown>>,
+  );
   const u = decomposeUncertainty(e);
   const total = w === undefined ? e.n : w.reduce((a, b) => a + b, 0);
   return {

@@ -10,7 +10,10 @@ export const METRICS: Record<string, { meaning: string; better: 'lower' | 'highe
   sce: { meaning: 'static (class-wise) calibration error', better: 'lower' },
   ace: { meaning: 'adaptive (class-wise, equal-mass) calibration error', better: 'lower' },
   tace: { meaning: 'thresholded ACE (p > 0.01)', better: 'lower' },
-  uce: { meaning: 'uncertainty calibration error (normalized entropy vs top-1 error; all rows binned together)', better: 'lower' },
+  uce: {
+    meaning: 'uncertainty calibration error (normalized entropy vs top-1 error; all rows binned together)',
+    better: 'lower',
+  },
   aece: { meaning: 'adaptive-binning ECE (Ding et al.)', better: 'lower' },
   amce: { meaning: 'adaptive-binning MCE (Ding et al.)', better: 'lower' },
   brier: { meaning: 'Brier score (the preset’s form)', better: 'lower' },
@@ -27,4 +30,3 @@ export const METRICS: Record<string, { meaning: string; better: 'lower' | 'highe
   disagreement: { meaning: 'share of member pairs predicting different classes', better: null },
   gibbsNll: { meaning: 'mean NLL of the members, nats', better: 'lower' },
 };
-

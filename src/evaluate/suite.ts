@@ -26,7 +26,12 @@ export interface SuiteOptions {
   classwise?: boolean;
 }
 
-type Entry = { key: string; def: MetricDefinition; options: (o: SuiteOptions) => Record<string, unknown>; classwise?: true };
+type Entry = {
+  key: string;
+  def: MetricDefinition;
+  options: (o: SuiteOptions) => Record<string, unknown>;
+  classwise?: true;
+};
 
 const binned = (m: CalibrationMember, classwise = false): Entry => ({
   key: m,
@@ -53,7 +58,11 @@ export const EVALUATE_ENTRIES: readonly Entry[] = [
   binned('amce'),
   { key: 'brier', def: BRIER as MetricDefinition, options: (o) => ({ preset: o.preset }) },
   // the NLL of `evaluate` is never clipped: an exact 0 gives Infinity and a warning, under every preset
-  { key: 'nll', def: NLL as MetricDefinition, options: () => ({ clip: null, renormalize: false, precision: 'float64' }) },
+  {
+    key: 'nll',
+    def: NLL as MetricDefinition,
+    options: () => ({ clip: null, renormalize: false, precision: 'float64' }),
+  },
   { key: 'meanEntropy', def: MEAN_ENTROPY as MetricDefinition, options: () => ({}) },
   { key: 'auroc', def: AUROC as MetricDefinition, options: (o) => ({ preset: o.preset }) },
   { key: 'aupr', def: AUPR as MetricDefinition, options: (o) => ({ preset: o.preset, positive: 'error' }) },
@@ -64,14 +73,16 @@ export const EVALUATE_ENTRIES: readonly Entry[] = [
 /** The keys of the metrics that bin all N·C probabilities (left out with `classwise: false`). */
 export const CLASSWISE_KEYS = new Set(EVALUATE_ENTRIES.filter((e) => e.classwise === true).map((e) => e.key));
 
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+const defined = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /** Members the suite leaves out, with the reason (bounded mode: no proven bound). */
 const UNBOUNDED = new WeakMap<Member[], string[]>();
 
 function members(fn: string, options: Readonly<Record<string, unknown>>, mode: StateMode): Member[] {
   const o = options as SuiteOptions;
-  if (o.classwise !== undefined && typeof o.classwise !== 'boolean') fail('UM_OPTION', fn, 'options.classwise', 'be true or false', { value: o.classwise });
+  if (o.classwise !== undefined && typeof o.classwise !== 'boolean')
+    fail('UM_OPTION', fn, 'options.classwise', 'be true or false', { value: o.classwise });
   const out: Member[] = [];
   const skipped: string[] = [];
   for (const e of EVALUATE_ENTRIES) {
@@ -96,36 +107,76 @@ function valueOrNull(key: string, outcome: Outcome | undefined, nulls: Map<strin
   if (outcome === undefined) return null;
   if ('value' in outcome) return outcome.value as number;
   const e = outcome.error;
-  const tolerated = (e.code === 'UM_SINGLE_CLASS' && (key === 'auroc' || key === 'aupr')) || (e.code === 'UM_OPTION' && e.details.argument === 'options.weights') || e.code === 'UM_EMPTY';
+  const tolerated =
+    (e.code === 'UM_SINGLE_CLASS' && (key === 'auroc' || key === 'aupr')) ||
+    (e.code === 'UM_OPTION' && e.details.argument === 'options.weights') ||
+    e.code === 'UM_EMPTY';
   if (!tolerated || key === 'n' || key === 'accuracy') throw e;
   nulls.set(key, e);
   return null;
 }
 
-function warnNulls(fn: string, nulls: Map<string, UMError>, accuracy: number, context: SuiteContext, skipped: readonly string[]): void {
+function warnNulls(
+  fn: string,
+  nulls: Map<string, UMError>,
+  accuracy: number,
+  context: SuiteContext,
+  skipped: readonly string[],
+): void {
   const keys = [...nulls.keys()];
   // only the members computed (the SQL finisher has no AUPR)
   const single = ['auroc', 'aupr'].filter((k) => nulls.get(k)?.code === 'UM_SINGLE_CLASS').map((k) => k.toUpperCase());
   if (single.length > 0) {
-    context.warn({ code: 'UM_W_DEGENERATE', fn, message: `${fn}: every prediction is ${accuracy === 0 ? 'wrong' : 'correct'}; ${single.join(' and ')} ${single.length === 1 ? 'is' : 'are'} undefined (null)` });
+    context.warn({
+      code: 'UM_W_DEGENERATE',
+      fn,
+      message: `${fn}: every prediction is ${accuracy === 0 ? 'wrong' : 'correct'}; ${single.join(' and ')} ${single.length === 1 ? 'is' : 'are'} undefined (null)`,
+    });
   }
   if (keys.some((k) => nulls.get(k)?.details.argument === 'options.weights')) {
-    context.warn({ code: 'UM_W_WEIGHTS', fn, message: `${fn}: AURC and E-AURC average the risk over whole numbers of kept predictions and need whole-number weights; they are null` });
+    context.warn({
+      code: 'UM_W_WEIGHTS',
+      fn,
+      message: `${fn}: AURC and E-AURC average the risk over whole numbers of kept predictions and need whole-number weights; they are null`,
+    });
   }
   for (const k of keys.filter((x) => nulls.get(x)?.code === 'UM_EMPTY')) {
-    context.warn({ code: 'UM_W_EMPTY', fn, message: `${fn}: ${k} has nothing to compute on (${(nulls.get(k) as UMError).message.replace(/^[^:]*: /, '')}); it is null` });
+    context.warn({
+      code: 'UM_W_EMPTY',
+      fn,
+      message: `${fn}: ${k} has nothing to compute on (${(nulls.get(k) as UMError).message.replace(/^[^:]*: /, '')}); it is null`,
+    });
   }
   if (skipped.length > 0) {
-    context.warn({ code: 'UM_W_BOUNDED', fn, message: `${fn}: ${skipped.join(', ')} ${skipped.length === 1 ? 'has' : 'have'} no proven error bound on the bounded grid and ${skipped.length === 1 ? 'is' : 'are'} null (use the exact mode for ${skipped.length === 1 ? 'it' : 'them'})` });
+    context.warn({
+      code: 'UM_W_BOUNDED',
+      fn,
+      message: `${fn}: ${skipped.join(', ')} ${skipped.length === 1 ? 'has' : 'have'} no proven error bound on the bounded grid and ${skipped.length === 1 ? 'is' : 'are'} null (use the exact mode for ${skipped.length === 1 ? 'it' : 'them'})`,
+    });
   }
 }
 
-function configOf(list: readonly Member[], classwise: boolean, weighted: boolean, input: EvaluationConfig['input'], binary: boolean): EvaluationConfig {
+function configOf(
+  list: readonly Member[],
+  classwise: boolean,
+  weighted: boolean,
+  input: EvaluationConfig['input'],
+  binary: boolean,
+): EvaluationConfig {
   const cfg = (key: string) => list.find((m) => m.key === key)?.config;
   const ece = cfg('ece') as ResolvedCalibration;
-  const ace = (cfg('ace') ?? calibrationDefinition('ace').resolve('evaluate', { preset: ece.config.preset, bins: (ece.config as { bins: number }).bins })) as ResolvedCalibration;
-  const aece = (cfg('aece') ?? calibrationDefinition('aece').resolve('evaluate', { preset: ece.config.preset })) as ResolvedCalibration;
-  const tace = (cfg('tace') ?? calibrationDefinition('tace').resolve('evaluate', { preset: ece.config.preset, bins: (ece.config as { bins: number }).bins })) as ResolvedCalibration;
+  const ace = (cfg('ace') ??
+    calibrationDefinition('ace').resolve('evaluate', {
+      preset: ece.config.preset,
+      bins: (ece.config as { bins: number }).bins,
+    })) as ResolvedCalibration;
+  const aece = (cfg('aece') ??
+    calibrationDefinition('aece').resolve('evaluate', { preset: ece.config.preset })) as ResolvedCalibration;
+  const tace = (cfg('tace') ??
+    calibrationDefinition('tace').resolve('evaluate', {
+      preset: ece.config.preset,
+      bins: (ece.config as { bins: number }).bins,
+    })) as ResolvedCalibration;
   const uce = cfg('uce') as ResolvedUce;
   const auroc = cfg('auroc') as RankingConfig;
   const ew = ece.config as Extract<BinningConfig, { binning: 'equal-width' }>;
@@ -145,7 +196,13 @@ function configOf(list: readonly Member[], classwise: boolean, weighted: boolean
     nllClip: null,
     weighted,
     classwise,
-    selective: { by: 'max-prob', auprPositive: 'error', aurcEstimator: 'mean-risk', aucThresholds: auroc.thresholds, aucPrecision: auroc.thresholds === null ? null : auroc.aucPrecision },
+    selective: {
+      by: 'max-prob',
+      auprPositive: 'error',
+      aurcEstimator: 'mean-risk',
+      aucThresholds: auroc.thresholds,
+      aucPrecision: auroc.thresholds === null ? null : auroc.aucPrecision,
+    },
   };
 }
 
@@ -183,7 +240,13 @@ export const EVALUATE: Suite<Evaluation> = {
       aupr: value('aupr'),
       aurc: value('aurc'),
       eaurc: value('eaurc'),
-      config: configOf(computation.members, classwise, computation.weighted, computation.input.input, computation.input.binary),
+      config: configOf(
+        computation.members,
+        classwise,
+        computation.weighted,
+        computation.input.input,
+        computation.input.binary,
+      ),
     };
     warnNulls(fn, nulls, accuracy, context, UNBOUNDED.get(computation.members as Member[]) ?? []);
     if (computation.mode === 'bounded') {

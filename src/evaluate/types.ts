@@ -47,7 +47,13 @@ export interface EvaluationConfig {
    * Selective prediction: ranking by max probability; AUPR with errors as positives; AURC estimator; AUROC/AUPR exact
    * (`aucThresholds: null`) or Keras' approximation with its arithmetic (`aucPrecision`, `null` when exact).
    */
-  selective: { by: 'max-prob'; auprPositive: 'error'; aurcEstimator: 'mean-risk'; aucThresholds: number | null; aucPrecision: Precision | null };
+  selective: {
+    by: 'max-prob';
+    auprPositive: 'error';
+    aurcEstimator: 'mean-risk';
+    aucThresholds: number | null;
+    aucPrecision: Precision | null;
+  };
 }
 
 /** The calibration summary of one model, as `um metrics --json` prints it. */
@@ -86,4 +92,3 @@ export interface Evaluation {
    */
   bounds?: Record<string, number | null>;
 }
-

@@ -1,4 +1,11 @@
-import { logLikelihoodMatrix, meanWithError, resolveIc, rowLogSumExp, type EstimateWithError, type InformationCriterionOptions } from './logLikelihoodMatrix.js';
+import {
+  logLikelihoodMatrix,
+  meanWithError,
+  resolveIc,
+  rowLogSumExp,
+  type EstimateWithError,
+  type InformationCriterionOptions,
+} from './logLikelihoodMatrix.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { weightArray } from '../input/weights.js';
 
@@ -31,7 +38,10 @@ import { weightArray } from '../input/weights.js';
  * iscv(logp, { preset: 'uncertainty-metrics' }).value; // ≈ -0.9785440263
  * ```
  */
-export function iscv(logLikelihood: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array, options: InformationCriterionOptions = {}): EstimateWithError {
+export function iscv(
+  logLikelihood: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array,
+  options: InformationCriterionOptions = {},
+): EstimateWithError {
   checkOptions('iscv', options, ['numMembers', 'varianceDdof', 'sem', 'preset', 'weights']);
   const fn = 'iscv';
   const { sem } = resolveIc(fn, options);

@@ -28,37 +28,53 @@ export interface EstimateWithError {
 }
 
 /** Validated log-likelihoods [N, M] as rows (internal). */
-export function logLikelihoodMatrix(fn: string, logp: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array, options: InformationCriterionOptions): { data: Float64Array; n: number; m: number } {
+export function logLikelihoodMatrix(
+  fn: string,
+  logp: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array,
+  options: InformationCriterionOptions,
+): { data: Float64Array; n: number; m: number } {
   let n: number;
   let m: number;
   let get: (i: number, j: number) => unknown;
   if (logp instanceof Float64Array || logp instanceof Float32Array) {
     const mm = options.numMembers;
-    if (typeof mm !== 'number' || !Number.isInteger(mm) || mm < 1) fail('UM_OPTION', fn, 'options.numMembers', 'be an integer ≥ 1 for a flat array', { value: mm });
-    if (logp.length % mm !== 0) fail('UM_SHAPE', fn, 'logLikelihood', `have a length that is a multiple of numMembers (${mm})`, { value: logp.length });
+    if (typeof mm !== 'number' || !Number.isInteger(mm) || mm < 1)
+      fail('UM_OPTION', fn, 'options.numMembers', 'be an integer ≥ 1 for a flat array', { value: mm });
+    if (logp.length % mm !== 0)
+      fail('UM_SHAPE', fn, 'logLikelihood', `have a length that is a multiple of numMembers (${mm})`, {
+        value: logp.length,
+      });
     m = mm;
     n = logp.length / mm;
     get = (i, j) => logp[i * mm + j];
   } else if (Array.isArray(logp)) {
     n = logp.length;
     const first: unknown = logp[0];
-    if (n > 0 && (first === null || typeof first !== 'object')) fail('UM_SHAPE', fn, 'logLikelihood', 'be a matrix [N instances, M members]', { index: [0], value: first });
+    if (n > 0 && (first === null || typeof first !== 'object'))
+      fail('UM_SHAPE', fn, 'logLikelihood', 'be a matrix [N instances, M members]', { index: [0], value: first });
     m = n > 0 ? (first as ArrayLike<unknown>).length : 0;
     for (let i = 0; i < n; i++) {
       const row: unknown = logp[i];
-      if (row === null || typeof row !== 'object' || (row as ArrayLike<unknown>).length !== m) fail('UM_SHAPE', fn, 'logLikelihood', `be a row of ${m} log-likelihoods like row 0`, { index: [i], value: row });
+      if (row === null || typeof row !== 'object' || (row as ArrayLike<unknown>).length !== m)
+        fail('UM_SHAPE', fn, 'logLikelihood', `be a row of ${m} log-likelihoods like row 0`, {
+          index: [i],
+          value: row,
+        });
     }
     get = (i, j) => (logp[i] as ArrayLike<unknown>)[j];
   } else {
     fail('UM_SHAPE', fn, 'logLikelihood', 'be a matrix [N, M] (nested, or flat with numMembers)', { value: logp });
   }
-  if (n === 0 || m === 0) fail('UM_EMPTY', fn, 'logLikelihood', 'hold at least one instance and one member', { value: n * m });
+  if (n === 0 || m === 0)
+    fail('UM_EMPTY', fn, 'logLikelihood', 'hold at least one instance and one member', { value: n * m });
   const data = new Float64Array(n * m);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < m; j++) {
       const v = get(i, j);
-      if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'logLikelihood', 'be a finite log-likelihood', { index: [i, j], value: v });
-      if (v > 0) fail('UM_PROB_RANGE', fn, 'logLikelihood', 'be ≤ 0 (the log of a probability)', { index: [i, j], value: v });
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        fail('UM_NOT_FINITE', fn, 'logLikelihood', 'be a finite log-likelihood', { index: [i, j], value: v });
+      if (v > 0)
+        fail('UM_PROB_RANGE', fn, 'logLikelihood', 'be ≤ 0 (the log of a probability)', { index: [i, j], value: v });
       data[i * m + j] = v;
     }
   }
@@ -66,17 +82,27 @@ export function logLikelihoodMatrix(fn: string, logp: ReadonlyArray<ArrayLike<nu
 }
 
 /** Resolves the variance and standard-error conventions (internal). */
-export function resolveIc(fn: string, options: InformationCriterionOptions): { varianceDdof: 0 | 1; sem: 'instances' | 'members' } {
+export function resolveIc(
+  fn: string,
+  options: InformationCriterionOptions,
+): { varianceDdof: 0 | 1; sem: 'instances' | 'members' } {
   const base = presetOf(fn, options.preset).informationCriteria;
   const varianceDdof = options.varianceDdof ?? base.varianceDdof;
   const sem = options.sem ?? base.sem;
-  if (varianceDdof !== 0 && varianceDdof !== 1) fail('UM_OPTION', fn, 'options.varianceDdof', 'be 0 or 1', { value: varianceDdof });
-  if (sem !== 'instances' && sem !== 'members') fail('UM_OPTION', fn, 'options.sem', `be 'instances' or 'members'`, { value: sem });
+  if (varianceDdof !== 0 && varianceDdof !== 1)
+    fail('UM_OPTION', fn, 'options.varianceDdof', 'be 0 or 1', { value: varianceDdof });
+  if (sem !== 'instances' && sem !== 'members')
+    fail('UM_OPTION', fn, 'options.sem', `be 'instances' or 'members'`, { value: sem });
   return { varianceDdof, sem };
 }
 
 /** Mean and standard error of per-instance terms (internal). */
-export function meanWithError(terms: Float64Array, m: number, sem: 'instances' | 'members', w?: Float64Array): EstimateWithError {
+export function meanWithError(
+  terms: Float64Array,
+  m: number,
+  sem: 'instances' | 'members',
+  w?: Float64Array,
+): EstimateWithError {
   // with frequency weights, N is Σw and every sum is weighted (equal to repeating instances)
   const wi = (i: number) => (w === undefined ? 1 : (w[i] as number));
   let n = 0;

@@ -1,5 +1,13 @@
 import { fail } from '../errors/fail.js';
-import { logLikelihoodMatrix, meanWithError, resolveIc, rowLogSumExp, scaledSquares, type EstimateWithError, type InformationCriterionOptions } from './logLikelihoodMatrix.js';
+import {
+  logLikelihoodMatrix,
+  meanWithError,
+  resolveIc,
+  rowLogSumExp,
+  scaledSquares,
+  type EstimateWithError,
+  type InformationCriterionOptions,
+} from './logLikelihoodMatrix.js';
 import { checkOptions } from '../errors/checkOptions.js';
 import { weightArray } from '../input/weights.js';
 import { stableMean } from '../math/pow2.js';
@@ -39,14 +47,19 @@ import { stableMean } from '../math/pow2.js';
  * negativeWaic(logp, { type: 'waic2', preset: 'uncertainty-metrics' }).sem; // ≈ 0.5071531406
  * ```
  */
-export function negativeWaic(logLikelihood: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array, options: InformationCriterionOptions & { type?: 'waic1' | 'waic2' } = {}): EstimateWithError {
+export function negativeWaic(
+  logLikelihood: ReadonlyArray<ArrayLike<number>> | Float32Array | Float64Array,
+  options: InformationCriterionOptions & { type?: 'waic1' | 'waic2' } = {},
+): EstimateWithError {
   checkOptions('negativeWaic', options, ['numMembers', 'varianceDdof', 'sem', 'preset', 'type', 'weights']);
   const fn = 'negativeWaic';
   const type = options.type ?? 'waic1';
-  if (type !== 'waic1' && type !== 'waic2') fail('UM_OPTION', fn, 'options.type', `be 'waic1' or 'waic2'`, { value: type });
+  if (type !== 'waic1' && type !== 'waic2')
+    fail('UM_OPTION', fn, 'options.type', `be 'waic1' or 'waic2'`, { value: type });
   const { varianceDdof, sem } = resolveIc(fn, options);
   const { data, n, m } = logLikelihoodMatrix(fn, logLikelihood, options);
-  if (type === 'waic1' && m - varianceDdof < 1) fail('UM_SHAPE', fn, 'logLikelihood', `have at least ${varianceDdof + 1} members for the variance`, { value: m });
+  if (type === 'waic1' && m - varianceDdof < 1)
+    fail('UM_SHAPE', fn, 'logLikelihood', `have at least ${varianceDdof + 1} members for the variance`, { value: m });
   const terms = new Float64Array(n);
   const logM = Math.log(m);
   for (let i = 0; i < n; i++) {
@@ -61,7 +74,13 @@ export function negativeWaic(logLikelihood: ReadonlyArray<ArrayLike<number>> | F
       terms[i] = lpd - scaledSquares(row, mean) / (m - varianceDdof);
     }
     if (!Number.isFinite(terms[i] as number)) {
-      fail('UM_NOT_FINITE', fn, 'logLikelihood', 'give a WAIC term within float64 (its penalty, the variance of the row, exceeds 1.8e308)', { index: [i], value: minOf(row) });
+      fail(
+        'UM_NOT_FINITE',
+        fn,
+        'logLikelihood',
+        'give a WAIC term within float64 (its penalty, the variance of the row, exceeds 1.8e308)',
+        { index: [i], value: minOf(row) },
+      );
     }
   }
   return meanWithError(terms, m, sem, weightArray(fn, options.weights, n));

@@ -23,10 +23,13 @@ function positiveInteger(fn: string, argument: string, value: unknown, min: numb
  */
 export function ensembleMatrix(fn: string, scores: EnsembleScores, options: EnsembleOptions = {}): EnsembleMatrix {
   const input = options.input ?? 'probs';
-  if (!KINDS.includes(input)) fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
+  if (!KINDS.includes(input))
+    fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
   if (isValidatedEnsemble(scores)) {
     if (options.input !== undefined && options.input !== 'probs') {
-      fail('UM_OPTION', fn, 'options.input', `be 'probs' or omitted when the ensemble is already validated`, { value: options.input });
+      fail('UM_OPTION', fn, 'options.input', `be 'probs' or omitted when the ensemble is already validated`, {
+        value: options.input,
+      });
     }
     return scores;
   }
@@ -44,7 +47,9 @@ export function ensembleMatrix(fn: string, scores: EnsembleScores, options: Ense
     c = positiveInteger(fn, 'options.numClasses', options.numClasses, 2);
     if (scores.length === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
     if (scores.length % (s * c) !== 0) {
-      fail('UM_SHAPE', fn, arg, `have a length that is a multiple of numMembers × numClasses (${s * c})`, { value: scores.length });
+      fail('UM_SHAPE', fn, arg, `have a length that is a multiple of numMembers × numClasses (${s * c})`, {
+        value: scores.length,
+      });
     }
     n = scores.length / (s * c);
     const nn = n;
@@ -61,19 +66,30 @@ export function ensembleMatrix(fn: string, scores: EnsembleScores, options: Ense
     const first: unknown = scores[0];
     if (isFloatArray(first)) {
       c = positiveInteger(fn, 'options.numClasses', options.numClasses, 2);
-      if (first.length % c !== 0) fail('UM_SHAPE', fn, arg, `have members whose length is a multiple of numClasses (${c})`, { index: [0], value: first.length });
+      if (first.length % c !== 0)
+        fail('UM_SHAPE', fn, arg, `have members whose length is a multiple of numClasses (${c})`, {
+          index: [0],
+          value: first.length,
+        });
       n = first.length / c;
     } else if (Array.isArray(first) && first.length > 0 && Array.isArray(first[0])) {
       n = first.length;
       c = (first[0] as unknown[]).length;
       if (options.numClasses !== undefined && options.numClasses !== c) {
-        fail('UM_SHAPE', fn, arg, `have rows of length numClasses (${options.numClasses})`, { index: [0, 0], value: c });
+        fail('UM_SHAPE', fn, arg, `have rows of length numClasses (${options.numClasses})`, {
+          index: [0, 0],
+          value: c,
+        });
       }
       if (c < 2) fail('UM_OPTION', fn, `${arg}[0][0].length`, 'be an integer ≥ 2', { value: c });
     } else if (Array.isArray(first) && first.length === 0) {
       fail('UM_EMPTY', fn, arg, 'hold at least one row', { index: [0], value: 0 });
     } else {
-      fail('UM_SHAPE', fn, arg, 'be stacked member outputs [S, N, C]: an array of member matrices', { index: [0], value: first, hint: 'for one model use the single-prediction functions' });
+      fail('UM_SHAPE', fn, arg, 'be stacked member outputs [S, N, C]: an array of member matrices', {
+        index: [0],
+        value: first,
+        hint: 'for one model use the single-prediction functions',
+      });
     }
     if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
     const nn = n;
@@ -82,14 +98,23 @@ export function ensembleMatrix(fn: string, scores: EnsembleScores, options: Ense
     for (let m = 0; m < s; m++) {
       const mem = members[m];
       if (isFloatArray(mem)) {
-        if (mem.length !== nn * cc) fail('UM_SHAPE', fn, arg, `have members of ${nn} rows × ${cc} classes like member 0`, { index: [m], value: mem.length });
+        if (mem.length !== nn * cc)
+          fail('UM_SHAPE', fn, arg, `have members of ${nn} rows × ${cc} classes like member 0`, {
+            index: [m],
+            value: mem.length,
+          });
       } else if (!Array.isArray(mem) || mem.length !== nn) {
         fail('UM_SHAPE', fn, arg, `have members of ${nn} rows like member 0`, { index: [m], value: mem });
       } else {
         for (let i = 0; i < nn; i++) {
           const row: unknown = mem[i];
-          if (!Array.isArray(row) && !isFloatArray(row)) fail('UM_SHAPE', fn, arg, `be a row of ${cc} numbers`, { index: [m, i], value: row });
-          if ((row as ArrayLike<unknown>).length !== cc) fail('UM_SHAPE', fn, arg, `be a row of ${cc} numbers like row 0 of member 0`, { index: [m, i], value: row });
+          if (!Array.isArray(row) && !isFloatArray(row))
+            fail('UM_SHAPE', fn, arg, `be a row of ${cc} numbers`, { index: [m, i], value: row });
+          if ((row as ArrayLike<unknown>).length !== cc)
+            fail('UM_SHAPE', fn, arg, `be a row of ${cc} numbers like row 0 of member 0`, {
+              index: [m, i],
+              value: row,
+            });
         }
       }
     }
@@ -100,7 +125,13 @@ export function ensembleMatrix(fn: string, scores: EnsembleScores, options: Ense
       return { get: (i, k) => (rows[i] as ArrayLike<unknown>)[k] };
     };
   } else {
-    fail('UM_SHAPE', fn, arg, 'be stacked member outputs [S, N, C] (an array of member matrices, or a flat typed array with numMembers and numClasses)', { value: scores });
+    fail(
+      'UM_SHAPE',
+      fn,
+      arg,
+      'be stacked member outputs [S, N, C] (an array of member matrices, or a flat typed array with numMembers and numClasses)',
+      { value: scores },
+    );
   }
   const data = new Float64Array(s * n * c);
   const logData = input === 'probs' ? undefined : new Float64Array(s * n * c);

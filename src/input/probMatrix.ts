@@ -32,7 +32,13 @@ function checkFinite(fn: string, arg: string, v: unknown, index: number[], allow
  * Validates and converts scores of a declared kind into probabilities. Internal form of
  * {@link toProbabilities}; `fn` is the public function named in error messages.
  */
-export function probMatrix(fn: string, scores: Scores, options: InputOptions = {}, statsMode: RowStatsMode = 0, given?: RowStats): ProbMatrix {
+export function probMatrix(
+  fn: string,
+  scores: Scores,
+  options: InputOptions = {},
+  statsMode: RowStatsMode = 0,
+  given?: RowStats,
+): ProbMatrix {
   const input = options.input ?? 'probs';
   if (!KINDS.includes(input)) {
     fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
@@ -44,9 +50,15 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
       });
     }
     if (options.binary !== undefined && options.binary !== scores.binary) {
-      fail('UM_OPTION', fn, 'options.binary', `be omitted (or ${String(scores.binary)}) when scores are validated probabilities`, {
-        value: options.binary,
-      });
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.binary',
+        `be omitted (or ${String(scores.binary)}) when scores are validated probabilities`,
+        {
+          value: options.binary,
+        },
+      );
     }
     if (options.numClasses !== undefined && options.numClasses !== scores.numClasses) {
       fail('UM_OPTION', fn, 'options.numClasses', `equal the validated matrix's ${scores.numClasses} classes`, {
@@ -116,7 +128,19 @@ export function probMatrix(fn: string, scores: Scores, options: InputOptions = {
   }
   if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
 
-  const { data, logData, stats } = convertRows(fn, arg, get, n, numClasses, input, tolerance, [], flat, statsMode, given);
+  const { data, logData, stats } = convertRows(
+    fn,
+    arg,
+    get,
+    n,
+    numClasses,
+    input,
+    tolerance,
+    [],
+    flat,
+    statsMode,
+    given,
+  );
   const matrix: ProbMatrix =
     logData === undefined
       ? { kind: 'probabilities', data, n, numClasses, input, binary: false }
@@ -147,7 +171,10 @@ export function convertRows(
 ): { data: Float32Array | Float64Array; logData?: Float64Array; stats?: RowStats } {
   if (input === 'probs' && flat !== undefined) {
     // `given`: the statistics of exactly these rows, computed elsewhere (the parallel pass)
-    const stats = given !== undefined && given.max.length === n && given.mode >= statsMode ? given : computeRowStats(flat, n, c, statsMode);
+    const stats =
+      given !== undefined && given.max.length === n && given.mode >= statsMode
+        ? given
+        : computeRowStats(flat, n, c, statsMode);
     const { min, max, sum, sumSlack } = stats;
     // A row passes the screen when min ≥ 0, max ≤ 1 and |sum − 1| ≤ tolerance less the sum's own rounding bound (each
     // comparison is false for NaN); any other row is checked exactly, which throws or (at the margin) passes.
@@ -173,7 +200,10 @@ export function convertRows(
     for (let k = 0; k < c; k++) {
       const raw = get(i, k);
       // the index array is built only for a value that fails
-      const v = typeof raw === 'number' && raw === raw && raw !== Infinity ? raw : checkFinite(fn, arg, raw, [...prefix, i, k], true);
+      const v =
+        typeof raw === 'number' && raw === raw && raw !== Infinity
+          ? raw
+          : checkFinite(fn, arg, raw, [...prefix, i, k], true);
       if (input === 'logprobs' && v > 0) {
         fail('UM_PROB_RANGE', fn, arg, 'be ≤ 0 (a log-probability)', { index: [...prefix, i, k], value: v });
       }
@@ -301,7 +331,10 @@ function checkProbRows(
     let sum = 0;
     for (let k = 0; k < c; k++) {
       const raw = get(i, k);
-      const v = typeof raw === 'number' && raw === raw && raw !== Infinity && raw !== -Infinity ? raw : checkFinite(fn, arg, raw, [...prefix, i, k], false);
+      const v =
+        typeof raw === 'number' && raw === raw && raw !== Infinity && raw !== -Infinity
+          ? raw
+          : checkFinite(fn, arg, raw, [...prefix, i, k], false);
       if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, arg, 'be in [0, 1]', { index: [...prefix, i, k], value: v });
       if (copy) data[i * c + k] = v;
       sum += v;

@@ -14,10 +14,20 @@ export function markValidated<T extends ProbMatrix | EnsembleMatrix>(matrix: T):
 
 /** True when `value` was built by `toProbabilities`. */
 export function isValidatedProbMatrix(value: unknown): value is ProbMatrix {
-  return typeof value === 'object' && value !== null && validated.has(value) && (value as { kind?: unknown }).kind === 'probabilities';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    validated.has(value) &&
+    (value as { kind?: unknown }).kind === 'probabilities'
+  );
 }
 
 /** True when `value` was built by `toEnsemble` (or another ensemble function's validation). */
 export function isValidatedEnsemble(value: unknown): value is EnsembleMatrix {
-  return typeof value === 'object' && value !== null && validated.has(value) && (value as { kind?: unknown }).kind === 'ensemble';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    validated.has(value) &&
+    (value as { kind?: unknown }).kind === 'ensemble'
+  );
 }

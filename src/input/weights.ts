@@ -59,7 +59,12 @@ export interface WeightRules {
  * Validates weights against `n` rows: finite, ≥ 0, not all 0 (and the `rules`). Returns them scaled (see
  * {@link WeightOptions}) with the scale, or `undefined` when none were given (internal).
  */
-export function weightInput(fn: string, weights: unknown, n: number, rules: WeightRules = {}): ScaledWeights | undefined {
+export function weightInput(
+  fn: string,
+  weights: unknown,
+  n: number,
+  rules: WeightRules = {},
+): ScaledWeights | undefined {
   if (weights === undefined) return undefined;
   if (weights === null || typeof weights !== 'object' || typeof (weights as { length?: unknown }).length !== 'number') {
     fail('UM_SHAPE', fn, 'options.weights', 'be an array of numbers, one per row', { value: weights });
@@ -71,21 +76,38 @@ export function weightInput(fn: string, weights: unknown, n: number, rules: Weig
   let max = 0;
   for (let i = 0; i < n; i++) {
     const v = w[i];
-    if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'options.weights', 'be a finite number', { index: [i], value: v });
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      fail('UM_NOT_FINITE', fn, 'options.weights', 'be a finite number', { index: [i], value: v });
     if (v < 0) fail('UM_OPTION', fn, 'options.weights', 'be ≥ 0', { index: [i], value: v });
-    if (rules.integer === true && !Number.isInteger(v)) fail('UM_OPTION', fn, 'options.weights', 'be whole numbers here (frequency weights: this metric counts repeated samples)', { index: [i], value: v });
+    if (rules.integer === true && !Number.isInteger(v))
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.weights',
+        'be whole numbers here (frequency weights: this metric counts repeated samples)',
+        { index: [i], value: v },
+      );
     out[i] = v + 0; // -0 → 0
     total += v;
     if (v > max) max = v;
   }
-  if (total === 0 && rules.allowZeroTotal !== true) fail('UM_EMPTY', fn, 'options.weights', 'not all be 0', { value: 0 });
+  if (total === 0 && rules.allowZeroTotal !== true)
+    fail('UM_EMPTY', fn, 'options.weights', 'not all be 0', { value: 0 });
   if (rules.finiteTotal !== undefined && total === Infinity) {
-    fail('UM_OPTION', fn, 'options.weights', `have a finite sum (at most 1.8e308): ${rules.finiteTotal}`, { value: 'a sum above 1.8e308' });
+    fail('UM_OPTION', fn, 'options.weights', `have a finite sum (at most 1.8e308): ${rules.finiteTotal}`, {
+      value: 'a sum above 1.8e308',
+    });
   }
   if (rules.exact === true) {
     const i = Array.prototype.findIndex.call(out, (v: number) => v !== 0 && !(v >= 2 ** -WINDOW && v <= 2 ** WINDOW));
     if (i >= 0) {
-      fail('UM_OPTION', fn, 'options.weights', 'be 0 or within [2^-100, 2^100] (7.9e-31 … 1.27e30) in a mergeable state: its sums are kept exactly across batches, which share no common scale', { index: [i], value: w[i] });
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.weights',
+        'be 0 or within [2^-100, 2^100] (7.9e-31 … 1.27e30) in a mergeable state: its sums are kept exactly across batches, which share no common scale',
+        { index: [i], value: w[i] },
+      );
     }
     return { w: out, scale: 1 };
   }
@@ -144,7 +166,11 @@ export function weightArray(fn: string, weights: unknown, n: number, allowZeroTo
 }
 
 /** The rows of weight > 0 of validated probabilities and labels (the same objects when none is 0) (internal). */
-export function positiveRows(p: ProbMatrix, y: Int32Array, w: Float64Array | undefined): { p: ProbMatrix; y: Int32Array; w: Float64Array | undefined } {
+export function positiveRows(
+  p: ProbMatrix,
+  y: Int32Array,
+  w: Float64Array | undefined,
+): { p: ProbMatrix; y: Int32Array; w: Float64Array | undefined } {
   if (w === undefined || w.every((v) => v > 0)) return { p, y, w };
   const keep: number[] = [];
   for (let i = 0; i < w.length; i++) if ((w[i] as number) > 0) keep.push(i);
@@ -159,7 +185,18 @@ export function positiveRows(p: ProbMatrix, y: Int32Array, w: Float64Array | und
   });
   const q: ProbMatrix =
     logData === undefined
-      ? { kind: 'probabilities', data: p.data instanceof Float32Array ? Float32Array.from(data) : data, n: keep.length, numClasses: c, input: p.input, binary: p.binary }
+      ? {
+          kind: 'probabilities',
+          data: p.data instanceof Float32Array ? Float32Array.from(data) : data,
+          n: keep.length,
+          numClasses: c,
+          input: p.input,
+          binary: p.binary,
+        }
       : { kind: 'probabilities', data, logData, n: keep.length, numClasses: c, input: p.input, binary: p.binary };
-  return { p: markValidated(q), y: Int32Array.from(keep, (i) => y[i] as number), w: withUnit(gather(w, keep), weightUnit(w)) };
+  return {
+    p: markValidated(q),
+    y: Int32Array.from(keep, (i) => y[i] as number),
+    w: withUnit(gather(w, keep), weightUnit(w)),
+  };
 }

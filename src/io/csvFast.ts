@@ -10,7 +10,10 @@
 /** What each column of the header is: −1 ignored, −2 the label, −3 the weight, k ≥ 0 score k. */
 export type ColumnRoles = Int32Array;
 
-const POW10 = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22,
+];
 
 /**
  * A strict decimal number (`[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?`, the general path's rule) in the bytes `text[s, e)`, or
@@ -94,7 +97,15 @@ export interface FastRows {
  * Parses one line `text[a, b)` (no line end) into row `rows.count` (counted only on success); false when the line
  * is not a plain numeric line of `width` fields (the caller then hands it to the general parser).
  */
-export function parseLine(text: Uint8Array, a: number, b: number, roles: ColumnRoles, numClasses: number, rows: FastRows, line: number): boolean {
+export function parseLine(
+  text: Uint8Array,
+  a: number,
+  b: number,
+  roles: ColumnRoles,
+  numClasses: number,
+  rows: FastRows,
+  line: number,
+): boolean {
   const width = roles.length;
   const r = rows.count;
   let j = 0;

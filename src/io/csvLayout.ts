@@ -11,24 +11,55 @@ function escapeRegExp(s: string): string {
  * The label, weight and score columns of a header, checked (internal; shared by the general and the fast path).
  * With class names, score columns named after them are taken when present (namedScoreColumns).
  */
-export function headerLayout(fn: string, path: string, record: string[], line: number, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn: string | undefined, classes?: ClassNames): { labelIndex: number; weightIndex: number; scoreIndex: number[] } {
+export function headerLayout(
+  fn: string,
+  path: string,
+  record: string[],
+  line: number,
+  labelColumn: string,
+  scorePrefix: string,
+  requireLabels: boolean,
+  weightColumn: string | undefined,
+  classes?: ClassNames,
+): { labelIndex: number; weightIndex: number; scoreIndex: number[] } {
   const scoreIndex: number[] = [];
   const once = (name: string, what: string): void => {
     const j = record.indexOf(name);
     if (j >= 0 && record.indexOf(name, j + 1) >= 0) {
-      fileFail('UM_FILE_FORMAT', fn, path, `the ${what} column ${JSON.stringify(name)} appears twice (columns ${j + 1} and ${record.indexOf(name, j + 1) + 1}); which one is meant is ambiguous`, { line, column: record.indexOf(name, j + 1) + 1 });
+      fileFail(
+        'UM_FILE_FORMAT',
+        fn,
+        path,
+        `the ${what} column ${JSON.stringify(name)} appears twice (columns ${j + 1} and ${record.indexOf(name, j + 1) + 1}); which one is meant is ambiguous`,
+        { line, column: record.indexOf(name, j + 1) + 1 },
+      );
     }
   };
   once(labelColumn, 'label');
   if (weightColumn !== undefined) once(weightColumn, 'weight');
   const labelIndex = record.indexOf(labelColumn);
   if (labelIndex < 0 && requireLabels) {
-    fileFail('UM_FILE_FORMAT', fn, path, `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`, { line }, { value: record.join(',') });
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      `the header must have a ${JSON.stringify(labelColumn)} column (choose another with --label-column)`,
+      { line },
+      { value: record.join(',') },
+    );
   }
   let weightIndex = -1;
   if (weightColumn !== undefined) {
     weightIndex = record.indexOf(weightColumn);
-    if (weightIndex < 0) fileFail('UM_FILE_FORMAT', fn, path, `the header must have the weight column ${JSON.stringify(weightColumn)}`, { line }, { value: record.join(',') });
+    if (weightIndex < 0)
+      fileFail(
+        'UM_FILE_FORMAT',
+        fn,
+        path,
+        `the header must have the weight column ${JSON.stringify(weightColumn)}`,
+        { line },
+        { value: record.join(',') },
+      );
   }
   const pattern = new RegExp(`^${escapeRegExp(scorePrefix)}(\\d+)$`);
   const found = new Map<number, number>();
@@ -36,7 +67,11 @@ export function headerLayout(fn: string, path: string, record: string[], line: n
     const m = pattern.exec(name);
     if (m !== null) {
       const k = Number(m[1]);
-      if (found.has(k)) fileFail('UM_FILE_FORMAT', fn, path, `score column ${JSON.stringify(name)} appears twice`, { line, column: j + 1 });
+      if (found.has(k))
+        fileFail('UM_FILE_FORMAT', fn, path, `score column ${JSON.stringify(name)} appears twice`, {
+          line,
+          column: j + 1,
+        });
       found.set(k, j);
     }
   });
@@ -45,20 +80,48 @@ export function headerLayout(fn: string, path: string, record: string[], line: n
     const named = namedScoreColumns(fn, path, record, classes, numbered, { line });
     if (named !== undefined) {
       const clash = named.find((j) => j === labelIndex || j === weightIndex);
-      if (clash !== undefined) fileFail('UM_FILE_FORMAT', fn, path, `the column ${JSON.stringify(record[clash])} cannot be both a class's scores and the ${clash === labelIndex ? 'label' : 'weight'} column`, { line, column: clash + 1 });
+      if (clash !== undefined)
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `the column ${JSON.stringify(record[clash])} cannot be both a class's scores and the ${clash === labelIndex ? 'label' : 'weight'} column`,
+          { line, column: clash + 1 },
+        );
       return { labelIndex, weightIndex, scoreIndex: named };
     }
     if (found.size === 0) {
       const names = classes.names.slice(0, 3).map((name) => `${classes.prefix}${name}`);
-      fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns named after the classes (${names.join(', ')}, …) or numbered ${scorePrefix}0, ${scorePrefix}1, … (choose a prefix with --score-prefix)`, { line }, { value: record.join(',') });
+      fileFail(
+        'UM_FILE_FORMAT',
+        fn,
+        path,
+        `the header must have score columns named after the classes (${names.join(', ')}, …) or numbered ${scorePrefix}0, ${scorePrefix}1, … (choose a prefix with --score-prefix)`,
+        { line },
+        { value: record.join(',') },
+      );
     }
   }
   if (found.size === 0) {
-    fileFail('UM_FILE_FORMAT', fn, path, `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix${classes === undefined ? '; columns named after the classes need options.classes' : ''})`, { line }, { value: record.join(',') });
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      `the header must have score columns ${scorePrefix}0, ${scorePrefix}1, … (choose another prefix with --score-prefix${classes === undefined ? '; columns named after the classes need options.classes' : ''})`,
+      { line },
+      { value: record.join(',') },
+    );
   }
   for (let k = 0; k < found.size; k++) {
     const j = found.get(k);
-    if (j === undefined) fileFail('UM_FILE_FORMAT', fn, path, `score columns must be numbered ${scorePrefix}0 … ${scorePrefix}${found.size - 1} without gaps; ${scorePrefix}${k} is missing`, { line });
+    if (j === undefined)
+      fileFail(
+        'UM_FILE_FORMAT',
+        fn,
+        path,
+        `score columns must be numbered ${scorePrefix}0 … ${scorePrefix}${found.size - 1} without gaps; ${scorePrefix}${k} is missing`,
+        { line },
+      );
     scoreIndex.push(j);
   }
   return { labelIndex, weightIndex, scoreIndex };

@@ -16,7 +16,10 @@ export interface FilePlace {
 export function describePlace(file: string, place: FilePlace = {}): string {
   const parts: string[] = [];
   if (place.line !== undefined) parts.push(`line ${place.line}`);
-  if (place.column !== undefined) parts.push(`column ${place.column}${place.columnName === undefined ? '' : ` (${JSON.stringify(place.columnName)})`}`);
+  if (place.column !== undefined)
+    parts.push(
+      `column ${place.column}${place.columnName === undefined ? '' : ` (${JSON.stringify(place.columnName)})`}`,
+    );
   else if (place.columnName !== undefined) parts.push(`column ${JSON.stringify(place.columnName)}`);
   if (place.byte !== undefined) parts.push(`byte ${place.byte}`);
   return parts.length === 0 ? file : `${file}: ${parts.join(', ')}`;
@@ -32,7 +35,15 @@ export function fileFail(
   value?: { value: unknown },
 ): never {
   const got = value === undefined ? '' : `; got ${formatValue(value.value)}`;
-  const details: { fn: string; argument: string; file: string; byte?: number; line?: number; column?: number; value?: unknown } = {
+  const details: {
+    fn: string;
+    argument: string;
+    file: string;
+    byte?: number;
+    line?: number;
+    column?: number;
+    value?: unknown;
+  } = {
     fn,
     argument: 'file',
     file,
@@ -68,7 +79,12 @@ function kindOf(s: Stats): string {
  * front to back with bounded memory; the others read by position or whole, and need a regular file — checked by
  * `stat` before opening, so a FIFO without a writer is rejected instead of blocking.
  */
-export async function openInput(fn: string, path: string, sequential: boolean, why = 'this format is read by position and needs a regular file'): Promise<FileHandle> {
+export async function openInput(
+  fn: string,
+  path: string,
+  sequential: boolean,
+  why = 'this format is read by position and needs a regular file',
+): Promise<FileHandle> {
   let s: Stats;
   try {
     s = await stat(path);
@@ -76,7 +92,8 @@ export async function openInput(fn: string, path: string, sequential: boolean, w
     readFail(fn, path, error);
   }
   if (s.isDirectory()) fileFail('UM_FILE_READ', fn, path, 'is a directory, not a file');
-  if (!s.isFile() && !sequential) fileFail('UM_FILE_READ', fn, path, `is ${kindOf(s)}; ${why} (save it to a file first)`);
+  if (!s.isFile() && !sequential)
+    fileFail('UM_FILE_READ', fn, path, `is ${kindOf(s)}; ${why} (save it to a file first)`);
   try {
     return await open(path, 'r');
   } catch (error) {
@@ -93,7 +110,8 @@ export async function readWhole(fn: string, path: string): Promise<Buffer> {
     let at = 0;
     while (at < size) {
       const { bytesRead } = await handle.read(bytes, at, size - at, at);
-      if (bytesRead === 0) fileFail('UM_FILE_READ', fn, path, `changed while it was read (ended at byte ${at} of ${size})`, { byte: at });
+      if (bytesRead === 0)
+        fileFail('UM_FILE_READ', fn, path, `changed while it was read (ended at byte ${at} of ${size})`, { byte: at });
       at += bytesRead;
     }
     return bytes;

@@ -31,13 +31,23 @@ export function formatPredictions(result: ProbMatrix | TopBinningPrediction, lab
   const fn = 'formatPredictions';
   const n = checkResult(fn, result);
   if (labels !== undefined) {
-    if (!Array.isArray(labels) && !(ArrayBuffer.isView(labels) && !(labels instanceof DataView) && !(labels instanceof BigInt64Array) && !(labels instanceof BigUint64Array))) {
+    if (
+      !Array.isArray(labels) &&
+      !(
+        ArrayBuffer.isView(labels) &&
+        !(labels instanceof DataView) &&
+        !(labels instanceof BigInt64Array) &&
+        !(labels instanceof BigUint64Array)
+      )
+    ) {
       fail('UM_SHAPE', fn, 'labels', 'be an array of labels', { value: labels });
     }
-    if (labels.length !== 0 && labels.length !== n) fail('UM_SHAPE', fn, 'labels', `have one label per row (${n})`, { value: labels.length });
+    if (labels.length !== 0 && labels.length !== n)
+      fail('UM_SHAPE', fn, 'labels', `have one label per row (${n})`, { value: labels.length });
     for (let i = 0; i < labels.length; i++) {
       const y = labels[i];
-      if (typeof y !== 'number' || !Number.isInteger(y) || y < 0) fail('UM_LABEL', fn, 'labels', 'be an integer ≥ 0', { index: [i], value: y });
+      if (typeof y !== 'number' || !Number.isInteger(y) || y < 0)
+        fail('UM_LABEL', fn, 'labels', 'be an integer ≥ 0', { index: [i], value: y });
     }
   }
   return calibratedTable(calibratedColumns(result, 'kind' in result ? result.numClasses : 0), labels);
@@ -49,21 +59,49 @@ export function formatPredictions(result: ProbMatrix | TopBinningPrediction, lab
  */
 function checkResult(fn: string, result: unknown): number {
   const r = result as Partial<ProbMatrix> & Partial<TopBinningPrediction>;
-  if (r === null || typeof r !== 'object') fail('UM_SHAPE', fn, 'result', 'be probabilities (toProbabilities, apply…) or a Top-k binning prediction', { value: result });
+  if (r === null || typeof r !== 'object')
+    fail('UM_SHAPE', fn, 'result', 'be probabilities (toProbabilities, apply…) or a Top-k binning prediction', {
+      value: result,
+    });
   const finite = (argument: string, x: ArrayLike<number>) => {
-    for (let i = 0; i < x.length; i++) if (!Number.isFinite(x[i])) fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x[i] });
+    for (let i = 0; i < x.length; i++)
+      if (!Number.isFinite(x[i]))
+        fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x[i] });
   };
   if ('kind' in r) {
-    if (r.kind !== 'probabilities' || !(r.data instanceof Float64Array || r.data instanceof Float32Array)) fail('UM_SHAPE', fn, 'result', "be probabilities ({ kind: 'probabilities', data: Float64Array | Float32Array, n, numClasses })", { value: r.kind });
+    if (r.kind !== 'probabilities' || !(r.data instanceof Float64Array || r.data instanceof Float32Array))
+      fail(
+        'UM_SHAPE',
+        fn,
+        'result',
+        "be probabilities ({ kind: 'probabilities', data: Float64Array | Float32Array, n, numClasses })",
+        { value: r.kind },
+      );
     const { n, numClasses: c } = r;
-    if (typeof c !== 'number' || !Number.isInteger(c) || c < 2) fail('UM_SHAPE', fn, 'result.numClasses', 'be an integer ≥ 2', { value: c });
-    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n * c !== r.data.length) fail('UM_SHAPE', fn, 'result.n', `be the number of rows of data (${r.data.length} values / ${c} classes)`, { value: n });
+    if (typeof c !== 'number' || !Number.isInteger(c) || c < 2)
+      fail('UM_SHAPE', fn, 'result.numClasses', 'be an integer ≥ 2', { value: c });
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n * c !== r.data.length)
+      fail('UM_SHAPE', fn, 'result.n', `be the number of rows of data (${r.data.length} values / ${c} classes)`, {
+        value: n,
+      });
     finite('result.data', r.data);
     return n;
   }
   const { predicted, probability, bin } = r;
-  if (!(predicted instanceof Int32Array) || !(probability instanceof Float64Array) || !(bin instanceof Int32Array) || predicted.length !== probability.length || bin.length !== probability.length) {
-    fail('UM_SHAPE', fn, 'result', 'be probabilities or a Top-k binning prediction ({ predicted: Int32Array, probability: Float64Array, bin: Int32Array } of one length)', { value: result });
+  if (
+    !(predicted instanceof Int32Array) ||
+    !(probability instanceof Float64Array) ||
+    !(bin instanceof Int32Array) ||
+    predicted.length !== probability.length ||
+    bin.length !== probability.length
+  ) {
+    fail(
+      'UM_SHAPE',
+      fn,
+      'result',
+      'be probabilities or a Top-k binning prediction ({ predicted: Int32Array, probability: Float64Array, bin: Int32Array } of one length)',
+      { value: result },
+    );
   }
   finite('result.probability', probability);
   return probability.length;

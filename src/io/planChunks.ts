@@ -11,7 +11,8 @@ import type { ReadOptions } from './types.js';
 export const CHUNK_ROWS = 1 << 20;
 
 /** A part of a file that can be read on its own: a CSV byte range, a row range, or the whole file. */
-export type Chunk = { kind: 'csv'; range: CsvRange } | { kind: 'parquet' | 'npy'; rows: [number, number] } | { kind: 'whole' };
+export type Chunk =
+  { kind: 'csv'; range: CsvRange } | { kind: 'parquet' | 'npy'; rows: [number, number] } | { kind: 'whole' };
 
 const WHOLE: Chunk[] = [{ kind: 'whole' }];
 
@@ -81,7 +82,16 @@ async function planCsv(path: string, chunkRows: number): Promise<Chunk[]> {
     }
     if (header === undefined || starts.length < 2 || headerEnd === 0) return WHOLE;
     const size = (await handle.stat()).size;
-    return starts.map((s, k) => ({ kind: 'csv' as const, range: { start: s.start, end: starts[k + 1]?.start ?? size, header: header as string[], firstLine: s.line, firstRow: s.row } }));
+    return starts.map((s, k) => ({
+      kind: 'csv' as const,
+      range: {
+        start: s.start,
+        end: starts[k + 1]?.start ?? size,
+        header: header as string[],
+        firstLine: s.line,
+        firstRow: s.row,
+      },
+    }));
   } finally {
     await handle.close();
   }

@@ -34,12 +34,21 @@ export async function readCalibrator(path: string): Promise<CalibratorParams> {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    fileFail('UM_FILE_FORMAT', fn, path, `is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      `is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   try {
     return parseCalibrator(value as object);
   } catch (error) {
     if (!(error instanceof UMError)) throw error;
-    throw new UMError(error.code, `${fn}: ${path}: ${error.message.replace(/^parseCalibrator: /, '')}`, { ...error.details, fn, file: path });
+    throw new UMError(error.code, `${fn}: ${path}: ${error.message.replace(/^parseCalibrator: /, '')}`, {
+      ...error.details,
+      fn,
+      file: path,
+    });
   }
 }

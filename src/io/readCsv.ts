@@ -22,8 +22,19 @@ export interface CsvRange {
 }
 
 /** Reads a CSV of predictions: a header with a label column and score columns `<prefix>0 … <prefix>{C−1}`. */
-export function readCsv(fn: string, path: string, input: ScoreKind, labelColumn: string, scorePrefix: string, requireLabels: boolean, weightColumn?: string, classes?: ClassNames): Promise<PredictionData> {
-  return collect(streamCsv(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, BATCH_ROWS, undefined, classes));
+export function readCsv(
+  fn: string,
+  path: string,
+  input: ScoreKind,
+  labelColumn: string,
+  scorePrefix: string,
+  requireLabels: boolean,
+  weightColumn?: string,
+  classes?: ClassNames,
+): Promise<PredictionData> {
+  return collect(
+    streamCsv(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, BATCH_ROWS, undefined, classes),
+  );
 }
 
 /**
@@ -54,7 +65,19 @@ export async function* streamCsv(
   if (st?.isFile() === true && classes === undefined) {
     const handle = await openInput(fn, path, true);
     try {
-      const fast = streamCsvFast(fn, path, handle, st.size, input, labelColumn, scorePrefix, requireLabels, weightColumn, batchRows, range);
+      const fast = streamCsvFast(
+        fn,
+        path,
+        handle,
+        st.size,
+        input,
+        labelColumn,
+        scorePrefix,
+        requireLabels,
+        weightColumn,
+        batchRows,
+        range,
+      );
       let step = await fast.next();
       while (step.done !== true) {
         yield step.value;
@@ -66,7 +89,18 @@ export async function* streamCsv(
       await handle.close().catch(() => undefined);
     }
   }
-  yield* streamCsvGeneral(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, batchRows, rest, classes);
+  yield* streamCsvGeneral(
+    fn,
+    path,
+    input,
+    labelColumn,
+    scorePrefix,
+    requireLabels,
+    weightColumn,
+    batchRows,
+    rest,
+    classes,
+  );
 }
 
 /** The general CSV path (csv-parse): quotes, any UTF-8, every located error (internal; exported for the tests that compare the fast path with it). */
@@ -83,9 +117,19 @@ export async function* streamCsvGeneral(
   classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
   const handle = await openInput(fn, path, true);
-  const source = range === undefined ? handle.createReadStream({ autoClose: false }) : handle.createReadStream({ start: range.start, end: range.end - 1, autoClose: false });
+  const source =
+    range === undefined
+      ? handle.createReadStream({ autoClose: false })
+      : handle.createReadStream({ start: range.start, end: range.end - 1, autoClose: false });
   // the field count is checked below, where the header is known (the parser would report it before we see the header)
-  const parser = parse({ info: true, skip_empty_lines: true, trim: true, bom: range === undefined, relax_column_count: true, max_record_size: MAX_RECORD_BYTES });
+  const parser = parse({
+    info: true,
+    skip_empty_lines: true,
+    trim: true,
+    bom: range === undefined,
+    relax_column_count: true,
+    max_record_size: MAX_RECORD_BYTES,
+  });
   const lineOffset = range === undefined ? 0 : range.firstLine - 1;
   const text = checkedText(fn, path, source, range?.firstLine ?? 1, range?.start ?? 0);
   // pipe() does not forward errors; without this a failing read would leave the parser waiting forever
@@ -101,7 +145,20 @@ export async function* streamCsvGeneral(
   let lines: number[] = [];
   let firstRow = range?.firstRow ?? 0;
   const batch = (): PredictionBatch => {
-    const b = makeBatch(path, input, header as string[], scoreIndex, labelIndex, labelColumn, weightIndex, labels, scores, weights, lines, firstRow);
+    const b = makeBatch(
+      path,
+      input,
+      header as string[],
+      scoreIndex,
+      labelIndex,
+      labelColumn,
+      weightIndex,
+      labels,
+      scores,
+      weights,
+      lines,
+      firstRow,
+    );
     firstRow += lines.length;
     labels = [];
     scores = [];
@@ -111,7 +168,17 @@ export async function* streamCsvGeneral(
   };
   const useHeader = (record: string[], info: { lines: number }): void => {
     header = record;
-    const layout = headerLayout(fn, path, record, info.lines, labelColumn, scorePrefix, requireLabels, weightColumn, classes);
+    const layout = headerLayout(
+      fn,
+      path,
+      record,
+      info.lines,
+      labelColumn,
+      scorePrefix,
+      requireLabels,
+      weightColumn,
+      classes,
+    );
     labelIndex = layout.labelIndex;
     weightIndex = layout.weightIndex;
     scoreIndex.push(...layout.scoreIndex);
@@ -126,18 +193,35 @@ export async function* streamCsvGeneral(
       }
       const line = info.lines + lineOffset;
       if (record.length !== header.length) {
-        fileFail('UM_FILE_FORMAT', fn, path, `expected ${header.length} fields like the header, got ${record.length}`, { line });
+        fileFail('UM_FILE_FORMAT', fn, path, `expected ${header.length} fields like the header, got ${record.length}`, {
+          line,
+        });
       }
       const cell = (j: number): number => {
         const text = record[j] as string;
         const v = parseNumber(text);
         if (v === undefined) {
-          const hint = j === labelIndex && text !== '' && !/^[-+]?(?:nan|inf(?:inity)?)$/i.test(text) ? ' (string labels need options.classes)' : '';
-          fileFail('UM_FILE_FORMAT', fn, path, text === '' ? 'empty cell' : `expected a number${hint}`, { line, column: j + 1, columnName: (header as string[])[j] }, { value: text });
+          const hint =
+            j === labelIndex && text !== '' && !/^[-+]?(?:nan|inf(?:inity)?)$/i.test(text)
+              ? ' (string labels need options.classes)'
+              : '';
+          fileFail(
+            'UM_FILE_FORMAT',
+            fn,
+            path,
+            text === '' ? 'empty cell' : `expected a number${hint}`,
+            { line, column: j + 1, columnName: (header as string[])[j] },
+            { value: text },
+          );
         }
         return v;
       };
-      if (labelIndex >= 0) labels.push(classes === undefined ? cell(labelIndex) : classOf(fn, path, classes, record[labelIndex], { line, column: labelIndex + 1, columnName: labelColumn }));
+      if (labelIndex >= 0)
+        labels.push(
+          classes === undefined
+            ? cell(labelIndex)
+            : classOf(fn, path, classes, record[labelIndex], { line, column: labelIndex + 1, columnName: labelColumn }),
+        );
       for (const j of scoreIndex) scores.push(cell(j));
       if (weightIndex >= 0) weights.push(cell(weightIndex));
       lines.push(line);
@@ -159,7 +243,8 @@ export async function* streamCsvGeneral(
     await handle.close().catch(() => undefined);
   }
   if (header === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'is empty (expected a header line)');
-  if (range === undefined && firstRow === 0 && lines.length === 0) fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
+  if (range === undefined && firstRow === 0 && lines.length === 0)
+    fileFail('UM_EMPTY', fn, path, 'has a header but no data rows');
   if (lines.length > 0) yield batch();
 }
 

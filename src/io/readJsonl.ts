@@ -12,7 +12,14 @@ const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
  * the same key (the declared `input`, or the one key present) and the same number of classes. Lines are UTF-8 (a BOM
  * before the first is dropped) of at most `MAX_RECORD_BYTES`.
  */
-export function readJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string, classes?: ClassNames): Promise<PredictionData> {
+export function readJsonl(
+  fn: string,
+  path: string,
+  input: ScoreKind | undefined,
+  requireLabels: boolean,
+  weightKey?: string,
+  classes?: ClassNames,
+): Promise<PredictionData> {
   return collect(streamJsonl(fn, path, input, requireLabels, weightKey, BATCH_ROWS, classes));
 }
 
@@ -20,7 +27,15 @@ export function readJsonl(fn: string, path: string, input: ScoreKind | undefined
  * Streams JSON Lines in batches of `batchRows` lines (constant memory); a bad line stops it naming the line. With
  * class names, each "label" is a name (or a number whose text is one).
  */
-export async function* streamJsonl(fn: string, path: string, input: ScoreKind | undefined, requireLabels: boolean, weightKey?: string, batchRows = BATCH_ROWS, classes?: ClassNames): AsyncGenerator<PredictionBatch> {
+export async function* streamJsonl(
+  fn: string,
+  path: string,
+  input: ScoreKind | undefined,
+  requireLabels: boolean,
+  weightKey?: string,
+  batchRows = BATCH_ROWS,
+  classes?: ClassNames,
+): AsyncGenerator<PredictionBatch> {
   // opened once: a FIFO opened twice would wait for a second writer
   const handle = await openInput(fn, path, true);
   const stream = handle.createReadStream({ autoClose: false });
@@ -33,7 +48,17 @@ export async function* streamJsonl(fn: string, path: string, input: ScoreKind | 
   let lineOf: number[] = [];
   let firstRow = 0;
   const batch = (): PredictionBatch => {
-    const b = jsonlBatch(path, key as ScoreKind, c, hasLabels === true, labels, scores, weightKey === undefined ? undefined : weights, lineOf, firstRow);
+    const b = jsonlBatch(
+      path,
+      key as ScoreKind,
+      c,
+      hasLabels === true,
+      labels,
+      scores,
+      weightKey === undefined ? undefined : weights,
+      lineOf,
+      firstRow,
+    );
     firstRow += lineOf.length;
     labels = [];
     scores = [];
@@ -48,24 +73,58 @@ export async function* streamJsonl(fn: string, path: string, input: ScoreKind | 
       try {
         obj = JSON.parse(text);
       } catch (error) {
-        fileFail('UM_FILE_FORMAT', fn, path, `is not valid JSON (${error instanceof Error ? error.message.replace(/ in JSON at position \d+.*$/, '') : String(error)})`, { line: lineNo });
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `is not valid JSON (${error instanceof Error ? error.message.replace(/ in JSON at position \d+.*$/, '') : String(error)})`,
+          { line: lineNo },
+        );
       }
-      if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) fileFail('UM_FILE_FORMAT', fn, path, 'must hold an object {label, probs | logits | logprobs}', { line: lineNo });
+      if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
+        fileFail('UM_FILE_FORMAT', fn, path, 'must hold an object {label, probs | logits | logprobs}', {
+          line: lineNo,
+        });
       const o = obj as Record<string, unknown>;
       if (key === undefined) {
         const present = KEYS.filter((k) => k in o);
         if (present.length !== 1) {
-          fileFail('UM_FILE_FORMAT', fn, path, present.length === 0 ? 'must have a "probs", "logits" or "logprobs" key' : `has ${present.join(' and ')}; choose one with --input`, { line: lineNo });
+          fileFail(
+            'UM_FILE_FORMAT',
+            fn,
+            path,
+            present.length === 0
+              ? 'must have a "probs", "logits" or "logprobs" key'
+              : `has ${present.join(' and ')}; choose one with --input`,
+            { line: lineNo },
+          );
         }
         key = present[0] as ScoreKind;
       }
       const row = o[key];
-      if (!Array.isArray(row)) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must be an array of numbers (like every line)`, { line: lineNo }, { value: row });
+      if (!Array.isArray(row))
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `"${key}" must be an array of numbers (like every line)`,
+          { line: lineNo },
+          { value: row },
+        );
       if (c < 0) c = row.length;
-      if (row.length !== c) fileFail('UM_FILE_FORMAT', fn, path, `"${key}" must have ${c} numbers like the first line`, { line: lineNo }, { value: row.length });
+      if (row.length !== c)
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `"${key}" must have ${c} numbers like the first line`,
+          { line: lineNo },
+          { value: row.length },
+        );
       for (let k = 0; k < c; k++) {
         const v: unknown = row[k];
-        if (typeof v !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${k}]" must be a number`, { line: lineNo }, { value: v });
+        if (typeof v !== 'number')
+          fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${k}]" must be a number`, { line: lineNo }, { value: v });
         scores.push(v);
       }
       const lab = o.label;
@@ -73,13 +132,29 @@ export async function* streamJsonl(fn: string, path: string, input: ScoreKind | 
       if (hasLabels || requireLabels) {
         if (classes !== undefined) labels.push(classOf(fn, path, classes, lab, `line ${lineNo}, "label"`));
         else {
-          if (typeof lab !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `"label" must be a number${typeof lab === 'string' ? ' (string labels need options.classes)' : ''}`, { line: lineNo }, { value: lab });
+          if (typeof lab !== 'number')
+            fileFail(
+              'UM_FILE_FORMAT',
+              fn,
+              path,
+              `"label" must be a number${typeof lab === 'string' ? ' (string labels need options.classes)' : ''}`,
+              { line: lineNo },
+              { value: lab },
+            );
           labels.push(lab);
         }
       }
       if (weightKey !== undefined) {
         const wv = o[weightKey];
-        if (typeof wv !== 'number') fileFail('UM_FILE_FORMAT', fn, path, `${JSON.stringify(weightKey)} must be a number`, { line: lineNo }, { value: wv });
+        if (typeof wv !== 'number')
+          fileFail(
+            'UM_FILE_FORMAT',
+            fn,
+            path,
+            `${JSON.stringify(weightKey)} must be a number`,
+            { line: lineNo },
+            { value: wv },
+          );
         weights.push(wv);
       }
       lineOf.push(lineNo);
@@ -97,7 +172,17 @@ export async function* streamJsonl(fn: string, path: string, input: ScoreKind | 
 }
 
 /** One batch of JSON Lines as `PredictionData` (internal). */
-function jsonlBatch(path: string, k: ScoreKind, c: number, hasLabels: boolean, labels: number[], scores: number[], weights: number[] | undefined, lineOf: number[], firstRow: number): PredictionBatch {
+function jsonlBatch(
+  path: string,
+  k: ScoreKind,
+  c: number,
+  hasLabels: boolean,
+  labels: number[],
+  scores: number[],
+  weights: number[] | undefined,
+  lineOf: number[],
+  firstRow: number,
+): PredictionBatch {
   return {
     path,
     format: 'jsonl',

@@ -19,7 +19,12 @@ async function openNpy(fn: string, path: string): Promise<{ handle: FileHandle; 
 }
 
 /** The float scores of a checked `.npy` (float32 kept as `Float32Array`) (internal). */
-async function readFloats(fn: string, path: string, handle: FileHandle, h: NpyHeader): Promise<Float32Array | Float64Array> {
+async function readFloats(
+  fn: string,
+  path: string,
+  handle: FileHandle,
+  h: NpyHeader,
+): Promise<Float32Array | Float64Array> {
   const count = h.shape.reduce((a, b) => a * b, 1);
   if (!LITTLE_ENDIAN) return readItems(fn, path, handle, h, 0, count);
   // a fresh buffer, so the typed array is aligned whatever the header length
@@ -39,18 +44,38 @@ function toRowMajor(data: ArrayLike<number>, rows: number, cols: number): Float6
  * Reads NumPy scores [N, C] or ensemble members [S, N, C] (float32 or float64) and labels [N] (any integer, float
  * or bool dtype). Both files must be regular files whose data is exactly as long as their headers declare.
  */
-export async function readNpy(fn: string, path: string, labelsPath: string | undefined, input: ScoreKind, requireLabels: boolean): Promise<PredictionData> {
+export async function readNpy(
+  fn: string,
+  path: string,
+  labelsPath: string | undefined,
+  input: ScoreKind,
+  requireLabels: boolean,
+): Promise<PredictionData> {
   if (labelsPath === undefined && requireLabels) {
     fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
   }
   const { handle, h } = await openNpy(fn, path);
   let scores: Float32Array | Float64Array;
   try {
-    if (h.descr !== '<f4' && h.descr !== '<f8') fileFail('UM_FILE_FORMAT', fn, path, 'must hold little-endian float32 or float64 scores', {}, { value: h.descr });
+    if (h.descr !== '<f4' && h.descr !== '<f8')
+      fileFail('UM_FILE_FORMAT', fn, path, 'must hold little-endian float32 or float64 scores', {}, { value: h.descr });
     if (h.shape.length !== 2 && h.shape.length !== 3) {
-      fileFail('UM_FILE_FORMAT', fn, path, 'must have shape [N, C] (one model) or [S, N, C] (ensemble members)', {}, { value: `[${h.shape.join(', ')}]` });
+      fileFail(
+        'UM_FILE_FORMAT',
+        fn,
+        path,
+        'must have shape [N, C] (one model) or [S, N, C] (ensemble members)',
+        {},
+        { value: `[${h.shape.join(', ')}]` },
+      );
     }
-    if (h.fortran && h.shape.length === 3) fileFail('UM_FILE_FORMAT', fn, path, 'is a Fortran-ordered 3-D array; save it in C order (numpy.ascontiguousarray)');
+    if (h.fortran && h.shape.length === 3)
+      fileFail(
+        'UM_FILE_FORMAT',
+        fn,
+        path,
+        'is a Fortran-ordered 3-D array; save it in C order (numpy.ascontiguousarray)',
+      );
     checkLength(fn, path, h);
     scores = await readFloats(fn, path, handle, h);
   } finally {
@@ -59,13 +84,25 @@ export async function readNpy(fn: string, path: string, labelsPath: string | und
   const ensemble = h.shape.length === 3;
   const [sm, n, c] = (ensemble ? h.shape : [1, ...h.shape]) as [number, number, number];
   if (h.fortran) scores = toRowMajor(scores, n, c);
-  const base = { path, format: 'npy' as const, input, n, numClasses: c, ...(ensemble ? { members: scores, numMembers: sm } : { scores }) };
+  const base = {
+    path,
+    format: 'npy' as const,
+    input,
+    n,
+    numClasses: c,
+    ...(ensemble ? { members: scores, numMembers: sm } : { scores }),
+  };
   const locateScore = (row: number, column?: number, member?: number) => {
     const at = ensemble ? `${path}: member ${member ?? 0}, row ${row}` : `${path}: row ${row}`;
     return column === undefined ? at : `${at}, column ${column}`;
   };
   if (labelsPath === undefined) {
-    return { ...base, labels: new Float64Array(0), hasLabels: false, locate: (row, column, _argument, member) => locateScore(row, column, member) };
+    return {
+      ...base,
+      labels: new Float64Array(0),
+      hasLabels: false,
+      locate: (row, column, _argument, member) => locateScore(row, column, member),
+    };
   }
   const l = await openNpy(fn, labelsPath);
   let labels: Float64Array;
@@ -79,6 +116,7 @@ export async function readNpy(fn: string, path: string, labelsPath: string | und
     ...base,
     labels,
     hasLabels: true,
-    locate: (row, column, argument, member) => (argument === 'labels' ? `${labelsPath}: element ${row}` : locateScore(row, column, member)),
+    locate: (row, column, argument, member) =>
+      argument === 'labels' ? `${labelsPath}: element ${row}` : locateScore(row, column, member),
   };
 }

@@ -15,7 +15,14 @@ import type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
 import { classNames, named, type ClassNames } from './classNames.js';
 
 /** File extensions and the format each is read as (exported for the CLI help test: every one is listed). */
-export const FORMATS: Record<string, PredictionFormat> = { '.csv': 'csv', '.json': 'json', '.jsonl': 'jsonl', '.ndjson': 'jsonl', '.parquet': 'parquet', '.npy': 'npy' };
+export const FORMATS: Record<string, PredictionFormat> = {
+  '.csv': 'csv',
+  '.json': 'json',
+  '.jsonl': 'jsonl',
+  '.ndjson': 'jsonl',
+  '.parquet': 'parquet',
+  '.npy': 'npy',
+};
 
 /**
  * Reads predictions and labels from a CSV, JSON or NumPy file into flat row-major arrays.
@@ -70,18 +77,43 @@ export async function readPredictions(path: string, options: ReadOptions = {}): 
   const { format, input, requireLabels, classes } = checkRead(fn, path, options);
   switch (format) {
     case 'csv':
-      return named(fn, classes, await readCsv(fn, path, input ?? 'probs', options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels, options.weightColumn, classes));
+      return named(
+        fn,
+        classes,
+        await readCsv(
+          fn,
+          path,
+          input ?? 'probs',
+          options.labelColumn ?? 'label',
+          options.scorePrefix ?? 'p_',
+          requireLabels,
+          options.weightColumn,
+          classes,
+        ),
+      );
     case 'json':
       return named(fn, classes, await readJson(fn, path, input, options.members === true, requireLabels, classes));
     case 'jsonl':
       return named(fn, classes, await readJsonl(fn, path, input, requireLabels, options.weightColumn, classes));
     case 'parquet':
-      return named(fn, classes, await readParquet(fn, path, input, options.labelColumn ?? 'label', options.scorePrefix ?? 'p_', requireLabels, options.weightColumn, classes));
+      return named(
+        fn,
+        classes,
+        await readParquet(
+          fn,
+          path,
+          input,
+          options.labelColumn ?? 'label',
+          options.scorePrefix ?? 'p_',
+          requireLabels,
+          options.weightColumn,
+          classes,
+        ),
+      );
     case 'npy':
       return readNpy(fn, path, options.labels, input ?? 'probs', requireLabels);
   }
 }
-
 
 /**
  * Reads a prediction file batch by batch in constant memory: what `um metrics` does with large files, feeding
@@ -111,22 +143,51 @@ export async function readPredictions(path: string, options: ReadOptions = {}): 
  * rows; // => 2000
  * ```
  */
-export async function* streamPredictions(path: string, options: ReadOptions & { batchRows?: number } = {}): AsyncGenerator<PredictionBatch> {
+export async function* streamPredictions(
+  path: string,
+  options: ReadOptions & { batchRows?: number } = {},
+): AsyncGenerator<PredictionBatch> {
   const fn = 'streamPredictions';
   const { format, input, requireLabels, classes } = checkRead(fn, path, options);
   const batchRows = options.batchRows ?? BATCH_ROWS;
-  if (!Number.isInteger(batchRows) || batchRows < 1) fail('UM_OPTION', fn, 'options.batchRows', 'be an integer ≥ 1', { value: batchRows });
+  if (!Number.isInteger(batchRows) || batchRows < 1)
+    fail('UM_OPTION', fn, 'options.batchRows', 'be an integer ≥ 1', { value: batchRows });
   const labelColumn = options.labelColumn ?? 'label';
   const prefix = options.scorePrefix ?? 'p_';
   switch (format) {
     case 'csv':
-      for await (const b of streamCsv(fn, path, input ?? 'probs', labelColumn, prefix, requireLabels, options.weightColumn, batchRows, undefined, classes)) yield named(fn, classes, b);
+      for await (const b of streamCsv(
+        fn,
+        path,
+        input ?? 'probs',
+        labelColumn,
+        prefix,
+        requireLabels,
+        options.weightColumn,
+        batchRows,
+        undefined,
+        classes,
+      ))
+        yield named(fn, classes, b);
       return;
     case 'jsonl':
-      for await (const b of streamJsonl(fn, path, input, requireLabels, options.weightColumn, batchRows, classes)) yield named(fn, classes, b);
+      for await (const b of streamJsonl(fn, path, input, requireLabels, options.weightColumn, batchRows, classes))
+        yield named(fn, classes, b);
       return;
     case 'parquet':
-      for await (const b of streamParquet(fn, path, input, labelColumn, prefix, requireLabels, options.weightColumn, batchRows, undefined, classes)) yield named(fn, classes, b);
+      for await (const b of streamParquet(
+        fn,
+        path,
+        input,
+        labelColumn,
+        prefix,
+        requireLabels,
+        options.weightColumn,
+        batchRows,
+        undefined,
+        classes,
+      ))
+        yield named(fn, classes, b);
       return;
     case 'npy':
       if (await streamableNpy(path)) {
@@ -136,7 +197,10 @@ export async function* streamPredictions(path: string, options: ReadOptions & { 
       yield { ...(await readNpy(fn, path, options.labels, input ?? 'probs', requireLabels)), firstRow: 0 };
       return;
     case 'json':
-      yield { ...named(fn, classes, await readJson(fn, path, input, options.members === true, requireLabels, classes)), firstRow: 0 };
+      yield {
+        ...named(fn, classes, await readJson(fn, path, input, options.members === true, requireLabels, classes)),
+        firstRow: 0,
+      };
   }
 }
 
@@ -161,31 +225,60 @@ async function streamableNpy(path: string): Promise<boolean> {
 }
 
 /** The options of the readers. */
-const READ_KEYS = ['input', 'format', 'labels', 'labelColumn', 'scorePrefix', 'weightColumn', 'members', 'requireLabels', 'classes'] as const;
+const READ_KEYS = [
+  'input',
+  'format',
+  'labels',
+  'labelColumn',
+  'scorePrefix',
+  'weightColumn',
+  'members',
+  'requireLabels',
+  'classes',
+] as const;
 
 /** Validates the path and the reading options shared by both readers (internal; also the parallel chunk reader's). */
-export function checkRead(fn: string, path: string, options: ReadOptions): { format: PredictionFormat; input: ScoreKind | undefined; requireLabels: boolean; classes: ClassNames | undefined } {
+export function checkRead(
+  fn: string,
+  path: string,
+  options: ReadOptions,
+): { format: PredictionFormat; input: ScoreKind | undefined; requireLabels: boolean; classes: ClassNames | undefined } {
   if (typeof path !== 'string' || path === '') fail('UM_OPTION', fn, 'path', 'be a non-empty string', { value: path });
   checkOptions(fn, options, READ_KEYS, fn === 'streamPredictions' ? ['batchRows'] : []);
   for (const key of ['labels', 'labelColumn', 'scorePrefix'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'string') fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
+    if (options[key] !== undefined && typeof options[key] !== 'string')
+      fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
   }
   for (const key of ['members', 'requireLabels'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'boolean') fail('UM_OPTION', fn, `options.${key}`, 'be true or false', { value: options[key] });
+    if (options[key] !== undefined && typeof options[key] !== 'boolean')
+      fail('UM_OPTION', fn, `options.${key}`, 'be true or false', { value: options[key] });
   }
   const format = options.format ?? FORMATS[extname(path).toLowerCase()];
   if (format === undefined) {
-    fileFail('UM_FILE_FORMAT', fn, path, 'has an unknown extension; expected .csv, .json, .jsonl, .parquet or .npy (or give the format)');
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      'has an unknown extension; expected .csv, .json, .jsonl, .parquet or .npy (or give the format)',
+    );
   }
   const input = options.input;
   if (input !== undefined && input !== 'probs' && input !== 'logits' && input !== 'logprobs') {
     fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
   }
   const requireLabels = options.requireLabels !== false;
-  if (!['csv', 'json', 'jsonl', 'parquet', 'npy'].includes(format)) fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json', 'jsonl', 'parquet' or 'npy'`, { value: format });
-  if (options.weightColumn !== undefined && typeof options.weightColumn !== 'string') fail('UM_OPTION', fn, 'options.weightColumn', 'be a column name', { value: options.weightColumn });
+  if (!['csv', 'json', 'jsonl', 'parquet', 'npy'].includes(format))
+    fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json', 'jsonl', 'parquet' or 'npy'`, { value: format });
+  if (options.weightColumn !== undefined && typeof options.weightColumn !== 'string')
+    fail('UM_OPTION', fn, 'options.weightColumn', 'be a column name', { value: options.weightColumn });
   const classes = classNames(fn, options.classes, options.scorePrefix);
   // a NumPy label array holds numbers: class indices, not names (and its scores have no column names)
-  if (classes !== undefined && format === 'npy') fail('UM_OPTION', fn, 'options.classes', 'name the classes of a CSV, JSON, JSON Lines or Parquet file (NumPy labels are class indices)');
+  if (classes !== undefined && format === 'npy')
+    fail(
+      'UM_OPTION',
+      fn,
+      'options.classes',
+      'name the classes of a CSV, JSON, JSON Lines or Parquet file (NumPy labels are class indices)',
+    );
   return { format, input, requireLabels, classes };
 }

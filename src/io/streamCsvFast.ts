@@ -37,7 +37,10 @@ export async function* streamCsvFast(
   let line = range?.firstLine ?? 1; // number of the next line
   let firstRow = range?.firstRow ?? 0;
   let header = range?.header;
-  let layout = header === undefined ? undefined : headerLayout(fn, path, header, 1, labelColumn, scorePrefix, requireLabels, weightColumn);
+  let layout =
+    header === undefined
+      ? undefined
+      : headerLayout(fn, path, header, 1, labelColumn, scorePrefix, requireLabels, weightColumn);
   let roles: Int32Array | undefined;
   let rows: FastRows | undefined;
   const setLayout = (): void => {
@@ -48,19 +51,41 @@ export async function* streamCsvFast(
     if (l.labelIndex >= 0) roles[l.labelIndex] = -2;
     if (l.weightIndex >= 0) roles[l.weightIndex] = -3;
     const c = l.scoreIndex.length;
-    rows = { labels: new Float64Array(batchRows), scores: new Float64Array(batchRows * c), weights: new Float64Array(batchRows), lines: new Float64Array(batchRows), count: 0 };
+    rows = {
+      labels: new Float64Array(batchRows),
+      scores: new Float64Array(batchRows * c),
+      weights: new Float64Array(batchRows),
+      lines: new Float64Array(batchRows),
+      count: 0,
+    };
   };
   if (layout !== undefined) setLayout();
   const batch = (): PredictionBatch => {
     const r = rows as FastRows;
     const l = layout as NonNullable<typeof layout>;
     const c = l.scoreIndex.length;
-    const b = makeBatch(path, input, header as string[], l.scoreIndex, l.labelIndex, labelColumn, l.weightIndex, r.labels.slice(0, l.labelIndex >= 0 ? r.count : 0), r.scores.slice(0, r.count * c), r.weights.slice(0, r.count), r.lines.slice(0, r.count), firstRow);
+    const b = makeBatch(
+      path,
+      input,
+      header as string[],
+      l.scoreIndex,
+      l.labelIndex,
+      labelColumn,
+      l.weightIndex,
+      r.labels.slice(0, l.labelIndex >= 0 ? r.count : 0),
+      r.scores.slice(0, r.count * c),
+      r.weights.slice(0, r.count),
+      r.lines.slice(0, r.count),
+      firstRow,
+    );
     firstRow += r.count;
     r.count = 0;
     return b;
   };
-  const handOver = (start: number): FastEnd => ({ done: false, rest: { start, end, header: header as string[], firstLine: line, firstRow } });
+  const handOver = (start: number): FastEnd => ({
+    done: false,
+    rest: { start, end, header: header as string[], firstLine: line, firstRow },
+  });
   // the partial line of a step moves to the front of the next one: room for one step and one record
   const chunk = FAST_CSV.chunkBytes;
   const work = Buffer.alloc(chunk + MAX_RECORD_BYTES + 2);
@@ -99,7 +124,17 @@ export async function* streamCsvFast(
         setLayout();
       } else if (stop > from) {
         const r = rows as FastRows;
-        if (!parseLine(work, from, stop, roles as Int32Array, (layout as NonNullable<typeof layout>).scoreIndex.length, r, line)) {
+        if (
+          !parseLine(
+            work,
+            from,
+            stop,
+            roles as Int32Array,
+            (layout as NonNullable<typeof layout>).scoreIndex.length,
+            r,
+            line,
+          )
+        ) {
           if (r.count > 0) yield batch();
           return handOver(base + from);
         }

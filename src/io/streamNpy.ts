@@ -39,29 +39,66 @@ export async function npyHeader(fn: string, path: string, handle: FileHandle): P
   const { size } = await handle.stat();
   const head = Buffer.alloc(Math.min(size, MAX_HEADER_BYTES + 12));
   await handle.read(head, 0, head.length, 0);
-  if (head.length < 10 || head.toString('latin1', 0, 6) !== '\x93NUMPY') fileFail('UM_FILE_FORMAT', fn, path, 'is not a NumPy .npy array (no \\x93NUMPY magic)', { byte: 0 });
+  if (head.length < 10 || head.toString('latin1', 0, 6) !== '\x93NUMPY')
+    fileFail('UM_FILE_FORMAT', fn, path, 'is not a NumPy .npy array (no \\x93NUMPY magic)', { byte: 0 });
   const major = head[6] as number;
-  if (major < 1 || major > 3) fileFail('UM_FILE_FORMAT', fn, path, 'has an unknown .npy format version (1, 2 and 3 are read)', { byte: 6 }, { value: major });
+  if (major < 1 || major > 3)
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      'has an unknown .npy format version (1, 2 and 3 are read)',
+      { byte: 6 },
+      { value: major },
+    );
   const lenBytes = major === 1 ? 2 : 4;
-  if (head.length < 8 + lenBytes) fileFail('UM_FILE_FORMAT', fn, path, `is truncated inside its header (${size} bytes)`, { byte: size });
+  if (head.length < 8 + lenBytes)
+    fileFail('UM_FILE_FORMAT', fn, path, `is truncated inside its header (${size} bytes)`, { byte: size });
   const len = major === 1 ? head.readUInt16LE(8) : head.readUInt32LE(8);
-  if (len > MAX_HEADER_BYTES) fileFail('UM_FILE_FORMAT', fn, path, `has a header of ${len} bytes; at most ${MAX_HEADER_BYTES} are read`, { byte: 8 });
+  if (len > MAX_HEADER_BYTES)
+    fileFail('UM_FILE_FORMAT', fn, path, `has a header of ${len} bytes; at most ${MAX_HEADER_BYTES} are read`, {
+      byte: 8,
+    });
   const dataOffset = 8 + lenBytes + len;
-  if (dataOffset > size) fileFail('UM_FILE_FORMAT', fn, path, `is truncated inside its header (${size} bytes, the header needs ${dataOffset})`, { byte: size });
+  if (dataOffset > size)
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      `is truncated inside its header (${size} bytes, the header needs ${dataOffset})`,
+      { byte: size },
+    );
   const text = head.toString('latin1', 8 + lenBytes, dataOffset);
   const descr = /'descr':\s*'([^']+)'/.exec(text)?.[1];
   const order = /'fortran_order':\s*(True|False)/.exec(text)?.[1];
   const shapeText = /'shape':\s*\(([^)]*)\)/.exec(text)?.[1];
-  if (descr === undefined || order === undefined || shapeText === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'has a malformed .npy header', { byte: 8 + lenBytes }, { value: text.trim() });
+  if (descr === undefined || order === undefined || shapeText === undefined)
+    fileFail('UM_FILE_FORMAT', fn, path, 'has a malformed .npy header', { byte: 8 + lenBytes }, { value: text.trim() });
   const parts = shapeText
     .split(',')
     .map((x) => x.trim())
     .filter((x) => x !== '');
-  if (!parts.every((x) => /^\d+L?$/.test(x))) fileFail('UM_FILE_FORMAT', fn, path, 'has a malformed shape in its .npy header', { byte: 8 + lenBytes }, { value: `(${shapeText})` });
+  if (!parts.every((x) => /^\d+L?$/.test(x)))
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      'has a malformed shape in its .npy header',
+      { byte: 8 + lenBytes },
+      { value: `(${shapeText})` },
+    );
   const shape = parts.map((x) => Number.parseInt(x, 10));
   const itemSize = READERS[descr] === undefined ? NaN : Number(/(\d+)$/.exec(descr)?.[1]);
   const items = shape.reduce((a, b) => a * b, 1);
-  if (!Number.isSafeInteger(items * (Number.isNaN(itemSize) ? 1 : itemSize))) fileFail('UM_FILE_FORMAT', fn, path, 'declares a shape too large to read', { byte: 8 + lenBytes }, { value: `[${shape.join(', ')}]` });
+  if (!Number.isSafeInteger(items * (Number.isNaN(itemSize) ? 1 : itemSize)))
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      'declares a shape too large to read',
+      { byte: 8 + lenBytes },
+      { value: `[${shape.join(', ')}]` },
+    );
   return { descr, fortran: order === 'True', shape, dataOffset, itemSize, fileSize: size };
 }
 
@@ -75,22 +112,62 @@ export function checkLength(fn: string, path: string, h: NpyHeader): void {
   if (h.fileSize < need) {
     const what = h.shape.length === 1 ? 'element' : 'row';
     const present = Math.floor((h.fileSize - h.dataOffset) / (Math.max(1, rowItems) * h.itemSize));
-    const at = h.shape.length === 3 ? `member ${Math.floor(present / (h.shape[1] as number))}, row ${present % (h.shape[1] as number)}` : `${what} ${present}`;
-    fileFail('UM_FILE_FORMAT', fn, path, `is truncated: its header declares shape [${h.shape.join(', ')}] (${need} bytes), the file has ${h.fileSize}; ${at} is cut off`, { byte: h.fileSize });
+    const at =
+      h.shape.length === 3
+        ? `member ${Math.floor(present / (h.shape[1] as number))}, row ${present % (h.shape[1] as number)}`
+        : `${what} ${present}`;
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      `is truncated: its header declares shape [${h.shape.join(', ')}] (${need} bytes), the file has ${h.fileSize}; ${at} is cut off`,
+      { byte: h.fileSize },
+    );
   }
-  if (h.fileSize > need) fileFail('UM_FILE_FORMAT', fn, path, `has ${h.fileSize - need} bytes after the data its header declares (shape [${h.shape.join(', ')}], ${need} bytes)`, { byte: need });
+  if (h.fileSize > need)
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      `has ${h.fileSize - need} bytes after the data its header declares (shape [${h.shape.join(', ')}], ${need} bytes)`,
+      { byte: need },
+    );
 }
 
 /** Checks the dtype of a labels `.npy` (internal). */
 export function checkLabelsHeader(fn: string, path: string, h: NpyHeader, n: number, scoresPath: string): void {
-  if (READERS[h.descr] === undefined) fileFail('UM_FILE_FORMAT', fn, path, 'must hold little-endian integer, float or bool labels', {}, { value: h.descr });
-  if (h.shape.length !== 1) fileFail('UM_FILE_FORMAT', fn, path, 'must have shape [N]', {}, { value: `[${h.shape.join(', ')}]` });
+  if (READERS[h.descr] === undefined)
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      'must hold little-endian integer, float or bool labels',
+      {},
+      { value: h.descr },
+    );
+  if (h.shape.length !== 1)
+    fileFail('UM_FILE_FORMAT', fn, path, 'must have shape [N]', {}, { value: `[${h.shape.join(', ')}]` });
   checkLength(fn, path, h);
-  if (h.shape[0] !== n) fileFail('UM_FILE_FORMAT', fn, path, `must hold one label per row of ${scoresPath} (${n})`, {}, { value: h.shape[0] });
+  if (h.shape[0] !== n)
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      `must hold one label per row of ${scoresPath} (${n})`,
+      {},
+      { value: h.shape[0] },
+    );
 }
 
 /** Reads `count` items of a checked `.npy` from item `first` as numbers (internal). */
-export async function readItems(fn: string, path: string, handle: FileHandle, h: NpyHeader, first: number, count: number): Promise<Float64Array> {
+export async function readItems(
+  fn: string,
+  path: string,
+  handle: FileHandle,
+  h: NpyHeader,
+  first: number,
+  count: number,
+): Promise<Float64Array> {
   const bytes = Buffer.alloc(count * h.itemSize);
   await readExactly(fn, path, handle, bytes, h.dataOffset + first * h.itemSize);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -105,7 +182,14 @@ export async function readItems(fn: string, path: string, handle: FileHandle, h:
  * whole-file reader keeps it, so a streamed file reaches the metrics with the same values and kernel as read whole
  * (and so gives the same bits) (internal).
  */
-async function readScores(fn: string, path: string, handle: FileHandle, h: NpyHeader, first: number, count: number): Promise<Float32Array | Float64Array> {
+async function readScores(
+  fn: string,
+  path: string,
+  handle: FileHandle,
+  h: NpyHeader,
+  first: number,
+  count: number,
+): Promise<Float32Array | Float64Array> {
   if (h.descr !== '<f4') return readItems(fn, path, handle, h, first, count);
   const bytes = Buffer.alloc(count * 4);
   await readExactly(fn, path, handle, bytes, h.dataOffset + first * 4);
@@ -116,10 +200,17 @@ async function readScores(fn: string, path: string, handle: FileHandle, h: NpyHe
 }
 
 /** Fills `bytes` from `position`; a file that shrank since its size was checked is a located error (internal). */
-export async function readExactly(fn: string, path: string, handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let at = 0; at < bytes.length; ) {
+export async function readExactly(
+  fn: string,
+  path: string,
+  handle: FileHandle,
+  bytes: Uint8Array,
+  position: number,
+): Promise<void> {
+  for (let at = 0; at < bytes.length;) {
     const { bytesRead } = await handle.read(bytes, at, Math.min(bytes.length - at, 1 << 30), position + at);
-    if (bytesRead === 0) fileFail('UM_FILE_FORMAT', fn, path, 'ended early (did it change while being read?)', { byte: position + at });
+    if (bytesRead === 0)
+      fileFail('UM_FILE_FORMAT', fn, path, 'ended early (did it change while being read?)', { byte: position + at });
     at += bytesRead;
   }
 }
@@ -129,15 +220,40 @@ export async function readExactly(fn: string, path: string, handle: FileHandle, 
  * `batchRows` rows, reading only each batch's bytes. Fortran-ordered or 3-D (ensemble) files are not streamed
  * (`readPredictions` reads them whole).
  */
-export async function* streamNpy(fn: string, path: string, labelsPath: string | undefined, input: ScoreKind, requireLabels: boolean, batchRows = BATCH_ROWS, rowRange?: [number, number]): AsyncGenerator<PredictionBatch> {
-  if (labelsPath === undefined && requireLabels) fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
+export async function* streamNpy(
+  fn: string,
+  path: string,
+  labelsPath: string | undefined,
+  input: ScoreKind,
+  requireLabels: boolean,
+  batchRows = BATCH_ROWS,
+  rowRange?: [number, number],
+): AsyncGenerator<PredictionBatch> {
+  if (labelsPath === undefined && requireLabels)
+    fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
   let scoresFile: FileHandle | undefined;
   let labelsFile: FileHandle | undefined;
   try {
     scoresFile = await openInput(fn, path, false);
     const h = await npyHeader(fn, path, scoresFile);
-    if (h.descr !== '<f8' && h.descr !== '<f4') fileFail('UM_FILE_FORMAT', fn, path, 'must hold little-endian float32 or float64 scores to be streamed', {}, { value: h.descr });
-    if (h.shape.length !== 2 || h.fortran) fileFail('UM_FILE_FORMAT', fn, path, 'must be a C-ordered [N, C] array to be streamed (read ensembles and Fortran-ordered files whole)', {}, { value: `[${h.shape.join(', ')}]` });
+    if (h.descr !== '<f8' && h.descr !== '<f4')
+      fileFail(
+        'UM_FILE_FORMAT',
+        fn,
+        path,
+        'must hold little-endian float32 or float64 scores to be streamed',
+        {},
+        { value: h.descr },
+      );
+    if (h.shape.length !== 2 || h.fortran)
+      fileFail(
+        'UM_FILE_FORMAT',
+        fn,
+        path,
+        'must be a C-ordered [N, C] array to be streamed (read ensembles and Fortran-ordered files whole)',
+        {},
+        { value: `[${h.shape.join(', ')}]` },
+      );
     const [n, c] = h.shape as [number, number];
     checkLength(fn, path, h);
     if (n === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');
@@ -151,7 +267,10 @@ export async function* streamNpy(fn: string, path: string, labelsPath: string | 
     for (let start = from; start < Math.min(n, to); start += batchRows) {
       const rows = Math.min(batchRows, Math.min(n, to) - start);
       const scores = await readScores(fn, path, scoresFile, h, start * c, rows * c);
-      const labels = lh !== undefined && labelsFile !== undefined && labelsPath !== undefined ? await readItems(fn, labelsPath, labelsFile, lh, start, rows) : new Float64Array(0);
+      const labels =
+        lh !== undefined && labelsFile !== undefined && labelsPath !== undefined
+          ? await readItems(fn, labelsPath, labelsFile, lh, start, rows)
+          : new Float64Array(0);
       const first = start;
       const lp = labelsPath;
       yield {

@@ -47,7 +47,7 @@ export function scanUtf8(bytes: Uint8Array, partial: boolean): { bad: number; co
   if (isUtf8(bytes.subarray(0, complete))) {
     if (complete === n || partial) return { bad: -1, complete };
   }
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const b = bytes[i] as number;
     const len = sequenceLength(b);
     if (len === 0) return { bad: i, complete };
@@ -88,9 +88,22 @@ function lineAt(bytes: Uint8Array, at: number, linesBefore: number): number {
 }
 
 /** Throws the located error for bytes that are not UTF-8 (internal). */
-export function notUtf8(fn: string, path: string, bytes: Uint8Array, bad: number, offset: number, linesBefore = 0): never {
-  const shown = Array.from(bytes.subarray(bad, Math.min(bytes.length, bad + 4)), (b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
-  fileFail('UM_FILE_FORMAT', fn, path, `is not valid UTF-8 text (bytes ${shown}); save it as UTF-8`, { byte: offset + bad, line: lineAt(bytes, bad, linesBefore) });
+export function notUtf8(
+  fn: string,
+  path: string,
+  bytes: Uint8Array,
+  bad: number,
+  offset: number,
+  linesBefore = 0,
+): never {
+  const shown = Array.from(
+    bytes.subarray(bad, Math.min(bytes.length, bad + 4)),
+    (b) => `\\x${b.toString(16).padStart(2, '0')}`,
+  ).join('');
+  fileFail('UM_FILE_FORMAT', fn, path, `is not valid UTF-8 text (bytes ${shown}); save it as UTF-8`, {
+    byte: offset + bad,
+    line: lineAt(bytes, bad, linesBefore),
+  });
 }
 
 /** Checks that a whole text file is UTF-8 and returns it without a leading byte-order mark (internal). */
@@ -107,14 +120,24 @@ export function decodeUtf8(fn: string, path: string, bytes: Buffer): string {
  * silently turn a bad byte into U+FFFD, and would hold an endless line (`/dev/zero`) until memory runs out — here it
  * never sees more than `maxBytes` without a line end.
  */
-export function checkedText(fn: string, path: string, source: Readable, firstLine = 1, firstByte = 0, maxBytes = MAX_RECORD_BYTES): Transform {
+export function checkedText(
+  fn: string,
+  path: string,
+  source: Readable,
+  firstLine = 1,
+  firstByte = 0,
+  maxBytes = MAX_RECORD_BYTES,
+): Transform {
   let parts: Buffer[] = [];
   let pending = 0; // bytes after the last line end seen
   let offset = firstByte; // file offset of the first byte not yet passed on
   let lines = firstLine - 1; // line ends passed on
   const tooLong = (lineStart: number): UMError => {
     try {
-      fileFail('UM_FILE_FORMAT', fn, path, `the line is longer than ${maxBytes} bytes (the longest accepted)`, { line: lines + 1, byte: lineStart + maxBytes });
+      fileFail('UM_FILE_FORMAT', fn, path, `the line is longer than ${maxBytes} bytes (the longest accepted)`, {
+        line: lines + 1,
+        byte: lineStart + maxBytes,
+      });
     } catch (error) {
       return error as UMError;
     }
@@ -153,7 +176,8 @@ export function checkedText(fn: string, path: string, source: Readable, firstLin
         pending += chunk.length;
         return callback(pending > maxBytes ? tooLong(offset) : null);
       }
-      const out = parts.length === 0 ? chunk.subarray(0, last + 1) : Buffer.concat([...parts, chunk.subarray(0, last + 1)]);
+      const out =
+        parts.length === 0 ? chunk.subarray(0, last + 1) : Buffer.concat([...parts, chunk.subarray(0, last + 1)]);
       parts = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
       pending = chunk.length - last - 1;
       const error = pass(out);
@@ -178,7 +202,12 @@ export function checkedText(fn: string, path: string, source: Readable, firstLin
  * is dropped, a line longer than {@link MAX_RECORD_BYTES} or not UTF-8 stops with a located `UM_FILE_FORMAT` error.
  * Memory is one line at a time, whatever the source (a FIFO, `/dev/zero`).
  */
-export async function* textLines(fn: string, path: string, source: AsyncIterable<Buffer>, maxBytes = MAX_RECORD_BYTES): AsyncGenerator<{ text: string; line: number }> {
+export async function* textLines(
+  fn: string,
+  path: string,
+  source: AsyncIterable<Buffer>,
+  maxBytes = MAX_RECORD_BYTES,
+): AsyncGenerator<{ text: string; line: number }> {
   let parts: Buffer[] = [];
   let pending = 0;
   let line = 0;
@@ -193,7 +222,11 @@ export async function* textLines(fn: string, path: string, source: AsyncIterable
     if (bad >= 0) notUtf8(fn, path, body, bad, lineStart + skip, line - 1);
     return { text: body.toString('utf8'), line };
   };
-  const tooLong = (): never => fileFail('UM_FILE_FORMAT', fn, path, `the line is longer than ${maxBytes} bytes (the longest accepted)`, { line: line + 1, byte: lineStart + maxBytes });
+  const tooLong = (): never =>
+    fileFail('UM_FILE_FORMAT', fn, path, `the line is longer than ${maxBytes} bytes (the longest accepted)`, {
+      line: line + 1,
+      byte: lineStart + maxBytes,
+    });
   for await (const chunk of source) {
     let at = 0;
     if (skipLf && chunk[0] === 10) {

@@ -26,7 +26,12 @@ const CHUNK_CHARS = 1 << 20;
 export function calibratedColumns(result: ProbMatrix | TopBinningPrediction, scoreColumns: number): CalibratedColumns {
   if (!('kind' in result)) {
     const cols = [result.predicted, result.probability, result.bin];
-    return { mode: 'append', names: ['predicted', 'p_top', 'bin'], n: result.probability.length, value: (i, j) => (cols[j] as ArrayLike<number>)[i] as number };
+    return {
+      mode: 'append',
+      names: ['predicted', 'p_top', 'bin'],
+      n: result.probability.length,
+      value: (i, j) => (cols[j] as ArrayLike<number>)[i] as number,
+    };
   }
   const c = result.numClasses;
   // a binary input holds P(y = 1) only: write it back the same way, so the output reads like the input
@@ -50,9 +55,17 @@ function numberText(v: number): string {
  * With class names, labels are written as the names and a calibrated column of each class is named after it (as
  * the reader takes them back with the same names).
  */
-export function calibratedTable(values: CalibratedColumns, labels?: ArrayLike<number>, labelColumn = 'label', classes?: readonly string[]): string {
+export function calibratedTable(
+  values: CalibratedColumns,
+  labels?: ArrayLike<number>,
+  labelColumn = 'label',
+  classes?: readonly string[],
+): string {
   const withLabels = labels !== undefined && labels.length > 0;
-  const names = classes !== undefined && values.mode === 'replace' && values.names.length === classes.length ? classes : values.names;
+  const names =
+    classes !== undefined && values.mode === 'replace' && values.names.length === classes.length
+      ? classes
+      : values.names;
   const rows: (string | number)[][] = [[...(withLabels ? [labelColumn] : []), ...names]];
   for (let i = 0; i < values.n; i++) {
     const y = withLabels ? (labels[i] as number) : 0;
@@ -97,7 +110,8 @@ function* csvRecords(bytes: Uint8Array): Generator<CsvRecord> {
   let pos = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
   const cr = lonelyCr(bytes, pos);
   // length of the line end at q (0: none)
-  const end = (q: number): number => (cr ? (bytes[q] === CR ? 1 : 0) : bytes[q] === LF ? 1 : bytes[q] === CR && bytes[q + 1] === LF ? 2 : 0);
+  const end = (q: number): number =>
+    cr ? (bytes[q] === CR ? 1 : 0) : bytes[q] === LF ? 1 : bytes[q] === CR && bytes[q + 1] === LF ? 2 : 0;
   while (pos < n) {
     const blank = end(pos);
     if (blank > 0) {
@@ -168,7 +182,12 @@ class Chunks {
 
 /** Stops a rewrite whose input does not match what was read (changed in between, or a layout not understood). */
 function mismatch(fn: string, path: string, what: string): never {
-  fileFail('UM_FILE_FORMAT', fn, path, `${what}; it changed since it was read, or its layout cannot be rewritten in place`);
+  fileFail(
+    'UM_FILE_FORMAT',
+    fn,
+    path,
+    `${what}; it changed since it was read, or its layout cannot be rewritten in place`,
+  );
 }
 
 /**
@@ -176,7 +195,13 @@ function mismatch(fn: string, path: string, what: string): never {
  * lines, line ends, BOM — is copied, except the score cells (`replace`), or with the new columns added at the end of
  * each record (`append`). The records are checked against the data read first (count and score values).
  */
-export function rewriteCsv(fn: string, path: string, bytes: Buffer, data: PredictionData, values: CalibratedColumns): string[] {
+export function rewriteCsv(
+  fn: string,
+  path: string,
+  bytes: Buffer,
+  data: PredictionData,
+  values: CalibratedColumns,
+): string[] {
   const out = new Chunks();
   let at = 0;
   const copy = (to: number) => {
@@ -188,12 +213,18 @@ export function rewriteCsv(fn: string, path: string, bytes: Buffer, data: Predic
   if (head.done === true) mismatch(fn, path, 'has no header');
   const header = head.value.fields.map((f) => fieldText(bytes, f));
   const scoreIndex = (data.columns ?? []).map((name) => header.indexOf(name));
-  if (scoreIndex.length !== data.numClasses || scoreIndex.some((j) => j < 0)) mismatch(fn, path, 'has other score columns than were read');
+  if (scoreIndex.length !== data.numClasses || scoreIndex.some((j) => j < 0))
+    mismatch(fn, path, 'has other score columns than were read');
   // cells are copied left to right: score columns in the order they stand, whatever their class
   const byPosition = scoreIndex.map((j, k) => [j, k] as const).sort((x, y) => x[0] - y[0]);
   if (values.mode === 'append') {
     const taken = values.names.filter((name) => header.includes(name));
-    if (taken.length > 0) throw new UMError('UM_OPTION', `${fn}: ${path}: already has column${taken.length === 1 ? '' : 's'} ${taken.join(', ')}; the Top-k binning output adds ${values.names.join(', ')} — rename them first`, { fn, argument: 'file', file: path });
+    if (taken.length > 0)
+      throw new UMError(
+        'UM_OPTION',
+        `${fn}: ${path}: already has column${taken.length === 1 ? '' : 's'} ${taken.join(', ')}; the Top-k binning output adds ${values.names.join(', ')} — rename them first`,
+        { fn, argument: 'file', file: path },
+      );
     copy(head.value.end);
     out.push(`,${values.names.join(',')}`);
   }
@@ -204,7 +235,8 @@ export function rewriteCsv(fn: string, path: string, bytes: Buffer, data: Predic
     if (row >= data.n) mismatch(fn, path, `has more than the ${data.n} rows read`);
     for (let k = 0; k < c; k++) {
       const span = r.fields[scoreIndex[k] as number];
-      if (span === undefined || !same(parseNumber(fieldText(bytes, span)), scores[row * c + k])) mismatch(fn, path, `row ${row} differs from what was read`);
+      if (span === undefined || !same(parseNumber(fieldText(bytes, span)), scores[row * c + k]))
+        mismatch(fn, path, `row ${row} differs from what was read`);
     }
     if (values.mode === 'replace') {
       for (const [j, k] of byPosition) {
@@ -291,7 +323,13 @@ function jsonMembers(t: string): { members: Member[]; close: number } {
  * `logits` key is renamed, since the key declares the kind), or with `"predicted"`, `"p_top"`, `"bin"` added at the
  * end (`append`).
  */
-export function rewriteJsonl(fn: string, path: string, bytes: Buffer, data: PredictionData, values: CalibratedColumns): string[] {
+export function rewriteJsonl(
+  fn: string,
+  path: string,
+  bytes: Buffer,
+  data: PredictionData,
+  values: CalibratedColumns,
+): string[] {
   const out = new Chunks();
   const key = data.input;
   const scores = data.scores as Float64Array;
@@ -304,7 +342,8 @@ export function rewriteJsonl(fn: string, path: string, bytes: Buffer, data: Pred
     // lines end as the reader splits them: \n, \r\n or \r
     const found = nextEnd(start);
     const end = found < 0 ? bytes.length : found;
-    const tail = end === bytes.length ? '' : bytes[end] === CR && bytes[end + 1] === LF ? '\r\n' : bytes[end] === CR ? '\r' : '\n';
+    const tail =
+      end === bytes.length ? '' : bytes[end] === CR && bytes[end + 1] === LF ? '\r\n' : bytes[end] === CR ? '\r' : '\n';
     lineNo++;
     const skip = lineNo === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     const line = bytes.toString('utf8', start + skip, end);
@@ -318,12 +357,23 @@ export function rewriteJsonl(fn: string, path: string, bytes: Buffer, data: Pred
     const { members, close } = jsonMembers(line);
     const m = members.filter((x) => x.key === key).pop(); // JSON.parse keeps the last of repeated keys
     const given = m === undefined ? undefined : (JSON.parse(line.slice(m.valueStart, m.valueEnd)) as unknown);
-    if (m === undefined || !Array.isArray(given) || given.length !== c || given.some((v, k) => !same(v as number, scores[row * c + k]))) mismatch(fn, path, `line ${lineNo} differs from what was read`);
+    if (
+      m === undefined ||
+      !Array.isArray(given) ||
+      given.length !== c ||
+      given.some((v, k) => !same(v as number, scores[row * c + k]))
+    )
+      mismatch(fn, path, `line ${lineNo} differs from what was read`);
     const cells = (j0: number, count: number) => {
       const parts: string[] = [];
       for (let j = j0; j < j0 + count; j++) {
         const v = values.value(row, j);
-        if (!Number.isFinite(v)) throw new UMError('UM_CALIBRATOR', `${fn}: ${path}: line ${lineNo}: the calibrated value ${String(v)} cannot be written as JSON`, { fn, file: path, line: lineNo });
+        if (!Number.isFinite(v))
+          throw new UMError(
+            'UM_CALIBRATOR',
+            `${fn}: ${path}: line ${lineNo}: the calibrated value ${String(v)} cannot be written as JSON`,
+            { fn, file: path, line: lineNo },
+          );
         parts.push(numberText(v));
       }
       return parts;
@@ -331,12 +381,23 @@ export function rewriteJsonl(fn: string, path: string, bytes: Buffer, data: Pred
     if (values.mode === 'replace') {
       const probs = members.filter((x) => x.key === 'probs');
       if (key !== 'probs' && probs.length > 0) {
-        throw new UMError('UM_OPTION', `${fn}: ${path}: line ${lineNo}: has both "${key}" and "probs"; the calibrated "probs" would replace the given ones — remove them first`, { fn, argument: 'file', file: path, line: lineNo });
+        throw new UMError(
+          'UM_OPTION',
+          `${fn}: ${path}: line ${lineNo}: has both "${key}" and "probs"; the calibrated "probs" would replace the given ones — remove them first`,
+          { fn, argument: 'file', file: path, line: lineNo },
+        );
       }
-      out.push(`${keep}${line.slice(0, m.keyStart)}${key === 'probs' ? line.slice(m.keyStart, m.keyEnd) : '"probs"'}${line.slice(m.keyEnd, m.valueStart)}[${cells(0, values.names.length).join(',')}]${line.slice(m.valueEnd)}${tail}`);
+      out.push(
+        `${keep}${line.slice(0, m.keyStart)}${key === 'probs' ? line.slice(m.keyStart, m.keyEnd) : '"probs"'}${line.slice(m.keyEnd, m.valueStart)}[${cells(0, values.names.length).join(',')}]${line.slice(m.valueEnd)}${tail}`,
+      );
     } else {
       const taken = values.names.filter((name) => members.some((x) => x.key === name));
-      if (taken.length > 0) throw new UMError('UM_OPTION', `${fn}: ${path}: line ${lineNo}: already has ${taken.map((t) => `"${t}"`).join(', ')}; the Top-k binning output adds ${values.names.join(', ')} — rename them first`, { fn, argument: 'file', file: path, line: lineNo });
+      if (taken.length > 0)
+        throw new UMError(
+          'UM_OPTION',
+          `${fn}: ${path}: line ${lineNo}: already has ${taken.map((t) => `"${t}"`).join(', ')}; the Top-k binning output adds ${values.names.join(', ')} — rename them first`,
+          { fn, argument: 'file', file: path, line: lineNo },
+        );
       const v = cells(0, values.names.length);
       const added = values.names.map((name, j) => `"${name}":${v[j] as string}`).join(',');
       out.push(`${keep}${line.slice(0, close)}${members.length > 0 ? ',' : ''}${added}${line.slice(close)}${tail}`);

@@ -120,7 +120,20 @@ export function argsort(keys: ArrayLike<number>, descending = false): Uint32Arra
       const carried = w > 0;
       const key = words[w] as Uint32Array;
       const keyOut = spare[w] as Uint32Array;
-      if (!scatter(key, keyOut, carried ? (words[0] as Uint32Array) : key, carried ? (spare[0] as Uint32Array) : keyOut, shift, mask, order, next, count)) continue;
+      if (
+        !scatter(
+          key,
+          keyOut,
+          carried ? (words[0] as Uint32Array) : key,
+          carried ? (spare[0] as Uint32Array) : keyOut,
+          shift,
+          mask,
+          order,
+          next,
+          count,
+        )
+      )
+        continue;
       [order, next] = [next, order];
       [words[w], spare[w]] = [spare[w] as Uint32Array, words[w] as Uint32Array];
       if (carried) [words[0], spare[0]] = [spare[0] as Uint32Array, words[0] as Uint32Array];

@@ -14,7 +14,15 @@ export const WASM_SORT_MAX = 1 << 21;
  */
 export function argsortWasm(k: Kernel, words: readonly Uint32Array[], n: number): Uint32Array {
   const stride = Math.ceil((n * 4) / 64) * 64;
-  const [hi, lo, hiOut, loOut, order, next, count] = [0, 1, 2, 3, 4, 5, 6].map((j) => k.base + j * stride) as [number, number, number, number, number, number, number];
+  const [hi, lo, hiOut, loOut, order, next, count] = [0, 1, 2, 3, 4, 5, 6].map((j) => k.base + j * stride) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const need = count + 2048 * 4;
   if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
   new Uint32Array(k.memory.buffer, hi, n).set(words[0] as Uint32Array);

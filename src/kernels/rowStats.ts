@@ -79,7 +79,8 @@ export function rowStatsOf(p: Matrix, mode: RowStatsMode): RowStats {
  * ```
  */
 export function useKernels(which: KernelBackend): KernelBackend {
-  if (which !== 'wasm' && which !== 'reference') fail('UM_OPTION', 'useKernels', 'which', `be 'wasm' or 'reference'`, { value: which });
+  if (which !== 'wasm' && which !== 'reference')
+    fail('UM_OPTION', 'useKernels', 'which', `be 'wasm' or 'reference'`, { value: which });
   backend = which;
   cache = new WeakMap();
   return backend === 'wasm' && wasmKernel() !== null ? 'wasm' : 'reference';

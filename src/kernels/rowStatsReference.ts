@@ -5,7 +5,12 @@ import type { RowStats, RowStatsMode } from './rowStatsTypes.js';
  * The readable reference of the row-statistics pass: plain loops, sequential float64 sums, `Math.log`. The
  * WebAssembly kernel must agree with it (test/kernels/rowStats.test.ts). Internal.
  */
-export function rowStatsReference(data: Float32Array | Float64Array, n: number, c: number, mode: RowStatsMode): RowStats {
+export function rowStatsReference(
+  data: Float32Array | Float64Array,
+  n: number,
+  c: number,
+  mode: RowStatsMode,
+): RowStats {
   const { max, arg, min, sum, sumSq, xlogx } = rowStatsColumns(n, mode);
   for (let i = 0, o = 0; i < n; i++, o += c) {
     let best = 0;

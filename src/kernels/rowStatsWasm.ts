@@ -11,10 +11,41 @@ interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
 }
-type KernelFn = (src: number, rows: number, c: number, outMax: number, outArg: number, outMin: number, outSum: number, outSq: number, outXlogx: number, mode: number) => void;
-type ArgsortFn = (hi: number, lo: number, hiOut: number, loOut: number, words: number, n: number, order: number, next: number, count: number) => number;
+type KernelFn = (
+  src: number,
+  rows: number,
+  c: number,
+  outMax: number,
+  outArg: number,
+  outMin: number,
+  outSum: number,
+  outSq: number,
+  outXlogx: number,
+  mode: number,
+) => void;
+type ArgsortFn = (
+  hi: number,
+  lo: number,
+  hiOut: number,
+  loOut: number,
+  words: number,
+  n: number,
+  order: number,
+  next: number,
+  count: number,
+) => number;
 /** The temperature pass (assembly/temperature.ts): per row max and s0 … s3 at β. */
-export type TemperatureFn = (src: number, rows: number, c: number, beta: number, outMax: number, outS0: number, outS1: number, outS2: number, outS3: number) => void;
+export type TemperatureFn = (
+  src: number,
+  rows: number,
+  c: number,
+  beta: number,
+  outMax: number,
+  outS0: number,
+  outS1: number,
+  outS2: number,
+  outS3: number,
+) => void;
 export interface Kernel {
   memory: WasmMemory;
   base: number;
@@ -63,7 +94,16 @@ export function wasmKernel(): Kernel | null {
     const instance = new api.Instance(new api.Module(decodeBase64(WASM_BASE64)), { env: { abort: () => undefined } });
     const ex = instance.exports as Omit<Kernel, 'base'> & { heapBase: () => number };
     const { memory, probsF32, probsF64, argsortU32, temperatureF32, temperatureF64, expNegF64 } = ex;
-    kernel = { memory, base: (ex.heapBase() + 63) & ~63, probsF32, probsF64, argsortU32, temperatureF32, temperatureF64, expNegF64 };
+    kernel = {
+      memory,
+      base: (ex.heapBase() + 63) & ~63,
+      probsF32,
+      probsF64,
+      argsortU32,
+      temperatureF32,
+      temperatureF64,
+      expNegF64,
+    };
   } catch {
     kernel = null;
   }
@@ -74,7 +114,13 @@ export function wasmKernel(): Kernel | null {
  * Row statistics by the WebAssembly SIMD kernel: rows are copied block by block into linear memory (one memory read of
  * the input, the copy staying in cache) and reduced there. Internal; see rowStatsReference for the meaning.
  */
-export function rowStatsWasm(k: Kernel, data: Float32Array | Float64Array, n: number, c: number, mode: RowStatsMode): RowStats {
+export function rowStatsWasm(
+  k: Kernel,
+  data: Float32Array | Float64Array,
+  n: number,
+  c: number,
+  mode: RowStatsMode,
+): RowStats {
   const f32 = data instanceof Float32Array;
   const bpe = f32 ? 4 : 8;
   const blockRows = Math.max(1, Math.min(n, Math.floor(BLOCK_BYTES / (c * bpe))));
@@ -83,7 +129,14 @@ export function rowStatsWasm(k: Kernel, data: Float32Array | Float64Array, n: nu
   const need = outPtr + blockRows * 44 + 64;
   if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
   const buf = k.memory.buffer;
-  const ptr = { max: outPtr, min: outPtr + blockRows * 8, sum: outPtr + blockRows * 16, sq: outPtr + blockRows * 24, lg: outPtr + blockRows * 32, arg: outPtr + blockRows * 40 };
+  const ptr = {
+    max: outPtr,
+    min: outPtr + blockRows * 8,
+    sum: outPtr + blockRows * 16,
+    sq: outPtr + blockRows * 24,
+    lg: outPtr + blockRows * 32,
+    arg: outPtr + blockRows * 40,
+  };
   const input = f32 ? new Float32Array(buf, inPtr, blockRows * c) : new Float64Array(buf, inPtr, blockRows * c);
   const views = {
     max: new Float64Array(buf, ptr.max, blockRows),

@@ -7,7 +7,13 @@ import type { TemperatureRowSums } from './temperatureTypes.js';
  * z = −∞ are skipped (probability 0); rows whose maximum is not finite get sums of 0 (the caller validates them).
  * The WebAssembly kernel must agree with it (test/kernels/temperature.test.ts). Internal.
  */
-export function temperatureRowsReference(data: Float32Array | Float64Array, rows: number, c: number, beta: number, out: TemperatureRowSums): void {
+export function temperatureRowsReference(
+  data: Float32Array | Float64Array,
+  rows: number,
+  c: number,
+  beta: number,
+  out: TemperatureRowSums,
+): void {
   const { max, s0, s1, s2, s3 } = out;
   for (let i = 0, o = 0; i < rows; i++, o += c) {
     let m = -Infinity;

@@ -9,7 +9,13 @@ import { temperatureRowsWasm } from './temperatureWasm.js';
  * The WebAssembly kernel's exponential is within 1 ulp of `Math.exp`, and every sum has terms of one sign, so both
  * backends agree to (C + 4)·2⁻⁵² relative per sum (test/kernels/temperature.test.ts). Internal.
  */
-export function temperatureRows(data: Float32Array | Float64Array, rows: number, c: number, beta: number, out: TemperatureRowSums): void {
+export function temperatureRows(
+  data: Float32Array | Float64Array,
+  rows: number,
+  c: number,
+  beta: number,
+  out: TemperatureRowSums,
+): void {
   const k = activeKernel();
   if (k === null) temperatureRowsReference(data, rows, c, beta, out);
   else temperatureRowsWasm(k, data, rows, c, beta, out);

@@ -17,5 +17,11 @@ export interface TemperatureRowSums {
 
 /** Fresh output columns for `rows` rows (internal). */
 export function temperatureRowSums(rows: number): TemperatureRowSums {
-  return { max: new Float64Array(rows), s0: new Float64Array(rows), s1: new Float64Array(rows), s2: new Float64Array(rows), s3: new Float64Array(rows) };
+  return {
+    max: new Float64Array(rows),
+    s0: new Float64Array(rows),
+    s1: new Float64Array(rows),
+    s2: new Float64Array(rows),
+    s3: new Float64Array(rows),
+  };
 }

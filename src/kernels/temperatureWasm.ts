@@ -10,7 +10,14 @@ const BLOCK_BYTES = 1 << 18;
  * linear memory and reduced there, so the kernel's memory stays one block (about 256 KiB) whatever the input's size.
  * Internal; see temperatureRowsReference for the meaning and test/kernels/temperature.test.ts for the agreement.
  */
-export function temperatureRowsWasm(k: Kernel, data: Float32Array | Float64Array, rows: number, c: number, beta: number, out: TemperatureRowSums): void {
+export function temperatureRowsWasm(
+  k: Kernel,
+  data: Float32Array | Float64Array,
+  rows: number,
+  c: number,
+  beta: number,
+  out: TemperatureRowSums,
+): void {
   const f32 = data instanceof Float32Array;
   const bpe = f32 ? 4 : 8;
   const blockRows = Math.max(1, Math.min(rows, Math.floor(BLOCK_BYTES / (c * bpe))));

@@ -155,7 +155,8 @@ export class ExactSum {
     if (m === null) return 'have `scaled` as hexadecimal digits with an optional power of two ("1a3fp1012")';
     const magnitude = BigInt(`0x${m[2] as string}`) << BigInt(m[3] ?? 0);
     const big = m[1] === '-' ? -magnitude : magnitude;
-    if (big !== 0n && bitLength(big < 0n ? -big : big) > MAX_BITS) return 'have `scaled` within the range of sums of doubles';
+    if (big !== 0n && bitLength(big < 0n ? -big : big) > MAX_BITS)
+      return 'have `scaled` within the range of sums of doubles';
     let sp: number;
     if (special === 'Infinity' || special === '-Infinity' || special === 'NaN') sp = Number(special);
     else if (special === 0) sp = 0;
@@ -172,7 +173,8 @@ export class ExactSum {
  * first) — so a mean is finite whenever its terms are, however large their sum (internal).
  */
 export function quotient(num: ExactSum, den: ExactSum): number {
-  if (num.special !== 0 || Number.isNaN(num.special) || den.special !== 0 || Number.isNaN(den.special)) return num.value() / den.value();
+  if (num.special !== 0 || Number.isNaN(num.special) || den.special !== 0 || Number.isNaN(den.special))
+    return num.value() / den.value();
   if (den.scaled <= 0n) return num.value() / den.value();
   return roundScaled((num.scaled << SCALE_BITS) / den.scaled);
 }

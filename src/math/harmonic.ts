@@ -67,7 +67,11 @@ export function blockSums(k0: number, c: number, unit: number, shift: number): {
       (invK2 * invK2 * (q4 - 1)) / 120 -
       (invK2 * invK2 * invK2 * (q4 * q2 - 1)) / 252;
     // g = C − K·h term by term: K·(t − log1p t) + t/(2(1 + t)) + (1/(12K))·(q² − 1) − …
-    const corrections = (t * q) / 2 + (invK * (q2 - 1)) / 12 - (invK2 * invK * (q4 - 1)) / 120 + (invK2 * invK2 * invK * (q4 * q2 - 1)) / 252;
+    const corrections =
+      (t * q) / 2 +
+      (invK * (q2 - 1)) / 12 -
+      (invK2 * invK * (q4 - 1)) / 120 +
+      (invK2 * invK2 * invK * (q4 * q2 - 1)) / 252;
     return { h, g: kUnits * tMinusLog1p(t) + corrections / unit };
   }
   // 0 < K < 64 < C: ψ(K + 1) = H_K − γ by its sum, ψ(K + C + 1) by the series (K + C > 1024)

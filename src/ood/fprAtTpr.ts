@@ -41,7 +41,8 @@ export function fprAtTpr(inDistribution: OodInput, outOfDistribution: OodInput, 
   const fn = 'fprAtTpr';
   checkOptions(fn, options, OOD_KEYS, ['tpr']);
   const { tpr = 0.95, ...rest } = options;
-  if (typeof tpr !== 'number' || !(tpr > 0 && tpr <= 1)) fail('UM_OPTION', fn, 'options.tpr', 'be a number in (0, 1]', { value: tpr });
+  if (typeof tpr !== 'number' || !(tpr > 0 && tpr <= 1))
+    fail('UM_OPTION', fn, 'options.tpr', 'be a number in (0, 1]', { value: tpr });
   const d = oodInput(fn, inDistribution, outOfDistribution, rest);
   const s = pooledSweep(d);
   const nIn = s.totalPositive;

@@ -33,5 +33,9 @@ import { OOD_KEYS, oodInput, pooledSweep, type OodInput, type OodOptions } from 
 export function oodAuroc(inDistribution: OodInput, outOfDistribution: OodInput, options: OodOptions = {}): number {
   const fn = 'oodAuroc';
   checkOptions(fn, options, OOD_KEYS);
-  return rocArea(fn, pooledSweep(oodInput(fn, inDistribution, outOfDistribution, options)), { argument: 'inDistribution', positives: 'in-distribution samples', negatives: 'out-of-distribution samples' });
+  return rocArea(fn, pooledSweep(oodInput(fn, inDistribution, outOfDistribution, options)), {
+    argument: 'inDistribution',
+    positives: 'in-distribution samples',
+    negatives: 'out-of-distribution samples',
+  });
 }

@@ -52,12 +52,25 @@ interface Population {
   readonly size: number;
 }
 
-function population(fn: string, values: Float64Array, w: Float64Array | undefined, unit: number, name: string): Population {
+function population(
+  fn: string,
+  values: Float64Array,
+  w: Float64Array | undefined,
+  unit: number,
+  name: string,
+): Population {
   if (w === undefined) return { values, unit: 1, size: values.length };
   const cumulative = new Float64Array(w.length);
   let total = 0;
   w.forEach((k, i) => {
-    if (!Number.isInteger(k * unit)) fail('UM_OPTION', fn, `options.weights.${name}`, 'be whole numbers here (the curve draws samples; a weight-w sample is w copies)', { index: [i], value: k * unit });
+    if (!Number.isInteger(k * unit))
+      fail(
+        'UM_OPTION',
+        fn,
+        `options.weights.${name}`,
+        'be whole numbers here (the curve draws samples; a weight-w sample is w copies)',
+        { index: [i], value: k * unit },
+      );
     total += k;
     cumulative[i] = total;
   });
@@ -135,7 +148,11 @@ function draw(rng: Rng, p: Population, k: number): Uint32Array {
  * c.points.map((p) => p.mean); // ≈ [0.1, 0.4, 0.7]
  * ```
  */
-export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, options: OodCurveOptions = {}): OodCurve {
+export function oodCurve(
+  inDistribution: OodInput,
+  outOfDistribution: OodInput,
+  options: OodCurveOptions = {},
+): OodCurve {
   const fn = 'oodCurve';
   checkOptions(fn, options, OOD_KEYS, ['batchSize', 'repeats', 'seed']);
   const { batchSize = 100, repeats = 1, seed = 0, ...rest } = options;
@@ -147,7 +164,12 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   const inside = population(fn, scaled(d.inConfidence), d.inWeights, d.inScale ?? 1, 'inDistribution');
   const outside = population(fn, scaled(d.outConfidence), d.outWeights, d.outScale ?? 1, 'outOfDistribution');
   const smaller = Math.min(inside.size * inside.unit, outside.size * outside.unit);
-  checkCount(fn, 'options.batchSize', batchSize, smaller < MAX_COUNT ? { max: smaller, why: 'at most the samples of each side' } : {});
+  checkCount(
+    fn,
+    'options.batchSize',
+    batchSize,
+    smaller < MAX_COUNT ? { max: smaller, why: 'at most the samples of each side' } : {},
+  );
   checkCount(fn, 'options.repeats', repeats);
   const rng = createRng(fn, seed);
   const b = batchSize;
@@ -159,7 +181,9 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
     let total = 0;
     for (let j = 0; j < b; j++) total += d.sign * (inside.values[a[j] as number] as number);
     for (let k = 0; k <= b; k++) {
-      if (k > 0) total += d.sign * ((outside.values[o[k - 1] as number] as number) - (inside.values[a[k - 1] as number] as number));
+      if (k > 0)
+        total +=
+          d.sign * ((outside.values[o[k - 1] as number] as number) - (inside.values[a[k - 1] as number] as number));
       const m = total / b;
       sums[k] = (sums[k] as number) + m;
       squares[k] = (squares[k] as number) + m * m;
@@ -168,8 +192,21 @@ export function oodCurve(inDistribution: OodInput, outOfDistribution: OodInput, 
   const points: OodCurvePoint[] = [];
   for (let k = 0; k <= b; k++) {
     const mean = (sums[k] as number) / repeats;
-    const std = repeats === 1 ? null : Math.sqrt(Math.max(0, ((squares[k] as number) - repeats * mean * mean) / (repeats - 1)));
-    points.push({ outCount: k, fraction: k / b, mean: timesPow2(mean, e), std: std === null ? null : timesPow2(std, e) });
+    const std =
+      repeats === 1 ? null : Math.sqrt(Math.max(0, ((squares[k] as number) - repeats * mean * mean) / (repeats - 1)));
+    points.push({
+      outCount: k,
+      fraction: k / b,
+      mean: timesPow2(mean, e),
+      std: std === null ? null : timesPow2(std, e),
+    });
   }
-  return { measure: d.measure, direction: d.sign === 1 ? 'confidence' : 'uncertainty', batchSize: b, repeats, seed, points };
+  return {
+    measure: d.measure,
+    direction: d.sign === 1 ? 'confidence' : 'uncertainty',
+    batchSize: b,
+    repeats,
+    seed,
+    points,
+  };
 }

@@ -55,12 +55,24 @@ function givenKey(x: unknown): 'confidence' | 'uncertainty' | undefined {
  * sides of very different magnitudes would lose the smaller one; every OoD ranking metric normalises each side by
  * its own total, so this changes nothing else).
  */
-export function oodInput(fn: string, inDist: OodInput, outDist: OodInput, options: OodOptions, normalize = true): OodData {
+export function oodInput(
+  fn: string,
+  inDist: OodInput,
+  outDist: OodInput,
+  options: OodOptions,
+  normalize = true,
+): OodData {
   const { weights, ...rest } = options;
   const d = unweighted(fn, inDist, outDist, rest);
   if (weights === undefined) return d;
-  if (weights === null || typeof weights !== 'object' || Object.keys(weights).some((k) => k !== 'inDistribution' && k !== 'outOfDistribution')) {
-    fail('UM_OPTION', fn, 'options.weights', 'be { inDistribution?, outOfDistribution? }: one weight array per side', { value: weights });
+  if (
+    weights === null ||
+    typeof weights !== 'object' ||
+    Object.keys(weights).some((k) => k !== 'inDistribution' && k !== 'outOfDistribution')
+  ) {
+    fail('UM_OPTION', fn, 'options.weights', 'be { inDistribution?, outOfDistribution? }: one weight array per side', {
+      value: weights,
+    });
   }
   const side = (w: unknown, n: number, name: string) => {
     if (w === undefined) return undefined;
@@ -68,7 +80,10 @@ export function oodInput(fn: string, inDist: OodInput, outDist: OodInput, option
       return weightInput(fn, w, n, { normalize });
     } catch (error) {
       if (!(error instanceof UMError)) throw error;
-      throw new UMError(error.code, error.message.replace(`${fn}: options.weights`, `${fn}: options.weights.${name}`), { ...error.details, argument: `options.weights.${name}` });
+      throw new UMError(error.code, error.message.replace(`${fn}: options.weights`, `${fn}: options.weights.${name}`), {
+        ...error.details,
+        argument: `options.weights.${name}`,
+      });
     }
   };
   const inW = side(weights.inDistribution, d.inConfidence.length, 'inDistribution');
@@ -84,13 +99,22 @@ function unweighted(fn: string, inDist: OodInput, outDist: OodInput, options: Oo
   const a = givenKey(inDist);
   const b = givenKey(outDist);
   if (a !== b) {
-    fail('UM_OPTION', fn, 'outOfDistribution', `be of the same form as inDistribution (${a === undefined ? 'scores' : `{ ${a} }`})`, {
-      value: b === undefined ? 'scores' : `{ ${b} }`,
-    });
+    fail(
+      'UM_OPTION',
+      fn,
+      'outOfDistribution',
+      `be of the same form as inDistribution (${a === undefined ? 'scores' : `{ ${a} }`})`,
+      {
+        value: b === undefined ? 'scores' : `{ ${b} }`,
+      },
+    );
   }
   if (a !== undefined) {
     for (const key of ['input', 'numClasses', 'binary', 'sumTolerance', 'by'] as const) {
-      if (options[key] !== undefined) fail('UM_OPTION', fn, `options.${key}`, 'not be given with per-sample values (it applies to scores)', { value: options[key] });
+      if (options[key] !== undefined)
+        fail('UM_OPTION', fn, `options.${key}`, 'not be given with per-sample values (it applies to scores)', {
+          value: options[key],
+        });
     }
     const sign = a === 'confidence' ? 1 : -1;
     const read = (x: unknown, arg: string) => {
@@ -98,28 +122,51 @@ function unweighted(fn: string, inDist: OodInput, outDist: OodInput, options: Oo
       if (sign === -1) for (let i = 0; i < v.length; i++) v[i] = -(v[i] as number);
       return v;
     };
-    return { inConfidence: read(inDist, 'inDistribution'), outConfidence: read(outDist, 'outOfDistribution'), sign, measure: 'given' };
+    return {
+      inConfidence: read(inDist, 'inDistribution'),
+      outConfidence: read(outDist, 'outOfDistribution'),
+      sign,
+      measure: 'given',
+    };
   }
   const { by, ...input } = options;
   const ranking = resolveBy(fn, by, undefined, 'normalized-entropy');
-  if (!('named' in ranking)) fail('UM_OPTION', fn, 'options.by', 'be a measure name; give per-sample values as the arguments instead', { value: by });
-  if (ranking.named === 'threshold-distance') fail('UM_OPTION', fn, 'options.by', "not be 'threshold-distance' (no decision threshold here)", { value: by });
+  if (!('named' in ranking))
+    fail('UM_OPTION', fn, 'options.by', 'be a measure name; give per-sample values as the arguments instead', {
+      value: by,
+    });
+  if (ranking.named === 'threshold-distance')
+    fail('UM_OPTION', fn, 'options.by', "not be 'threshold-distance' (no decision threshold here)", { value: by });
   const side = (x: Scores, name: string) => {
     let p;
     try {
       p = probMatrix(fn, x, input);
     } catch (error) {
       // name the side: "oodAuroc: outOfDistribution.probs[3][1] must be in [0, 1]; got 1.2"
-      if (!(error instanceof UMError) || error.details.argument === undefined || error.details.argument.startsWith('options.')) throw error;
+      if (
+        !(error instanceof UMError) ||
+        error.details.argument === undefined ||
+        error.details.argument.startsWith('options.')
+      )
+        throw error;
       const argument = `${name}.${error.details.argument}`;
-      throw new UMError(error.code, error.message.replace(`${fn}: ${error.details.argument}`, `${fn}: ${argument}`), { ...error.details, argument });
+      throw new UMError(error.code, error.message.replace(`${fn}: ${error.details.argument}`, `${fn}: ${argument}`), {
+        ...error.details,
+        argument,
+      });
     }
     return { ...namedConfidence(p, ranking.named, topLabel(p).confidence, 0.5), numClasses: p.numClasses };
   };
   const i = side(inDist as Scores, 'inDistribution');
   const o = side(outDist as Scores, 'outOfDistribution');
   if (i.numClasses !== o.numClasses) {
-    fail('UM_SHAPE', fn, 'outOfDistribution', `have the classes of inDistribution (${i.numClasses}): both come from one model`, { value: o.numClasses });
+    fail(
+      'UM_SHAPE',
+      fn,
+      'outOfDistribution',
+      `have the classes of inDistribution (${i.numClasses}): both come from one model`,
+      { value: o.numClasses },
+    );
   }
   return { inConfidence: i.confidence, outConfidence: o.confidence, sign: i.sign, measure: ranking.named };
 }

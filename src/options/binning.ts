@@ -44,7 +44,13 @@ export type BinningConfig =
 
 export const DEFAULT_DING: DingOptions = Object.freeze({ z: 1.645, minRemaining: 40, minGap: 0.05 });
 
-const EQUAL_MASS: readonly EqualMassMethod[] = ['quantile', 'uncertainty-metrics', 'verified-calibration', 'netcal', 'sklearn'];
+const EQUAL_MASS: readonly EqualMassMethod[] = [
+  'quantile',
+  'uncertainty-metrics',
+  'verified-calibration',
+  'netcal',
+  'sklearn',
+];
 
 /** Options that only some schemes use; giving one to another scheme is an error rather than silently ignored. */
 const APPLIES: Record<'bins' | 'equalWidth' | 'equalMass' | 'ding', readonly string[]> = {
@@ -58,9 +64,15 @@ function rejectInapplicable(fn: string, options: BinningOptions, scheme: string)
   for (const [key, schemes] of Object.entries(APPLIES)) {
     const value = (options as Record<string, unknown>)[key];
     if (value !== undefined && !schemes.includes(scheme)) {
-      fail('UM_OPTION', fn, `options.${key}`, `be omitted with ${scheme} binning (it only applies to ${schemes.join(' or ')} binning)`, {
-        value,
-      });
+      fail(
+        'UM_OPTION',
+        fn,
+        `options.${key}`,
+        `be omitted with ${scheme} binning (it only applies to ${schemes.join(' or ')} binning)`,
+        {
+          value,
+        },
+      );
     }
   }
 }
@@ -69,9 +81,17 @@ function rejectInapplicable(fn: string, options: BinningOptions, scheme: string)
 export function presetOf(fn: string, name: unknown): Preset {
   const key = name ?? 'default';
   if (typeof key !== 'string' || !Object.hasOwn(presets, key)) {
-    fail('UM_OPTION', fn, 'options.preset', `be one of ${Object.keys(presets).map((k) => `'${k}'`).join(', ')}`, {
-      value: name,
-    });
+    fail(
+      'UM_OPTION',
+      fn,
+      'options.preset',
+      `be one of ${Object.keys(presets)
+        .map((k) => `'${k}'`)
+        .join(', ')}`,
+      {
+        value: name,
+      },
+    );
   }
   return presets[key as PresetName];
 }
@@ -126,7 +146,12 @@ export function resolveBinning(
   const scheme = oneOf(fn, 'options.binning', binning, ['equal-width', 'equal-mass', 'ding', 'distinct']);
   rejectInapplicable(fn, options, scheme);
   if (scheme === 'distinct') {
-    return { spec: { scheme: 'distinct' }, config: { preset: preset.name, binning: 'distinct', precision }, preset, precision };
+    return {
+      spec: { scheme: 'distinct' },
+      config: { preset: preset.name, binning: 'distinct', precision },
+      preset,
+      precision,
+    };
   }
   if (scheme === 'ding') {
     const d = options.ding ?? {};
@@ -135,7 +160,12 @@ export function resolveBinning(
       minRemaining: positiveNumber(fn, 'options.ding.minRemaining', d.minRemaining ?? DEFAULT_DING.minRemaining, true),
       minGap: positiveNumber(fn, 'options.ding.minGap', d.minGap ?? DEFAULT_DING.minGap, true),
     };
-    return { spec: { scheme: 'ding', ding }, config: { preset: preset.name, binning: 'ding', ding, precision }, preset, precision };
+    return {
+      spec: { scheme: 'ding', ding },
+      config: { preset: preset.name, binning: 'ding', ding, precision },
+      preset,
+      precision,
+    };
   }
   const bins = options.bins ?? preset.bins;
   checkCount(fn, 'options.bins', bins);
@@ -156,9 +186,15 @@ export function resolveBinning(
     one: oneOf(fn, 'options.equalWidth.one', given.one ?? preset.equalWidth.one, ['last-bin', 'own-bin']),
   };
   if (rule.index === 'edges' && rule.closed === 'right' && rule.one === 'own-bin') {
-    fail('UM_OPTION', fn, 'options.equalWidth.one', `be 'last-bin' with right-closed bins (p = 1 already closes the last bin)`, {
-      value: rule.one,
-    });
+    fail(
+      'UM_OPTION',
+      fn,
+      'options.equalWidth.one',
+      `be 'last-bin' with right-closed bins (p = 1 already closes the last bin)`,
+      {
+        value: rule.one,
+      },
+    );
   }
   return {
     spec: { scheme: 'equal-width', bins, rule, precision },

@@ -44,16 +44,32 @@ export interface EvaluateParallelOptions extends EvaluateOptions {
  * [r.n, r.ece]; // => [3, 0.3]
  * ```
  */
-export async function evaluateParallel(labels: Labels, scores: Float32Array | Float64Array, options: EvaluateParallelOptions = {}): Promise<Evaluation> {
+export async function evaluateParallel(
+  labels: Labels,
+  scores: Float32Array | Float64Array,
+  options: EvaluateParallelOptions = {},
+): Promise<Evaluation> {
   const fn = 'evaluateParallel';
   checkOptions(fn, options, INPUT_KEYS, ['bins', 'preset', 'onWarning', 'weights', 'classwise', 'threads']);
   const { threads: t, ...rest } = options;
   const threads = threadCount(fn, t);
   if (!(scores instanceof Float32Array || scores instanceof Float64Array)) {
-    fail('UM_OPTION', fn, 'scores', 'be a flat Float32Array or Float64Array of probabilities (use evaluate for other inputs)', { value: scores });
+    fail(
+      'UM_OPTION',
+      fn,
+      'scores',
+      'be a flat Float32Array or Float64Array of probabilities (use evaluate for other inputs)',
+      { value: scores },
+    );
   }
   if ((options.input ?? 'probs') !== 'probs' || options.binary === true) {
-    fail('UM_OPTION', fn, 'options.input', "be 'probs' (a matrix of probabilities; use evaluate for logits or binary vectors)", { value: options.input });
+    fail(
+      'UM_OPTION',
+      fn,
+      'options.input',
+      "be 'probs' (a matrix of probabilities; use evaluate for logits or binary vectors)",
+      { value: options.input },
+    );
   }
   const c = options.numClasses;
   if (c === undefined || !Number.isInteger(c) || c < 2 || scores.length % c !== 0 || scores.length === 0) {

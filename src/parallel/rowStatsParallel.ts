@@ -41,7 +41,10 @@ function run(w: Worker, task: StatsTask): Promise<void> {
 /** Resolves the `threads` option: a whole number ≥ 1, default every core the process may use. */
 export function threadCount(fn: string, threads: unknown): number {
   if (threads === undefined) return availableParallelism();
-  return checkCount(fn, 'options.threads', threads, { max: 1024, why: 'each thread is a worker with its own JavaScript heap' });
+  return checkCount(fn, 'options.threads', threads, {
+    max: 1024,
+    why: 'each thread is a worker with its own JavaScript heap',
+  });
 }
 
 /**
@@ -49,7 +52,13 @@ export function threadCount(fn: string, threads: unknown): number {
  * workers the others, all reading one SharedArrayBuffer (the input's own, or one copy of it) and writing into shared
  * result arrays. Each row's statistics are exactly those of the one-thread pass. Internal.
  */
-export async function rowStatsParallel(data: Float32Array | Float64Array, n: number, c: number, mode: RowStatsMode, threads: number): Promise<RowStats> {
+export async function rowStatsParallel(
+  data: Float32Array | Float64Array,
+  n: number,
+  c: number,
+  mode: RowStatsMode,
+  threads: number,
+): Promise<RowStats> {
   const parts = Math.max(1, Math.min(threads, Math.floor(n / 1024) || 1));
   if (parts === 1) return computeRowStats(data, n, c, mode);
   let shared: Float32Array | Float64Array = data;
@@ -80,5 +89,9 @@ export async function rowStatsParallel(data: Float32Array | Float64Array, n: num
   const own = computeRowStats(shared.subarray(0, end * c), end, c, mode);
   writeStats(views, own, 0);
   await Promise.all(tasks);
-  return rowStatsResult(mode, { ...views, sumSq: mode >= 1 ? views.sumSq : undefined, xlogx: mode === 2 ? views.xlogx : undefined }, own.sumSlack);
+  return rowStatsResult(
+    mode,
+    { ...views, sumSq: mode >= 1 ? views.sumSq : undefined, xlogx: mode === 2 ? views.xlogx : undefined },
+    own.sumSlack,
+  );
 }

@@ -17,8 +17,15 @@ parentPort?.on('message', (task: StatsTask) => {
 
 function runTask(task: StatsTask): void {
   const { start, end } = task;
-  const data = task.f32 ? new Float32Array(task.data, task.byteOffset, task.n * task.c) : new Float64Array(task.data, task.byteOffset, task.n * task.c);
-  const stats = computeRowStats(data.subarray(start * task.c, end * task.c), end - start, task.c, task.mode as RowStatsMode);
+  const data = task.f32
+    ? new Float32Array(task.data, task.byteOffset, task.n * task.c)
+    : new Float64Array(task.data, task.byteOffset, task.n * task.c);
+  const stats = computeRowStats(
+    data.subarray(start * task.c, end * task.c),
+    end - start,
+    task.c,
+    task.mode as RowStatsMode,
+  );
   writeStats(viewsOf(task.out, task.n), stats, start);
 }
 

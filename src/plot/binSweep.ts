@@ -12,7 +12,11 @@ import type { PresetName } from '../presets/presets.js';
 /** Calibration errors at several numbers of bins. */
 export interface BinSweep {
   /** One row per (metric, number of bins). */
-  readonly rows: ReadonlyArray<{ readonly metric: 'ECE' | 'ACE' | 'UCE'; readonly bins: number; readonly value: number }>;
+  readonly rows: ReadonlyArray<{
+    readonly metric: 'ECE' | 'ACE' | 'UCE';
+    readonly bins: number;
+    readonly value: number;
+  }>;
 }
 
 /** Options of {@link binSweep}. */
@@ -50,15 +54,21 @@ export function binSweep(labels: Labels, scores: Scores, options: BinSweepOption
   const fn = 'binSweep';
   checkOptions(fn, options, INPUT_KEYS, ['bins', 'preset']);
   const { bins = Array.from({ length: 20 }, (_, i) => 2 * (i + 1)), preset, ...input } = options;
-  if (!Array.isArray(bins) || bins.length === 0) fail('UM_OPTION', fn, 'options.bins', 'be a non-empty array of integers ≥ 1', { value: bins });
-  if (bins.length > MAX_COUNT) fail('UM_OPTION', fn, 'options.bins', `hold at most ${MAX_COUNT} numbers of bins`, { value: bins });
+  if (!Array.isArray(bins) || bins.length === 0)
+    fail('UM_OPTION', fn, 'options.bins', 'be a non-empty array of integers ≥ 1', { value: bins });
+  if (bins.length > MAX_COUNT)
+    fail('UM_OPTION', fn, 'options.bins', `hold at most ${MAX_COUNT} numbers of bins`, { value: bins });
   for (let j = 0; j < bins.length; j++) checkCount(fn, 'options.bins', bins[j], {}, [j]);
   return within(fn, () => {
     const p = toProbabilities(scores, input);
     const rows: { metric: 'ECE' | 'ACE' | 'UCE'; bins: number; value: number }[] = [];
     for (const b of bins) {
       const o = { bins: b, ...(preset === undefined ? {} : { preset }) };
-      rows.push({ metric: 'ECE', bins: b, value: ece(labels, p, o) }, { metric: 'ACE', bins: b, value: ace(labels, p, o) }, { metric: 'UCE', bins: b, value: uce(labels, p, o) });
+      rows.push(
+        { metric: 'ECE', bins: b, value: ece(labels, p, o) },
+        { metric: 'ACE', bins: b, value: ace(labels, p, o) },
+        { metric: 'UCE', bins: b, value: uce(labels, p, o) },
+      );
     }
     return { rows };
   });

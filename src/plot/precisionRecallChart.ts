@@ -4,7 +4,11 @@ import { named, short, size } from './common.js';
 import { lineChart } from './lineChart.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
-const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isArray((x as PrecisionRecallCurve).points) && typeof (x as PrecisionRecallCurve).aupr === 'number';
+const isCurve = (x: unknown) =>
+  typeof x === 'object' &&
+  x !== null &&
+  Array.isArray((x as PrecisionRecallCurve).points) &&
+  typeof (x as PrecisionRecallCurve).aupr === 'number';
 
 /**
  * Precision–recall chart of detecting errors (or correct predictions): precision against recall as the threshold
@@ -32,9 +36,30 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function precisionRecallChart(series: Series<PrecisionRecallCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'precisionRecallChart';
-  const items = named(fn, series, isCurve, record({ aupr: finite(), points: arrayOf(record({ recall: finite(), precision: finite() })) }));
+  const items = named(
+    fn,
+    series,
+    isCurve,
+    record({ aupr: finite(), points: arrayOf(record({ recall: finite(), precision: finite() })) }),
+  );
   const { title, ...dims } = size(fn, options);
   const positive = items[0]?.data.positive === 'correct' ? 'correct predictions' : 'errors';
-  const curves = items.map((s) => ({ label: `${s.name} (AUPR ${short(s.data.aupr)})`, points: s.data.points.map((p) => ({ recall: p.recall, precision: p.precision })) }));
-  return lineChart(title, curves, { x: 'recall', y: 'precision', xTitle: `recall (share of ${positive} found)`, yTitle: 'precision', xDomain: [0, 1], yDomain: [0, 1], interpolate: 'step-before' }, dims);
+  const curves = items.map((s) => ({
+    label: `${s.name} (AUPR ${short(s.data.aupr)})`,
+    points: s.data.points.map((p) => ({ recall: p.recall, precision: p.precision })),
+  }));
+  return lineChart(
+    title,
+    curves,
+    {
+      x: 'recall',
+      y: 'precision',
+      xTitle: `recall (share of ${positive} found)`,
+      yTitle: 'precision',
+      xDomain: [0, 1],
+      yDomain: [0, 1],
+      interpolate: 'step-before',
+    },
+    dims,
+  );
 }

@@ -4,7 +4,12 @@ import { named, size } from './common.js';
 import { lineChart } from './lineChart.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
-const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isArray((x as RejectionCurve).points) && typeof (x as RejectionCurve).direction === 'string' && !('aurc' in x);
+const isCurve = (x: unknown) =>
+  typeof x === 'object' &&
+  x !== null &&
+  Array.isArray((x as RejectionCurve).points) &&
+  typeof (x as RejectionCurve).direction === 'string' &&
+  !('aurc' in x);
 
 /**
  * Rejection chart: the top-1 error of the kept predictions as the uncertainty threshold H_max falls (more uncertain
@@ -33,11 +38,27 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function rejectionChart(series: Series<RejectionCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'rejectionChart';
-  const items = named(fn, series, isCurve, record({ measure: text(), direction: text(), points: arrayOf(record({ threshold: finite(), error: orNull(finite()) })) }));
+  const items = named(
+    fn,
+    series,
+    isCurve,
+    record({
+      measure: text(),
+      direction: text(),
+      points: arrayOf(record({ threshold: finite(), error: orNull(finite()) })),
+    }),
+  );
   const { title, ...dims } = size(fn, options);
   const first = items[0]?.data;
   const uncertainty = first?.direction === 'uncertainty';
-  const measure = first === undefined ? 'measure' : first.measure === 'normalized-entropy' ? 'normalized entropy' : first.measure === 'given' ? `the given ${first.direction}` : first.measure;
+  const measure =
+    first === undefined
+      ? 'measure'
+      : first.measure === 'normalized-entropy'
+        ? 'normalized entropy'
+        : first.measure === 'given'
+          ? `the given ${first.direction}`
+          : first.measure;
   const curves = items.map((s) => ({
     label: s.name,
     points: s.data.points.filter((p) => p.error !== null).map((p) => ({ threshold: p.threshold, error: p.error })),
@@ -45,7 +66,16 @@ export function rejectionChart(series: Series<RejectionCurve>, options: ChartOpt
   return lineChart(
     title,
     curves,
-    { x: 'threshold', y: 'error', xTitle: uncertainty ? `threshold H_max on ${measure} (kept: ≤ H_max)` : `threshold on ${measure} (kept: ≥ threshold)`, yTitle: 'top-1 error of kept predictions', xReverse: uncertainty, interpolate: 'step-after' },
+    {
+      x: 'threshold',
+      y: 'error',
+      xTitle: uncertainty
+        ? `threshold H_max on ${measure} (kept: ≤ H_max)`
+        : `threshold on ${measure} (kept: ≥ threshold)`,
+      yTitle: 'top-1 error of kept predictions',
+      xReverse: uncertainty,
+      interpolate: 'step-after',
+    },
     dims,
   );
 }

@@ -35,17 +35,34 @@ import type { VegaLiteSpec } from './types.js';
  */
 export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
   const fn = 'renderSvg';
-  const invalid = (error: unknown): never => fail('UM_OPTION', fn, 'spec', `be a valid Vega-Lite specification (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`);
-  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) fail('UM_OPTION', fn, 'spec', 'be a Vega-Lite specification (an object)', { value: spec });
+  const invalid = (error: unknown): never =>
+    fail(
+      'UM_OPTION',
+      fn,
+      'spec',
+      `be a valid Vega-Lite specification (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`,
+    );
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec))
+    fail('UM_OPTION', fn, 'spec', 'be a Vega-Lite specification (an object)', { value: spec });
   // errors inside Vega's dataflow are logged, not thrown: they are collected here and fail the call (the SVG drawn
   // without the failing data used to be returned, with the error printed to the console)
   const errors: unknown[] = [];
-  const logger = { level: () => logger, error: (...a: unknown[]) => void errors.push(a[0]), warn: () => logger, info: () => logger, debug: () => logger };
+  const logger = {
+    level: () => logger,
+    error: (...a: unknown[]) => void errors.push(a[0]),
+    warn: () => logger,
+    info: () => logger,
+    debug: () => logger,
+  };
   const { View, loader, parse } = await loadDependency(fn, 'vega', () => import('vega'), 'vega vega-lite');
   const { compile } = await loadDependency(fn, 'vega-lite', () => import('vega-lite'), 'vega vega-lite');
   let view: View;
   try {
-    view = new View(parse(compile(spec as never).spec), { renderer: 'none', loader: noLoads(loader, errors), logger: logger as never });
+    view = new View(parse(compile(spec as never).spec), {
+      renderer: 'none',
+      loader: noLoads(loader, errors),
+      logger: logger as never,
+    });
   } catch (error) {
     return invalid(error);
   }
@@ -70,7 +87,9 @@ function noLoads(loader: typeof vegaLoader, errors: unknown[]): ReturnType<typeo
   const l = loader();
   const refuse = async (uri: unknown): Promise<never> => {
     // Vega reports a failed load as a warning and draws without the data: the call fails instead
-    const error = new Error(`no external data or images are loaded (inline the values); got the URL ${JSON.stringify(String(uri))}`);
+    const error = new Error(
+      `no external data or images are loaded (inline the values); got the URL ${JSON.stringify(String(uri))}`,
+    );
     errors.push(error);
     throw error;
   };

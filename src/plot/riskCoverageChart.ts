@@ -4,7 +4,11 @@ import { named, short, size } from './common.js';
 import { lineChart } from './lineChart.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
-const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isArray((x as RiskCoverageCurve).points) && typeof (x as RiskCoverageCurve).aurc === 'number';
+const isCurve = (x: unknown) =>
+  typeof x === 'object' &&
+  x !== null &&
+  Array.isArray((x as RiskCoverageCurve).points) &&
+  typeof (x as RiskCoverageCurve).aurc === 'number';
 
 /**
  * Risk–coverage chart: the top-1 error of the kept predictions against the share kept, one curve per model, AURC
@@ -33,8 +37,27 @@ const isCurve = (x: unknown) => typeof x === 'object' && x !== null && Array.isA
  */
 export function riskCoverageChart(series: Series<RiskCoverageCurve>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'riskCoverageChart';
-  const items = named(fn, series, isCurve, record({ aurc: finite(), points: arrayOf(record({ coverage: finite(), risk: finite() })) }));
+  const items = named(
+    fn,
+    series,
+    isCurve,
+    record({ aurc: finite(), points: arrayOf(record({ coverage: finite(), risk: finite() })) }),
+  );
   const { title, ...dims } = size(fn, options);
-  const curves = items.map((s) => ({ label: `${s.name} (AURC ${short(s.data.aurc)})`, points: s.data.points.map((p) => ({ coverage: p.coverage, risk: p.risk })) }));
-  return lineChart(title, curves, { x: 'coverage', y: 'risk', xTitle: 'coverage (share of predictions kept)', yTitle: 'risk (error of kept predictions)', xDomain: [0, 1] }, dims);
+  const curves = items.map((s) => ({
+    label: `${s.name} (AURC ${short(s.data.aurc)})`,
+    points: s.data.points.map((p) => ({ coverage: p.coverage, risk: p.risk })),
+  }));
+  return lineChart(
+    title,
+    curves,
+    {
+      x: 'coverage',
+      y: 'risk',
+      xTitle: 'coverage (share of predictions kept)',
+      yTitle: 'risk (error of kept predictions)',
+      xDomain: [0, 1],
+    },
+    dims,
+  );
 }

@@ -13,7 +13,11 @@ import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
 
 /** Metrics of temperature-scaled predictions over a range of temperatures, and the NLL-optimal temperature. */
 export interface TemperatureSweep {
-  readonly rows: ReadonlyArray<{ readonly metric: 'NLL' | 'ECE' | 'UCE'; readonly temperature: number; readonly value: number }>;
+  readonly rows: ReadonlyArray<{
+    readonly metric: 'NLL' | 'ECE' | 'UCE';
+    readonly temperature: number;
+    readonly value: number;
+  }>;
   /** The fitted (NLL-optimal) temperature and the metrics there. */
   readonly optimum: { readonly temperature: number; readonly NLL: number; readonly ECE: number; readonly UCE: number };
 }
@@ -50,33 +54,52 @@ export interface TemperatureSweepOptions extends InputOptions, WarningOptions {
  * [s.rows.length, s.optimum.temperature > 1]; // => [6, true]
  * ```
  */
-export function temperatureSweep(labels: Labels, scores: Scores, options: TemperatureSweepOptions = {}): TemperatureSweep {
+export function temperatureSweep(
+  labels: Labels,
+  scores: Scores,
+  options: TemperatureSweepOptions = {},
+): TemperatureSweep {
   const fn = 'temperatureSweep';
   checkOptions(fn, options, INPUT_KEYS, ['temperatures', 'onWarning']);
   const { temperatures, onWarning: _w, ...input } = options;
   if (temperatures !== undefined) {
-    if (!Array.isArray(temperatures) || temperatures.length === 0) fail('UM_OPTION', fn, 'options.temperatures', 'be a non-empty array of numbers > 0', { value: temperatures });
-    if (temperatures.length > MAX_COUNT) fail('UM_OPTION', fn, 'options.temperatures', `hold at most ${MAX_COUNT} temperatures`, { value: temperatures });
+    if (!Array.isArray(temperatures) || temperatures.length === 0)
+      fail('UM_OPTION', fn, 'options.temperatures', 'be a non-empty array of numbers > 0', { value: temperatures });
+    if (temperatures.length > MAX_COUNT)
+      fail('UM_OPTION', fn, 'options.temperatures', `hold at most ${MAX_COUNT} temperatures`, { value: temperatures });
     Array.from(temperatures).forEach((t, i) => {
-      if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.temperatures', 'be finite numbers > 0', { index: [i], value: t });
+      if (typeof t !== 'number' || !(t > 0) || !Number.isFinite(t))
+        fail('UM_OPTION', fn, 'options.temperatures', 'be finite numbers > 0', { index: [i], value: t });
       // the temperatures a calibrator can hold (applyTemperature's range), so every row is a scaled softmax
-      if (t < TEMPERATURE_RANGE[0] || t > TEMPERATURE_RANGE[1]) fail('UM_OPTION', fn, 'options.temperatures', `be in ${TEMPERATURE_RANGE_TEXT}`, { index: [i], value: t });
+      if (t < TEMPERATURE_RANGE[0] || t > TEMPERATURE_RANGE[1])
+        fail('UM_OPTION', fn, 'options.temperatures', `be in ${TEMPERATURE_RANGE_TEXT}`, { index: [i], value: t });
     });
   }
   const result = within(fn, () => sweep(labels, scores, input, temperatures));
   // the NLLs are computed quietly, one per temperature: an infinite one is said once (it was silent)
   if (result.rows.some((r) => r.value === Infinity) || result.optimum.NLL === Infinity) {
-    emitWarning(options, { code: 'UM_W_INFINITE', fn, message: `${fn}: a label has probability exactly 0, so the NLL is Infinity at every temperature` });
+    emitWarning(options, {
+      code: 'UM_W_INFINITE',
+      fn,
+      message: `${fn}: a label has probability exactly 0, so the NLL is Infinity at every temperature`,
+    });
   }
   return result;
 }
 
-function sweep(labels: Labels, scores: Scores, input: InputOptions, temperatures: readonly number[] | undefined): TemperatureSweep {
+function sweep(
+  labels: Labels,
+  scores: Scores,
+  input: InputOptions,
+  temperatures: readonly number[] | undefined,
+): TemperatureSweep {
   const fitted = fitTemperature(labels, scores, { ...input, onWarning: () => undefined });
   const t0 = fitted.temperature;
   // the default grid stays within the temperatures a calibrator can hold (a fit at a bound of the range)
   const inRange = (t: number) => t >= TEMPERATURE_RANGE[0] && t <= TEMPERATURE_RANGE[1];
-  const grid = temperatures ?? [...Array.from({ length: 41 }, (_, i) => t0 * 4 ** ((i - 20) / 20)), 1].filter(inRange).sort((a, b) => a - b);
+  const grid =
+    temperatures ??
+    [...Array.from({ length: 41 }, (_, i) => t0 * 4 ** ((i - 20) / 20)), 1].filter(inRange).sort((a, b) => a - b);
   const at = (t: number) => {
     const p = applyTemperature({ ...fitted, temperature: t }, scores, input);
     return { NLL: nll(labels, p, { onWarning: () => undefined }), ECE: ece(labels, p), UCE: uce(labels, p) };

@@ -119,7 +119,10 @@ const ours = {
   informationCriteria: { varianceDdof: 1, sem: 'instances' },
   debiasedEce: { smallBins: 'drop', binning: 'equal-mass' },
   auc: { thresholds: null, precision: 'float64' },
-} as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce' | 'auc'>;
+} as const satisfies Pick<
+  Preset,
+  'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce' | 'auc'
+>;
 
 const googleScores = {
   brier: 'minus-one',
@@ -130,7 +133,10 @@ const googleScores = {
   debiasedEce: { smallBins: 'drop', binning: 'equal-mass' },
   // uncertainty_metrics' AUC is Keras' metric: 200 thresholds, float32 (both backends' presets: the NumPy backend has none)
   auc: { thresholds: 200, precision: 'float32' },
-} as const satisfies Pick<Preset, 'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce' | 'auc'>;
+} as const satisfies Pick<
+  Preset,
+  'brier' | 'brierDecomposition' | 'nll' | 'crps' | 'informationCriteria' | 'debiasedEce' | 'auc'
+>;
 
 const floorLast: EqualWidthRule = { index: 'floor', edges: 'exact', closed: 'left', one: 'last-bin' };
 /** uncertainty_metrics' OracleCollaborativeAccuracy subclasses its Keras ExpectedCalibrationError: ⌊B·p⌋ in float32. */

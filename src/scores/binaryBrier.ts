@@ -30,11 +30,16 @@ import { mean } from './brier.js';
  * binaryBrier([1, 0], [0.8, 0.4]); // => 0.1
  * ```
  */
-export function binaryBrier(outcomes: ArrayLike<number>, probs: ArrayLike<number>, options: { scale?: 'single' | 'double' } & WeightOptions = {}): number {
+export function binaryBrier(
+  outcomes: ArrayLike<number>,
+  probs: ArrayLike<number>,
+  options: { scale?: 'single' | 'double' } & WeightOptions = {},
+): number {
   checkOptions('binaryBrier', options, WEIGHT_KEYS, ['scale']);
   const fn = 'binaryBrier';
   const scale = options.scale ?? 'single';
-  if (scale !== 'single' && scale !== 'double') fail('UM_OPTION', fn, 'options.scale', `be 'single' or 'double'`, { value: scale });
+  if (scale !== 'single' && scale !== 'double')
+    fail('UM_OPTION', fn, 'options.scale', `be 'single' or 'double'`, { value: scale });
   const { o, p, w } = binaryPairs(fn, outcomes, probs, false, options.weights);
   const sq = Float64Array.from(p, (v, i) => (v - (o[i] as number)) ** 2);
   return (scale === 'double' ? 2 : 1) * mean(sq, w);

@@ -18,7 +18,10 @@ export interface BrierDecompositionOptions extends InputOptions, WeightOptions, 
 }
 
 /** Resolves and checks the decomposition's conventions (internal; shared with its state). */
-export function resolveBrierDecomposition(fn: string, options: BrierDecompositionOptions): BrierDecompositionConvention {
+export function resolveBrierDecomposition(
+  fn: string,
+  options: BrierDecompositionOptions,
+): BrierDecompositionConvention {
   const base = presetOf(fn, options.preset).brierDecomposition;
   const config: BrierDecompositionConvention = {
     form: options.form ?? base.form,
@@ -26,9 +29,12 @@ export function resolveBrierDecomposition(fn: string, options: BrierDecompositio
     resolution: options.resolution ?? base.resolution,
     epsilon: options.epsilon ?? base.epsilon,
   };
-  if (config.form !== 'standard' && config.form !== 'minus-one') fail('UM_OPTION', fn, 'options.form', `be 'standard' or 'minus-one'`, { value: config.form });
-  if (config.reliability !== 'exact' && config.reliability !== 'distance') fail('UM_OPTION', fn, 'options.reliability', `be 'exact' or 'distance'`, { value: config.reliability });
-  if (config.resolution !== 'correct' && config.resolution !== 'transposed') fail('UM_OPTION', fn, 'options.resolution', `be 'correct' or 'transposed'`, { value: config.resolution });
+  if (config.form !== 'standard' && config.form !== 'minus-one')
+    fail('UM_OPTION', fn, 'options.form', `be 'standard' or 'minus-one'`, { value: config.form });
+  if (config.reliability !== 'exact' && config.reliability !== 'distance')
+    fail('UM_OPTION', fn, 'options.reliability', `be 'exact' or 'distance'`, { value: config.reliability });
+  if (config.resolution !== 'correct' && config.resolution !== 'transposed')
+    fail('UM_OPTION', fn, 'options.resolution', `be 'correct' or 'transposed'`, { value: config.resolution });
   if (typeof config.epsilon !== 'number' || !Number.isFinite(config.epsilon) || config.epsilon < 0) {
     fail('UM_OPTION', fn, 'options.epsilon', 'be a finite number ≥ 0', { value: config.epsilon });
   }
@@ -92,18 +98,30 @@ export interface BrierDecomposition {
  * Math.abs(d.uncertainty - d.resolution + d.reliability - d.score) < 1e-15; // => true
  * ```
  */
-export function brierDecomposition(labels: Labels, scores: Scores, options: BrierDecompositionOptions = {}): BrierDecomposition {
+export function brierDecomposition(
+  labels: Labels,
+  scores: Scores,
+  options: BrierDecompositionOptions = {},
+): BrierDecomposition {
   return runMetric(BRIER_DECOMPOSITION, 'brierDecomposition', labels, scores, options);
 }
 
 /** The three terms from the store's sums (the one place the decomposition is computed). */
-function decompose(fn: string, store: BrierDecompositionStore, cfg: BrierDecompositionConvention, score: number): BrierDecomposition {
+function decompose(
+  fn: string,
+  store: BrierDecompositionStore,
+  cfg: BrierDecompositionConvention,
+  score: number,
+): BrierDecomposition {
   const n = store.total.value();
   if (!(n > 0)) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
   const c = store.numClasses;
   const counts = store.counts.map((s) => s.value());
   const cell = Array.from({ length: c }, (_, k) => counts.slice(k * c, k * c + c).reduce((a, b) => a + b, 0));
-  const pbar = Array.from({ length: c }, (_, j) => counts.filter((_, at) => at % c === j).reduce((a, b) => a + b, 0) / n);
+  const pbar = Array.from(
+    { length: c },
+    (_, j) => counts.filter((_, at) => at % c === j).reduce((a, b) => a + b, 0) / n,
+  );
   const d = counts.map((v, at) => {
     const denom = (cell[Math.floor(at / c)] as number) + cfg.epsilon;
     return denom === 0 ? 0 : v / denom;
@@ -147,8 +165,14 @@ export const BRIER_DECOMPOSITION: MetricDefinition<BrierDecompositionConvention,
   resolve: (fn, options) => resolveBrierDecomposition(fn, options as BrierDecompositionOptions),
   statsMode: () => 1,
   requests: () => [
-    { kind: 'custom', key: 'brier-decomposition', make: (c) => new BrierDecompositionStore(c), load: (json, at, c) => BrierDecompositionStore.fromJSON(json, at, c) },
+    {
+      kind: 'custom',
+      key: 'brier-decomposition',
+      make: (c) => new BrierDecompositionStore(c),
+      load: (json, at, c) => BrierDecompositionStore.fromJSON(json, at, c),
+    },
     ...BRIER.requests('brierDecomposition', { form: 'standard' }, 'exact'),
   ],
-  finish: (cfg, [store, brier], ctx) => decompose(ctx.fn, store as BrierDecompositionStore, cfg, meanOf(ctx.fn, brier as MeanStore)),
+  finish: (cfg, [store, brier], ctx) =>
+    decompose(ctx.fn, store as BrierDecompositionStore, cfg, meanOf(ctx.fn, brier as MeanStore)),
 };

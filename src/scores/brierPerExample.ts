@@ -20,7 +20,8 @@ const FORMS: readonly BrierForm[] = ['standard', 'half', 'minus-one', 'half-if-b
 /** Resolves the Brier form (internal). */
 export function resolveBrierForm(fn: string, options: BrierOptions): BrierForm {
   const form = options.form ?? presetOf(fn, options.preset).brier;
-  if (!FORMS.includes(form)) fail('UM_OPTION', fn, 'options.form', `be one of ${FORMS.map((f) => `'${f}'`).join(', ')}`, { value: form });
+  if (!FORMS.includes(form))
+    fail('UM_OPTION', fn, 'options.form', `be one of ${FORMS.map((f) => `'${f}'`).join(', ')}`, { value: form });
   return form;
 }
 

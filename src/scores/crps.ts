@@ -33,7 +33,11 @@ import { weightArray, type WeightOptions } from '../input/weights.js';
  * crps([1.5, 0], { samples: [[0, 3], [0, 0]] }, { estimator: 'nrg' }); // => 0.375
  * ```
  */
-export function crps(observations: ArrayLike<number>, forecast: CrpsForecast, options: CrpsOptions & WeightOptions = {}): number {
+export function crps(
+  observations: ArrayLike<number>,
+  forecast: CrpsForecast,
+  options: CrpsOptions & WeightOptions = {},
+): number {
   checkOptions('crps', options, WEIGHT_KEYS, ['estimator', 'preset']);
   const rows = crpsRows('crps', observations, forecast, options);
   return mean(rows, weightArray('crps', options.weights, rows.length));

@@ -27,10 +27,12 @@ function finiteVector(fn: string, argument: string, v: unknown, n?: number): Arr
     fail('UM_SHAPE', fn, argument, 'be an array of numbers', { value: v });
   }
   const a = v as ArrayLike<unknown>;
-  if (n !== undefined && a.length !== n) fail('UM_SHAPE', fn, argument, `have one entry per observation (${n})`, { value: a.length });
+  if (n !== undefined && a.length !== n)
+    fail('UM_SHAPE', fn, argument, `have one entry per observation (${n})`, { value: a.length });
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
-    if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x });
+    if (typeof x !== 'number' || !Number.isFinite(x))
+      fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x });
   }
   return a as ArrayLike<number>;
 }
@@ -64,19 +66,28 @@ export function crpsSamplesOne(y: number, x: Float64Array, estimator: 'fair' | '
 }
 
 /** Validates y and the forecast, and returns per-observation CRPS (internal; `fn` names the caller). */
-export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: CrpsForecast, options: CrpsOptions): Float64Array {
+export function crpsRows(
+  fn: string,
+  observations: ArrayLike<number>,
+  forecast: CrpsForecast,
+  options: CrpsOptions,
+): Float64Array {
   const y = finiteVector(fn, 'observations', observations);
   const n = y.length;
   if (n === 0) fail('UM_EMPTY', fn, 'observations', 'hold at least one observation', { value: 0 });
-  if (forecast === null || typeof forecast !== 'object') fail('UM_SHAPE', fn, 'forecast', 'be { mean, std } or { samples }', { value: forecast });
+  if (forecast === null || typeof forecast !== 'object')
+    fail('UM_SHAPE', fn, 'forecast', 'be { mean, std } or { samples }', { value: forecast });
   const keys = Object.keys(forecast);
   const normal = keys.includes('mean') || keys.includes('std');
   if (normal && (keys.includes('samples') || keys.includes('numSamples'))) {
     // one of the two would be silently ignored
-    fail('UM_OPTION', fn, 'forecast', 'be either { mean, std } or { samples } (numSamples), not both', { value: keys.join(', ') });
+    fail('UM_OPTION', fn, 'forecast', 'be either { mean, std } or { samples } (numSamples), not both', {
+      value: keys.join(', '),
+    });
   }
   for (const key of keys) {
-    if (!['mean', 'std', 'samples', 'numSamples'].includes(key)) fail('UM_OPTION', fn, `forecast.${key}`, 'not be given: a forecast is { mean, std } or { samples } (numSamples)');
+    if (!['mean', 'std', 'samples', 'numSamples'].includes(key))
+      fail('UM_OPTION', fn, `forecast.${key}`, 'not be given: a forecast is { mean, std } or { samples } (numSamples)');
   }
   const out = new Float64Array(n);
   if (normal) {
@@ -86,11 +97,19 @@ export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: 
     for (let i = 0; i < n; i++) {
       const s = sd[i] as number;
       if (s < 0) fail('UM_OPTION', fn, 'forecast.std', 'be ≥ 0', { index: [i], value: s });
-      out[i] = within(fn, i, y[i] as number, scaledCrps([y[i] as number, mu[i] as number, s], (v) => crpsNormalOne(v[0] as number, v[1] as number, v[2] as number)));
+      out[i] = within(
+        fn,
+        i,
+        y[i] as number,
+        scaledCrps([y[i] as number, mu[i] as number, s], (v) =>
+          crpsNormalOne(v[0] as number, v[1] as number, v[2] as number),
+        ),
+      );
     }
     return out;
   }
-  if (!('samples' in forecast)) fail('UM_SHAPE', fn, 'forecast', 'be { mean, std } or { samples }', { value: forecast });
+  if (!('samples' in forecast))
+    fail('UM_SHAPE', fn, 'forecast', 'be { mean, std } or { samples }', { value: forecast });
   const estimator = options.estimator ?? presetOf(fn, options.preset).crps;
   if (estimator !== 'fair' && estimator !== 'nrg' && estimator !== 'cyclic') {
     fail('UM_OPTION', fn, 'options.estimator', `be 'fair', 'nrg' or 'cyclic'`, { value: estimator });
@@ -99,14 +118,26 @@ export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: 
   let row: (i: number) => Float64Array;
   if (samples instanceof Float64Array || samples instanceof Float32Array) {
     const m = forecast.numSamples;
-    if (typeof m !== 'number' || !Number.isInteger(m) || m < 1) fail('UM_OPTION', fn, 'forecast.numSamples', 'be an integer ≥ 1 with a flat samples array', { value: m });
-    if (samples.length !== n * m) fail('UM_SHAPE', fn, 'forecast.samples', `have observations × numSamples = ${n * m} values`, { value: samples.length });
+    if (typeof m !== 'number' || !Number.isInteger(m) || m < 1)
+      fail('UM_OPTION', fn, 'forecast.numSamples', 'be an integer ≥ 1 with a flat samples array', { value: m });
+    if (samples.length !== n * m)
+      fail('UM_SHAPE', fn, 'forecast.samples', `have observations × numSamples = ${n * m} values`, {
+        value: samples.length,
+      });
     row = (i) => Float64Array.from(samples.subarray(i * m, (i + 1) * m));
   } else if (Array.isArray(samples)) {
-    if (samples.length !== n) fail('UM_SHAPE', fn, 'forecast.samples', `have one row of draws per observation (${n})`, { value: samples.length });
+    if (samples.length !== n)
+      fail('UM_SHAPE', fn, 'forecast.samples', `have one row of draws per observation (${n})`, {
+        value: samples.length,
+      });
     row = (i) => {
       const r: unknown = samples[i];
-      if (r === null || typeof r !== 'object' || typeof (r as ArrayLike<unknown>).length !== 'number' || (r as ArrayLike<unknown>).length === 0) {
+      if (
+        r === null ||
+        typeof r !== 'object' ||
+        typeof (r as ArrayLike<unknown>).length !== 'number' ||
+        (r as ArrayLike<unknown>).length === 0
+      ) {
         fail('UM_SHAPE', fn, 'forecast.samples', 'be a non-empty row of draws', { index: [i], value: r });
       }
       // entry by entry: Float64Array.from converted strings to numbers silently and threw on BigInt or Symbol
@@ -114,24 +145,37 @@ export function crpsRows(fn: string, observations: ArrayLike<number>, forecast: 
       const x = new Float64Array(a.length);
       for (let j = 0; j < a.length; j++) {
         const v = a[j];
-        if (typeof v !== 'number' || !Number.isFinite(v)) fail('UM_NOT_FINITE', fn, 'forecast.samples', 'be a finite number', { index: [i, j], value: v });
+        if (typeof v !== 'number' || !Number.isFinite(v))
+          fail('UM_NOT_FINITE', fn, 'forecast.samples', 'be a finite number', { index: [i, j], value: v });
         x[j] = v;
       }
       return x;
     };
   } else {
-    fail('UM_SHAPE', fn, 'forecast.samples', 'be an array of rows of draws, or a flat typed array with numSamples', { value: samples });
+    fail('UM_SHAPE', fn, 'forecast.samples', 'be an array of rows of draws, or a flat typed array with numSamples', {
+      value: samples,
+    });
   }
   for (let i = 0; i < n; i++) {
     const x = row(i);
     for (let j = 0; j < x.length; j++) {
-      if (!Number.isFinite(x[j] as number)) fail('UM_NOT_FINITE', fn, 'forecast.samples', 'be a finite number', { index: [i, j], value: x[j] });
+      if (!Number.isFinite(x[j] as number))
+        fail('UM_NOT_FINITE', fn, 'forecast.samples', 'be a finite number', { index: [i, j], value: x[j] });
     }
     if (estimator === 'fair' && x.length < 2) {
-      fail('UM_SHAPE', fn, 'forecast.samples', 'hold at least 2 draws per observation for the fair estimator', { index: [i], value: x.length, hint: "use estimator: 'nrg' for single draws" });
+      fail('UM_SHAPE', fn, 'forecast.samples', 'hold at least 2 draws per observation for the fair estimator', {
+        index: [i],
+        value: x.length,
+        hint: "use estimator: 'nrg' for single draws",
+      });
     }
     const yi = y[i] as number;
-    out[i] = within(fn, i, yi, scaledCrps([yi, ...x], (v) => crpsSamplesOne(v[0] as number, v.subarray(1), estimator)));
+    out[i] = within(
+      fn,
+      i,
+      yi,
+      scaledCrps([yi, ...x], (v) => crpsSamplesOne(v[0] as number, v.subarray(1), estimator)),
+    );
   }
   return out;
 }
@@ -151,7 +195,11 @@ function scaledCrps(args: number[], crps: (scaled: Float64Array) => number): num
 
 /** A finite CRPS, or a typed error where the true value exceeds float64 (|y − μ| of ±1e308). */
 function within(fn: string, i: number, y: number, value: number): number {
-  if (!Number.isFinite(value)) fail('UM_NOT_FINITE', fn, 'observations', 'give a CRPS within float64 (at most 1.8e308) with its forecast', { index: [i], value: y });
+  if (!Number.isFinite(value))
+    fail('UM_NOT_FINITE', fn, 'observations', 'give a CRPS within float64 (at most 1.8e308) with its forecast', {
+      index: [i],
+      value: y,
+    });
   return value;
 }
 
@@ -194,7 +242,11 @@ function within(fn: string, i: number, y: number, value: number): number {
  * Array.from(crpsPerExample([1.5], { samples: [[0, 1, 2, 3]] }, { estimator: 'cyclic' })); // => [0.25]
  * ```
  */
-export function crpsPerExample(observations: ArrayLike<number>, forecast: CrpsForecast, options: CrpsOptions = {}): Float64Array {
+export function crpsPerExample(
+  observations: ArrayLike<number>,
+  forecast: CrpsForecast,
+  options: CrpsOptions = {},
+): Float64Array {
   checkOptions('crpsPerExample', options, ['estimator', 'preset']);
   return crpsRows('crpsPerExample', observations, forecast, options);
 }

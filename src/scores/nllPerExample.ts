@@ -42,13 +42,19 @@ export interface NllSettings {
 export function resolveNllOptions(fn: string, options: NllOptions): NllSettings {
   const base = presetOf(fn, options.preset).nll;
   const precision = options.precision ?? 'float64';
-  if (precision !== 'float64' && precision !== 'float32') fail('UM_OPTION', fn, 'options.precision', `be 'float64' or 'float32'`, { value: precision });
+  if (precision !== 'float64' && precision !== 'float32')
+    fail('UM_OPTION', fn, 'options.precision', `be 'float64' or 'float32'`, { value: precision });
   const rawClip = options.clip === undefined ? base.clip : options.clip;
-  if (!(rawClip === 'machine-epsilon' || rawClip === null || (typeof rawClip === 'number' && rawClip >= 0 && rawClip < 0.5))) {
+  if (!(
+    rawClip === 'machine-epsilon' ||
+    rawClip === null ||
+    (typeof rawClip === 'number' && rawClip >= 0 && rawClip < 0.5)
+  )) {
     fail('UM_OPTION', fn, 'options.clip', `be a number in [0, 0.5), 'machine-epsilon' or null`, { value: rawClip });
   }
   const renormalize = options.renormalize ?? base.renormalize;
-  if (typeof renormalize !== 'boolean') fail('UM_OPTION', fn, 'options.renormalize', 'be true or false', { value: renormalize });
+  if (typeof renormalize !== 'boolean')
+    fail('UM_OPTION', fn, 'options.renormalize', 'be true or false', { value: renormalize });
   return { clip: rawClip, renormalize, precision };
 }
 
@@ -59,12 +65,23 @@ export function resolveNll(fn: string, options: NllOptions, p: ProbMatrix): NllC
 
 /** The clip of settings for data `p`: machine epsilon of float32 data or precision, of float64 otherwise. */
 export function concreteNll(s: NllSettings, p: ProbMatrix): NllConfig {
-  const clip = s.clip === 'machine-epsilon' ? (s.precision === 'float32' || p.data instanceof Float32Array ? 2 ** -23 : Number.EPSILON) : s.clip;
+  const clip =
+    s.clip === 'machine-epsilon'
+      ? s.precision === 'float32' || p.data instanceof Float32Array
+        ? 2 ** -23
+        : Number.EPSILON
+      : s.clip;
   return { clip, renormalize: s.renormalize, precision: s.precision };
 }
 
 /** Per-example negative log-likelihoods (internal kernel); warns once when some are infinite. */
-export function nllRows(fn: string, p0: ProbMatrix, labels: Int32Array, settings: NllConfig | NllSettings, options: WarningOptions): Float64Array {
+export function nllRows(
+  fn: string,
+  p0: ProbMatrix,
+  labels: Int32Array,
+  settings: NllConfig | NllSettings,
+  options: WarningOptions,
+): Float64Array {
   const cfg = concreteNll(settings, p0);
   const p = atPrecision(p0, cfg.precision);
   const { data, logData, n, numClasses: c } = p;

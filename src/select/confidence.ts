@@ -20,7 +20,12 @@ export function signOf(measure: NamedMeasure): 1 | -1 {
 }
 
 /** A named measure of validated probabilities, as "higher = more confident" values and the sign to undo it (internal). */
-export function namedConfidence(p: ProbMatrix, measure: NamedMeasure, predictedConfidence: Float64Array, threshold: number): { confidence: Float64Array; sign: 1 | -1 } {
+export function namedConfidence(
+  p: ProbMatrix,
+  measure: NamedMeasure,
+  predictedConfidence: Float64Array,
+  threshold: number,
+): { confidence: Float64Array; sign: 1 | -1 } {
   switch (measure) {
     case 'threshold-distance': {
       const v = new Float64Array(p.n);
@@ -48,7 +53,11 @@ export function negate(v: Float64Array): Float64Array {
  * The predicted class and its probability of every row: the argmax (ties → lowest index), or for two classes with a
  * decision threshold t, class 1 when P(y = 1) > t (internal).
  */
-export function thresholdPredictions(p: ProbMatrix, top: { predicted: Int32Array; confidence: Float64Array }, decisionThreshold: number | null): void {
+export function thresholdPredictions(
+  p: ProbMatrix,
+  top: { predicted: Int32Array; confidence: Float64Array },
+  decisionThreshold: number | null,
+): void {
   if (decisionThreshold === null) return;
   for (let i = 0; i < p.n; i++) {
     const p1 = p.data[2 * i + 1] as number;

@@ -85,7 +85,11 @@ export function selectPairs(p0: ProbMatrix, y: Int32Array, w: Float64Array | und
     const t = spec.decisionThreshold ?? null;
     thresholdPredictions(p, top, t);
     const measure = spec.measure ?? 'max-prob';
-    score = error ? rowNormalizedEntropy(p) : measure === 'max-prob' ? top.confidence : namedConfidence(p, measure, top.confidence, t ?? 0.5).confidence;
+    score = error
+      ? rowNormalizedEntropy(p)
+      : measure === 'max-prob'
+        ? top.confidence
+        : namedConfidence(p, measure, top.confidence, t ?? 0.5).confidence;
     outcome = new Float64Array(n);
     for (let i = 0; i < n; i++) outcome[i] = (top.predicted[i] === y[i]) !== error ? 1 : 0;
     group = spec.groupBy === 'none' ? undefined : spec.groupBy === 'label' ? y : top.predicted;
@@ -94,16 +98,31 @@ export function selectPairs(p0: ProbMatrix, y: Int32Array, w: Float64Array | und
 }
 
 /** Pairs of one value per row, grouped (internal). */
-function rowPairs(groups: number, n: number, group: Int32Array | undefined, score: Float64Array, outcome: Float64Array, threshold: number | null, w: Float64Array | undefined, unit: number): Pairs[] {
+function rowPairs(
+  groups: number,
+  n: number,
+  group: Int32Array | undefined,
+  score: Float64Array,
+  outcome: Float64Array,
+  threshold: number | null,
+  w: Float64Array | undefined,
+  unit: number,
+): Pairs[] {
   if (group === undefined && threshold === null) return [{ scores: score, outcomes: outcome, weights: w, unit }];
   const sizes = new Int32Array(groups);
   const groupOf = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const g = threshold !== null && !((score[i] as number) > threshold) ? -1 : group === undefined ? 0 : (group[i] as number);
+    const g =
+      threshold !== null && !((score[i] as number) > threshold) ? -1 : group === undefined ? 0 : (group[i] as number);
     groupOf[i] = g;
     if (g >= 0) sizes[g] = (sizes[g] as number) + 1;
   }
-  const out = Array.from(sizes, (m) => ({ scores: new Float64Array(m), outcomes: new Float64Array(m), weights: w === undefined ? undefined : new Float64Array(m), unit }));
+  const out = Array.from(sizes, (m) => ({
+    scores: new Float64Array(m),
+    outcomes: new Float64Array(m),
+    weights: w === undefined ? undefined : new Float64Array(m),
+    unit,
+  }));
   const at = new Int32Array(groups);
   for (let i = 0; i < n; i++) {
     const g = groupOf[i] as number;
@@ -123,13 +142,29 @@ function rowPairs(groups: number, n: number, group: Int32Array | undefined, scor
  * loops, no per-entry callbacks. By class, rows are read in blocks of about 64k entries and each class's entries of a
  * block are copied together, so every group is written sequentially while the block stays in cache (internal).
  */
-function entryPairs(data: ArrayLike<number>, y: Int32Array, n: number, c: number, spec: SelectionSpec, w: Float64Array | undefined, unit: number): Pairs[] {
+function entryPairs(
+  data: ArrayLike<number>,
+  y: Int32Array,
+  n: number,
+  c: number,
+  spec: SelectionSpec,
+  w: Float64Array | undefined,
+  unit: number,
+): Pairs[] {
   const thr = spec.threshold;
   if (spec.groupBy === 'label') {
     // rare: by the row's label, every class of the row in the label's group
     const sizes = new Int32Array(c);
-    for (let i = 0; i < n; i++) for (let k = 0; k < c; k++) if (thr === null || (data[i * c + k] as number) > thr) sizes[y[i] as number] = (sizes[y[i] as number] as number) + 1;
-    const out = Array.from(sizes, (m) => ({ scores: new Float64Array(m), outcomes: new Float64Array(m), weights: w === undefined ? undefined : new Float64Array(m), unit }));
+    for (let i = 0; i < n; i++)
+      for (let k = 0; k < c; k++)
+        if (thr === null || (data[i * c + k] as number) > thr)
+          sizes[y[i] as number] = (sizes[y[i] as number] as number) + 1;
+    const out = Array.from(sizes, (m) => ({
+      scores: new Float64Array(m),
+      outcomes: new Float64Array(m),
+      weights: w === undefined ? undefined : new Float64Array(m),
+      unit,
+    }));
     const at = new Int32Array(c);
     for (let i = 0; i < n; i++) {
       const g = y[i] as number;
@@ -156,7 +191,12 @@ function entryPairs(data: ArrayLike<number>, y: Int32Array, n: number, c: number
       sizes[g] = (sizes[g] as number) + 1;
     }
   }
-  const out = Array.from(sizes, (m) => ({ scores: new Float64Array(m), outcomes: new Float64Array(m), weights: w === undefined ? undefined : new Float64Array(m), unit }));
+  const out = Array.from(sizes, (m) => ({
+    scores: new Float64Array(m),
+    outcomes: new Float64Array(m),
+    weights: w === undefined ? undefined : new Float64Array(m),
+    unit,
+  }));
   const at = new Int32Array(sizes.length);
   const block = byClass ? Math.max(1, Math.floor(65536 / c)) : n;
   for (let i0 = 0; i0 < n; i0 += block) {

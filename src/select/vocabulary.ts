@@ -14,11 +14,14 @@ export interface Vocabulary {
   readonly targets: readonly Target[];
   readonly groupBys: readonly GroupBy[];
   readonly fallback: { readonly target: Target; readonly groupBy: GroupBy };
-  readonly aliases?: Readonly<Record<string, (value: unknown, fn: string) => Partial<Record<'target' | 'groupBy', string>>>>;
+  readonly aliases?: Readonly<
+    Record<string, (value: unknown, fn: string) => Partial<Record<'target' | 'groupBy', string>>>
+  >;
 }
 
 function oneOf<T extends string>(fn: string, argument: string, value: unknown, allowed: readonly T[]): T {
-  if (typeof value !== 'string' || !allowed.includes(value as T)) fail('UM_OPTION', fn, argument, `be one of ${allowed.map((a) => `'${a}'`).join(', ')}`, { value });
+  if (typeof value !== 'string' || !allowed.includes(value as T))
+    fail('UM_OPTION', fn, argument, `be one of ${allowed.map((a) => `'${a}'`).join(', ')}`, { value });
   return value as T;
 }
 
@@ -27,13 +30,24 @@ function oneOf<T extends string>(fn: string, argument: string, value: unknown, a
  * `measure`): an alias states what it implies; an alias and the new name that disagree are an error naming both
  * (internal; the one place the vocabulary is read).
  */
-export function resolveScored(fn: string, options: Readonly<Record<string, unknown>>, vocabulary: Vocabulary): { target: Target; groupBy: GroupBy } {
+export function resolveScored(
+  fn: string,
+  options: Readonly<Record<string, unknown>>,
+  vocabulary: Vocabulary,
+): { target: Target; groupBy: GroupBy } {
   const implied: Partial<Record<'target' | 'groupBy', { value: string; from: string }>> = {};
   for (const [alias, map] of Object.entries(vocabulary.aliases ?? {})) {
     if (options[alias] === undefined) continue;
     for (const [key, value] of Object.entries(map(options[alias], fn)) as ['target' | 'groupBy', string][]) {
       const seen = implied[key];
-      if (seen !== undefined && seen.value !== value) fail('UM_OPTION', fn, `options.${alias}`, `agree with options.${seen.from} (they imply ${key} '${value}' and '${seen.value}')`, { value: options[alias] });
+      if (seen !== undefined && seen.value !== value)
+        fail(
+          'UM_OPTION',
+          fn,
+          `options.${alias}`,
+          `agree with options.${seen.from} (they imply ${key} '${value}' and '${seen.value}')`,
+          { value: options[alias] },
+        );
       implied[key] = { value, from: alias };
     }
   }
@@ -42,16 +56,31 @@ export function resolveScored(fn: string, options: Readonly<Record<string, unkno
     const alias = implied[key];
     if (given !== undefined) {
       const v = oneOf(fn, `options.${key}`, given, allowed);
-      if (alias !== undefined && alias.value !== v) fail('UM_OPTION', fn, `options.${key}`, `agree with options.${alias.from}, which implies '${alias.value}' (give one of them)`, { value: given });
+      if (alias !== undefined && alias.value !== v)
+        fail(
+          'UM_OPTION',
+          fn,
+          `options.${key}`,
+          `agree with options.${alias.from}, which implies '${alias.value}' (give one of them)`,
+          { value: given },
+        );
       return v;
     }
     return alias === undefined ? fallback : oneOf(fn, `options.${alias.from}`, alias.value, allowed);
   };
-  return { target: pick('target', vocabulary.targets, vocabulary.fallback.target) as Target, groupBy: pick('groupBy', vocabulary.groupBys, vocabulary.fallback.groupBy) as GroupBy };
+  return {
+    target: pick('target', vocabulary.targets, vocabulary.fallback.target) as Target,
+    groupBy: pick('groupBy', vocabulary.groupBys, vocabulary.fallback.groupBy) as GroupBy,
+  };
 }
 
 /** A boolean alias `name`: `true` and `false` imply the two given values of `key`. */
-export function booleanAlias(name: string, key: 'target' | 'groupBy', ifTrue: string, ifFalse: string): (value: unknown, fn: string) => Partial<Record<'target' | 'groupBy', string>> {
+export function booleanAlias(
+  name: string,
+  key: 'target' | 'groupBy',
+  ifTrue: string,
+  ifFalse: string,
+): (value: unknown, fn: string) => Partial<Record<'target' | 'groupBy', string>> {
   return (value, fn) => {
     if (typeof value !== 'boolean') return fail('UM_OPTION', fn, `options.${name}`, 'be true or false', { value });
     return { [key]: value ? ifTrue : ifFalse };
@@ -59,10 +88,14 @@ export function booleanAlias(name: string, key: 'target' | 'groupBy', ifTrue: st
 }
 
 /** An alias `name` with named values, each implying target and/or groupBy. */
-export function namedAlias(name: string, values: Readonly<Record<string, Partial<Record<'target' | 'groupBy', string>>>>): (value: unknown, fn: string) => Partial<Record<'target' | 'groupBy', string>> {
+export function namedAlias(
+  name: string,
+  values: Readonly<Record<string, Partial<Record<'target' | 'groupBy', string>>>>,
+): (value: unknown, fn: string) => Partial<Record<'target' | 'groupBy', string>> {
   return (value, fn) => {
     const keys = Object.keys(values);
-    if (typeof value !== 'string' || !keys.includes(value)) return fail('UM_OPTION', fn, `options.${name}`, `be one of ${keys.map((k) => `'${k}'`).join(', ')}`, { value });
+    if (typeof value !== 'string' || !keys.includes(value))
+      return fail('UM_OPTION', fn, `options.${name}`, `be one of ${keys.map((k) => `'${k}'`).join(', ')}`, { value });
     return values[value] as Partial<Record<'target' | 'groupBy', string>>;
   };
 }

@@ -55,7 +55,8 @@ export function accuracyAtCoverage(labels: Labels, scores: Scores, options: Accu
   const fn = 'accuracyAtCoverage';
   checkOptions(fn, options, SELECTIVE_KEYS, ['coverage']);
   const { coverage, ...rest } = (options ?? {}) as Partial<AccuracyAtCoverageOptions>;
-  if (typeof coverage !== 'number' || !(coverage > 0 && coverage <= 1)) fail('UM_OPTION', fn, 'options.coverage', 'be a number in (0, 1]', { value: coverage });
+  if (typeof coverage !== 'number' || !(coverage > 0 && coverage <= 1))
+    fail('UM_OPTION', fn, 'options.coverage', 'be a number in (0, 1]', { value: coverage });
   const s = sweepOf(selectiveInput(fn, labels, scores, rest, true));
   const k = keptFor(coverage, s.n, s.unit);
   return 1 - expectedErrorsAt(s, k) / k;

@@ -32,7 +32,14 @@ export function resolveAuc(fn: string, options: AucOptions): { thresholds: numbe
  * The thresholded area for selective data: positives `correct` ranked by confidence, or `error` ranked by
  * uncertainty, with the values Keras is fed (confidence, 1 − confidence, uncertainty or 1 − uncertainty).
  */
-export function thresholdedSelectiveAuc(fn: string, d: SelectiveData, positive: 'correct' | 'error', curve: 'roc' | 'pr', thresholds: number, precision: Precision): number {
+export function thresholdedSelectiveAuc(
+  fn: string,
+  d: SelectiveData,
+  positive: 'correct' | 'error',
+  curve: 'roc' | 'pr',
+  thresholds: number,
+  precision: Precision,
+): number {
   const values = new Float64Array(d.n);
   const labels = new Uint8Array(d.n);
   const measure = unitMeasure(fn, d, 'the thresholded approximation (options.thresholds)');

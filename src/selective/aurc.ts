@@ -17,14 +17,25 @@ export interface AurcOptions extends SelectiveOptions {
 }
 
 /** Validates the options and input of the AURC family; returns the data, its sweep and the estimator (internal). */
-export function aurcInput(fn: string, labels: Labels, scores: Scores, options: AurcOptions, finiteTotal?: string): { d: SelectiveData; s: Sweep; estimator: AurcEstimator } {
+export function aurcInput(
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: AurcOptions,
+  finiteTotal?: string,
+): { d: SelectiveData; s: Sweep; estimator: AurcEstimator } {
   checkOptions(fn, options, SELECTIVE_KEYS, ['estimator']);
   const { estimator = 'mean-risk', ...rest } = options;
   if (typeof estimator !== 'string' || !AURC_ESTIMATORS.includes(estimator)) {
-    fail('UM_OPTION', fn, 'options.estimator', `be one of ${AURC_ESTIMATORS.map((x) => `'${x}'`).join(', ')}`, { value: estimator });
+    fail('UM_OPTION', fn, 'options.estimator', `be one of ${AURC_ESTIMATORS.map((x) => `'${x}'`).join(', ')}`, {
+      value: estimator,
+    });
   }
   // the count-based estimators sum over k = 1 … N predictions: whole-number (frequency) weights only
-  const d = selectiveInput(fn, labels, scores, rest, { integer: estimator !== 'fd-shifts', ...(finiteTotal === undefined ? {} : { finiteTotal }) });
+  const d = selectiveInput(fn, labels, scores, rest, {
+    integer: estimator !== 'fd-shifts',
+    ...(finiteTotal === undefined ? {} : { finiteTotal }),
+  });
   return { d, s: sweepOf(d), estimator };
 }
 

@@ -41,11 +41,16 @@ export interface CoverageAtRiskOptions extends SelectiveOptions {
  * coverageAtRisk([0, 0, 1, 1, 1], probs, { risk: 0.5 }); // => { threshold: 0.7, count: 4, coverage: 0.8, risk: 0.5 }
  * ```
  */
-export function coverageAtRisk(labels: Labels, scores: Scores, options: CoverageAtRiskOptions): RiskCoveragePoint | null {
+export function coverageAtRisk(
+  labels: Labels,
+  scores: Scores,
+  options: CoverageAtRiskOptions,
+): RiskCoveragePoint | null {
   const fn = 'coverageAtRisk';
   checkOptions(fn, options, SELECTIVE_KEYS, ['risk']);
   const { risk, ...rest } = (options ?? {}) as Partial<CoverageAtRiskOptions>;
-  if (typeof risk !== 'number' || !(risk >= 0 && risk <= 1)) fail('UM_OPTION', fn, 'options.risk', 'be a number in [0, 1]', { value: risk });
+  if (typeof risk !== 'number' || !(risk >= 0 && risk <= 1))
+    fail('UM_OPTION', fn, 'options.risk', 'be a number in [0, 1]', { value: risk });
   const d = selectiveInput(fn, labels, scores, rest, { finiteTotal: 'the point reports the weight kept' });
   let best: RiskCoveragePoint | null = null;
   for (const p of riskCoveragePoints(sweepOf(d), d.sign)) if (p.risk <= risk) best = p;

@@ -38,7 +38,15 @@ export function splitSweep(c: GridCells, correctFirst: boolean): Sweep {
   for (let b = 0; b < whole.blocks; b++) {
     const w = whole.count[b] as number;
     const right = Math.min(w, whole.positive[b] as number);
-    const parts: [number, number][] = correctFirst ? [[right, right], [w - right, 0]] : [[w - right, 0], [right, right]];
+    const parts: [number, number][] = correctFirst
+      ? [
+          [right, right],
+          [w - right, 0],
+        ]
+      : [
+          [w - right, 0],
+          [right, right],
+        ];
     for (const [weight, pos] of parts) {
       if (!(weight > 0)) continue;
       // distinct, decreasing levels (only the order of blocks matters to the areas)
@@ -47,7 +55,14 @@ export function splitSweep(c: GridCells, correctFirst: boolean): Sweep {
       positive.push(pos);
     }
   }
-  return { n: whole.n, blocks: level.length, level: Float64Array.from(level), count: Float64Array.from(count), positive: Float64Array.from(positive), totalPositive: whole.totalPositive };
+  return {
+    n: whole.n,
+    blocks: level.length,
+    level: Float64Array.from(level),
+    count: Float64Array.from(count),
+    positive: Float64Array.from(positive),
+    totalPositive: whole.totalPositive,
+  };
 }
 
 /** Rounding of the float64 cell sums: each is off by at most m·2^−53 of the total (m terms), so 4·N·2^−53 covers a ratio of them. */

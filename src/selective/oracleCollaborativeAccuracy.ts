@@ -61,13 +61,19 @@ export interface OracleCollaborativeOptions extends SelectiveOptions {
  * oracleCollaborativeAccuracy([0, 0, 0, 1, 0, 1, 1, 1], p, { binary: true, fraction: 0.4, bins: 10 }); // ≈ 0.7916666667
  * ```
  */
-export function oracleCollaborativeAccuracy(labels: Labels, scores: Scores, options: OracleCollaborativeOptions = {}): number {
+export function oracleCollaborativeAccuracy(
+  labels: Labels,
+  scores: Scores,
+  options: OracleCollaborativeOptions = {},
+): number {
   const fn = 'oracleCollaborativeAccuracy';
   checkOptions(fn, options, SELECTIVE_KEYS, ['fraction', 'bins', 'preset']);
   const { fraction = 0.01, bins, preset, ...rest } = options;
-  if (typeof fraction !== 'number' || !(fraction >= 0 && fraction <= 1)) fail('UM_OPTION', fn, 'options.fraction', 'be a number in [0, 1]', { value: fraction });
+  if (typeof fraction !== 'number' || !(fraction >= 0 && fraction <= 1))
+    fail('UM_OPTION', fn, 'options.fraction', 'be a number in [0, 1]', { value: fraction });
   const peer = preset === undefined ? undefined : presetOf(fn, preset);
-  if (bins === undefined && preset !== undefined) fail('UM_OPTION', fn, 'options.preset', 'be given only with bins (it sets their rule)', { value: preset });
+  if (bins === undefined && preset !== undefined)
+    fail('UM_OPTION', fn, 'options.preset', 'be given only with bins (it sets their rule)', { value: preset });
   const d = selectiveInput(fn, labels, scores, rest, true);
   const s = sweepOf(d);
   const n = s.n;
@@ -75,7 +81,16 @@ export function oracleCollaborativeAccuracy(labels: Labels, scores: Scores, opti
   const m = (s.unit ?? 1) === 1 && n <= 2 ** 53 ? Math.floor(n * fraction) : n * fraction;
   if (bins === undefined) return 1 - expectedErrorsAt(s, n - m) / n;
   // the peer's OracleCollaborativeAccuracy bins (Keras' ⌊B·p⌋ in float32 for uncertainty_metrics), not its ECE's
-  const { spec } = resolveBinning(fn, { bins, ...(peer === undefined ? {} : { preset: peer.name, equalWidth: peer.oracleBins.equalWidth, precision: peer.oracleBins.precision }) }, 'equal-width');
+  const { spec } = resolveBinning(
+    fn,
+    {
+      bins,
+      ...(peer === undefined
+        ? {}
+        : { preset: peer.name, equalWidth: peer.oracleBins.equalWidth, precision: peer.oracleBins.precision }),
+    },
+    'equal-width',
+  );
   const measure = unitMeasure(fn, d, 'equal-width bins (options.bins)');
   const a = assignBinsFor(fn, measure, spec);
   const count = new Float64Array(a.numBins);

@@ -54,15 +54,24 @@ export interface PrecisionRecallCurve {
  * c.points.map((p) => [p.recall, p.precision]); // ≈ [[0.5, 1], [0.5, 0.5], [1, 0.6666666667], [1, 0.5]]
  * ```
  */
-export function precisionRecallCurve(labels: Labels, scores: Scores, options: Omit<AuprOptions, 'thresholds' | 'preset'> = {}): PrecisionRecallCurve {
+export function precisionRecallCurve(
+  labels: Labels,
+  scores: Scores,
+  options: Omit<AuprOptions, 'thresholds' | 'preset'> = {},
+): PrecisionRecallCurve {
   const fn = 'precisionRecallCurve';
   checkOptions(fn, options, SELECTIVE_KEYS, ['positive']);
   const { positive = 'error', ...rest } = options;
-  if (positive !== 'error' && positive !== 'correct') fail('UM_OPTION', fn, 'options.positive', "be 'error' or 'correct'", { value: positive });
+  if (positive !== 'error' && positive !== 'correct')
+    fail('UM_OPTION', fn, 'options.positive', "be 'error' or 'correct'", { value: positive });
   const d = selectiveInput(fn, labels, scores, rest);
   const s = sweepOf(d);
   const fromTop = positive === 'correct';
-  const names = { argument: 'labels', positives: fromTop ? 'correct predictions' : 'wrong predictions', negatives: fromTop ? 'wrong predictions' : 'correct predictions' };
+  const names = {
+    argument: 'labels',
+    positives: fromTop ? 'correct predictions' : 'wrong predictions',
+    negatives: fromTop ? 'wrong predictions' : 'correct predictions',
+  };
   const total = fromTop ? s.totalPositive : s.n - s.totalPositive;
   requireBothClasses(fn, total, s.n, names);
   const points: PrecisionRecallPoint[] = [];

@@ -49,25 +49,44 @@ function resolve(name: RankingName, fn: string, options: Readonly<Record<string,
   let measure: RankingConfig['measure'];
   let sign: 1 | -1;
   const t = options.decisionThreshold;
-  if (t !== undefined && (typeof t !== 'number' || !(t >= 0 && t < 1))) fail('UM_OPTION', fn, 'options.decisionThreshold', 'be a number in [0, 1)', { value: t });
+  if (t !== undefined && (typeof t !== 'number' || !(t >= 0 && t < 1)))
+    fail('UM_OPTION', fn, 'options.decisionThreshold', 'be a number in [0, 1)', { value: t });
   if (by !== null && typeof by === 'object') {
     measure = 'given';
     sign = 'uncertainty' in by ? -1 : 1;
   } else {
     measure = (by as NamedMeasure | undefined) ?? (t === undefined || t === 0.5 ? 'max-prob' : 'threshold-distance');
     if (!['max-prob', 'margin', 'entropy', 'normalized-entropy', 'threshold-distance'].includes(measure)) {
-      fail('UM_OPTION', fn, 'options.by', `be one of 'max-prob', 'margin', 'entropy', 'normalized-entropy', 'threshold-distance' or { confidence } / { uncertainty }`, { value: by });
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.by',
+        `be one of 'max-prob', 'margin', 'entropy', 'normalized-entropy', 'threshold-distance' or { confidence } / { uncertainty }`,
+        { value: by },
+      );
     }
     sign = signOf(measure);
   }
-  const auc = name === 'auroc' || name === 'aupr' ? resolveAuc(fn, options) : { thresholds: null, precision: 'float64' as const };
+  const auc =
+    name === 'auroc' || name === 'aupr' ? resolveAuc(fn, options) : { thresholds: null, precision: 'float64' as const };
   const positive = options.positive ?? 'error';
-  if (positive !== 'error' && positive !== 'correct') fail('UM_OPTION', fn, 'options.positive', "be 'error' or 'correct'", { value: positive });
+  if (positive !== 'error' && positive !== 'correct')
+    fail('UM_OPTION', fn, 'options.positive', "be 'error' or 'correct'", { value: positive });
   const estimator = options.estimator ?? 'mean-risk';
   if (typeof estimator !== 'string' || !AURC_ESTIMATORS.includes(estimator as AurcEstimator)) {
-    fail('UM_OPTION', fn, 'options.estimator', `be one of ${AURC_ESTIMATORS.map((x) => `'${x}'`).join(', ')}`, { value: estimator });
+    fail('UM_OPTION', fn, 'options.estimator', `be one of ${AURC_ESTIMATORS.map((x) => `'${x}'`).join(', ')}`, {
+      value: estimator,
+    });
   }
-  return { measure, sign, decisionThreshold: t ?? null, thresholds: auc.thresholds, aucPrecision: auc.precision, positive, estimator: estimator as AurcEstimator };
+  return {
+    measure,
+    sign,
+    decisionThreshold: t ?? null,
+    thresholds: auc.thresholds,
+    aucPrecision: auc.precision,
+    positive,
+    estimator: estimator as AurcEstimator,
+  };
 }
 
 const CORRECT: ClassNames = { argument: 'labels', positives: 'correct predictions', negatives: 'wrong predictions' };
@@ -95,7 +114,13 @@ function requireWholeWeights(fn: string, name: RankingName, cfg: RankingConfig, 
   for (let b = 0; b < s.blocks; b++) {
     // (a block of huge counts may exceed float64 once unscaled: whole numbers there)
     const c = (s.count[b] as number) * unit;
-    if (Number.isFinite(c) && !Number.isInteger(c)) fail('UM_OPTION', fn, 'options.weights', 'be whole numbers here (frequency weights: this metric counts repeated samples)');
+    if (Number.isFinite(c) && !Number.isInteger(c))
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.weights',
+        'be whole numbers here (frequency weights: this metric counts repeated samples)',
+      );
   }
 }
 
@@ -152,21 +177,48 @@ export function rankingDefinition(name: RankingName): MetricDefinition<RankingCo
     name,
     keys: ['by', 'decisionThreshold', ...KEYS[name]],
     resolve: (fn, options) => resolve(name, fn, options),
-    weightRules: (cfg) => ((name === 'aurc' || name === 'eAurc') && cfg.estimator !== 'fd-shifts' ? { integer: true } : {}),
+    weightRules: (cfg) =>
+      (name === 'aurc' || name === 'eAurc') && cfg.estimator !== 'fd-shifts' ? { integer: true } : {},
     checkBatch: (fn, cfg, batch) => {
-      if (cfg.decisionThreshold !== null && batch.p.numClasses !== 2) fail('UM_OPTION', fn, 'options.decisionThreshold', 'be given for two classes only', { value: cfg.decisionThreshold });
-      if (cfg.measure === 'threshold-distance' && batch.p.numClasses !== 2) fail('UM_OPTION', fn, 'options.by', "be 'threshold-distance' for two classes only", { value: cfg.measure });
+      if (cfg.decisionThreshold !== null && batch.p.numClasses !== 2)
+        fail('UM_OPTION', fn, 'options.decisionThreshold', 'be given for two classes only', {
+          value: cfg.decisionThreshold,
+        });
+      if (cfg.measure === 'threshold-distance' && batch.p.numClasses !== 2)
+        fail('UM_OPTION', fn, 'options.by', "be 'threshold-distance' for two classes only", { value: cfg.measure });
     },
     statsMode: (cfg) => (cfg.measure === 'entropy' || cfg.measure === 'normalized-entropy' ? 2 : 0),
     requests: (fn, cfg, mode, cellBits = DEFAULT_CELL_BITS) => {
-      if (cfg.measure === 'given') fail('UM_OPTION', fn, 'options.by', 'be a named measure in a mergeable state (per-row values belong to one call)', { value: 'given values' });
-      const selection = { target: 'top-label', groupBy: 'none', threshold: null, precision: 'float64', measure: cfg.measure, decisionThreshold: cfg.decisionThreshold } as const;
+      if (cfg.measure === 'given')
+        fail(
+          'UM_OPTION',
+          fn,
+          'options.by',
+          'be a named measure in a mergeable state (per-row values belong to one call)',
+          { value: 'given values' },
+        );
+      const selection = {
+        target: 'top-label',
+        groupBy: 'none',
+        threshold: null,
+        precision: 'float64',
+        measure: cfg.measure,
+        decisionThreshold: cfg.decisionThreshold,
+      } as const;
       if (mode === 'exact') return [{ kind: 'entries', selection }];
       // the grid covers [0, 1]: confidences there, and the negated normalized entropy shifted by 1
       const offset = cfg.measure === 'normalized-entropy' ? 1 : 0;
       const inUnit = cfg.measure !== 'entropy';
-      const boundable = cfg.thresholds === null && (name === 'auroc' || name === 'aupr' || cfg.estimator === 'mean-risk') && inUnit;
-      if (!boundable) fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${name} with these options: no error bound is proven on the bounded grid (it needs a measure within [0, 1] — not the entropy in nats —, exact areas and, for AURC, the mean-risk estimator)`, { value: mode });
+      const boundable =
+        cfg.thresholds === null && (name === 'auroc' || name === 'aupr' || cfg.estimator === 'mean-risk') && inUnit;
+      if (!boundable)
+        fail(
+          'UM_OPTION',
+          fn,
+          'options.mode',
+          `be 'exact' for ${name} with these options: no error bound is proven on the bounded grid (it needs a measure within [0, 1] — not the entropy in nats —, exact areas and, for AURC, the mean-risk estimator)`,
+          { value: mode },
+        );
       return [{ kind: 'grid', selection, cellBits, offset }];
     },
     finish: (cfg, [store], ctx) => finishRanking(name, cfg, store as Store, ctx),
@@ -179,17 +231,35 @@ export function rankingDefinition(name: RankingName): MetricDefinition<RankingCo
  * metric; predicted classes (`input: 'predicted'`) or the caller's own values (`by: { confidence }`) are validated by
  * the selective input and kept in the same store, finished by the same definition (internal).
  */
-export function rankingFunction(def: MetricDefinition<RankingConfig, number>, fn: string, labels: Labels, scores: Scores, options: SelectiveOptions & object): number {
+export function rankingFunction(
+  def: MetricDefinition<RankingConfig, number>,
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: SelectiveOptions & object,
+): number {
   // `by` is read before the engine checks the options: null or a number must be the same located error
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
   const by = options.by;
-  if (options.input !== 'predicted' && (by === undefined || typeof by === 'string')) return runMetric(def, fn, labels, scores, options as RunOptions);
+  if (options.input !== 'predicted' && (by === undefined || typeof by === 'string'))
+    return runMetric(def, fn, labels, scores, options as RunOptions);
   checkOptions(fn, options, SELECTIVE_KEYS, ['onWarning'], def.keys);
   const cfg = def.resolve(fn, options as Readonly<Record<string, unknown>>);
   const { by: _b, ...own } = options as Readonly<Record<string, unknown>>;
-  const keep = Object.fromEntries(Object.entries(own).filter(([k]) => !KEYS[def.name as RankingName].includes(k) && k !== 'onWarning'));
+  const keep = Object.fromEntries(
+    Object.entries(own).filter(([k]) => !KEYS[def.name as RankingName].includes(k) && k !== 'onWarning'),
+  );
   const d = selectiveInput(fn, labels, scores, { ...keep, by } as SelectiveOptions, def.weightRules?.(cfg) ?? {});
   const store = new KeptEntriesStore(1);
-  store.add([{ scores: d.confidence, outcomes: Float64Array.from(d.correct), weights: d.weights, unit: d.weightScale ?? 1 }]);
-  return def.finish(cfg, [store], { fn, numClasses: 0, mode: 'exact', weighted: d.weights !== undefined, warn: (w) => emitWarning(options as WarningOptions, w) });
+  store.add([
+    { scores: d.confidence, outcomes: Float64Array.from(d.correct), weights: d.weights, unit: d.weightScale ?? 1 },
+  ]);
+  return def.finish(cfg, [store], {
+    fn,
+    numClasses: 0,
+    mode: 'exact',
+    weighted: d.weights !== undefined,
+    warn: (w) => emitWarning(options as WarningOptions, w),
+  });
 }

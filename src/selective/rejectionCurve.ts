@@ -72,18 +72,32 @@ export function rejectionCurve(labels: Labels, scores: Scores, options: Rejectio
   const fn = 'rejectionCurve';
   checkOptions(fn, options, SELECTIVE_KEYS, ['thresholds']);
   const { thresholds, ...rest } = options;
-  const d = selectiveInput(fn, labels, scores, { ...rest, by: rest.by ?? 'normalized-entropy' }, { finiteTotal: 'each point reports the weight kept' });
+  const d = selectiveInput(
+    fn,
+    labels,
+    scores,
+    { ...rest, by: rest.by ?? 'normalized-entropy' },
+    { finiteTotal: 'each point reports the weight kept' },
+  );
   const s = sweepOf(d);
-  const head = { measure: d.measure, direction: d.sign === 1 ? ('confidence' as const) : ('uncertainty' as const), n: d.n };
+  const head = {
+    measure: d.measure,
+    direction: d.sign === 1 ? ('confidence' as const) : ('uncertainty' as const),
+    n: d.n,
+  };
   if (thresholds === undefined) {
-    const points = riskCoveragePoints(s, d.sign).reverse().map((p) => ({ threshold: p.threshold, count: p.count, coverage: p.coverage, error: p.risk }));
+    const points = riskCoveragePoints(s, d.sign)
+      .reverse()
+      .map((p) => ({ threshold: p.threshold, count: p.count, coverage: p.coverage, error: p.risk }));
     return { ...head, points };
   }
-  if (!Array.isArray(thresholds)) fail('UM_OPTION', fn, 'options.thresholds', 'be an array of numbers', { value: thresholds });
+  if (!Array.isArray(thresholds))
+    fail('UM_OPTION', fn, 'options.thresholds', 'be an array of numbers', { value: thresholds });
   const { cumCount, cumPositive } = cumulative(s);
   // every index, holes included (map skipped a hole: the curve had an empty point)
   const points = Array.from(thresholds, (t: unknown, j) => {
-    if (typeof t !== 'number' || !Number.isFinite(t)) fail('UM_OPTION', fn, 'options.thresholds', 'be finite numbers', { index: [j], value: t });
+    if (typeof t !== 'number' || !Number.isFinite(t))
+      fail('UM_OPTION', fn, 'options.thresholds', 'be finite numbers', { index: [j], value: t });
     // kept: confidence ≥ sign·t, i.e. the leading blocks whose level is at least that
     const bound = d.sign * t;
     let lo = 0;
@@ -95,7 +109,12 @@ export function rejectionCurve(labels: Labels, scores: Scores, options: Rejectio
     }
     const count = lo === 0 ? 0 : (cumCount[lo - 1] as number);
     const correct = lo === 0 ? 0 : (cumPositive[lo - 1] as number);
-    return { threshold: t, count: count * (s.unit ?? 1), coverage: count / s.n, error: count === 0 ? null : (count - correct) / count };
+    return {
+      threshold: t,
+      count: count * (s.unit ?? 1),
+      coverage: count / s.n,
+      error: count === 0 ? null : (count - correct) / count,
+    };
   });
   return { ...head, points };
 }

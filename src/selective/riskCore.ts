@@ -80,7 +80,8 @@ export function aurcOf(fn: string, s: Sweep, estimator: AurcEstimator): number {
     // err̄(k)/(k + 1) for k < N, and err̄(N)/N
     return (expectedRiskSum(s, 1) + errors / total / (total + 1)) / n;
   }
-  if (total < 2) fail('UM_EMPTY', fn, 'labels', "hold at least 2 predictions for estimator 'torch-uncertainty'", { value: total });
+  if (total < 2)
+    fail('UM_EMPTY', fn, 'labels', "hold at least 2 predictions for estimator 'torch-uncertainty'", { value: total });
   // trapezoid: every interior risk counts twice, r̄_1 and r̄_N once; r̄_1 = err̄(1) = the first block's error share
   const first = s.count[0] as number;
   const risk1 = (first - (s.positive[0] as number)) / first;
@@ -108,7 +109,15 @@ export function oracleSweep(s: Sweep): Sweep {
     count.push(wrong);
     positive.push(0);
   }
-  return { n: s.n, blocks: level.length, level: Float64Array.from(level), count: Float64Array.from(count), positive: Float64Array.from(positive), totalPositive: right, ...(s.unit === undefined ? {} : { unit: s.unit }) };
+  return {
+    n: s.n,
+    blocks: level.length,
+    level: Float64Array.from(level),
+    count: Float64Array.from(count),
+    positive: Float64Array.from(positive),
+    totalPositive: right,
+    ...(s.unit === undefined ? {} : { unit: s.unit }),
+  };
 }
 
 /** κ* = r + (1 − r)·ln(1 − r + ε): Geifman et al.'s closed-form AURC of an oracle with error rate r (0·ln 0 = 0). */
@@ -136,7 +145,12 @@ export function riskCoveragePoints(s: Sweep, sign: 1 | -1): RiskCoveragePoint[] 
     const c = s.count[b] as number;
     kept += c;
     errors += c - (s.positive[b] as number);
-    points.push({ threshold: sign * (s.level[b] as number) + 0, count: kept * unit, coverage: kept / s.n, risk: errors / kept });
+    points.push({
+      threshold: sign * (s.level[b] as number) + 0,
+      count: kept * unit,
+      coverage: kept / s.n,
+      risk: errors / kept,
+    });
   }
   return points;
 }

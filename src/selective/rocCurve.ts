@@ -69,5 +69,11 @@ export function rocCurve(labels: Labels, scores: Scores, options: SelectiveOptio
     fp += (s.count[b] as number) - (s.positive[b] as number);
     points.push({ threshold: d.sign * (s.level[b] as number) + 0, fpr: fp / q, tpr: tp / p });
   }
-  return { measure: d.measure, direction: d.sign === 1 ? 'confidence' : 'uncertainty', n: d.n, points, auroc: rocArea(fn, s, names) };
+  return {
+    measure: d.measure,
+    direction: d.sign === 1 ? 'confidence' : 'uncertainty',
+    n: d.n,
+    points,
+    auroc: rocArea(fn, s, names),
+  };
 }

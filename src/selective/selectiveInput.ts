@@ -11,7 +11,15 @@ import { weightInput, type WeightRules } from '../input/weights.js';
 import { gather } from '../math/gather.js';
 
 /** Option keys of the selective-prediction input. */
-export const SELECTIVE_KEYS = ['input', 'numClasses', 'binary', 'sumTolerance', 'by', 'decisionThreshold', 'weights'] as const;
+export const SELECTIVE_KEYS = [
+  'input',
+  'numClasses',
+  'binary',
+  'sumTolerance',
+  'by',
+  'decisionThreshold',
+  'weights',
+] as const;
 
 const NAMED: readonly NamedMeasure[] = ['max-prob', 'margin', 'entropy', 'normalized-entropy', 'threshold-distance'];
 
@@ -64,31 +72,51 @@ export function givenValues(fn: string, argument: string, values: unknown, n: nu
     fail('UM_SHAPE', fn, argument, 'be an array of numbers', { value: values });
   }
   const v = values as ArrayLike<unknown>;
-  if (n !== undefined && v.length !== n) fail('UM_SHAPE', fn, argument, `have one value per row (${n})`, { value: v.length });
+  if (n !== undefined && v.length !== n)
+    fail('UM_SHAPE', fn, argument, `have one value per row (${n})`, { value: v.length });
   if (v.length === 0) fail('UM_EMPTY', fn, argument, 'hold at least one value', { value: 0 });
   const out = new Float64Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
-    if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x });
+    if (typeof x !== 'number' || !Number.isFinite(x))
+      fail('UM_NOT_FINITE', fn, argument, 'be a finite number', { index: [i], value: x });
     out[i] = x;
   }
   return out;
 }
 
 /** Reads `by` as the caller's values, or returns the named measure (internal). */
-export function resolveBy(fn: string, by: RankBy | undefined, n: number | undefined, fallback: NamedMeasure = 'max-prob'): { named: NamedMeasure } | { values: Float64Array; sign: 1 | -1 } {
+export function resolveBy(
+  fn: string,
+  by: RankBy | undefined,
+  n: number | undefined,
+  fallback: NamedMeasure = 'max-prob',
+): { named: NamedMeasure } | { values: Float64Array; sign: 1 | -1 } {
   if (by === undefined) return { named: fallback };
   if (typeof by === 'string') {
-    if (!NAMED.includes(by)) fail('UM_OPTION', fn, 'options.by', `be one of ${NAMED.map((m) => `'${m}'`).join(', ')} or { confidence } / { uncertainty }`, { value: by });
+    if (!NAMED.includes(by))
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.by',
+        `be one of ${NAMED.map((m) => `'${m}'`).join(', ')} or { confidence } / { uncertainty }`,
+        { value: by },
+      );
     return { named: by };
   }
-  if (by === null || typeof by !== 'object') fail('UM_OPTION', fn, 'options.by', 'be a measure name or { confidence } / { uncertainty }', { value: by });
+  if (by === null || typeof by !== 'object')
+    fail('UM_OPTION', fn, 'options.by', 'be a measure name or { confidence } / { uncertainty }', { value: by });
   const keys = Object.keys(by);
   if (keys.length !== 1 || (keys[0] !== 'confidence' && keys[0] !== 'uncertainty')) {
-    fail('UM_OPTION', fn, 'options.by', 'have exactly one key, confidence or uncertainty (it states the direction)', { value: keys.join(', ') });
+    fail('UM_OPTION', fn, 'options.by', 'have exactly one key, confidence or uncertainty (it states the direction)', {
+      value: keys.join(', '),
+    });
   }
   const key = keys[0] as 'confidence' | 'uncertainty';
-  return { values: givenValues(fn, `options.by.${key}`, (by as Record<string, unknown>)[key], n), sign: key === 'confidence' ? 1 : -1 };
+  return {
+    values: givenValues(fn, `options.by.${key}`, (by as Record<string, unknown>)[key], n),
+    sign: key === 'confidence' ? 1 : -1,
+  };
 }
 
 /**
@@ -96,45 +124,74 @@ export function resolveBy(fn: string, by: RankBy | undefined, n: number | undefi
  * function; `rules` (or `true`: whole-number weights, for metrics that count predictions one by one) are the
  * weights' requirements. Internal; `fn` is the public function named in error messages.
  */
-export function selectiveInput(fn: string, labels: Labels, scores: Scores, options: SelectiveOptions, rules: boolean | WeightRules = false): SelectiveData {
+export function selectiveInput(
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: SelectiveOptions,
+  rules: boolean | WeightRules = false,
+): SelectiveData {
   const { weights, ...rest } = options;
-  return weighted(fn, unweightedInput(fn, labels, scores, rest), weights, typeof rules === 'boolean' ? { integer: rules } : rules);
+  return weighted(
+    fn,
+    unweightedInput(fn, labels, scores, rest),
+    weights,
+    typeof rules === 'boolean' ? { integer: rules } : rules,
+  );
 }
 
 function unweightedInput(fn: string, labels: Labels, scores: Scores, options: SelectiveOptions): SelectiveData {
   const by = options.by;
   if (options.input === 'predicted') {
     for (const key of ['binary', 'numClasses', 'sumTolerance', 'decisionThreshold'] as const) {
-      if (options[key] !== undefined) fail('UM_OPTION', fn, `options.${key}`, "not be given with input 'predicted'", { value: options[key] });
+      if (options[key] !== undefined)
+        fail('UM_OPTION', fn, `options.${key}`, "not be given with input 'predicted'", { value: options[key] });
     }
     const predicted = givenValues(fn, 'predicted', scores, undefined);
     const n = predicted.length;
     for (let i = 0; i < n; i++) {
       const k = predicted[i] as number;
-      if (!Number.isInteger(k) || k < 0) fail('UM_LABEL', fn, 'predicted', 'be a class index (an integer ≥ 0)', { index: [i], value: k });
+      if (!Number.isInteger(k) || k < 0)
+        fail('UM_LABEL', fn, 'predicted', 'be a class index (an integer ≥ 0)', { index: [i], value: k });
     }
-    if (labels === null || typeof labels !== 'object' || typeof labels.length !== 'number') fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels', { value: labels });
-    if (labels.length !== n) fail('UM_SHAPE', fn, 'labels', `have one entry per predicted class (${n})`, { value: labels.length });
+    if (labels === null || typeof labels !== 'object' || typeof labels.length !== 'number')
+      fail('UM_SHAPE', fn, 'labels', 'be an array of integer class labels', { value: labels });
+    if (labels.length !== n)
+      fail('UM_SHAPE', fn, 'labels', `have one entry per predicted class (${n})`, { value: labels.length });
     const y = new Float64Array(n);
     for (let i = 0; i < n; i++) {
       const v = labels[i];
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) fail('UM_LABEL', fn, 'labels', 'be a class index (an integer ≥ 0)', { index: [i], value: v });
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+        fail('UM_LABEL', fn, 'labels', 'be a class index (an integer ≥ 0)', { index: [i], value: v });
       y[i] = v;
     }
     const ranking = resolveBy(fn, by, n);
     if ('named' in ranking) {
-      fail('UM_OPTION', fn, 'options.by', "give per-sample values ({ confidence } or { uncertainty }) with input 'predicted'", { value: by ?? 'undefined' });
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.by',
+        "give per-sample values ({ confidence } or { uncertainty }) with input 'predicted'",
+        { value: by ?? 'undefined' },
+      );
     }
     const correct = new Uint8Array(n);
     for (let i = 0; i < n; i++) correct[i] = predicted[i] === y[i] ? 1 : 0;
-    return { n, correct, confidence: ranking.sign === 1 ? ranking.values : negate(ranking.values), sign: ranking.sign, measure: 'given' };
+    return {
+      n,
+      correct,
+      confidence: ranking.sign === 1 ? ranking.values : negate(ranking.values),
+      sign: ranking.sign,
+      measure: 'given',
+    };
   }
   const { by: _by, decisionThreshold, ...input } = options;
   const p = probMatrix(fn, scores, input as InputOptions);
   const y = labelArray(fn, labels, p.n, p.numClasses);
   const top = topLabel(p);
   if (decisionThreshold !== undefined) {
-    if (p.numClasses !== 2) fail('UM_OPTION', fn, 'options.decisionThreshold', 'be given for two classes only', { value: decisionThreshold });
+    if (p.numClasses !== 2)
+      fail('UM_OPTION', fn, 'options.decisionThreshold', 'be given for two classes only', { value: decisionThreshold });
     if (typeof decisionThreshold !== 'number' || !(decisionThreshold >= 0 && decisionThreshold < 1)) {
       fail('UM_OPTION', fn, 'options.decisionThreshold', 'be a number in [0, 1)', { value: decisionThreshold });
     }
@@ -150,7 +207,13 @@ function unweightedInput(fn: string, labels: Labels, scores: Scores, options: Se
     const { confidence, sign } = namedConfidence(p, ranking.named, top.confidence, t);
     return { n: p.n, correct, confidence, sign, measure: ranking.named };
   }
-  return { n: p.n, correct, confidence: ranking.sign === 1 ? ranking.values : negate(ranking.values), sign: ranking.sign, measure: 'given' };
+  return {
+    n: p.n,
+    correct,
+    confidence: ranking.sign === 1 ? ranking.values : negate(ranking.values),
+    sign: ranking.sign,
+    measure: 'given',
+  };
 }
 
 /**
@@ -158,11 +221,13 @@ function unweightedInput(fn: string, labels: Labels, scores: Scores, options: Se
  * thresholded approximation needs it; `purpose` ends the message (internal).
  */
 export function unitMeasure(fn: string, d: SelectiveData, purpose: string): Float64Array {
-  const argument = d.measure === 'given' ? (d.sign === 1 ? 'options.by.confidence' : 'options.by.uncertainty') : d.measure;
+  const argument =
+    d.measure === 'given' ? (d.sign === 1 ? 'options.by.confidence' : 'options.by.uncertainty') : d.measure;
   const out = new Float64Array(d.n);
   for (let i = 0; i < d.n; i++) {
     const v = d.sign * (d.confidence[i] as number) + 0;
-    if (!(v >= 0 && v <= 1)) fail('UM_OUT_OF_BINS', fn, argument, `lie in [0, 1] for ${purpose}`, { index: [i], value: v });
+    if (!(v >= 0 && v <= 1))
+      fail('UM_OUT_OF_BINS', fn, argument, `lie in [0, 1] for ${purpose}`, { index: [i], value: v });
     out[i] = v;
   }
   return out;

@@ -52,7 +52,15 @@ export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: 
     total += p;
     weight += w;
   }
-  return { n: weight, blocks, level: level.slice(0, blocks), count: count.slice(0, blocks), positive: pos.slice(0, blocks), totalPositive: total, ...(unit === 1 ? {} : { unit }) };
+  return {
+    n: weight,
+    blocks,
+    level: level.slice(0, blocks),
+    count: count.slice(0, blocks),
+    positive: pos.slice(0, blocks),
+    totalPositive: total,
+    ...(unit === 1 ? {} : { unit }),
+  };
 }
 
 /**

@@ -59,7 +59,10 @@ export function thresholdedAuc(
     const intercept = r((tp[j + 1] as number) - r(slope * p1));
     const ratio = p0 > 0 && p1 > 0 ? div(p0, Math.max(p1, 0)) : 1;
     const fn1 = pos - (tp[j + 1] as number);
-    const increment = div(r(slope * r(dtp + r(intercept * r(Math.log(ratio))))), Math.max((tp[j + 1] as number) + fn1, 0));
+    const increment = div(
+      r(slope * r(dtp + r(intercept * r(Math.log(ratio))))),
+      Math.max((tp[j + 1] as number) + fn1, 0),
+    );
     sum = r(sum + increment);
   }
   return sum;

@@ -40,12 +40,18 @@ export interface DuckdbEngine extends SqlEngine {
  * rows[0].two; // => 2
  * ```
  */
-export async function duckdbEngine(path = ':memory:', config: Readonly<Record<string, string>> = {}): Promise<DuckdbEngine> {
+export async function duckdbEngine(
+  path = ':memory:',
+  config: Readonly<Record<string, string>> = {},
+): Promise<DuckdbEngine> {
   const fn = 'duckdbEngine';
-  if (typeof path !== 'string' || path === '' || path.includes('\u0000')) fail('UM_OPTION', fn, 'path', "be a database file name or ':memory:'", { value: path });
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) fail('UM_OPTION', fn, 'config', 'be an object of DuckDB settings', { value: config });
+  if (typeof path !== 'string' || path === '' || path.includes('\u0000'))
+    fail('UM_OPTION', fn, 'path', "be a database file name or ':memory:'", { value: path });
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    fail('UM_OPTION', fn, 'config', 'be an object of DuckDB settings', { value: config });
   for (const [key, value] of Object.entries(config)) {
-    if (typeof value !== 'string') fail('UM_OPTION', fn, `config.${key}`, 'be a string (DuckDB settings are given as text)', { value });
+    if (typeof value !== 'string')
+      fail('UM_OPTION', fn, `config.${key}`, 'be a string (DuckDB settings are given as text)', { value });
   }
   const { DuckDBInstance } = await loadDependency(fn, '@duckdb/node-api', () => import('@duckdb/node-api'));
   let instance: Awaited<ReturnType<typeof DuckDBInstance.create>>;
@@ -55,13 +61,18 @@ export async function duckdbEngine(path = ':memory:', config: Readonly<Record<st
     // a file that cannot be opened, or a setting DuckDB does not know or cannot take
     const line = firstLine(error instanceof Error ? error.message : String(error));
     const io = line.startsWith('IO Error');
-    throw new UMError(io ? 'UM_FILE_READ' : 'UM_OPTION', `${fn}: ${io ? path : 'config'}: DuckDB cannot open the database: ${line}`, io ? { fn, argument: 'path', file: path } : { fn, argument: 'config', value: config });
+    throw new UMError(
+      io ? 'UM_FILE_READ' : 'UM_OPTION',
+      `${fn}: ${io ? path : 'config'}: DuckDB cannot open the database: ${line}`,
+      io ? { fn, argument: 'path', file: path } : { fn, argument: 'config', value: config },
+    );
   }
   const connection = await instance.connect();
   return {
     dialect: 'duckdb',
     async query(sql: string, values?: readonly (string | number | boolean | null)[]): Promise<SqlRow[]> {
-      const reader = values === undefined ? await connection.runAndReadAll(sql) : await connection.runAndReadAll(sql, [...values]);
+      const reader =
+        values === undefined ? await connection.runAndReadAll(sql) : await connection.runAndReadAll(sql, [...values]);
       return reader.getRowObjectsJS().map((row) => {
         const out: SqlRow = {};
         for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'bigint' ? Number(v) : v;

@@ -18,8 +18,18 @@ export interface DuckdbSource {
  * `checkpoint` writes the database, `query` runs a string as SQL, which would hide them).
  */
 export const QUERY_TABLE_FUNCTIONS: readonly string[] = [
-  'read_csv', 'read_csv_auto', 'read_parquet', 'parquet_scan', 'read_json', 'read_json_auto', 'read_ndjson', 'read_ndjson_auto',
-  'range', 'generate_series', 'unnest', 'glob',
+  'read_csv',
+  'read_csv_auto',
+  'read_parquet',
+  'parquet_scan',
+  'read_json',
+  'read_json_auto',
+  'read_ndjson',
+  'read_ndjson_auto',
+  'range',
+  'generate_series',
+  'unnest',
+  'glob',
 ];
 
 let views = 0;
@@ -44,9 +54,18 @@ function functionsOf(node: unknown, all: Set<string>, tables: Set<string>): void
 async function checkQuery(fn: string, engine: DuckdbEngine, query: string): Promise<void> {
   const argument = 'input.query';
   const [row] = await engine.query('SELECT json_serialize_sql($1::VARCHAR) AS tree', [query]);
-  const tree = JSON.parse(String(row?.tree)) as { error: boolean; error_type?: string; error_message?: string; position?: string; statements?: unknown[] };
+  const tree = JSON.parse(String(row?.tree)) as {
+    error: boolean;
+    error_type?: string;
+    error_message?: string;
+    position?: string;
+    statements?: unknown[];
+  };
   if (tree.error) {
-    const why = tree.error_type === 'parser' ? `DuckDB cannot parse it: ${firstLine(tree.error_message ?? '')}${tree.position === undefined ? '' : ` (at character ${Number(tree.position) + 1})`}` : 'it is another kind of statement (COPY, ATTACH, PRAGMA, INSTALL, CREATE, SET, …)';
+    const why =
+      tree.error_type === 'parser'
+        ? `DuckDB cannot parse it: ${firstLine(tree.error_message ?? '')}${tree.position === undefined ? '' : ` (at character ${Number(tree.position) + 1})`}`
+        : 'it is another kind of statement (COPY, ATTACH, PRAGMA, INSTALL, CREATE, SET, …)';
     fail('UM_OPTION', fn, argument, `be one SELECT statement; ${why}`, { value: query });
   }
   const n = tree.statements?.length ?? 0;
@@ -55,11 +74,19 @@ async function checkQuery(fn: string, engine: DuckdbEngine, query: string): Prom
   const tables = new Set<string>();
   functionsOf(tree.statements, all, tables);
   // names DuckDB knows as table functions count wherever they appear, in case a parse tree hides one
-  const known = await engine.query("SELECT DISTINCT lower(function_name) AS name FROM duckdb_functions() WHERE function_type IN ('table', 'table_macro')");
+  const known = await engine.query(
+    "SELECT DISTINCT lower(function_name) AS name FROM duckdb_functions() WHERE function_type IN ('table', 'table_macro')",
+  );
   for (const r of known) if (all.has(String(r.name))) tables.add(String(r.name));
   const refused = [...tables].filter((t) => !QUERY_TABLE_FUNCTIONS.includes(t));
   if (refused.length > 0) {
-    fail('UM_OPTION', fn, argument, `read only through ${QUERY_TABLE_FUNCTIONS.join(', ')} or tables; it calls ${refused.join(', ')}`, { value: query });
+    fail(
+      'UM_OPTION',
+      fn,
+      argument,
+      `read only through ${QUERY_TABLE_FUNCTIONS.join(', ')} or tables; it calls ${refused.join(', ')}`,
+      { value: query },
+    );
   }
 }
 
@@ -70,21 +97,38 @@ async function fileFrom(fn: string, engine: DuckdbEngine, file: string): Promise
   const { resolve, sep } = await import('node:path');
   const path = resolve(file); // absolute: no search path, no `~` expansion
   const reader = /\.parquet$/i.test(path) ? 'read_parquet' : /\.csv$/i.test(path) ? 'read_csv' : undefined;
-  if (reader === undefined) throw new UMError('UM_FILE_FORMAT', `${fn}: ${file}: DuckDB reads .csv and .parquet files here; use a query for anything else`, { fn, argument: 'input.file', file });
+  if (reader === undefined)
+    throw new UMError(
+      'UM_FILE_FORMAT',
+      `${fn}: ${file}: DuckDB reads .csv and .parquet files here; use a query for anything else`,
+      { fn, argument: 'input.file', file },
+    );
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') throw new UMError('UM_FILE_NOT_FOUND', `${fn}: ${file}: no such file`, { fn, argument: 'input.file', file });
-    throw new UMError('UM_FILE_READ', `${fn}: ${file}: cannot be read (${error.code ?? error.message})`, { fn, argument: 'input.file', file });
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR')
+      throw new UMError('UM_FILE_NOT_FOUND', `${fn}: ${file}: no such file`, { fn, argument: 'input.file', file });
+    throw new UMError('UM_FILE_READ', `${fn}: ${file}: cannot be read (${error.code ?? error.message})`, {
+      fn,
+      argument: 'input.file',
+      file,
+    });
   });
-  if (!info.isFile()) throw new UMError('UM_FILE_READ', `${fn}: ${file}: is not a regular file`, { fn, argument: 'input.file', file });
+  if (!info.isFile())
+    throw new UMError('UM_FILE_READ', `${fn}: ${file}: is not a regular file`, { fn, argument: 'input.file', file });
   const pattern = literalGlob(path, sep === '/');
   if (pattern !== path) {
     // the escaped pattern must name this file alone (a backslash became `?`, which could match a neighbour)
     const matches = (await engine.query('SELECT file FROM glob($1)', [pattern])).map((r) => String(r.file));
     if (matches.length !== 1 || matches[0] !== path) {
-      throw new UMError('UM_FILE_READ', `${fn}: ${file}: DuckDB cannot name this file alone (its name has a backslash and one of * ? [, and matches ${matches.length} files); rename it`, { fn, argument: 'input.file', file });
+      throw new UMError(
+        'UM_FILE_READ',
+        `${fn}: ${file}: DuckDB cannot name this file alone (its name has a backslash and one of * ? [, and matches ${matches.length} files); rename it`,
+        { fn, argument: 'input.file', file },
+      );
     }
   }
-  return reader === 'read_parquet' ? `read_parquet(${duckdbString(pattern)})` : `read_csv(${duckdbString(pattern)}, header = true)`;
+  return reader === 'read_parquet'
+    ? `read_parquet(${duckdbString(pattern)})`
+    : `read_csv(${duckdbString(pattern)}, header = true)`;
 }
 
 /**
@@ -124,13 +168,18 @@ async function fileFrom(fn: string, engine: DuckdbEngine, file: string): Promise
  * [s.columns[0].name, s.columns.length, refused]; // => ['label', 11, 'UM_OPTION']
  * ```
  */
-export async function duckdbSource(engine: DuckdbEngine, input: { file: string } | { query: string }): Promise<DuckdbSource> {
+export async function duckdbSource(
+  engine: DuckdbEngine,
+  input: { file: string } | { query: string },
+): Promise<DuckdbSource> {
   const fn = 'duckdbSource';
   checkEngine(fn, engine, 'duckdb');
-  if (input === null || typeof input !== 'object' || ('file' in input) === ('query' in input)) fail('UM_OPTION', fn, 'input', 'be { file } or { query }', { value: input });
+  if (input === null || typeof input !== 'object' || 'file' in input === 'query' in input)
+    fail('UM_OPTION', fn, 'input', 'be { file } or { query }', { value: input });
   const argument = 'file' in input ? 'input.file' : 'input.query';
   const text: unknown = 'file' in input ? input.file : input.query;
-  if (typeof text !== 'string' || text.trim() === '') fail('UM_OPTION', fn, argument, 'be a non-empty string', { value: text });
+  if (typeof text !== 'string' || text.trim() === '')
+    fail('UM_OPTION', fn, argument, 'be a non-empty string', { value: text });
   if (text.includes('\u0000')) fail('UM_OPTION', fn, argument, 'not contain a NUL character', { value: text });
   try {
     let from: string;
@@ -141,7 +190,10 @@ export async function duckdbSource(engine: DuckdbEngine, input: { file: string }
       // nothing follows the query, so a trailing `--` comment or `;` ends nothing of ours
       await engine.query(`CREATE TEMP VIEW ${from} AS\n${text}`);
     }
-    const columns = (await engine.query(`DESCRIBE SELECT * FROM ${from}`)).map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
+    const columns = (await engine.query(`DESCRIBE SELECT * FROM ${from}`)).map((r) => ({
+      name: String(r.column_name),
+      type: String(r.column_type),
+    }));
     return { from, columns };
   } catch (error) {
     if (error instanceof UMError) throw error;

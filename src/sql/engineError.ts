@@ -6,7 +6,16 @@ import { UMError, type UMErrorCode } from '../errors/UMError.js';
 /** DuckDB's error classes (the `<Class> Error:` prefix of its messages) that mean the data cannot be converted. */
 const DUCKDB_DATA = new Set(['Conversion', 'Invalid Input', 'Out of Range', 'Mismatch Type', 'Invalid type']);
 /** … that mean the query, a table, a column or a function does not exist or does not parse. */
-const DUCKDB_SOURCE = new Set(['Parser', 'Binder', 'Catalog', 'Syntax', 'Not implemented', 'Dependency', 'Constraint', 'Permission']);
+const DUCKDB_SOURCE = new Set([
+  'Parser',
+  'Binder',
+  'Catalog',
+  'Syntax',
+  'Not implemented',
+  'Dependency',
+  'Constraint',
+  'Permission',
+]);
 
 /** The first line of a message (DuckDB appends the query text and a caret below it). */
 export function firstLine(message: string): string {
@@ -21,7 +30,13 @@ export function firstLine(message: string): string {
  * class in `error.code` (22 data exception → UM_FILE_FORMAT, 42 syntax or undefined object → UM_OPTION, other
  * server-side classes → UM_FILE_READ). The message names `file` when given, else `argument`.
  */
-export function engineError(fn: string, argument: string, error: unknown, engine: string, file?: string): UMError | undefined {
+export function engineError(
+  fn: string,
+  argument: string,
+  error: unknown,
+  engine: string,
+  file?: string,
+): UMError | undefined {
   if (error instanceof UMError) return error;
   if (!(error instanceof Error)) return undefined;
   const line = firstLine(error.message);
@@ -37,16 +52,28 @@ export function engineError(fn: string, argument: string, error: unknown, engine
   if (code === undefined) return undefined;
   const name = engine === 'duckdb' ? 'DuckDB' : engine === 'postgres' ? 'PostgreSQL' : engine;
   const where = file ?? argument;
-  return new UMError(code, `${fn}: ${where}: ${name} cannot run the query: ${line}`, file === undefined ? { fn, argument } : { fn, argument, file });
+  return new UMError(
+    code,
+    `${fn}: ${where}: ${name} cannot run the query: ${line}`,
+    file === undefined ? { fn, argument } : { fn, argument, file },
+  );
 }
 
 /** Checks an engine argument before any query (internal): an object with a `query` function (and a `dialect`). */
 export function checkEngine(fn: string, engine: unknown, dialect?: string): void {
   const e = engine as { query?: unknown; dialect?: unknown } | null;
   if (e === null || typeof e !== 'object' || typeof e.query !== 'function') {
-    throw new UMError('UM_OPTION', `${fn}: engine must be an engine ({ dialect, query }: duckdbEngine(), postgresEngine(client)); got ${formatValue(engine)}`, { fn, argument: 'engine', value: engine });
+    throw new UMError(
+      'UM_OPTION',
+      `${fn}: engine must be an engine ({ dialect, query }: duckdbEngine(), postgresEngine(client)); got ${formatValue(engine)}`,
+      { fn, argument: 'engine', value: engine },
+    );
   }
   if (dialect !== undefined && e.dialect !== dialect) {
-    throw new UMError('UM_OPTION', `${fn}: engine must be a ${dialect} engine; got ${formatValue(e.dialect)}`, { fn, argument: 'engine.dialect', value: e.dialect });
+    throw new UMError('UM_OPTION', `${fn}: engine must be a ${dialect} engine; got ${formatValue(e.dialect)}`, {
+      fn,
+      argument: 'engine.dialect',
+      value: e.dialect,
+    });
   }
 }

@@ -36,13 +36,24 @@ function aurocOutcome(fn: string, row: SqlRow | undefined): Outcome {
   const pos = num(fn, row, 'pos', 0);
   const neg = num(fn, row, 'neg', 0);
   try {
-    requireBothClasses(fn, pos === 0 ? 0 : 1, pos === 0 || neg === 0 ? 1 : 2, { argument: 'labels', positives: 'correct predictions', negatives: 'errors' });
+    requireBothClasses(fn, pos === 0 ? 0 : 1, pos === 0 || neg === 0 ? 1 : 2, {
+      argument: 'labels',
+      positives: 'correct predictions',
+      negatives: 'errors',
+    });
   } catch (error) {
     if (error instanceof UMError) return { error };
     throw error;
   }
   const area = num(fn, row, 'area', 0);
-  if (area > pos * neg * (1 + 1e-9)) fail('UM_OPTION', fn, 'rows.area', `be at most pos × neg (${pos * neg}): the weight of ordered (correct, wrong) pairs`, { value: area });
+  if (area > pos * neg * (1 + 1e-9))
+    fail(
+      'UM_OPTION',
+      fn,
+      'rows.area',
+      `be at most pos × neg (${pos * neg}): the weight of ordered (correct, wrong) pairs`,
+      { value: area },
+    );
   return { value: area / (pos * neg) };
 }
 
@@ -88,7 +99,9 @@ export function finishSqlMetrics(rows: MetricsRows, options: MetricsSqlOptions &
   const totals = scoreTotals(fn, rows, o.numClasses, o.sumTolerance);
   const weighted = o.weightColumn !== undefined;
   // the suite's members the queries compute, with the options the queries were made for
-  const members = EVALUATE.members(fn, { bins: o.bins }, 'exact').filter((m) => (SQL_KEYS as readonly string[]).includes(m.key));
+  const members = EVALUATE.members(fn, { bins: o.bins }, 'exact').filter((m) =>
+    (SQL_KEYS as readonly string[]).includes(m.key),
+  );
   const computation = new Computation(fn, members, 'exact');
   fillStores(fn, computation.ensure(o.numClasses), rows, totals, o.bins, weighted);
   computation.rows = totals.weightedRows;

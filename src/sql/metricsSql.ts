@@ -66,27 +66,49 @@ function literal(x: number): string {
 export const MAX_SQL_CLASSES = 2 ** 15;
 
 /** The options of the generated SQL (and of the finisher, which also takes `onWarning`). */
-const SQL_KEYS = ['dialect', 'numClasses', 'labelColumn', 'scorePrefix', 'weightColumn', 'bins', 'sumTolerance'] as const;
+const SQL_KEYS = [
+  'dialect',
+  'numClasses',
+  'labelColumn',
+  'scorePrefix',
+  'weightColumn',
+  'bins',
+  'sumTolerance',
+] as const;
 
 /** Resolved options (internal; shared with the finisher). */
-export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Required<Omit<MetricsSqlOptions, 'weightColumn'>> & { weightColumn: string | undefined } {
-  if (options === null || typeof options !== 'object') fail('UM_OPTION', fn, 'options', 'be an object with numClasses', { value: options });
+export function resolveSqlOptions(
+  fn: string,
+  options: MetricsSqlOptions,
+): Required<Omit<MetricsSqlOptions, 'weightColumn'>> & { weightColumn: string | undefined } {
+  if (options === null || typeof options !== 'object')
+    fail('UM_OPTION', fn, 'options', 'be an object with numClasses', { value: options });
   checkOptions(fn, options, SQL_KEYS, fn === 'metricsSql' ? [] : ['onWarning']);
   const dialect = options.dialect ?? 'duckdb';
-  if (!SQL_DIALECTS.includes(dialect)) fail('UM_OPTION', fn, 'options.dialect', `be one of ${SQL_DIALECTS.map((d) => `'${d}'`).join(', ')}`, { value: dialect });
+  if (!SQL_DIALECTS.includes(dialect))
+    fail('UM_OPTION', fn, 'options.dialect', `be one of ${SQL_DIALECTS.map((d) => `'${d}'`).join(', ')}`, {
+      value: dialect,
+    });
   // the SQL lists every class several times (≈ 1.1 KB per class; 2^15 classes ≈ 36 MB of SQL, 0.2 s): a bound far
   // above real class counts (ImageNet-21k: 21 841) instead of minutes and gigabytes of text for 1e9
-  const c = checkCount(fn, 'options.numClasses', options.numClasses, { min: 2, max: MAX_SQL_CLASSES, why: `${MAX_SQL_CLASSES} = 2^15 classes make ≈ 36 MB of SQL` });
+  const c = checkCount(fn, 'options.numClasses', options.numClasses, {
+    min: 2,
+    max: MAX_SQL_CLASSES,
+    why: `${MAX_SQL_CLASSES} = 2^15 classes make ≈ 36 MB of SQL`,
+  });
   const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
   const sumTolerance = options.sumTolerance ?? 1e-3;
-  if (!(sumTolerance >= 0) || !Number.isFinite(sumTolerance)) fail('UM_OPTION', fn, 'options.sumTolerance', 'be a finite number ≥ 0', { value: sumTolerance });
+  if (!(sumTolerance >= 0) || !Number.isFinite(sumTolerance))
+    fail('UM_OPTION', fn, 'options.sumTolerance', 'be a finite number ≥ 0', { value: sumTolerance });
   const labelColumn = checkColumnName(fn, 'options.labelColumn', options.labelColumn ?? 'label');
   // the prefix may be empty (columns 0, 1, …); the names it makes are checked as column names
   const scorePrefix = options.scorePrefix ?? 'p_';
-  if (typeof scorePrefix !== 'string') fail('UM_OPTION', fn, 'options.scorePrefix', 'be a string', { value: scorePrefix });
+  if (typeof scorePrefix !== 'string')
+    fail('UM_OPTION', fn, 'options.scorePrefix', 'be a string', { value: scorePrefix });
   checkColumnName(fn, 'options.scorePrefix', `${scorePrefix}0`);
-  const weightColumn = options.weightColumn === undefined ? undefined : checkColumnName(fn, 'options.weightColumn', options.weightColumn);
+  const weightColumn =
+    options.weightColumn === undefined ? undefined : checkColumnName(fn, 'options.weightColumn', options.weightColumn);
   return { dialect, numClasses: c, labelColumn, scorePrefix, weightColumn, bins, sumTolerance };
 }
 
@@ -132,7 +154,8 @@ export function resolveSqlOptions(fn: string, options: MetricsSqlOptions): Requi
  */
 export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQueries {
   const fn = 'metricsSql';
-  if (typeof source !== 'string' || source.trim() === '') fail('UM_OPTION', fn, 'source', 'be a table name or a FROM expression', { value: source });
+  if (typeof source !== 'string' || source.trim() === '')
+    fail('UM_OPTION', fn, 'source', 'be a table name or a FROM expression', { value: source });
   const o = resolveSqlOptions(fn, options);
   const s = SYNTAX[o.dialect];
   const q = (name: string) => quoteIdentifier(o.dialect, name);

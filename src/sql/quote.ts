@@ -36,9 +36,11 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * surrogate (no dialect can name such a column; PostgreSQL rejects NUL, and a lone surrogate has no UTF-8 form).
  */
 export function checkColumnName(fn: string, argument: string, name: unknown): string {
-  if (typeof name !== 'string' || name === '') fail('UM_OPTION', fn, argument, 'be a non-empty column name', { value: name });
+  if (typeof name !== 'string' || name === '')
+    fail('UM_OPTION', fn, argument, 'be a non-empty column name', { value: name });
   if (name.includes('\u0000')) fail('UM_OPTION', fn, argument, 'not contain a NUL character', { value: name });
-  if (LONE_SURROGATE.test(name)) fail('UM_OPTION', fn, argument, 'be well-formed Unicode (it has an unpaired surrogate)', { value: name });
+  if (LONE_SURROGATE.test(name))
+    fail('UM_OPTION', fn, argument, 'be well-formed Unicode (it has an unpaired surrogate)', { value: name });
   return name;
 }
 

@@ -40,15 +40,24 @@ export interface SqlEngine {
  * r.n; // => 2000
  * ```
  */
-export async function sqlMetrics(engine: SqlEngine, source: string, options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions): Promise<SqlMetrics> {
+export async function sqlMetrics(
+  engine: SqlEngine,
+  source: string,
+  options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions,
+): Promise<SqlMetrics> {
   const fn = 'sqlMetrics';
   checkEngine(fn, engine);
-  if (options === null || typeof options !== 'object') fail('UM_OPTION', fn, 'options', 'be an object with numClasses', { value: options });
+  if (options === null || typeof options !== 'object')
+    fail('UM_OPTION', fn, 'options', 'be an object with numClasses', { value: options });
   // the SQL generator's and the finisher's errors are this function's (`sqlMetrics: options.numClasses …`)
   return withinAsync(fn, () => metricsOf(engine, source, options));
 }
 
-async function metricsOf(engine: SqlEngine, source: string, options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions): Promise<SqlMetrics> {
+async function metricsOf(
+  engine: SqlEngine,
+  source: string,
+  options: Omit<MetricsSqlOptions, 'dialect'> & WarningOptions,
+): Promise<SqlMetrics> {
   // the generator takes no onWarning (the finisher below does)
   const { onWarning: _w, ...sql } = options;
   const q = metricsSql(source, { ...sql, dialect: engine.dialect });

@@ -20,7 +20,9 @@ export interface MetricsRows {
 }
 
 /** The five row lists, each an array of row objects. */
-export const ROWS = record(Object.fromEntries(['topLabel', 'classwise', 'uncertainty', 'scores', 'auroc'].map((k) => [k, arrayOf(record({}))])));
+export const ROWS = record(
+  Object.fromEntries(['topLabel', 'classwise', 'uncertainty', 'scores', 'auroc'].map((k) => [k, arrayOf(record({}))])),
+);
 
 /** −ln of the smallest positive double: the largest finite per-row NLL. */
 const NLL_MAX = -Math.log(Number.MIN_VALUE) * (1 + 1e-12);
@@ -32,7 +34,8 @@ const NLL_MAX = -Math.log(Number.MIN_VALUE) * (1 + 1e-12);
 export function num(fn: string, row: SqlRow | undefined, key: string, min = -Infinity): number {
   const v = row?.[key];
   const x = typeof v === 'bigint' ? Number(v) : typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof x !== 'number' || !Number.isFinite(x)) fail('UM_OPTION', fn, `rows.${key}`, 'be a finite number (the database returned something else)', { value: v });
+  if (typeof x !== 'number' || !Number.isFinite(x))
+    fail('UM_OPTION', fn, `rows.${key}`, 'be a finite number (the database returned something else)', { value: v });
   if (x < min) fail('UM_OPTION', fn, `rows.${key}`, `be a number ≥ ${min}`, { value: v });
   return x;
 }
@@ -40,7 +43,8 @@ export function num(fn: string, row: SqlRow | undefined, key: string, min = -Inf
 /** A row index (bin, class) in [0, size). */
 function index(fn: string, row: SqlRow, key: string, size: number): number {
   const x = num(fn, row, key);
-  if (!Number.isInteger(x) || x < 0 || x >= size) fail('UM_OPTION', fn, `rows.${key}`, `be an integer in [0, ${size})`, { value: row[key] });
+  if (!Number.isInteger(x) || x < 0 || x >= size)
+    fail('UM_OPTION', fn, `rows.${key}`, `be an integer in [0, ${size})`, { value: row[key] });
   return x;
 }
 
@@ -71,7 +75,8 @@ export function scoreTotals(fn: string, rows: MetricsRows, numClasses: number, s
     if (count > 0) fail(code, fn, 'rows', requirement, { value: count, hint: `${count} of ${n} rows do not` });
   }
   const weight = num(fn, s, 'weight', 0);
-  if (n === 0 || !(weight > 0)) fail('UM_EMPTY', fn, 'rows', 'come from a table with at least one row of weight > 0', { value: n });
+  if (n === 0 || !(weight > 0))
+    fail('UM_EMPTY', fn, 'rows', 'come from a table with at least one row of weight > 0', { value: n });
   // sums of weight × a bounded per-row value are at most weight × its bound: a damaged row (or a tiny total weight
   // with larger sums) would otherwise divide into a mean outside the metric's range, even Infinity
   const bounded: ['correct' | 'brier' | 'nll' | 'entropy', number, string][] = [
@@ -86,18 +91,28 @@ export function scoreTotals(fn: string, rows: MetricsRows, numClasses: number, s
     // with a label of probability 0 the database's NLL sum leaves those rows out: the NLL is Infinity
     if (key === 'nll' && zeroLabelRows > 0) continue;
     const v = num(fn, s, key, 0);
-    if (v > weight * bound * (1 + 1e-9)) fail('UM_OPTION', fn, `rows.${key}`, `be at most the total weight × ${Number(bound.toPrecision(6))} (${what})`, { value: v });
+    if (v > weight * bound * (1 + 1e-9))
+      fail('UM_OPTION', fn, `rows.${key}`, `be at most the total weight × ${Number(bound.toPrecision(6))} (${what})`, {
+        value: v,
+      });
     sums[key] = v;
   }
   const weightedRows = num(fn, s, 'weighted_rows', 0);
-  if (weightedRows > n) fail('UM_OPTION', fn, 'rows.weighted_rows', `be at most the number of rows (${n})`, { value: weightedRows });
+  if (weightedRows > n)
+    fail('UM_OPTION', fn, 'rows.weighted_rows', `be at most the number of rows (${n})`, { value: weightedRows });
   return { rows: n, weightedRows, weight, zeroLabelRows, sums };
 }
 
 /** The default equal-width rule, the one the generated SQL computes: b = min(⌊B·x⌋, B − 1) in float64. */
 function isSqlBinning(r: Extract<StoreRequest, { kind: 'fixed-bins' }>, bins: number): boolean {
   const s = r.spec;
-  return s.scheme === 'equal-width' && s.bins === bins && s.precision === 'float64' && s.rule.index === 'floor' && s.rule.one === 'last-bin';
+  return (
+    s.scheme === 'equal-width' &&
+    s.bins === bins &&
+    s.precision === 'float64' &&
+    s.rule.index === 'floor' &&
+    s.rule.one === 'last-bin'
+  );
 }
 
 /** Which query's rows hold a fixed-bins request's sums (null: no query computes them). */
@@ -111,7 +126,13 @@ function binRowsOf(r: Extract<StoreRequest, { kind: 'fixed-bins' }>, rows: Metri
 }
 
 /** Fills one fixed-bins store from (k?, bin, n, weight, score, outcome) rows; each sum is at most its bin's weight. */
-function fillBins(fn: string, store: FixedBinsStore, list: readonly SqlRow[], grouped: boolean, weighted: boolean): void {
+function fillBins(
+  fn: string,
+  store: FixedBinsStore,
+  list: readonly SqlRow[],
+  grouped: boolean,
+  weighted: boolean,
+): void {
   const bins = store.lower.length;
   for (const r of list) {
     const g = store.groups[grouped ? index(fn, r, 'k', store.groups.length) : 0] as BinSums;
@@ -122,7 +143,14 @@ function fillBins(fn: string, store: FixedBinsStore, list: readonly SqlRow[], gr
     for (const key of ['score', 'outcome'] as const) {
       const sum = num(fn, r, key, 0);
       // sums of w·x over x in [0, 1]: at most the bin's weight (a damaged row would give means outside [0, 1])
-      if (sum > weight * (1 + 1e-9)) fail('UM_OPTION', fn, `rows.${key}`, `be at most the bin's weight (${weight}): a sum of weight × a value in [0, 1]`, { value: r[key] });
+      if (sum > weight * (1 + 1e-9))
+        fail(
+          'UM_OPTION',
+          fn,
+          `rows.${key}`,
+          `be at most the bin's weight (${weight}): a sum of weight × a value in [0, 1]`,
+          { value: r[key] },
+        );
       g[key][b]?.add(sum);
     }
     if (weighted && !Number.isInteger(weight)) store.fractional = true;
@@ -143,12 +171,20 @@ function meanColumn(key: string): 'correct' | 'brier' | 'nll' | 'entropy' | null
  * same bins, norms, class averages, `null`s and warnings as in memory. A request no query computes (another binning
  * rule, a preset) is an internal error; `entries` stores (AUROC) stay empty and the caller supplies the value.
  */
-export function fillStores(fn: string, acc: Accumulator, rows: MetricsRows, totals: ScoreTotals, bins: number, weighted: boolean): void {
+export function fillStores(
+  fn: string,
+  acc: Accumulator,
+  rows: MetricsRows,
+  totals: ScoreTotals,
+  bins: number,
+  weighted: boolean,
+): void {
   acc.requests.forEach((r, i) => {
     const store = acc.stores[i];
     if (r.kind === 'fixed-bins' && store instanceof FixedBinsStore) {
       const list = binRowsOf(r, rows);
-      if (list !== null && isSqlBinning(r, bins)) return fillBins(fn, store, list, r.selection.groupBy === 'class', weighted);
+      if (list !== null && isSqlBinning(r, bins))
+        return fillBins(fn, store, list, r.selection.groupBy === 'class', weighted);
     } else if (r.kind === 'mean' && store instanceof MeanStore) {
       const column = meanColumn(r.key);
       if (column !== null) {
@@ -161,6 +197,10 @@ export function fillStores(fn: string, acc: Accumulator, rows: MetricsRows, tota
         return;
       }
     } else if (r.kind === 'entries') return;
-    throw new UMError('UM_OPTION', `${fn}: the generated SQL does not compute the ${r.kind} statistics of ${JSON.stringify(r.kind === 'mean' ? r.key : r.kind === 'fixed-bins' ? r.selection : r.kind)} (internal)`, { fn });
+    throw new UMError(
+      'UM_OPTION',
+      `${fn}: the generated SQL does not compute the ${r.kind} statistics of ${JSON.stringify(r.kind === 'mean' ? r.key : r.kind === 'fixed-bins' ? r.selection : r.kind)} (internal)`,
+      { fn },
+    );
   });
 }

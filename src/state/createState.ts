@@ -68,7 +68,8 @@ export type { MetricState, StateJSON, StateMode, StateOptions } from './types.js
  * ```
  */
 export function createState<M extends StateMetric>(metric: M, options: StateOptions = {}): MetricState<StateResult<M>> {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) fail('UM_OPTION', 'createState', 'options', 'be an object', { value: options });
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    fail('UM_OPTION', 'createState', 'options', 'be an object', { value: options });
   return makeState('createState', metric, options) as MetricState<StateResult<M>>;
 }
 
@@ -106,23 +107,38 @@ export function stateFromJSON(json: StateJSON | string, options: WarningOptions 
   } catch (e) {
     return fail('UM_STATE', fn, 'json', 'be valid JSON', { value: (e as Error).message });
   }
-  if (j === null || typeof j !== 'object' || Array.isArray(j)) return fail('UM_STATE', fn, 'json', 'be an object', { value: j });
+  if (j === null || typeof j !== 'object' || Array.isArray(j))
+    return fail('UM_STATE', fn, 'json', 'be an object', { value: j });
   const o = j as Record<string, unknown>;
-  if (o.format !== 'uncertainty-metrics/state') fail('UM_STATE', fn, 'json.format', "be 'uncertainty-metrics/state'", { value: o.format });
-  if (o.version !== 2) fail('UM_STATE', fn, 'json.version', 'be 2 (states of earlier versions cannot be read: compute them again)', { value: o.version });
-  if (o.options === null || typeof o.options !== 'object' || Array.isArray(o.options)) fail('UM_STATE', fn, 'json.options', 'be an object', { value: o.options });
+  if (o.format !== 'uncertainty-metrics/state')
+    fail('UM_STATE', fn, 'json.format', "be 'uncertainty-metrics/state'", { value: o.format });
+  if (o.version !== 2)
+    fail('UM_STATE', fn, 'json.version', 'be 2 (states of earlier versions cannot be read: compute them again)', {
+      value: o.version,
+    });
+  if (o.options === null || typeof o.options !== 'object' || Array.isArray(o.options))
+    fail('UM_STATE', fn, 'json.options', 'be an object', { value: o.options });
   let state: ReturnType<typeof makeState>;
   try {
-    state = makeState(fn, o.metric, { ...(o.options as StateOptions), ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }) });
+    state = makeState(fn, o.metric, {
+      ...(o.options as StateOptions),
+      ...(options.onWarning === undefined ? {} : { onWarning: options.onWarning }),
+    });
   } catch (e) {
     if (!(e instanceof UMError)) throw e;
     const what = e.details.argument === 'metric' ? 'json.metric' : `json.${e.details.argument ?? 'options'}`;
-    throw new UMError('UM_STATE', `${fn}: ${what}: ${e.message.replace(/^[^:]*: /, '')}`, { ...e.details, fn, argument: what });
+    throw new UMError('UM_STATE', `${fn}: ${what}: ${e.message.replace(/^[^:]*: /, '')}`, {
+      ...e.details,
+      fn,
+      argument: what,
+    });
   }
-  if (o.mode !== state.mode) fail('UM_STATE', fn, 'json.mode', `be '${state.mode}' (the options' mode)`, { value: o.mode });
+  if (o.mode !== state.mode)
+    fail('UM_STATE', fn, 'json.mode', `be '${state.mode}' (the options' mode)`, { value: o.mode });
   if (state instanceof EngineState) state.load(o);
   else {
-    if (o.numClasses !== null) fail('UM_STATE', fn, 'json.numClasses', `be null for a '${String(o.metric)}' state`, { value: o.numClasses });
+    if (o.numClasses !== null)
+      fail('UM_STATE', fn, 'json.numClasses', `be null for a '${String(o.metric)}' state`, { value: o.numClasses });
     state.load(o.stores);
   }
   return state;

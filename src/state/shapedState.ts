@@ -19,7 +19,11 @@ export interface RowsShape<R> {
   readonly keys: readonly string[];
   /** Whether every batch of pairs was a Float32Array matters to the function (torchmetrics keeps the precision). */
   readonly keepsFloat32?: boolean;
-  call(first: number[] | null, second: number[] | Float32Array | number[][] | number[][][], options: Record<string, unknown>): R;
+  call(
+    first: number[] | null,
+    second: number[] | Float32Array | number[][] | number[][][],
+    options: Record<string, unknown>,
+  ): R;
 }
 
 /** An OoD metric: both sides' samples are kept. */
@@ -34,7 +38,12 @@ export interface MeansShape<R> {
   readonly kind: 'means';
   readonly keys: readonly string[];
   /** The named per-row values of a batch and its number of rows (the function's own validation). */
-  values(fn: string, first: unknown, second: unknown, options: Record<string, unknown>): { values: Record<string, Float64Array>; n: number };
+  values(
+    fn: string,
+    first: unknown,
+    second: unknown,
+    options: Record<string, unknown>,
+  ): { values: Record<string, Float64Array>; n: number };
   /** The result from the means (and the warnings it gives). */
   finish(fn: string, means: Record<string, number>, options: WarningOptions): R;
 }
@@ -60,7 +69,14 @@ export class ShapedState<R> implements MetricState<R> {
   ) {
     const fn = 'createState';
     checkOptions(fn, options, ['mode', 'cellBits', 'onWarning'], shape.keys);
-    if (options.mode !== undefined && options.mode !== 'exact') fail('UM_OPTION', fn, 'options.mode', `be 'exact' for ${metric} (its state keeps ${shape.kind === 'means' ? 'exact sums' : 'the rows'})`, { value: options.mode });
+    if (options.mode !== undefined && options.mode !== 'exact')
+      fail(
+        'UM_OPTION',
+        fn,
+        'options.mode',
+        `be 'exact' for ${metric} (its state keeps ${shape.kind === 'means' ? 'exact sums' : 'the rows'})`,
+        { value: options.mode },
+      );
     this.own = Object.fromEntries(Object.entries(options).filter(([k, v]) => !OWN.has(k) && v !== undefined));
   }
 
@@ -79,7 +95,10 @@ export class ShapedState<R> implements MetricState<R> {
       for (const [k, v] of Object.entries(values)) {
         const keep = w === undefined ? v : v.filter((_, i) => (w[i] as number) > 0);
         const store = this.means.get(k) ?? new MeanStore();
-        store.add(keep, w?.filter((x) => x > 0));
+        store.add(
+          keep,
+          w?.filter((x) => x > 0),
+        );
         this.means.set(k, store);
       }
       return this;
@@ -96,10 +115,20 @@ export class ShapedState<R> implements MetricState<R> {
 
   merge(other: MetricState<R>): this {
     const fn = `${this.metric}.merge`;
-    if (!(other instanceof ShapedState)) return fail('UM_STATE', fn, 'other', `be a '${this.metric}' state`, { value: other });
-    if (other === this) fail('UM_STATE', fn, 'other', 'be another state (merging a state with itself would count its rows twice; merge stateFromJSON(state.toJSON()) for that)');
+    if (!(other instanceof ShapedState))
+      return fail('UM_STATE', fn, 'other', `be a '${this.metric}' state`, { value: other });
+    if (other === this)
+      fail(
+        'UM_STATE',
+        fn,
+        'other',
+        'be another state (merging a state with itself would count its rows twice; merge stateFromJSON(state.toJSON()) for that)',
+      );
     const o = other as ShapedState<R>;
-    if (o.metric !== this.metric || JSON.stringify(o.own) !== JSON.stringify(this.own)) fail('UM_STATE', fn, 'other', `have the same metric and options (${this.metric} ${JSON.stringify(this.own)})`, { value: `${o.metric} ${JSON.stringify(o.own)}` });
+    if (o.metric !== this.metric || JSON.stringify(o.own) !== JSON.stringify(this.own))
+      fail('UM_STATE', fn, 'other', `have the same metric and options (${this.metric} ${JSON.stringify(this.own)})`, {
+        value: `${o.metric} ${JSON.stringify(o.own)}`,
+      });
     for (const r of o.rows) this.rows.push(r);
     if (o.float32 !== null) this.float32 = (this.float32 ?? true) && o.float32;
     this.sides.merge(fn, o.sides);
@@ -117,11 +146,15 @@ export class ShapedState<R> implements MetricState<R> {
     const warnings: WarningOptions = { onWarning: (w) => emitWarning(this.options as WarningOptions, w) };
     if (shape.kind === 'ood') {
       const c = this.sides.canonical(fn);
-      return shape.call(c.inside, c.outside, { ...this.own, ...(c.weights === undefined ? {} : { weights: c.weights }) });
+      return shape.call(c.inside, c.outside, {
+        ...this.own,
+        ...(c.weights === undefined ? {} : { weights: c.weights }),
+      });
     }
     if (shape.kind === 'means') {
       const first = [...this.means.values()][0];
-      if (first === undefined || first.rows === 0) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
+      if (first === undefined || first.rows === 0)
+        fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
       return shape.finish(fn, Object.fromEntries([...this.means].map(([k, s]) => [k, s.mean()])), warnings);
     }
     if (this.rows.length === 0) fail('UM_EMPTY', fn, 'state', 'hold at least one row (call update first)');
@@ -131,10 +164,20 @@ export class ShapedState<R> implements MetricState<R> {
     const firsts = shape.labeled || shape.layout === 'pairs' ? rows.map((r) => r.first as number) : null;
     if (shape.layout === 'members') {
       const s = (rows[0]?.second as number[][]).length;
-      return shape.call(firsts, Array.from({ length: s }, (_, m) => rows.map((r) => (r.second as number[][])[m] as number[])), options);
+      return shape.call(
+        firsts,
+        Array.from({ length: s }, (_, m) => rows.map((r) => (r.second as number[][])[m] as number[])),
+        options,
+      );
     }
     const seconds = rows.map((r) => r.second);
-    return shape.call(firsts, this.float32 === true && shape.keepsFloat32 === true ? Float32Array.from(seconds as number[]) : (seconds as number[] | number[][]), options);
+    return shape.call(
+      firsts,
+      this.float32 === true && shape.keepsFloat32 === true
+        ? Float32Array.from(seconds as number[])
+        : (seconds as number[] | number[][]),
+      options,
+    );
   }
 
   errorBound(): number {
@@ -147,8 +190,19 @@ export class ShapedState<R> implements MetricState<R> {
         ? this.sides.toJSON()
         : this.shape.kind === 'means'
           ? Object.fromEntries([...this.means].map(([k, s]) => [k, s.toJSON()]))
-          : { rows: this.rows.map((r) => [r.first, r.second, r.weight]), ...(this.float32 === null ? {} : { float32: this.float32 }) };
-    return { format: 'uncertainty-metrics/state', version: 2, metric: this.metric, options: this.own, mode: 'exact', numClasses: null, stores };
+          : {
+              rows: this.rows.map((r) => [r.first, r.second, r.weight]),
+              ...(this.float32 === null ? {} : { float32: this.float32 }),
+            };
+    return {
+      format: 'uncertainty-metrics/state',
+      version: 2,
+      metric: this.metric,
+      options: this.own,
+      mode: 'exact',
+      numClasses: null,
+      stores,
+    };
   }
 
   /** Restores the kept data from {@link toJSON}'s `stores`, checking every field. */

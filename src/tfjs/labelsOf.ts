@@ -14,11 +14,13 @@ export function labelsOf(fn: string, labels: tf.Tensor, logits: tf.Tensor): Int3
   if (labels.rank === 2 && labels.shape[1] === c) raw = tf.tidy(() => tf.argMax(labels, 1)).dataSync();
   else if ((labels.rank === 2 && labels.shape[1] === 1) || labels.rank === 1) raw = labels.dataSync();
   else fail('UM_SHAPE', fn, 'labels', `be [N], [N, 1] or one-hot [N, ${c}]`, { value: labels.shape });
-  if (raw.length !== n) fail('UM_SHAPE', fn, 'labels', `have one label per row of logits (${n})`, { value: labels.shape });
+  if (raw.length !== n)
+    fail('UM_SHAPE', fn, 'labels', `have one label per row of logits (${n})`, { value: labels.shape });
   const ints = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const v = raw[i] as number;
-    if (!(Number.isInteger(v) && v >= 0 && v < c)) fail('UM_LABEL', fn, 'labels', `be integers in [0, ${c})`, { index: [i], value: v });
+    if (!(Number.isInteger(v) && v >= 0 && v < c))
+      fail('UM_LABEL', fn, 'labels', `be integers in [0, ${c})`, { index: [i], value: v });
     ints[i] = v;
   }
   return ints;

@@ -103,7 +103,8 @@ export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLoss
   const bins = options.bins ?? DEFAULT_BINS;
   checkCount(fn, 'options.bins', bins);
   const classwise = options.classwise ?? false;
-  if (typeof classwise !== 'boolean') fail('UM_OPTION', fn, 'options.classwise', 'be true or false', { value: classwise });
+  if (typeof classwise !== 'boolean')
+    fail('UM_OPTION', fn, 'options.classwise', 'be true or false', { value: classwise });
   const y = labelsOf(fn, labels, logits);
   const [n, c] = logits.shape as [number, number];
   return tf.tidy(() => {
@@ -125,7 +126,9 @@ export function uceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: UceLoss
     const gap = tf.abs(tf.matMul(tf.reshape(tf.sub(error, u), [1, n]), tf.cast(member, 'float32'))); // [1, G·B]
     // each group's UCE is (1/N_g)·Σ_bins |Σ (e − u)|; the class-wise form averages over the C classes
     const scale = new Float32Array(groups * bins);
-    for (let g = 0; g < groups; g++) for (let b = 0; b < bins; b++) scale[g * bins + b] = (size[g] as number) > 0 ? 1 / ((size[g] as number) * groups) : 0;
+    for (let g = 0; g < groups; g++)
+      for (let b = 0; b < bins; b++)
+        scale[g * bins + b] = (size[g] as number) > 0 ? 1 / ((size[g] as number) * groups) : 0;
     return tf.sum(tf.mul(gap, tf.tensor2d(scale, [1, groups * bins]))) as tf.Scalar;
   });
 }
@@ -164,7 +167,8 @@ export function mmceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: MmceLo
   const fn = 'mmceLoss';
   checkOptions(fn, options, ['kernelWidth', 'weighted']);
   const width = options.kernelWidth ?? 0.4;
-  if (typeof width !== 'number' || !(width > 0) || !Number.isFinite(width)) fail('UM_OPTION', fn, 'options.kernelWidth', 'be a finite number > 0', { value: width });
+  if (typeof width !== 'number' || !(width > 0) || !Number.isFinite(width))
+    fail('UM_OPTION', fn, 'options.kernelWidth', 'be a finite number > 0', { value: width });
   const weighted = options.weighted ?? false;
   if (typeof weighted !== 'boolean') fail('UM_OPTION', fn, 'options.weighted', 'be true or false', { value: weighted });
   const y = labelsOf(fn, labels, logits);
@@ -173,8 +177,11 @@ export function mmceLoss(labels: tf.Tensor, logits: tf.Tensor2D, options: MmceLo
     const r = tf.max(tf.softmax(logits), 1) as tf.Tensor1D;
     const pv = predictedClasses(logits);
     const correct = tf.tensor1d(Float32Array.from(pv, (p, i) => (p === y[i] ? 1 : 0))); // constant: no gradient
-    const k = tf.exp(tf.div(tf.neg(tf.abs(tf.sub(tf.reshape(r, [n, 1]), tf.reshape(r, [1, n])))), width)) as tf.Tensor2D;
-    const form = (a: tf.Tensor1D, b: tf.Tensor1D) => tf.sum(tf.mul(tf.mul(tf.reshape(a, [n, 1]), tf.reshape(b, [1, n])), k));
+    const k = tf.exp(
+      tf.div(tf.neg(tf.abs(tf.sub(tf.reshape(r, [n, 1]), tf.reshape(r, [1, n])))), width),
+    ) as tf.Tensor2D;
+    const form = (a: tf.Tensor1D, b: tf.Tensor1D) =>
+      tf.sum(tf.mul(tf.mul(tf.reshape(a, [n, 1]), tf.reshape(b, [1, n])), k));
     let squared: tf.Tensor;
     if (!weighted) {
       const a = tf.sub(correct, r) as tf.Tensor1D;

@@ -35,10 +35,15 @@ import { checkFiniteData, checkTensor } from './tensorArg.js';
  * [r.numMembers, r.numClasses, r.scores.length]; // => [4, 3, 12]
  * ```
  */
-export function mcPredict(model: tf.LayersModel | tf.layers.Layer, x: tf.Tensor, passes: number): { scores: Float32Array; numMembers: number; numClasses: number } {
+export function mcPredict(
+  model: tf.LayersModel | tf.layers.Layer,
+  x: tf.Tensor,
+  passes: number,
+): { scores: Float32Array; numMembers: number; numClasses: number } {
   const fn = 'mcPredict';
   const m = model as { apply?: unknown } | null;
-  if (m === null || typeof m !== 'object' || typeof m.apply !== 'function') fail('UM_OPTION', fn, 'model', 'be a tf.LayersModel or a layer', { value: model });
+  if (m === null || typeof m !== 'object' || typeof m.apply !== 'function')
+    fail('UM_OPTION', fn, 'model', 'be a tf.LayersModel or a layer', { value: model });
   checkTensor(fn, 'x', x);
   checkCount(fn, 'passes', passes);
   const chunks: Float32Array[] = [];
@@ -49,7 +54,13 @@ export function mcPredict(model: tf.LayersModel | tf.layers.Layer, x: tf.Tensor,
       out = tf.tidy(() => model.apply(x, { training: true }) as tf.Tensor);
     } catch (error) {
       // the model's own check of its input (rank, width, dtype): a located error, not TensorFlow's ValueError
-      return fail('UM_SHAPE', fn, 'x', `fit the model's input (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`, { value: x.shape });
+      return fail(
+        'UM_SHAPE',
+        fn,
+        'x',
+        `fit the model's input (${(error instanceof Error ? error.message : String(error)).split('\n')[0]})`,
+        { value: x.shape },
+      );
     }
     if (!(out instanceof tf.Tensor)) fail('UM_SHAPE', fn, 'model output', 'be one tensor [N, C]', { value: out });
     shape = out.shape;

@@ -32,7 +32,8 @@ export class TemperatureScaling extends tf.layers.Layer {
   /** @param args tfjs layer arguments (name, trainable, …), as every layer takes. */
   constructor(args: ConstructorParameters<typeof tf.layers.Layer>[0] = {}) {
     // checked here: TensorFlow's Layer read fields of null and threw a TypeError
-    if (args === null || typeof args !== 'object' || Array.isArray(args)) fail('UM_OPTION', 'TemperatureScaling', 'args', 'be an object of layer arguments', { value: args });
+    if (args === null || typeof args !== 'object' || Array.isArray(args))
+      fail('UM_OPTION', 'TemperatureScaling', 'args', 'be an object of layer arguments', { value: args });
     super(args);
   }
 
@@ -91,13 +92,18 @@ export interface FitTemperatureTfOptions {
  * fitTemperatureTf(tensor1d([0, 1, 1]), tensor2d([[4, 0], [0, 4], [4, 0]])).temperature > 1; // => true
  * ```
  */
-export function fitTemperatureTf(labels: tf.Tensor, logits: tf.Tensor2D, options: FitTemperatureTfOptions = {}): { temperature: number; steps: number } {
+export function fitTemperatureTf(
+  labels: tf.Tensor,
+  logits: tf.Tensor2D,
+  options: FitTemperatureTfOptions = {},
+): { temperature: number; steps: number } {
   const fn = 'fitTemperatureTf';
   checkOptions(fn, options, ['optimizer', 'maxSteps', 'tolerance']);
   const maxSteps = options.maxSteps ?? 2000;
   checkCount(fn, 'options.maxSteps', maxSteps);
   const tolerance = options.tolerance ?? 1e-7;
-  if (typeof tolerance !== 'number' || !(tolerance > 0)) fail('UM_OPTION', fn, 'options.tolerance', 'be a number > 0', { value: tolerance });
+  if (typeof tolerance !== 'number' || !(tolerance > 0))
+    fail('UM_OPTION', fn, 'options.tolerance', 'be a number > 0', { value: tolerance });
   const y = labelsOf(fn, labels, logits);
   const c = logits.shape[1] as number;
   const target = tf.tidy(() => tf.oneHot(tf.tensor1d(y, 'int32'), c));
@@ -106,8 +112,10 @@ export function fitTemperatureTf(labels: tf.Tensor, logits: tf.Tensor2D, options
   let steps = 0;
   let previous = 0;
   try {
-    for (; steps < maxSteps; ) {
-      optimizer.minimize(() => tf.losses.softmaxCrossEntropy(target, tf.div(logits, tf.exp(tau))) as tf.Scalar, false, [tau]);
+    for (; steps < maxSteps;) {
+      optimizer.minimize(() => tf.losses.softmaxCrossEntropy(target, tf.div(logits, tf.exp(tau))) as tf.Scalar, false, [
+        tau,
+      ]);
       steps++;
       const now = tau.dataSync()[0] as number;
       if (Math.abs(now - previous) < tolerance) break;

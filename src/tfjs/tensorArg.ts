@@ -8,7 +8,13 @@ import { fail } from '../errors/fail.js';
  */
 export function checkTensor(fn: string, argument: string, x: unknown): asserts x is tf.Tensor {
   const t = x as { rank?: unknown; shape?: unknown; dataSync?: unknown } | null;
-  if (t === null || typeof t !== 'object' || typeof t.rank !== 'number' || !Array.isArray(t.shape) || typeof t.dataSync !== 'function') {
+  if (
+    t === null ||
+    typeof t !== 'object' ||
+    typeof t.rank !== 'number' ||
+    !Array.isArray(t.shape) ||
+    typeof t.dataSync !== 'function'
+  ) {
     fail('UM_SHAPE', fn, argument, 'be a tf.Tensor', { value: x });
   }
 }
@@ -16,7 +22,11 @@ export function checkTensor(fn: string, argument: string, x: unknown): asserts x
 /** Checks that every value of `data` is finite (internal; `data` is already read, so this costs no sync). */
 export function checkFiniteData(fn: string, argument: string, data: ArrayLike<number>, columns: number): void {
   for (let i = 0; i < data.length; i++) {
-    if (!Number.isFinite(data[i])) fail('UM_NOT_FINITE', fn, argument, 'be finite numbers', { index: [Math.floor(i / columns), i % columns], value: data[i] });
+    if (!Number.isFinite(data[i]))
+      fail('UM_NOT_FINITE', fn, argument, 'be finite numbers', {
+        index: [Math.floor(i / columns), i % columns],
+        value: data[i],
+      });
   }
 }
 
@@ -28,7 +38,8 @@ export function checkFiniteData(fn: string, argument: string, data: ArrayLike<nu
 export function checkLogits(fn: string, logits: unknown): asserts logits is tf.Tensor2D {
   checkTensor(fn, 'logits', logits);
   if (logits.rank !== 2) fail('UM_SHAPE', fn, 'logits', 'be a 2-D tensor [N, C]', { value: logits.shape });
-  if ((logits.shape[1] as number) < 2) fail('UM_SHAPE', fn, 'logits', 'have at least 2 columns (classes)', { value: logits.shape });
+  if ((logits.shape[1] as number) < 2)
+    fail('UM_SHAPE', fn, 'logits', 'have at least 2 columns (classes)', { value: logits.shape });
   if (logits.dtype !== 'float32') fail('UM_SHAPE', fn, 'logits', 'be a float32 tensor', { value: logits.dtype });
   const finite = tf.tidy(() => tf.all(tf.isFinite(logits)).dataSync()[0]);
   if (finite !== 1) {

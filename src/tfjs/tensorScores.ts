@@ -30,7 +30,10 @@ import { checkFiniteData, checkTensor } from './tensorArg.js';
  * ece(labels, scores, { numClasses, bins: 10 }); // ≈ 0.400000
  * ```
  */
-export function tensorScores(scores: tf.Tensor, labels?: tf.Tensor): { scores: Float32Array; numClasses: number; labels?: Int32Array } {
+export function tensorScores(
+  scores: tf.Tensor,
+  labels?: tf.Tensor,
+): { scores: Float32Array; numClasses: number; labels?: Int32Array } {
   const fn = 'tensorScores';
   checkTensor(fn, 'scores', scores);
   if (scores.rank !== 2) fail('UM_SHAPE', fn, 'scores', 'be a 2-D tensor [N, C]', { value: scores.shape });

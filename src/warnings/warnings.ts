@@ -12,7 +12,8 @@ import { fail } from '../errors/fail.js';
  * | `UM_W_EMPTY` | a metric of a suite has nothing to compute on (e.g. no probability above TACE's threshold) and is null |
  * | `UM_W_BOUNDED` | a metric of a suite has no proven error bound on the bounded grid and is null there |
  */
-export type UMWarningCode = 'UM_W_INFINITE' | 'UM_W_BOUND' | 'UM_W_DEGENERATE' | 'UM_W_WEIGHTS' | 'UM_W_EMPTY' | 'UM_W_BOUNDED';
+export type UMWarningCode =
+  'UM_W_INFINITE' | 'UM_W_BOUND' | 'UM_W_DEGENERATE' | 'UM_W_WEIGHTS' | 'UM_W_EMPTY' | 'UM_W_BOUNDED';
 
 /** A warning: the result is returned, but something about it deserves attention. */
 export interface UMWarning {

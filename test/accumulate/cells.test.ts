@@ -10,8 +10,28 @@ import { uniforms } from '../helpers/minstd.js';
 /** Points in [0, 1]: a fine even grid, seeded uniforms and their powers (crowding at 0 and 1), and the extremes. */
 function points(): number[] {
   const grid = Array.from({ length: 100_001 }, (_, i) => i / 100_000);
-  const random = Array.from(uniforms(5, 20_000), (u, i) => (i % 4 === 0 ? u : i % 4 === 1 ? u ** 8 : i % 4 === 2 ? 1 - u ** 8 : u ** 40));
-  const extremes = [0, 5e-324, 1e-300, 2 ** -41, 2 ** -40, 1e-13, 0.25, 0.5 - 2 ** -54, 0.5 - 1e-17, 0.5, 0.5 + 2 ** -53, 0.75, 1 - 2 ** -40, 1 - 2 ** -41, 1 - 1e-16, 1 - 2 ** -53, 1];
+  const random = Array.from(uniforms(5, 20_000), (u, i) =>
+    i % 4 === 0 ? u : i % 4 === 1 ? u ** 8 : i % 4 === 2 ? 1 - u ** 8 : u ** 40,
+  );
+  const extremes = [
+    0,
+    5e-324,
+    1e-300,
+    2 ** -41,
+    2 ** -40,
+    1e-13,
+    0.25,
+    0.5 - 2 ** -54,
+    0.5 - 1e-17,
+    0.5,
+    0.5 + 2 ** -53,
+    0.75,
+    1 - 2 ** -40,
+    1 - 2 ** -41,
+    1 - 1e-16,
+    1 - 2 ** -53,
+    1,
+  ];
   return [...grid, ...random, ...extremes].sort((a, b) => a - b);
 }
 

@@ -9,7 +9,9 @@ describe('Ding et al. adaptive binning reproduces the reference code (reference_
   const { conf, correct } = minstdDataset();
 
   it('generates the documented data', () => {
-    expect(conf.slice(0, 5)).toEqual([0.3676315699553264, 0.8837962391710823, 0.9633917483796326, 0.32511501648701496, 0.30808209726031965]);
+    expect(conf.slice(0, 5)).toEqual([
+      0.3676315699553264, 0.8837962391710823, 0.9633917483796326, 0.32511501648701496, 0.30808209726031965,
+    ]);
     expect(correct.slice(0, 10)).toEqual([1, 1, 1, 0, 0, 0, 1, 1, 1, 0]);
     expect(correct.reduce((a, b) => a + b, 0) / 300).toBeCloseTo(0.5566666666666666, 15);
   });
@@ -18,9 +20,18 @@ describe('Ding et al. adaptive binning reproduces the reference code (reference_
     const t = binaryReliability(correct, conf, { binning: 'ding' });
     const desc = [...t.bins].reverse();
     expect(desc.map((b) => b.count)).toEqual([43, 47, 45, 44, 48, 73]);
-    const cofMin = [0.8958779941293773, 0.7871675069384125, 0.6763830866554673, 0.5646230170338522, 0.45738296870020356, 0.30183828505773014];
-    const cofMax = [0.997763732819708, 0.8952104384057271, 0.7870076693999617, 0.6753470996279953, 0.5643833929041323, 0.45330622729533643];
-    const meanConf = [0.9436426512125604, 0.8332311075543574, 0.7331332440497458, 0.624865239695583, 0.50765114494296, 0.37565582007988046];
+    const cofMin = [
+      0.8958779941293773, 0.7871675069384125, 0.6763830866554673, 0.5646230170338522, 0.45738296870020356,
+      0.30183828505773014,
+    ];
+    const cofMax = [
+      0.997763732819708, 0.8952104384057271, 0.7870076693999617, 0.6753470996279953, 0.5643833929041323,
+      0.45330622729533643,
+    ];
+    const meanConf = [
+      0.9436426512125604, 0.8332311075543574, 0.7331332440497458, 0.624865239695583, 0.50765114494296,
+      0.37565582007988046,
+    ];
     const acc = [0.7209302325581395, 0.48936170212765956, 0.6444444444444445, 0.5, 0.5625, 0.4794520547945205];
     desc.forEach((b, i) => {
       expect(b.lower).toBe(cofMin[i]);
@@ -54,7 +65,10 @@ describe('Ding bins: ties and edge cases', () => {
     const conf = u.slice(0, 1000).map((x) => Math.round((0.5 + 0.5 * x) * 50) / 50);
     const order = conf.map((_, i) => (i * 379) % conf.length);
     const a = dingBins(conf, DEFAULT_DING);
-    const b = dingBins(order.map((j) => conf[j] as number), DEFAULT_DING);
+    const b = dingBins(
+      order.map((j) => conf[j] as number),
+      DEFAULT_DING,
+    );
     expect(b.numBins).toBe(a.numBins);
     order.forEach((j, i) => expect(b.index[i]).toBe(a.index[j]));
     for (let k = 1; k < a.numBins; k++) expect(a.lower[k]).toBeGreaterThan(a.upper[k - 1] as number);

@@ -10,7 +10,7 @@ const counts = (index: Int32Array, numBins: number) => {
   return c;
 };
 
-describe("verified_calibration get_equal_bins (its util_test.py, reference_values.md §6.1)", () => {
+describe('verified_calibration get_equal_bins (its util_test.py, reference_values.md §6.1)', () => {
   const edges = (probs: number[], bins: number) => Array.from(equalMassBins(probs, bins, 'verified-calibration').upper);
   const probs = [0.3, 0.5, 0.2, 0.3, 0.5, 0.7];
   it('1, 2, 3 bins', () => {
@@ -32,7 +32,11 @@ describe("verified_calibration get_equal_bins (its util_test.py, reference_value
     expect(edges([0.3, 0.5], 5)).toEqual([0.4, 1.0]);
   });
   it('bisect_left membership: get_bin(x, [0.2, 0.5, 1.0])', () => {
-    const a = assignBins([0.0, 0.19, 0.21, 0.49, 0.51, 1.0], { scheme: 'edges', edges: [0, 0.2, 0.5, 1.0], closed: 'right' });
+    const a = assignBins([0.0, 0.19, 0.21, 0.49, 0.51, 1.0], {
+      scheme: 'edges',
+      edges: [0, 0.2, 0.5, 1.0],
+      closed: 'right',
+    });
     expect(Array.from(a.index)).toEqual([0, 0, 1, 1, 2, 2]);
   });
 });
@@ -45,12 +49,28 @@ describe('uncertainty_metrics get_adaptive_bins (reference_values.md §1.3, §1.
   });
   it('rounds half to even like numpy: n = 6, B = 4 → indices [0, 2, 3, 4]', () => {
     // edge indices round([0, 1.5, 3, 4.5]) = [0, 2, 3, 4]; upper edges = sorted[[2, 3, 4]]
-    const a = equalMassBins([0, 1, 2, 3, 4, 5].map((x) => x / 10), 4, 'uncertainty-metrics');
+    const a = equalMassBins(
+      [0, 1, 2, 3, 4, 5].map((x) => x / 10),
+      4,
+      'uncertainty-metrics',
+    );
     expect(Array.from(a.upper.slice(0, 3))).toEqual([0.2, 0.3, 0.4]);
   });
   it('property test: B bins, N samples, sizes differ by at most one (GetAdaptiveBinsTest)', () => {
     const p = uniforms(42, 500);
-    for (const b of [...Array.from({ length: 49 }, (_, i) => i + 1), 495, 496, 497, 498, 499, 500, 501, 502, 503, 504]) {
+    for (const b of [
+      ...Array.from({ length: 49 }, (_, i) => i + 1),
+      495,
+      496,
+      497,
+      498,
+      499,
+      500,
+      501,
+      502,
+      503,
+      504,
+    ]) {
       const a = equalMassBins(p, b, 'uncertainty-metrics');
       const c = counts(a.index, a.numBins);
       expect(c).toHaveLength(b);

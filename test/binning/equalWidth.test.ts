@@ -113,7 +113,9 @@ describe('the default rule b = min(⌊B·p⌋, B − 1) in float64', () => {
     expect(equalWidthIndex(0.9999999999999999, 10, rule, 'float64', edges)).toBe(9);
   });
   it('puts every k/10 double in the bin that starts at it (3·0.1 … computed by the product)', () => {
-    const got = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9].map((p) => equalWidthIndex(p, 10, rule, 'float64', edges));
+    const got = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9].map((p) =>
+      equalWidthIndex(p, 10, rule, 'float64', edges),
+    );
     expect(got).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
   it('describes its bins by the exact quotients i/B', () => {
@@ -124,7 +126,9 @@ describe('the default rule b = min(⌊B·p⌋, B − 1) in float64', () => {
 describe('edge arithmetic', () => {
   it('numpy.linspace(0, 1, 11) is i·(1/B) with an exact final 1', () => {
     const e = equalWidthEdges(10, presets['uncertainty-metrics'].equalWidth, 'float64');
-    expect(Array.from(e)).toEqual([0, 0.1, 0.2, 0.30000000000000004, 0.4, 0.5, 0.6000000000000001, 0.7000000000000001, 0.8, 0.9, 1]);
+    expect(Array.from(e)).toEqual([
+      0, 0.1, 0.2, 0.30000000000000004, 0.4, 0.5, 0.6000000000000001, 0.7000000000000001, 0.8, 0.9, 1,
+    ]);
   });
   it('ATen linspace in float64 counts down from 1 in its second half (reference_values.md §9)', () => {
     const e = equalWidthEdges(10, presets.torchmetrics.equalWidth, 'float64');
@@ -137,16 +141,41 @@ describe('the decimal-bin-edge test (reference_values.md §9)', () => {
   const f = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9];
   const y = [0, 0, 1, 0, 1, 0, 1, 1, 1];
   const cases: [string, Parameters<typeof binaryCalibrationError>[2], number[], number][] = [
-    ['numpy digitize on linspace (uncertainty-metrics)', { preset: 'uncertainty-metrics' }, [1, 2, 2, 4, 5, 5, 6, 8, 9], 0.18888888888888888],
+    [
+      'numpy digitize on linspace (uncertainty-metrics)',
+      { preset: 'uncertainty-metrics' },
+      [1, 2, 2, 4, 5, 5, 6, 8, 9],
+      0.18888888888888888,
+    ],
     ['histogramdd on linspace (netcal)', { preset: 'netcal' }, [1, 2, 2, 4, 5, 5, 6, 8, 9], 0.18888888888888888],
     ['trunc(p / (1/B)) (relplot)', { preset: 'relplot' }, [1, 2, 2, 4, 5, 5, 6, 8, 9], 0.18888888888888888],
-    ['⌊B·p⌋ float32 (TensorFlow)', { preset: 'uncertainty-metrics-tf' }, [1, 2, 3, 4, 5, 6, 7, 8, 9], 0.34444444444444444],
+    [
+      '⌊B·p⌋ float32 (TensorFlow)',
+      { preset: 'uncertainty-metrics-tf' },
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      0.34444444444444444,
+    ],
     ['⌊B·p⌋ float64 (default)', {}, [1, 2, 3, 4, 5, 6, 7, 8, 9], 0.34444444444444444],
     ['(lo, hi] (sklearn)', { preset: 'sklearn' }, [0, 1, 2, 3, 4, 5, 6, 7, 8], 0.34444444444444444],
-    ['(lo, hi] on i/B (verified_calibration)', { preset: 'verified-calibration' }, [0, 1, 2, 3, 4, 5, 6, 7, 8], 0.34444444444444444],
-    ['bucketize on float32 linspace (torchmetrics, float32 arithmetic)', { preset: 'torchmetrics', precision: 'float32' }, [1, 2, 3, 4, 5, 6, 7, 8, 9], 0.34444444444444444],
+    [
+      '(lo, hi] on i/B (verified_calibration)',
+      { preset: 'verified-calibration' },
+      [0, 1, 2, 3, 4, 5, 6, 7, 8],
+      0.34444444444444444,
+    ],
+    [
+      'bucketize on float32 linspace (torchmetrics, float32 arithmetic)',
+      { preset: 'torchmetrics', precision: 'float32' },
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+      0.34444444444444444,
+    ],
     // binary_calibration_error keeps the input's precision: float64 numbers give float64 edges
-    ['bucketize on float64 linspace (torchmetrics, float64 input)', { preset: 'torchmetrics' }, [1, 2, 2, 4, 5, 6, 7, 8, 9], 0.3],
+    [
+      'bucketize on float64 linspace (torchmetrics, float64 input)',
+      { preset: 'torchmetrics' },
+      [1, 2, 2, 4, 5, 6, 7, 8, 9],
+      0.3,
+    ],
   ];
   for (const [name, options, bins, expected] of cases) {
     it(name, () => {
@@ -155,10 +184,16 @@ describe('the decimal-bin-edge test (reference_values.md §9)', () => {
       const edges = equalWidthEdges(10, preset.equalWidth, precision);
       expect(f.map((p) => equalWidthIndex(p, 10, preset.equalWidth, precision, edges))).toEqual(bins);
       // float32 presets round the probabilities to float32 first, so agree to float32 precision only
-      expect(binaryCalibrationError(y, f, { ...options, bins: 10 })).toBeCloseTo(expected, precision === 'float32' ? 7 : 14);
+      expect(binaryCalibrationError(y, f, { ...options, bins: 10 })).toBeCloseTo(
+        expected,
+        precision === 'float32' ? 7 : 14,
+      );
     });
   }
   it('bucketize on float32 linspace (torchmetrics, Float32Array input keeps float32)', () => {
-    expect(binaryCalibrationError(y, new Float32Array(f), { preset: 'torchmetrics', bins: 10 })).toBeCloseTo(0.34444444444444444, 7);
+    expect(binaryCalibrationError(y, new Float32Array(f), { preset: 'torchmetrics', bins: 10 })).toBeCloseTo(
+      0.34444444444444444,
+      7,
+    );
   });
 });

@@ -19,7 +19,7 @@ const bits = new BigInt64Array(f64.buffer);
 function ulp(x: number, up: boolean): number {
   if (x === 0) return up ? 5e-324 : -5e-324;
   f64[0] = x;
-  bits[0] = (bits[0] as bigint) + ((x > 0) === up ? 1n : -1n);
+  bits[0] = (bits[0] as bigint) + (x > 0 === up ? 1n : -1n);
   return f64[0] as number;
 }
 /** The neighbouring float32 value of a float32 x. */
@@ -27,12 +27,22 @@ function ulp32(x: number, up: boolean): number {
   const f = new Float32Array([x]);
   const u = new Int32Array(f.buffer);
   if (x === 0) u[0] = up ? 1 : -2147483647;
-  else u[0] = (u[0] as number) + ((x > 0) === up ? 1 : -1);
+  else u[0] = (u[0] as number) + (x > 0 === up ? 1 : -1);
   return f[0] as number;
 }
 
 type Kind = 'ties' | 'near32' | 'near64' | 'zeros' | 'bucket32' | 'bucket64' | 'signed' | 'extreme' | 'uniform32';
-const KINDS: readonly Kind[] = ['ties', 'near32', 'near64', 'zeros', 'bucket32', 'bucket64', 'signed', 'extreme', 'uniform32'];
+const KINDS: readonly Kind[] = [
+  'ties',
+  'near32',
+  'near64',
+  'zeros',
+  'bucket32',
+  'bucket64',
+  'signed',
+  'extreme',
+  'uniform32',
+];
 
 /** Seeded scores of one kind: heavy ties, one-ulp near-ties (float32 and float64), ±0 and 1, one crowded bucket, … */
 function scoresOf(kind: Kind, n: number, rng: Rng): Float64Array {
@@ -46,10 +56,27 @@ function scoresOf(kind: Kind, n: number, rng: Rng): Float64Array {
         s[i] = pick([0, 0.1, 0.25, 0.5, 0.5, 0.5, 0.75, 1]);
         break;
       case 'near32':
-        s[i] = pick([base32, ulp32(base32, true), ulp32(base32, false), Math.fround(0.9), ulp32(Math.fround(0.9), true), 0, 1]);
+        s[i] = pick([
+          base32,
+          ulp32(base32, true),
+          ulp32(base32, false),
+          Math.fround(0.9),
+          ulp32(Math.fround(0.9), true),
+          0,
+          1,
+        ]);
         break;
       case 'near64':
-        s[i] = pick([0.3, ulp(0.3, true), ulp(0.3, false), ulp(ulp(0.3, true), true), 0.7, ulp(0.7, true), 1, ulp(1, false)]);
+        s[i] = pick([
+          0.3,
+          ulp(0.3, true),
+          ulp(0.3, false),
+          ulp(ulp(0.3, true), true),
+          0.7,
+          ulp(0.7, true),
+          1,
+          ulp(1, false),
+        ]);
         break;
       case 'zeros':
         s[i] = u < 0.4 ? 0 : u < 0.7 ? -0 : u < 0.85 ? 1 : Math.fround(u);
@@ -62,10 +89,13 @@ function scoresOf(kind: Kind, n: number, rng: Rng): Float64Array {
         s[i] = u < 0.5 ? 0.5 + rng.integer(3) * 2 ** -52 : 0.5 + rng.integer(5000) * 2 ** -40;
         break;
       case 'signed':
-        s[i] = pick([-1, -0.5, ulp(-0.5, true), -0, 0, 5e-324, -5e-324, 0.5, 2, 1e3]) * (u < 0.5 ? 1 : 1 + rng.integer(3));
+        s[i] =
+          pick([-1, -0.5, ulp(-0.5, true), -0, 0, 5e-324, -5e-324, 0.5, 2, 1e3]) * (u < 0.5 ? 1 : 1 + rng.integer(3));
         break;
       case 'extreme':
-        s[i] = pick([1e-300, 5e-324, 1e300, -1e300, 2.2250738585072014e-308, 1 - 2 ** -53, 1]) * (1 + rng.integer(4) * 2 ** -52);
+        s[i] =
+          pick([1e-300, 5e-324, 1e300, -1e300, 2.2250738585072014e-308, 1 - 2 ** -53, 1]) *
+          (1 + rng.integer(4) * 2 ** -52);
         break;
       case 'uniform32':
         s[i] = Math.fround(u ** 6);
@@ -125,7 +155,9 @@ describe('radix selection: values at ranks', () => {
         const all = Array.from({ length: n }, (_, r) => r);
         expect(valuesAtRanks(s, all), `${kind} N=${n}`).toEqual(Float64Array.from(s).sort());
         const few = [0, n - 1, rng.integer(n), rng.integer(n)];
-        expect(valuesAtRanks(s, few), `${kind} N=${n} few`).toEqual(Float64Array.from(few, (r) => Float64Array.from(s).sort()[r] as number));
+        expect(valuesAtRanks(s, few), `${kind} N=${n} few`).toEqual(
+          Float64Array.from(few, (r) => Float64Array.from(s).sort()[r] as number),
+        );
       }
     }
   });
@@ -186,13 +218,18 @@ describe("'quantile' equal-mass bins by selection equal the sorted construction"
       const s = scoresOf(kind, n, rng);
       const o = Float64Array.from(s, () => rng.integer(2));
       const store = new KeptEntriesStore(2);
-      for (let at = 0; at < n; ) {
+      for (let at = 0; at < n;) {
         const m = Math.min(n - at, 1 + rng.integer(700));
-        store.add([{ scores: s.slice(at, at + m), outcomes: o.slice(at, at + m), weights: undefined, unit: 1 }, { scores: new Float64Array(0), outcomes: new Float64Array(0), weights: undefined, unit: 1 }]);
+        store.add([
+          { scores: s.slice(at, at + m), outcomes: o.slice(at, at + m), weights: undefined, unit: 1 },
+          { scores: new Float64Array(0), outcomes: new Float64Array(0), weights: undefined, unit: 1 },
+        ]);
         at += m;
       }
       for (const bins of [1, 15, 100, n + 1]) {
-        expect(binsOfGroup('test', store, spec(bins), 0), `${kind} B=${bins}`).toEqual(binStatistics(referenceQuantile(s, bins), s, o));
+        expect(binsOfGroup('test', store, spec(bins), 0), `${kind} B=${bins}`).toEqual(
+          binStatistics(referenceQuantile(s, bins), s, o),
+        );
         expect(binsOfGroup('test', store, spec(bins), 1)).toBeNull();
       }
     }
@@ -207,13 +244,22 @@ describe("'quantile' equal-mass bins by selection equal the sorted construction"
     store.add([{ scores: s, outcomes: o, weights: w, unit: 1 }]);
     const e = store.sorted(0);
     const order = Uint32Array.from(e.scores, (_, i) => i);
-    const want = binStatistics(equalMassBins(e.scores, 15, 'quantile', e.weights, order), e.scores, e.outcomes, e.weights);
+    const want = binStatistics(
+      equalMassBins(e.scores, 15, 'quantile', e.weights, order),
+      e.scores,
+      e.outcomes,
+      e.weights,
+    );
     expect(binsOfGroup('test', store, { scheme: 'equal-mass', bins: 15, method: 'quantile' }, 0)).toEqual(want);
   });
 });
 
 /** The peers' constructions as they were written on a full sort (numpy emulation from src/binning/numpy.ts). */
-function referencePeer(s: ArrayLike<number>, bins: number, method: Exclude<EqualMassMethod, 'quantile'>): { lower: number[]; upper: number[] } {
+function referencePeer(
+  s: ArrayLike<number>,
+  bins: number,
+  method: Exclude<EqualMassMethod, 'quantile'>,
+): { lower: number[]; upper: number[] } {
   const v = Float64Array.from(s).sort();
   const n = v.length;
   const quantile = (q: number) => {
@@ -228,7 +274,8 @@ function referencePeer(s: ArrayLike<number>, bins: number, method: Exclude<Equal
   };
   const lin = Array.from({ length: bins + 1 }, (_, i) => (i === bins ? 1 : i * (1 / bins)));
   if (method === 'uncertainty-metrics') {
-    const even = (x: number) => (x - Math.floor(x) === 0.5 ? (Math.floor(x) % 2 === 0 ? Math.floor(x) : Math.floor(x) + 1) : Math.round(x));
+    const even = (x: number) =>
+      x - Math.floor(x) === 0.5 ? (Math.floor(x) % 2 === 0 ? Math.floor(x) : Math.floor(x) + 1) : Math.round(x);
     const e = Array.from({ length: bins - 1 }, (_, k) => v[Math.min(even((k + 1) * (n / bins)), n - 1)] as number);
     return { lower: [v[0] as number, ...e], upper: [...e, v[n - 1] as number] };
   }
@@ -240,7 +287,10 @@ function referencePeer(s: ArrayLike<number>, bins: number, method: Exclude<Equal
       raw.push(((v[end - 1] as number) + (v[end] as number)) / 2);
     }
     const edges = [...new Set([...raw, 1])].sort((a, b) => a - b);
-    return { lower: edges.map((e, b) => (b === 0 ? Math.min(v[0] as number, edges[0] as number) : (edges[b - 1] as number))), upper: edges };
+    return {
+      lower: edges.map((e, b) => (b === 0 ? Math.min(v[0] as number, edges[0] as number) : (edges[b - 1] as number))),
+      upper: edges,
+    };
   }
   const edges = lin.map((q) => quantile(method === 'sklearn' ? (q * 100) / 100 : q));
   if (method === 'netcal') {
@@ -261,7 +311,10 @@ describe("the peers' equal-mass constructions read their order statistics by sel
           for (const bins of binCounts(n, rng)) {
             const a = equalMassBins(s, bins, method);
             const want = referencePeer(s, bins, method);
-            expect({ lower: Array.from(a.lower), upper: Array.from(a.upper) }, `${method} ${kind} N=${n} B=${bins}`).toEqual(want);
+            expect(
+              { lower: Array.from(a.lower), upper: Array.from(a.upper) },
+              `${method} ${kind} N=${n} B=${bins}`,
+            ).toEqual(want);
             expect(equalMassStatistics(s, o, bins, method)).toEqual(binStatistics(a, s, o));
           }
         }

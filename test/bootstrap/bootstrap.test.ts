@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { UMError, auroc, bootstrap, brier, brierPerExample, evaluate, type BootstrapInterval } from '../../src/index.js';
+import {
+  UMError,
+  auroc,
+  bootstrap,
+  brier,
+  brierPerExample,
+  evaluate,
+  type BootstrapInterval,
+} from '../../src/index.js';
 import { exampleCsv } from '../helpers/data.js';
 
 const d = exampleCsv('logreg_test');
@@ -29,7 +37,11 @@ describe('bootstrap', () => {
   });
 
   it('gives one interval per number of an object result, from the same resamples', () => {
-    const r = bootstrap(d.labels.length, (w) => evaluate(d.labels, d.probs, { weights: w }) as unknown as Record<string, unknown>, { resamples: 30 });
+    const r = bootstrap(
+      d.labels.length,
+      (w) => evaluate(d.labels, d.probs, { weights: w }) as unknown as Record<string, unknown>,
+      { resamples: 30 },
+    );
     const i = r.intervals as Record<string, BootstrapInterval>;
     expect(Object.keys(i)).toEqual(expect.arrayContaining(['ece', 'brier', 'auroc', 'aurc']));
     expect(i.brier?.estimate).toBe(evaluate(d.labels, d.probs).brier);
@@ -38,12 +50,22 @@ describe('bootstrap', () => {
 
   it('multiplies given sample weights by the resample counts', () => {
     const w = d.labels.map((_, k) => 1 + (k % 2));
-    const r = bootstrap(d.labels.length, (x) => brier(d.labels, d.probs, { weights: x }), { resamples: 20, weights: w });
+    const r = bootstrap(d.labels.length, (x) => brier(d.labels, d.probs, { weights: x }), {
+      resamples: 20,
+      weights: w,
+    });
     expect((r.intervals as BootstrapInterval).estimate).toBe(brier(d.labels, d.probs, { weights: w }));
   });
 
   it('counts resamples where the metric is undefined and leaves them out', () => {
-    const p = [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4], [0.55, 0.45], [0.4, 0.6]];
+    const p = [
+      [0.9, 0.1],
+      [0.8, 0.2],
+      [0.7, 0.3],
+      [0.6, 0.4],
+      [0.55, 0.45],
+      [0.4, 0.6],
+    ];
     // with one wrong prediction only, many resamples lose it and AUROC throws UM_SINGLE_CLASS
     const yy = [0, 0, 0, 0, 0, 0];
     const r = bootstrap(yy.length, (w) => auroc(yy, p, { weights: w }), { resamples: 200 });
@@ -55,7 +77,9 @@ describe('bootstrap', () => {
   it('a metric that gives NaN on the full data has an undefined (null) estimate, never NaN', () => {
     for (const metric of [() => NaN, () => ({ a: NaN, b: 1 })]) {
       const r = bootstrap(5, metric, { resamples: 10 });
-      const i = ('estimate' in r.intervals ? r.intervals : (r.intervals as Record<string, BootstrapInterval>).a) as BootstrapInterval;
+      const i = (
+        'estimate' in r.intervals ? r.intervals : (r.intervals as Record<string, BootstrapInterval>).a
+      ) as BootstrapInterval;
       expect(i.estimate).toBeNull();
       expect([i.lower, i.upper]).toEqual([null, null]);
     }
@@ -64,30 +88,102 @@ describe('bootstrap', () => {
     const f = () => 1;
     const cases: [() => unknown, string, RegExp][] = [
       [() => bootstrap(0, f), 'UM_EMPTY', /^bootstrap: n must be an integer ≥ 1/],
-      [() => bootstrap(2 ** 31, f), 'UM_OPTION', /^bootstrap: n must be at most 2²⁷ = 134217728 \(the number of rows\); got 2147483648/],
+      [
+        () => bootstrap(2 ** 31, f),
+        'UM_OPTION',
+        /^bootstrap: n must be at most 2²⁷ = 134217728 \(the number of rows\); got 2147483648/,
+      ],
       // 1e9 passed the old bound 2³⁰ and allocated 8 GB arrays for 48 s before the metric ran
       [() => bootstrap(1e9, f), 'UM_OPTION', /^bootstrap: n must be at most 2²⁷/],
-      [() => bootstrap(3, f, { weights: { length: 3 } as never }), 'UM_SHAPE', /^bootstrap: options.weights must be an array of numbers, one per row/],
+      [
+        () => bootstrap(3, f, { weights: { length: 3 } as never }),
+        'UM_SHAPE',
+        /^bootstrap: options.weights must be an array of numbers, one per row/,
+      ],
       [() => bootstrap(1e15, f), 'UM_OPTION', /^bootstrap: n must be at most 2²⁷/],
-      [() => bootstrap(5, f, { resamples: 1 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 1/],
-      [() => bootstrap(5, f, { resamples: 1e10 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 10000000000/],
-      [() => bootstrap(5, f, { resamples: Infinity }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got Infinity/],
+      [
+        () => bootstrap(5, f, { resamples: 1 }),
+        'UM_OPTION',
+        /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 1/,
+      ],
+      [
+        () => bootstrap(5, f, { resamples: 1e10 }),
+        'UM_OPTION',
+        /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got 10000000000/,
+      ],
+      [
+        () => bootstrap(5, f, { resamples: Infinity }),
+        'UM_OPTION',
+        /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got Infinity/,
+      ],
       [() => bootstrap(5, f, { resamples: 2.5 }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer/],
-      [() => bootstrap(5, f, { resamples: '100' as unknown as number }), 'UM_OPTION', /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got "100"/],
-      [() => bootstrap(5, f, { level: 1 }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got 1/],
-      [() => bootstrap(5, f, { level: 0 }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got 0/],
-      [() => bootstrap(5, f, { level: NaN }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got NaN/],
-      [() => bootstrap(5, f, { level: '0.9' as unknown as number }), 'UM_OPTION', /^bootstrap: options.level must be a number in \(0, 1\); got "0.9"/],
-      [() => bootstrap(5, f, { seed: -1 }), 'UM_OPTION', /^bootstrap: options.seed must be an integer in \[0, 2³² − 1\]; got -1/],
-      [() => bootstrap(5, f, { seed: 2 ** 32 }), 'UM_OPTION', /^bootstrap: options.seed must be an integer in \[0, 2³² − 1\]; got 4294967296/],
+      [
+        () => bootstrap(5, f, { resamples: '100' as unknown as number }),
+        'UM_OPTION',
+        /^bootstrap: options.resamples must be an integer in \[2, 100000\]; got "100"/,
+      ],
+      [
+        () => bootstrap(5, f, { level: 1 }),
+        'UM_OPTION',
+        /^bootstrap: options.level must be a number in \(0, 1\); got 1/,
+      ],
+      [
+        () => bootstrap(5, f, { level: 0 }),
+        'UM_OPTION',
+        /^bootstrap: options.level must be a number in \(0, 1\); got 0/,
+      ],
+      [
+        () => bootstrap(5, f, { level: NaN }),
+        'UM_OPTION',
+        /^bootstrap: options.level must be a number in \(0, 1\); got NaN/,
+      ],
+      [
+        () => bootstrap(5, f, { level: '0.9' as unknown as number }),
+        'UM_OPTION',
+        /^bootstrap: options.level must be a number in \(0, 1\); got "0.9"/,
+      ],
+      [
+        () => bootstrap(5, f, { seed: -1 }),
+        'UM_OPTION',
+        /^bootstrap: options.seed must be an integer in \[0, 2³² − 1\]; got -1/,
+      ],
+      [
+        () => bootstrap(5, f, { seed: 2 ** 32 }),
+        'UM_OPTION',
+        /^bootstrap: options.seed must be an integer in \[0, 2³² − 1\]; got 4294967296/,
+      ],
       [() => bootstrap(5, f, { seed: 0.5 }), 'UM_OPTION', /^bootstrap: options.seed must be an integer/],
-      [() => bootstrap(5, f, { method: 'bc' as 'bca' }), 'UM_OPTION', /^bootstrap: options.method must be one of 'bca', 'basic', 'percentile', 'union'; got "bc"/],
-      [() => bootstrap(5, f, { resample: 10 } as never), 'UM_OPTION', /^bootstrap: options.resample must not be given: bootstrap has no such option \(its options: resamples, level, seed, method, weights\)/],
+      [
+        () => bootstrap(5, f, { method: 'bc' as 'bca' }),
+        'UM_OPTION',
+        /^bootstrap: options.method must be one of 'bca', 'basic', 'percentile', 'union'; got "bc"/,
+      ],
+      [
+        () => bootstrap(5, f, { resample: 10 } as never),
+        'UM_OPTION',
+        /^bootstrap: options.resample must not be given: bootstrap has no such option \(its options: resamples, level, seed, method, weights\)/,
+      ],
       [() => bootstrap(5, f, 7 as never), 'UM_OPTION', /^bootstrap: options must be an object; got 7/],
-      [() => bootstrap(5, 'brier' as never), 'UM_OPTION', /^bootstrap: metric must be a function of the row weights; got "brier"/],
-      [() => bootstrap(5, f, { weights: [1] }), 'UM_SHAPE', /^bootstrap: options.weights must have one weight per row \(5\); got 1/],
-      [() => bootstrap(3, f, { weights: 'abc' as never }), 'UM_SHAPE', /^bootstrap: options.weights must be an array of numbers, one per row; got "abc"/],
-      [() => bootstrap(2, f, { weights: [1, NaN] }), 'UM_OPTION', /^bootstrap: options.weights\[1\] must be finite numbers ≥ 0; got NaN/],
+      [
+        () => bootstrap(5, 'brier' as never),
+        'UM_OPTION',
+        /^bootstrap: metric must be a function of the row weights; got "brier"/,
+      ],
+      [
+        () => bootstrap(5, f, { weights: [1] }),
+        'UM_SHAPE',
+        /^bootstrap: options.weights must have one weight per row \(5\); got 1/,
+      ],
+      [
+        () => bootstrap(3, f, { weights: 'abc' as never }),
+        'UM_SHAPE',
+        /^bootstrap: options.weights must be an array of numbers, one per row; got "abc"/,
+      ],
+      [
+        () => bootstrap(2, f, { weights: [1, NaN] }),
+        'UM_OPTION',
+        /^bootstrap: options.weights\[1\] must be finite numbers ≥ 0; got NaN/,
+      ],
     ];
     for (const [call, code, message] of cases) {
       let caught: unknown;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { UMError, comparePaired, evaluate, toProbabilities, type PairedComparison, type UMWarning } from '../../src/index.js';
+import {
+  UMError,
+  comparePaired,
+  evaluate,
+  toProbabilities,
+  type PairedComparison,
+  type UMWarning,
+} from '../../src/index.js';
 import { exampleCsv, randomProbs } from '../helpers/data.js';
 
 /** Written out independently of the source: which metrics are better when higher, and which are descriptive. */
@@ -18,7 +25,8 @@ function expectVerdictsFollowIntervals(r: PairedComparison, what: string): void 
     }
     const bHigher = m.lower > 0;
     const bLower = m.upper < 0;
-    const expected = bHigher || bLower ? (bHigher === HIGHER.has(m.metric) ? 'B better' : 'A better') : 'no difference at this level';
+    const expected =
+      bHigher || bLower ? (bHigher === HIGHER.has(m.metric) ? 'B better' : 'A better') : 'no difference at this level';
     expect(m.verdict, at).toBe(expected);
     // the union interval of a binned error always holds the estimate
     if (m.method === 'union') {
@@ -42,7 +50,25 @@ describe('comparePaired', () => {
       expect(m.difference, m.metric).toBe((eb[m.metric] as number) - (ea[m.metric] as number));
       expect(m.method, m.metric).toBe(BINNED.has(m.metric) ? 'union' : 'bca');
     }
-    expect(r.metrics.map((m) => m.metric)).toEqual(['accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'meanEntropy', 'auroc', 'aupr', 'aurc', 'eaurc']);
+    expect(r.metrics.map((m) => m.metric)).toEqual([
+      'accuracy',
+      'ece',
+      'mce',
+      'rmsce',
+      'sce',
+      'ace',
+      'tace',
+      'uce',
+      'aece',
+      'amce',
+      'brier',
+      'nll',
+      'meanEntropy',
+      'auroc',
+      'aupr',
+      'aurc',
+      'eaurc',
+    ]);
     // the row of the issue: SCE B − A = −0.000231 with a percentile interval of 0.000654 … 0.004375, "B better"
     const sce = r.metrics.find((m) => m.metric === 'sce');
     expect(sce?.difference).toBeCloseTo(-0.000231, 6);
@@ -57,11 +83,25 @@ describe('comparePaired', () => {
       const a = randomProbs(seed, 120, 3, seed % 2 === 0 ? 10 : undefined);
       const b = randomProbs(seed + 100, 120, 3, seed % 3 === 0 ? 20 : undefined);
       // B: a sharpened copy of A on half the seeds (a real difference), an unrelated model on the others
-      const probsB = seed <= 3 ? a.probs.map((row) => { const s = row.map((p) => p ** 3); const t = s.reduce((x, y) => x + y, 0); return s.map((p) => p / t); }) : b.probs;
+      const probsB =
+        seed <= 3
+          ? a.probs.map((row) => {
+              const s = row.map((p) => p ** 3);
+              const t = s.reduce((x, y) => x + y, 0);
+              return s.map((p) => p / t);
+            })
+          : b.probs;
       const weights = seed === 5 ? a.labels.map((_, i) => 1 + (i % 3)) : undefined;
-      const r = comparePaired(a.labels, a.probs, probsB, { resamples: 60, seed, ...(weights === undefined ? {} : { weights }) });
+      const r = comparePaired(a.labels, a.probs, probsB, {
+        resamples: 60,
+        seed,
+        ...(weights === undefined ? {} : { weights }),
+      });
       expectVerdictsFollowIntervals(r, `seed ${seed}`);
-      const ea = evaluate(a.labels, a.probs, weights === undefined ? {} : { weights }) as unknown as Record<string, number>;
+      const ea = evaluate(a.labels, a.probs, weights === undefined ? {} : { weights }) as unknown as Record<
+        string,
+        number
+      >;
       for (const m of r.metrics) expect(m.a, m.metric).toBe(ea[m.metric]);
       for (const m of r.metrics) seen.add(m.verdict);
     }
@@ -84,7 +124,10 @@ describe('comparePaired', () => {
   it('compares scores of different kinds through toProbabilities, and passes warnings on once per model', () => {
     const y = [0, 1, 1, 0, 1, 0];
     const right = y.map((k) => (k === 1 ? [0.2, 0.8] : [0.7, 0.3]));
-    const logits = toProbabilities(y.map((k) => (k === 1 ? [0, 2] : [1, 0])), { input: 'logits' });
+    const logits = toProbabilities(
+      y.map((k) => (k === 1 ? [0, 2] : [1, 0])),
+      { input: 'logits' },
+    );
     const warnings: UMWarning[] = [];
     const r = comparePaired(y, right, logits, { resamples: 20, onWarning: (w) => warnings.push(w) });
     // both models are always right: AUROC is undefined, said once per model, not once per resample
@@ -101,8 +144,13 @@ describe('comparePaired', () => {
     const y = [0, 1, 1, 0, 1, 0, 1, 1];
     const zero = y.map((k, i) => (i === 0 ? [0, 1] : k === 1 ? [0.3, 0.7] : [0.6, 0.4]));
     const other = y.map((k) => (k === 1 ? [0.2, 0.8] : [0.7, 0.3]));
-    const nanFree = (x: unknown): boolean => (typeof x === 'number' ? !Number.isNaN(x) : x === null || typeof x !== 'object' || Object.values(x).every(nanFree));
-    for (const [a, b] of [[zero, zero], [zero, other], [other, zero]]) {
+    const nanFree = (x: unknown): boolean =>
+      typeof x === 'number' ? !Number.isNaN(x) : x === null || typeof x !== 'object' || Object.values(x).every(nanFree);
+    for (const [a, b] of [
+      [zero, zero],
+      [zero, other],
+      [other, zero],
+    ]) {
       const r = comparePaired(y, a as number[][], b as number[][], { resamples: 30, onWarning: () => {} });
       expect(nanFree(r), JSON.stringify(r)).toBe(true);
       const nll = r.metrics.find((m) => m.metric === 'nll');
@@ -111,22 +159,78 @@ describe('comparePaired', () => {
   });
   it('rejects bad input and options with typed errors naming the argument', () => {
     const y = [0, 1, 1];
-    const p = [[0.8, 0.2], [0.3, 0.7], [0.4, 0.6]];
+    const p = [
+      [0.8, 0.2],
+      [0.3, 0.7],
+      [0.4, 0.6],
+    ];
     const cases: [unknown[], string, RegExp][] = [
-      [[y, p, p, { resample: 10 }], 'UM_OPTION', /^comparePaired: options.resample must not be given: comparePaired has no such option/],
+      [
+        [y, p, p, { resample: 10 }],
+        'UM_OPTION',
+        /^comparePaired: options.resample must not be given: comparePaired has no such option/,
+      ],
       [[y, p, p, 'fast'], 'UM_OPTION', /^comparePaired: options must be an object; got "fast"/],
-      [[y, p, p, { resamples: 1 }], 'UM_OPTION', /^comparePaired: options.resamples must be an integer in \[2, 100000\]; got 1/],
-      [[y, p, p, { resamples: 1e9 }], 'UM_OPTION', /^comparePaired: options.resamples must be an integer in \[2, 100000\]; got 1000000000/],
+      [
+        [y, p, p, { resamples: 1 }],
+        'UM_OPTION',
+        /^comparePaired: options.resamples must be an integer in \[2, 100000\]; got 1/,
+      ],
+      [
+        [y, p, p, { resamples: 1e9 }],
+        'UM_OPTION',
+        /^comparePaired: options.resamples must be an integer in \[2, 100000\]; got 1000000000/,
+      ],
       [[y, p, p, { level: 95 }], 'UM_OPTION', /^comparePaired: options.level must be a number in \(0, 1\); got 95/],
-      [[y, p, p, { seed: -3 }], 'UM_OPTION', /^comparePaired: options.seed must be an integer in \[0, 2³² − 1\]; got -3/],
-      [[y, p, p, { method: 'normal' }], 'UM_OPTION', /^comparePaired: options.method must be one of 'auto', 'bca', 'basic', 'percentile', 'union'; got "normal"/],
+      [
+        [y, p, p, { seed: -3 }],
+        'UM_OPTION',
+        /^comparePaired: options.seed must be an integer in \[0, 2³² − 1\]; got -3/,
+      ],
+      [
+        [y, p, p, { method: 'normal' }],
+        'UM_OPTION',
+        /^comparePaired: options.method must be one of 'auto', 'bca', 'basic', 'percentile', 'union'; got "normal"/,
+      ],
       [[y, p, p, { bins: 0 }], 'UM_OPTION', /^comparePaired: options.bins must be/],
       [[y, p, p, { preset: 'sklearn2' }], 'UM_OPTION', /^comparePaired: options.preset must be one of/],
-      [[y, p, p, { classwise: 'no' }], 'UM_OPTION', /^comparePaired: options.classwise must be true or false; got "no"/],
-      [[y, p, p, { weights: [1, 1] }], 'UM_SHAPE', /^comparePaired: options.weights must have one weight per row \(3\); got 2/],
+      [
+        [y, p, p, { classwise: 'no' }],
+        'UM_OPTION',
+        /^comparePaired: options.classwise must be true or false; got "no"/,
+      ],
+      [
+        [y, p, p, { weights: [1, 1] }],
+        'UM_SHAPE',
+        /^comparePaired: options.weights must have one weight per row \(3\); got 2/,
+      ],
       [[y, p, p.slice(0, 2)], 'UM_SHAPE', /^comparePaired: scoresB must have the rows of scoresA \(3\); got 2/],
-      [[y, p, [[0.8, 0.2], [1.3, -0.3], [0.4, 0.6]]], 'UM_PROB_RANGE', /^comparePaired: scoresB: probs\[1\]\[0\] must be in \[0, 1\]; got 1.3/],
-      [[y, [[0.8, 0.2], [0.3, 0.6], [0.4, 0.6]], p], 'UM_ROW_SUM', /^comparePaired: scoresA: probs\[1\] must sum to 1/],
+      [
+        [
+          y,
+          p,
+          [
+            [0.8, 0.2],
+            [1.3, -0.3],
+            [0.4, 0.6],
+          ],
+        ],
+        'UM_PROB_RANGE',
+        /^comparePaired: scoresB: probs\[1\]\[0\] must be in \[0, 1\]; got 1.3/,
+      ],
+      [
+        [
+          y,
+          [
+            [0.8, 0.2],
+            [0.3, 0.6],
+            [0.4, 0.6],
+          ],
+          p,
+        ],
+        'UM_ROW_SUM',
+        /^comparePaired: scoresA: probs\[1\] must sum to 1/,
+      ],
       [[[0, 2, 1], p, p], 'UM_LABEL', /^comparePaired: labels\[1\] must be an integer in \[0, 2\)/],
       [[y.slice(0, 2), p, p], 'UM_SHAPE', /^comparePaired: labels must/],
     ];

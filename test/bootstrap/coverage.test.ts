@@ -74,15 +74,34 @@ function cellMetrics(p: readonly number[], w0: ArrayLike<number>, w1: ArrayLike<
   }
   let pairs = 0;
   for (let i = 0; i < M; i++) {
-    for (let j = 0; j < M; j++) pairs += (right[i] as number) * (wrong[j] as number) * ((conf[i] as number) > (conf[j] as number) ? 1 : conf[i] === conf[j] ? 0.5 : 0);
+    for (let j = 0; j < M; j++)
+      pairs +=
+        (right[i] as number) *
+        (wrong[j] as number) *
+        ((conf[i] as number) > (conf[j] as number) ? 1 : conf[i] === conf[j] ? 0.5 : 0);
   }
   const positives = right.reduce((s, v) => s + v, 0);
   const auroc = pairs / (positives * (total - positives));
-  return { accuracy: acc / total, brier: brier / total, nll: nll / total, auroc, ece: l1(ece) / total, sce: (l1(sce0) + l1(sce1)) / (2 * total) };
+  return {
+    accuracy: acc / total,
+    brier: brier / total,
+    nll: nll / total,
+    auroc,
+    ece: l1(ece) / total,
+    sce: (l1(sce0) + l1(sce1)) / (2 * total),
+  };
 }
 
-const truthA = cellMetrics(PA, PI.map((v, m) => v * (1 - (ETA[m] as number))), PI.map((v, m) => v * (ETA[m] as number)));
-const truthB = cellMetrics(PB, PI.map((v, m) => v * (1 - (ETA[m] as number))), PI.map((v, m) => v * (ETA[m] as number)));
+const truthA = cellMetrics(
+  PA,
+  PI.map((v, m) => v * (1 - (ETA[m] as number))),
+  PI.map((v, m) => v * (ETA[m] as number)),
+);
+const truthB = cellMetrics(
+  PB,
+  PI.map((v, m) => v * (1 - (ETA[m] as number))),
+  PI.map((v, m) => v * (ETA[m] as number)),
+);
 
 /** N rows drawn from the population: atom and label per row (seeded). */
 function sample(seed: number, n: number): { atom: Int32Array; y: Int32Array } {
@@ -110,7 +129,8 @@ function differences(s: { atom: Int32Array; y: Int32Array }, keys: readonly Key[
   };
 }
 
-const rowsOf = (s: { atom: Int32Array }, p: readonly number[]) => Array.from(s.atom, (m) => [1 - (p[m] as number), p[m] as number]);
+const rowsOf = (s: { atom: Int32Array }, p: readonly number[]) =>
+  Array.from(s.atom, (m) => [1 - (p[m] as number), p[m] as number]);
 
 describe('comparePaired: coverage of the nominal 95 % interval of B − A (simulation, known population difference)', () => {
   it('the brute-force cell metrics are the library’s, and comparePaired uses BCa / union for them', () => {

@@ -15,11 +15,15 @@ function q7(values: readonly number[], p: number): number {
 /** Runs bootstrap while recording every call of the metric: its weights and value. */
 function recorded(n: number, f: (w: Float64Array) => number, options: Parameters<typeof bootstrap>[2]) {
   const calls: { w: Float64Array; v: number }[] = [];
-  const r = bootstrap(n, (w) => {
-    const v = f(w);
-    calls.push({ w: Float64Array.from(w), v });
-    return v;
-  }, options);
+  const r = bootstrap(
+    n,
+    (w) => {
+      const v = f(w);
+      calls.push({ w: Float64Array.from(w), v });
+      return v;
+    },
+    options,
+  );
   return { r, calls, interval: r.intervals as BootstrapInterval };
 }
 
@@ -36,12 +40,19 @@ describe('bootstrap interval methods against their formulas (values recorded fro
     it(`${name}: percentile, basic, union and BCa (z₀ with ties ½, jackknife acceleration)`, () => {
       const R = 150;
       const level = 0.9;
-      const runs = Object.fromEntries((['percentile', 'basic', 'union', 'bca'] as BootstrapMethod[]).map((m) => [m, recorded(n, f, { resamples: R, seed: 9, level, method: m })]));
+      const runs = Object.fromEntries(
+        (['percentile', 'basic', 'union', 'bca'] as BootstrapMethod[]).map((m) => [
+          m,
+          recorded(n, f, { resamples: R, seed: 9, level, method: m }),
+        ]),
+      );
       const { calls } = runs.bca as ReturnType<typeof recorded>;
       const estimate = (calls[0] as { v: number }).v;
       const values = calls.slice(1, R + 1).map((c) => c.v);
       // the same resamples whatever the method
-      expect((runs.percentile as ReturnType<typeof recorded>).calls.map((c) => c.v)).toEqual(calls.slice(0, R + 1).map((c) => c.v));
+      expect((runs.percentile as ReturnType<typeof recorded>).calls.map((c) => c.v)).toEqual(
+        calls.slice(0, R + 1).map((c) => c.v),
+      );
       const [lo, hi] = [q7(values, 0.05), q7(values, 0.95)];
       const at = (m: string) => (runs[m] as ReturnType<typeof recorded>).interval;
       // (the library's tail level is (1 − 0.9)/2 = 0.04999999999999999, not 0.05: equal to ~1 ulp)
@@ -58,7 +69,9 @@ describe('bootstrap interval methods against their formulas (values recorded fro
       const groups = Math.min(n, 100);
       const jack = calls.slice(R + 1);
       expect(jack.length).toBe(groups);
-      jack.forEach((c, g) => expect(Array.from(c.w, (v, j) => (v === 0) === (j % groups === g)).every(Boolean)).toBe(true));
+      jack.forEach((c, g) =>
+        expect(Array.from(c.w, (v, j) => (v === 0) === (j % groups === g)).every(Boolean)).toBe(true),
+      );
       const mean = jack.reduce((s, c) => s + c.v, 0) / groups;
       const dev = jack.map((c) => mean - c.v);
       const a = dev.reduce((s, x) => s + x ** 3, 0) / (6 * dev.reduce((s, x) => s + x * x, 0) ** 1.5);
@@ -84,7 +97,11 @@ describe('bootstrap interval methods against their formulas (values recorded fro
     expect(interval.biasCorrection).toBeUndefined();
     // and below: the mirror image
     const { interval: mirror } = recorded(20, (w) => -f(w), { resamples: 50, method: 'bca' });
-    expect([mirror.method, mirror.lower, mirror.upper]).toEqual(['union', -(interval.upper as number), -(interval.lower as number)]);
+    expect([mirror.method, mirror.lower, mirror.upper]).toEqual([
+      'union',
+      -(interval.upper as number),
+      -(interval.lower as number),
+    ]);
   });
 
   it('BCa past the pole (1 − a·(z₀ + z) ≤ 0) takes the end it was heading for, never a wrapped-around level', () => {
@@ -96,7 +113,14 @@ describe('bootstrap interval methods against their formulas (values recorded fro
     expect(i.acceleration as number).toBeLessThan(-0.16);
     expect(i.lower).toBe(0); // without the guard the level wraps to Φ(+230) = 1: the lower end would be the largest value
     expect(i.upper as number).toBeGreaterThanOrEqual(0);
-    const j = intervalOf('bca', -0.5, values.map((v) => -v), 0, 0.95, high.map((v) => -v));
+    const j = intervalOf(
+      'bca',
+      -0.5,
+      values.map((v) => -v),
+      0,
+      0.95,
+      high.map((v) => -v),
+    );
     expect(j.acceleration as number).toBeGreaterThan(0.16);
     expect(j.upper).toBe(0);
     expect(j.lower as number).toBeLessThanOrEqual(0);
@@ -109,7 +133,8 @@ describe('bootstrap interval methods against their formulas (values recorded fro
       const inf = bootstrap(10, () => Infinity, { resamples: 20, method }).intervals as BootstrapInterval;
       expect([inf.estimate, inf.lower, inf.upper], method).toEqual([Infinity, null, null]);
       // a metric infinite on resamples that hold row 0 twice: those resamples are failed, not NaN ends
-      const some = bootstrap(10, (w) => ((w[0] as number) > 1 ? Infinity : (w[1] as number)), { resamples: 40, method }).intervals as BootstrapInterval;
+      const some = bootstrap(10, (w) => ((w[0] as number) > 1 ? Infinity : (w[1] as number)), { resamples: 40, method })
+        .intervals as BootstrapInterval;
       expect(some.failed, method).toBeGreaterThan(0);
       expect(Number.isFinite(some.lower) && Number.isFinite(some.upper), method).toBe(true);
     }

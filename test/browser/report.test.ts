@@ -58,10 +58,9 @@ async function checkPage(page: Page, files: string[], charts: number, binary: bo
     })),
   );
   for (const [model, file] of files.entries()) {
-    const expected = JSON.parse((await um(['metrics', file, '--json', ...(binary ? ['--binary'] : [])])).stdout) as Record<
-      string,
-      unknown
-    >;
+    const expected = JSON.parse(
+      (await um(['metrics', file, '--json', ...(binary ? ['--binary'] : [])])).stdout,
+    ) as Record<string, unknown>;
     const mine = cells.filter((c) => c.model === model);
     expect(mine.length).toBe(17);
     for (const c of mine) {

@@ -2,13 +2,25 @@
 import { describe, expect, it } from 'vitest';
 import { failure } from '../helpers/failure.js';
 import {
-  applyCalibrator, applyHistogramBinning, applyIsotonic, applyMcTemperature, applyPlatt, applyTemperature, applyTopBinning, fitHistogramBinning,
-  fitIsotonic, fitMcTemperature, fitPlatt, fitTemperature, fitTopBinning, parseCalibrator, type CalibratorParams,
+  applyCalibrator,
+  applyHistogramBinning,
+  applyIsotonic,
+  applyMcTemperature,
+  applyPlatt,
+  applyTemperature,
+  applyTopBinning,
+  fitHistogramBinning,
+  fitIsotonic,
+  fitMcTemperature,
+  fitPlatt,
+  fitTemperature,
+  fitTopBinning,
+  parseCalibrator,
+  type CalibratorParams,
 } from '../../src/index.js';
 import { VERSION } from '../../src/version.js';
 import { randomProbs } from '../helpers/data.js';
 import { readFileSync } from 'node:fs';
-
 
 describe('fitPlatt', () => {
   it("matches Newton's method on Platt's objective in numpy (gradient 3e-16)", () => {
@@ -48,8 +60,10 @@ describe('fitHistogramBinning', () => {
     const h = fitHistogramBinning(labels, probs, { bins: 5, binning: 'equal-mass' });
     expect(h.histograms).toHaveLength(3);
     const out = applyHistogramBinning(h, probs);
-    for (let i = 0; i < 300; i++) expect(Array.from(out.data.subarray(3 * i, 3 * i + 3)).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 14);
-    for (const hist of h.histograms) for (const e of hist.edges.slice(1, -1)) expect(probs.some((r) => r.includes(e))).toBe(false);
+    for (let i = 0; i < 300; i++)
+      expect(Array.from(out.data.subarray(3 * i, 3 * i + 3)).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 14);
+    for (const hist of h.histograms)
+      for (const e of hist.edges.slice(1, -1)) expect(probs.some((r) => r.includes(e))).toBe(false);
   });
 });
 
@@ -64,7 +78,10 @@ describe('fitIsotonic', () => {
     const out = applyIsotonic(fitted, probs);
     const p1 = probs.map((r) => r[1] as number);
     const order = p1.map((_, i) => i).sort((a, b) => (p1[a] as number) - (p1[b] as number));
-    for (let j = 1; j < order.length; j++) expect(out.data[2 * (order[j] as number) + 1]).toBeGreaterThanOrEqual(out.data[2 * (order[j - 1] as number) + 1] as number);
+    for (let j = 1; j < order.length; j++)
+      expect(out.data[2 * (order[j] as number) + 1]).toBeGreaterThanOrEqual(
+        out.data[2 * (order[j - 1] as number) + 1] as number,
+      );
     const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
     expect(mean(p1.map((_, i) => out.data[2 * i + 1] as number))).toBeCloseTo(mean(labels), 12);
   });
@@ -79,9 +96,19 @@ describe('every calibrator: a JSON round trip gives identical outputs', () => {
     ['temperature', fitTemperature(labels, probs), () => 0, (p) => applyCalibrator(p, probs)],
     ['mc-temperature', fitMcTemperature(labels, members), () => 0, (p) => applyCalibrator(p, members)],
     ['platt', fitPlatt(yb, binaryP, { binary: true }), () => 0, (p) => applyCalibrator(p, binaryP, { binary: true })],
-    ['histogram-binning', fitHistogramBinning(labels, probs, { binning: 'equal-mass' }), () => 0, (p) => applyCalibrator(p, probs)],
+    [
+      'histogram-binning',
+      fitHistogramBinning(labels, probs, { binning: 'equal-mass' }),
+      () => 0,
+      (p) => applyCalibrator(p, probs),
+    ],
     ['isotonic', fitIsotonic(labels, probs), () => 0, (p) => applyCalibrator(p, probs)],
-    ['top-binning', fitTopBinning(labels, probs, { bins: 8, score: 'entropy' }), () => 0, (p) => applyCalibrator(p, probs)],
+    [
+      'top-binning',
+      fitTopBinning(labels, probs, { bins: 8, score: 'entropy' }),
+      () => 0,
+      (p) => applyCalibrator(p, probs),
+    ],
   ];
   for (const [kind, params, , apply] of CASES) {
     it(kind, () => {
@@ -106,11 +133,31 @@ describe('corrupted or mismatched calibrators are rejected with UM_CALIBRATOR', 
   const ROWS: [string, unknown, RegExp][] = [
     ['not JSON', '{"kind": "temp', /^parseCalibrator: json must be valid JSON/],
     ['an array', [], /^parseCalibrator: params must be a calibrator object/],
-    ['unknown kind', { ...t, kind: 'temperature-scaling' }, /^parseCalibrator: params.kind must be one of "temperature", .*; got "temperature-scaling"/],
-    ['another format', { ...t, format: 'sklearn' }, /^parseCalibrator: params.format must be "uncertainty-metrics\/calibrator"; got "sklearn"/],
-    ['a newer layout', { ...t, version: 2 }, /^parseCalibrator: params.version must be 1 \(the calibrator layout this library reads\); got 2/],
-    ['a negative temperature', { ...t, temperature: -1 }, /^parseCalibrator: params.temperature must be a finite number > 0; got -1/],
-    ['a missing fittedOn.n', { ...t, fittedOn: { ...(t.fittedOn as object), n: undefined } }, /^parseCalibrator: params.fittedOn.n must be an integer ≥ 1/],
+    [
+      'unknown kind',
+      { ...t, kind: 'temperature-scaling' },
+      /^parseCalibrator: params.kind must be one of "temperature", .*; got "temperature-scaling"/,
+    ],
+    [
+      'another format',
+      { ...t, format: 'sklearn' },
+      /^parseCalibrator: params.format must be "uncertainty-metrics\/calibrator"; got "sklearn"/,
+    ],
+    [
+      'a newer layout',
+      { ...t, version: 2 },
+      /^parseCalibrator: params.version must be 1 \(the calibrator layout this library reads\); got 2/,
+    ],
+    [
+      'a negative temperature',
+      { ...t, temperature: -1 },
+      /^parseCalibrator: params.temperature must be a finite number > 0; got -1/,
+    ],
+    [
+      'a missing fittedOn.n',
+      { ...t, fittedOn: { ...(t.fittedOn as object), n: undefined } },
+      /^parseCalibrator: params.fittedOn.n must be an integer ≥ 1/,
+    ],
     ['no diagnostics', { ...t, diagnostics: null }, /^parseCalibrator: params.diagnostics must be an object; got null/],
   ];
   for (const [what, value, message] of ROWS) {
@@ -122,15 +169,31 @@ describe('corrupted or mismatched calibrators are rejected with UM_CALIBRATOR', 
   }
   it('a calibrator applied to data with another number of classes', () => {
     const e = failure(() => applyTemperature(t as never, [[0.5, 0.5]]));
-    expect([e.code, e.message]).toEqual(['UM_CALIBRATOR', 'applyTemperature: scores must have the 10 classes the temperature calibrator was fitted on; got "2 classes"']);
+    expect([e.code, e.message]).toEqual([
+      'UM_CALIBRATOR',
+      'applyTemperature: scores must have the 10 classes the temperature calibrator was fitted on; got "2 classes"',
+    ]);
   });
   it('a calibrator of another kind given to a specific apply', () => {
     const e = failure(() => applyPlatt(t as never, [0.5], { binary: true }));
-    expect(e.message).toBe('applyPlatt: params.kind must be "platt"; got "temperature" (apply it with the temperature calibrator)');
+    expect(e.message).toBe(
+      'applyPlatt: params.kind must be "platt"; got "temperature" (apply it with the temperature calibrator)',
+    );
   });
   it('a top-binning calibrator fitted on values needs the values again', () => {
-    const b = fitTopBinning([0, 1, 0, 1], [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4]], { score: { uncertainty: [0.1, 0.2, 0.3, 0.4] }, bins: 2 });
-    expect(failure(() => applyTopBinning(b, [[0.9, 0.1]])).message).toMatch(/^applyTopBinning: options.score must give the \{ uncertainty \} values again/);
+    const b = fitTopBinning(
+      [0, 1, 0, 1],
+      [
+        [0.9, 0.1],
+        [0.8, 0.2],
+        [0.7, 0.3],
+        [0.6, 0.4],
+      ],
+      { score: { uncertainty: [0.1, 0.2, 0.3, 0.4] }, bins: 2 },
+    );
+    expect(failure(() => applyTopBinning(b, [[0.9, 0.1]])).message).toMatch(
+      /^applyTopBinning: options.score must give the \{ uncertainty \} values again/,
+    );
     expect(applyTopBinning(b, [[0.9, 0.1]], { score: { uncertainty: [0.05] } }).bin[0]).toBe(0);
   });
 });

@@ -71,27 +71,49 @@ function shuffle<T>(items: T[], seed: number): T[] {
 describe('fitIsotonic pools tied scores before PAV', () => {
   it("the issue's example: both row orders give scikit-learn's 0.5 / 0.667", () => {
     for (const [y, s] of [
-      [[0, 1, 0, 1, 1], [0.2, 0.2, 0.7, 0.7, 0.7]],
-      [[1, 0, 1, 0, 1], [0.2, 0.2, 0.7, 0.7, 0.7]],
-      [[1, 0, 0, 1, 1], [0.2, 0.7, 0.2, 0.7, 0.7]],
+      [
+        [0, 1, 0, 1, 1],
+        [0.2, 0.2, 0.7, 0.7, 0.7],
+      ],
+      [
+        [1, 0, 1, 0, 1],
+        [0.2, 0.2, 0.7, 0.7, 0.7],
+      ],
+      [
+        [1, 0, 0, 1, 1],
+        [0.2, 0.7, 0.2, 0.7, 0.7],
+      ],
     ]) {
-      expect(fitIsotonic(y as number[], s as number[], { binary: true }).maps).toEqual([{ x: [0.2, 0.7], y: [0.5, 2 / 3] }]);
+      expect(fitIsotonic(y as number[], s as number[], { binary: true }).maps).toEqual([
+        { x: [0.2, 0.7], y: [0.5, 2 / 3] },
+      ]);
     }
   });
   it('random data with many ties and near-ties: equal to the brute-force fit, identical under row permutations', () => {
     for (let seed = 1; seed <= 60; seed++) {
-      const n = 5 + Math.floor(uniforms(seed, 1)[0] as number * 120);
+      const n = 5 + Math.floor((uniforms(seed, 1)[0] as number) * 120);
       const u = uniforms(seed + 1000, 3 * n);
       // few distinct grid values (2–30), so most rows tie; labels loosely increasing in the score
       const levels = 2 + (seed % 29);
-      const ks = Array.from({ length: n }, (_, i) => Math.round(Math.floor((u[i] as number) * levels) * (100 / levels)));
+      const ks = Array.from({ length: n }, (_, i) =>
+        Math.round(Math.floor((u[i] as number) * levels) * (100 / levels)),
+      );
       const scores = ks.map((k, i) => gridScore(k, Math.floor((u[n + i] as number) * 4)));
       const labels = scores.map((s, i) => ((u[2 * n + i] as number) < 0.2 + 0.6 * s ? 1 : 0));
       const fitted = fitIsotonic(labels, scores, { binary: true }).maps;
       expect(fitted).toEqual([reference(scores, labels)]);
       for (const p of [1, 2, 3]) {
-        const order = shuffle(Array.from({ length: n }, (_, i) => i), seed * 7 + p);
-        expect(fitIsotonic(order.map((i) => labels[i] as number), order.map((i) => scores[i] as number), { binary: true }).maps).toEqual(fitted);
+        const order = shuffle(
+          Array.from({ length: n }, (_, i) => i),
+          seed * 7 + p,
+        );
+        expect(
+          fitIsotonic(
+            order.map((i) => labels[i] as number),
+            order.map((i) => scores[i] as number),
+            { binary: true },
+          ).maps,
+        ).toEqual(fitted);
       }
     }
   });
@@ -111,14 +133,32 @@ describe('fitIsotonic pools tied scores before PAV', () => {
       // multiples of 1/20 that sum to 1 (many ties), each row written one of the four ways
       const { labels, probs } = randomProbs(seed, n, c, 20);
       const ways = uniforms(seed + 77, n);
-      const rows = probs.map((r, i) => r.map((v) => gridScore(Math.round(v * 100), Math.floor((ways[i] as number) * 4))));
+      const rows = probs.map((r, i) =>
+        r.map((v) => gridScore(Math.round(v * 100), Math.floor((ways[i] as number) * 4))),
+      );
       const fitted = fitIsotonic(labels, rows).maps;
       expect(fitted).toHaveLength(c);
-      fitted.forEach((m, k) => expect(m).toEqual(reference(rows.map((r) => r[k] as number), labels.map((y) => (y === k ? 1 : 0)))));
-      const order = shuffle(Array.from({ length: n }, (_, i) => i), seed);
-      expect(fitIsotonic(order.map((i) => labels[i] as number), order.map((i) => rows[i] as number[])).maps).toEqual(fitted);
+      fitted.forEach((m, k) =>
+        expect(m).toEqual(
+          reference(
+            rows.map((r) => r[k] as number),
+            labels.map((y) => (y === k ? 1 : 0)),
+          ),
+        ),
+      );
+      const order = shuffle(
+        Array.from({ length: n }, (_, i) => i),
+        seed,
+      );
+      expect(
+        fitIsotonic(
+          order.map((i) => labels[i] as number),
+          order.map((i) => rows[i] as number[]),
+        ).maps,
+      ).toEqual(fitted);
       const out = applyIsotonic({ ...fitIsotonic(labels, rows) }, rows);
-      for (let i = 0; i < n; i++) expect(Array.from(out.data.subarray(i * c, (i + 1) * c)).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 14);
+      for (let i = 0; i < n; i++)
+        expect(Array.from(out.data.subarray(i * c, (i + 1) * c)).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 14);
     }
   });
 });
@@ -134,7 +174,9 @@ interface Case {
 }
 
 describe('fitIsotonic agrees with scikit-learn 1.2.1 on tied data (test/fixtures/calibrate/sklearnIsotonic.py)', () => {
-  const { cases } = JSON.parse(readFileSync('test/fixtures/calibrate/sklearnIsotonic.json', 'utf8')) as { cases: Case[] };
+  const { cases } = JSON.parse(readFileSync('test/fixtures/calibrate/sklearnIsotonic.json', 'utf8')) as {
+    cases: Case[];
+  };
   for (const c of cases) {
     it(c.name, () => {
       const binary = !Array.isArray(c.scores[0]);
@@ -147,10 +189,14 @@ describe('fitIsotonic agrees with scikit-learn 1.2.1 on tied data (test/fixtures
       });
       if (binary) {
         const out = applyIsotonic(fitted, c.grid as number[], { binary: true }).data;
-        (c.maps[0]?.predict as number[]).forEach((v, i) => expect(Math.abs((out[2 * i + 1] as number) - v)).toBeLessThan(1e-15));
+        (c.maps[0]?.predict as number[]).forEach((v, i) =>
+          expect(Math.abs((out[2 * i + 1] as number) - v)).toBeLessThan(1e-15),
+        );
       } else {
         const out = applyIsotonic(fitted, c.test as number[][]).data;
-        (c.calibrated as number[][]).flat().forEach((v, i) => expect(Math.abs((out[i] as number) - v)).toBeLessThan(1e-15));
+        (c.calibrated as number[][])
+          .flat()
+          .forEach((v, i) => expect(Math.abs((out[i] as number) - v)).toBeLessThan(1e-15));
       }
     });
   }

@@ -1,7 +1,16 @@
 /** Temperature scaling (single model, MC dropout / ensembles) on hand cases and the bundled MNIST predictions. */
 import { describe, expect, it } from 'vitest';
 import {
-  applyMcTemperature, applyTemperature, ece, fitMcTemperature, fitTemperature, mcIntegrate, nll, toProbabilities, uce, type UMWarning,
+  applyMcTemperature,
+  applyTemperature,
+  ece,
+  fitMcTemperature,
+  fitTemperature,
+  mcIntegrate,
+  nll,
+  toProbabilities,
+  uce,
+  type UMWarning,
 } from '../../src/index.js';
 import { randomProbs } from '../helpers/data.js';
 import { uniforms } from '../helpers/minstd.js';
@@ -29,17 +38,26 @@ describe('fitTemperature: Newton passes', () => {
     }
     return { labels, logits };
   };
-  for (const [scale, t0] of [[0.3, 0.5], [1, 1], [1, 3], [5, 2], [40, 30], [40, 0.01]] as const) {
+  for (const [scale, t0] of [
+    [0.3, 0.5],
+    [1, 1],
+    [1, 3],
+    [5, 2],
+    [40, 30],
+    [40, 0.01],
+  ] as const) {
     it(`logits × ${scale}, labels from softmax(z / ${t0}): a minimum (NLL not lower at T·(1 ± 1e-5)) in fewer than 20 passes`, () => {
       const { labels, logits } = data(scale, t0);
       const seen: UMWarning[] = [];
       const params = fitTemperature(labels, logits, { input: 'logits', onWarning: (w) => seen.push(w) });
-      const at = (t: number) => nll(labels, applyTemperature({ ...params, temperature: t }, logits, { input: 'logits' }));
+      const at = (t: number) =>
+        nll(labels, applyTemperature({ ...params, temperature: t }, logits, { input: 'logits' }));
       expect(params.diagnostics.evaluations).toBeLessThan(20);
       expect(params.diagnostics.converged).toBe(true);
       expect(at(params.temperature)).toBeCloseTo(params.diagnostics.nllAfter, 13);
       if (params.diagnostics.atBound === null) {
-        for (const f of [1 - 1e-5, 1 + 1e-5]) expect(at(params.temperature * f)).toBeGreaterThanOrEqual(params.diagnostics.nllAfter - 1e-15);
+        for (const f of [1 - 1e-5, 1 + 1e-5])
+          expect(at(params.temperature * f)).toBeGreaterThanOrEqual(params.diagnostics.nllAfter - 1e-15);
         expect(Math.abs(Math.log(params.temperature / t0))).toBeLessThan(1); // a sanity check: within a factor e of T0
       }
       expect(seen.map((w) => w.code)).toEqual(params.diagnostics.atBound === null ? [] : ['UM_W_BOUND']);
@@ -102,18 +120,30 @@ describe('fitTemperature properties', () => {
   });
   it('already calibrated data keeps T = 1 when that is the best point', () => {
     // four identical rows predicting P(class 0) = 3/4, and 3 of the 4 labels are 0: calibrated, NLL minimal at T = 1
-    const t = fitTemperature([0, 0, 0, 1], Array.from({ length: 4 }, () => [Math.log(3), 0]), { input: 'logits' });
+    const t = fitTemperature(
+      [0, 0, 0, 1],
+      Array.from({ length: 4 }, () => [Math.log(3), 0]),
+      { input: 'logits' },
+    );
     expect(t.temperature).toBeCloseTo(1, 8);
   });
   it('a binary head (σ(z / T)) gives the temperature of the equivalent two-column softmax', () => {
     const z = [2.5, -1, 0.3, 4, -3, 1.2, -0.2, 0.8];
     const y = [1, 0, 0, 1, 0, 0, 1, 1];
     const binary = fitTemperature(y, z, { binary: true, input: 'logits' });
-    const matrix = fitTemperature(y, z.map((v) => [0, v]), { input: 'logits' });
+    const matrix = fitTemperature(
+      y,
+      z.map((v) => [0, v]),
+      { input: 'logits' },
+    );
     // the NLL is flat at its minimum: its location is determined to about √ε relative
     expect(Math.abs(binary.temperature - matrix.temperature) / matrix.temperature).toBeLessThan(1e-7);
     const a = applyTemperature(binary, z, { binary: true, input: 'logits' }).data;
-    const b = applyTemperature(binary, z.map((v) => [0, v]), { input: 'logits' }).data;
+    const b = applyTemperature(
+      binary,
+      z.map((v) => [0, v]),
+      { input: 'logits' },
+    ).data;
     a.forEach((v, i) => expect(v).toBeCloseTo(b[i] as number, 14));
   });
   it('an exact zero at a label: Infinity at every T, T = 1 kept with a warning', () => {
@@ -128,7 +158,10 @@ describe('fitMcTemperature on the bundled 5-member deep ensemble', () => {
     const val = await bundled('deep_ensemble_val_member_logits', 'val');
     const test = await bundled('deep_ensemble_test_member_logits', 'test');
     const before = mcIntegrate(test.members as Float32Array, M5);
-    const expected = { predictive: [2.0784372516336727, 0.15327078848752493], 'mean-nll': [2.1424514040401754, 0.1577928832059626] } as const;
+    const expected = {
+      predictive: [2.0784372516336727, 0.15327078848752493],
+      'mean-nll': [2.1424514040401754, 0.1577928832059626],
+    } as const;
     for (const objective of ['predictive', 'mean-nll'] as const) {
       const params = fitMcTemperature(val.labels, val.members as Float32Array, { ...M5, objective });
       const [t, loss] = expected[objective];

@@ -43,7 +43,16 @@ function pass(l: Float64Array, rowMax: Float64Array, n: number, c: number, y: Ar
 }
 
 /** The old fitTemperature: safeguarded Newton on u = ln β with the bound tried after three steps one way. */
-export function fitTemperatureBefore(labels: ArrayLike<number>, scores: Scores, options: { input?: 'logits' | 'logprobs' | 'probs'; numClasses?: number; binary?: boolean; bounds?: [number, number] } = {}): { temperature: number; evaluations: number; nllAfter: number } {
+export function fitTemperatureBefore(
+  labels: ArrayLike<number>,
+  scores: Scores,
+  options: {
+    input?: 'logits' | 'logprobs' | 'probs';
+    numClasses?: number;
+    binary?: boolean;
+    bounds?: [number, number];
+  } = {},
+): { temperature: number; evaluations: number; nllAfter: number } {
   const { bounds = [1e-3, 1e3], ...input } = options;
   const p = toProbabilities(scores, input);
   const l = logOf(p.data, p.logData);
@@ -91,7 +100,10 @@ export function fitTemperatureBefore(labels: ArrayLike<number>, scores: Scores, 
     if (cur.f < best.f || (cur.f === best.f && best.u !== 0)) best = { u, f: cur.f };
     if (b - a < tolerance || (u === uLo && cur.g > 0) || (u === uHi && cur.g < 0)) break;
   }
-  for (const [end, t] of [[uLo, hi], [uHi, lo]] as const) {
+  for (const [end, t] of [
+    [uLo, hi],
+    [uHi, lo],
+  ] as const) {
     if (Math.abs(best.u - end) <= 1e-6 && best.u !== end && evaluations < maxEvaluations) {
       const v = at(1 / t);
       evaluations++;
@@ -113,7 +125,13 @@ export function fitTemperatureBefore(labels: ArrayLike<number>, scores: Scores, 
 const GOLDEN = (3 - Math.sqrt(5)) / 2;
 
 /** Brent's minimiser as it was (src/math/minimize.ts): golden section with parabolic steps, NaN as +∞. */
-function brent(f: (x: number) => number, a: number, b: number, tolerance: number, maxEvaluations: number): { x: number; fx: number; evaluations: number } {
+function brent(
+  f: (x: number) => number,
+  a: number,
+  b: number,
+  tolerance: number,
+  maxEvaluations: number,
+): { x: number; fx: number; evaluations: number } {
   const g = (x: number) => {
     const v = f(x);
     return Number.isNaN(v) ? Infinity : v;
@@ -194,7 +212,11 @@ function scaledLogProbability(l: Float64Array, o: number, c: number, y: number, 
 }
 
 /** The old fitMcTemperature: Brent on ln T, then the best of T = 1, both bounds and the Brent point. */
-export function fitMcTemperatureBefore(labels: ArrayLike<number>, members: Float32Array | Float64Array, options: { numMembers: number; numClasses: number; objective?: 'predictive' | 'mean-nll'; bounds?: [number, number] }): { temperature: number; evaluations: number; nllAfter: number } {
+export function fitMcTemperatureBefore(
+  labels: ArrayLike<number>,
+  members: Float32Array | Float64Array,
+  options: { numMembers: number; numClasses: number; objective?: 'predictive' | 'mean-nll'; bounds?: [number, number] },
+): { temperature: number; evaluations: number; nllAfter: number } {
   const { numMembers: s, numClasses: c, objective = 'predictive', bounds = [1e-3, 1e3] } = options;
   const e = toEnsemble(members, { input: 'logits', numMembers: s, numClasses: c });
   const l = logOf(e.data, e.logData);

@@ -41,8 +41,13 @@ function regime(seed: number): { labels: number[]; members: number[][][]; bounds
     // separable data: a margin of one scale unit for the top class in every member, so the NLL reaches exactly 0
     const top = base.indexOf(Math.max(...base));
     if (agree === 1) base[top] = (base[top] as number) + scale;
-    for (let m = 0; m < s; m++) (members[m] as number[][]).push(base.map((b, k) => b * (1 + (m === 0 ? 0 : 0.3 * ((v[i * (c * s + 2) + m * c + k] as number) - 0.5)))));
-    labels.push((v[i * (c * s + 2) + c * s] as number) < agree ? top : Math.floor((v[i * (c * s + 2) + c * s + 1] as number) * c));
+    for (let m = 0; m < s; m++)
+      (members[m] as number[][]).push(
+        base.map((b, k) => b * (1 + (m === 0 ? 0 : 0.3 * ((v[i * (c * s + 2) + m * c + k] as number) - 0.5)))),
+      );
+    labels.push(
+      (v[i * (c * s + 2) + c * s] as number) < agree ? top : Math.floor((v[i * (c * s + 2) + c * s + 1] as number) * c),
+    );
   }
   return { labels, members, bounds: [lo, hi] };
 }
@@ -50,12 +55,22 @@ function regime(seed: number): { labels: number[]; members: number[][][]; bounds
 describe('temperature bounds', () => {
   it("rejects bounds outside [1e-6, 1e12] (the issue's 1e-320 reported T = 1.4e-308 'converged'), naming the bound", () => {
     const y = [0, 1, 0];
-    const z = [[2, 0], [0, 1], [3, 0]];
-    for (const fit of [(o: object) => fitTemperature(y, z, { input: 'logits', ...o }), (o: object) => fitMcTemperature(y, [z], { input: 'logits', ...o })]) {
+    const z = [
+      [2, 0],
+      [0, 1],
+      [3, 0],
+    ];
+    for (const fit of [
+      (o: object) => fitTemperature(y, z, { input: 'logits', ...o }),
+      (o: object) => fitMcTemperature(y, [z], { input: 'logits', ...o }),
+    ]) {
       for (const [bounds, message] of [
         [[1e-320, 1000], /options\.bounds\[0\] must be ≥ 1e-6 \(temperatures lie in \[1e-6, 1e12\]\); got 1e-320$/],
         [[1e-7, 10], /options\.bounds\[0\] must be ≥ 1e-6 .*; got 1e-7$/],
-        [[0.5, 1e13], /options\.bounds\[1\] must be ≤ 1e12 \(temperatures lie in \[1e-6, 1e12\]\); got 10000000000000$/],
+        [
+          [0.5, 1e13],
+          /options\.bounds\[1\] must be ≤ 1e12 \(temperatures lie in \[1e-6, 1e12\]\); got 10000000000000$/,
+        ],
       ] as const) {
         const e = failure(() => fit({ bounds }));
         expect(e.code).toBe('UM_OPTION');
@@ -72,7 +87,9 @@ describe('temperature bounds', () => {
       const single = members.length === 1;
       const seen: UMWarning[] = [];
       const options = { input: 'logits' as const, bounds, onWarning: (w: UMWarning) => seen.push(w) };
-      const p = single ? fitTemperature(labels, members[0] as number[][], options) : fitMcTemperature(labels, members, options);
+      const p = single
+        ? fitTemperature(labels, members[0] as number[][], options)
+        : fitMcTemperature(labels, members, options);
       const t = p.temperature;
       const at = referenceNll(members, labels, t);
       const [fLo, fHi] = [referenceNll(members, labels, lo), referenceNll(members, labels, hi)];
@@ -88,7 +105,10 @@ describe('temperature bounds', () => {
       }
       const near = Math.abs(Math.log(t / lo)) <= 1e-6 ? 'lower' : Math.abs(Math.log(t / hi)) <= 1e-6 ? 'upper' : null;
       expect(p.diagnostics.atBound, where).toBe(near);
-      expect(seen.map((w) => w.code), where).toEqual(near === null ? [] : ['UM_W_BOUND']);
+      expect(
+        seen.map((w) => w.code),
+        where,
+      ).toEqual(near === null ? [] : ['UM_W_BOUND']);
       // and what it produced is a calibrator that validates
       expect(parseCalibrator(JSON.stringify(p)).kind).toBe(p.kind);
       if (near !== null) atBounds++;
@@ -99,10 +119,19 @@ describe('temperature bounds', () => {
   it('separable data: the NLL is 0 from some T down to the lower bound; the fit reports that bound with a warning', () => {
     // margins of 30: softmax underflows to one-hot below T ≈ 0.8, long before the bound
     const y = [0, 1, 0, 1];
-    const z = [[30, 0], [0, 30], [45, 0], [0, 60]];
+    const z = [
+      [30, 0],
+      [0, 30],
+      [45, 0],
+      [0, 60],
+    ];
     for (const fit of ['single', 'mc'] as const) {
       const seen: string[] = [];
-      const o = { input: 'logits' as const, bounds: [1e-6, 100] as [number, number], onWarning: (w: UMWarning) => seen.push(w.code) };
+      const o = {
+        input: 'logits' as const,
+        bounds: [1e-6, 100] as [number, number],
+        onWarning: (w: UMWarning) => seen.push(w.code),
+      };
       const p = fit === 'single' ? fitTemperature(y, z, o) : fitMcTemperature(y, [z, z], o);
       expect([p.temperature, p.diagnostics.atBound, seen], fit).toEqual([1e-6, 'lower', ['UM_W_BOUND']]);
     }

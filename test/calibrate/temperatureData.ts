@@ -6,7 +6,15 @@ import { uniforms } from '../helpers/minstd.js';
  * calibrated; t0 < 1 over-, t0 > 1 under-confident; t0 = 0: the label is the argmax, separable). `ties`: every 5th
  * row ties its maximum, every 7th repeats the row before; `minusInf`: every 6th row has a −∞ entry off the label.
  */
-export function logitsCase(seed: number, n: number, c: number, scale: number, t0: number, ties = false, minusInf = false): { labels: number[]; z: Float64Array } {
+export function logitsCase(
+  seed: number,
+  n: number,
+  c: number,
+  scale: number,
+  t0: number,
+  ties = false,
+  minusInf = false,
+): { labels: number[]; z: Float64Array } {
   const u = uniforms(seed * 7919 + 13, n * (c + 2) + 10).slice(10);
   const z = new Float64Array(n * c);
   const labels: number[] = [];

@@ -19,7 +19,14 @@ afterEach(() => {
 type Objective = 'predictive' | 'mean-nll';
 
 /** f′(β) of either objective by plain loops over raw member logits [S, N, C] (−∞ entries skipped). */
-function gradient(labels: readonly number[], z: ArrayLike<number>, s: number, c: number, objective: Objective, beta: number): number {
+function gradient(
+  labels: readonly number[],
+  z: ArrayLike<number>,
+  s: number,
+  c: number,
+  objective: Objective,
+  beta: number,
+): number {
   const n = labels.length;
   let g = 0;
   for (let i = 0; i < n; i++) {
@@ -55,7 +62,13 @@ function gradient(labels: readonly number[], z: ArrayLike<number>, s: number, c:
 }
 
 /** The zero of f′ by bisection on ln β inside [1e-3, 1e3], or null when f′ does not change sign there. */
-function exactTemperature(labels: readonly number[], z: ArrayLike<number>, s: number, c: number, objective: Objective): number | null {
+function exactTemperature(
+  labels: readonly number[],
+  z: ArrayLike<number>,
+  s: number,
+  c: number,
+  objective: Objective,
+): number | null {
   let a = -Math.log(1e3);
   let b = -Math.log(1e-3);
   const g = (u: number) => gradient(labels, z, s, c, objective, Math.exp(u));
@@ -71,7 +84,15 @@ function exactTemperature(labels: readonly number[], z: ArrayLike<number>, s: nu
 }
 
 /** S members around seeded base logits: each entry scaled by 1 ± 0.3·spread and shifted by ±spread. */
-function ensembleCase(seed: number, s: number, n: number, c: number, scale: number, t0: number, spread: number): { labels: number[]; z: Float64Array } {
+function ensembleCase(
+  seed: number,
+  s: number,
+  n: number,
+  c: number,
+  scale: number,
+  t0: number,
+  spread: number,
+): { labels: number[]; z: Float64Array } {
   const { labels, z: base } = logitsCase(seed, n, c, scale, t0, seed % 2 === 0, seed % 3 === 0);
   const u = uniforms(seed * 104729 + 7, 2 * s * n * c + 10).slice(10);
   const z = new Float64Array(s * n * c);
@@ -95,14 +116,22 @@ function compare(name: string, labels: number[], z: Float32Array | Float64Array,
     const exact = exactTemperature(labels, z, s, c, objective);
     for (const backend of ['wasm', 'reference'] as const) {
       useKernels(backend);
-      const now = fitMcTemperature(labels, z, { input: 'logits', numMembers: s, numClasses: c, objective, onWarning: () => undefined });
+      const now = fitMcTemperature(labels, z, {
+        input: 'logits',
+        numMembers: s,
+        numClasses: c,
+        objective,
+        onWarning: () => undefined,
+      });
       const t = now.temperature;
       const where = `${name}, ${objective}, ${backend}: T ${t}, Brent ${old.temperature}, exact ${exact}`;
       passesBefore += old.evaluations;
       passesAfter += now.diagnostics.evaluations;
       // never a higher NLL than the old fit (beyond rounding) on these seeds — the predictive NLL can have several local
       // minima, and each search returns one (never worse than T = 1 or either bound)
-      expect(now.diagnostics.nllAfter, where).toBeLessThanOrEqual(old.nllAfter + 1e-14 * Math.max(1, Math.abs(old.nllAfter)));
+      expect(now.diagnostics.nllAfter, where).toBeLessThanOrEqual(
+        old.nllAfter + 1e-14 * Math.max(1, Math.abs(old.nllAfter)),
+      );
       if (now.diagnostics.atBound !== null) {
         expect([1e-3, 1e3], where).toContain(t);
         continue;
@@ -124,7 +153,13 @@ describe('fitMcTemperature: Newton/Halley on exact derivatives', () => {
     let seed = 1;
     for (const s of [1, 2, 5]) {
       for (const c of [2, 10, 100]) {
-        for (const [scale, t0, spread] of [[1, 1, 0.5], [3, 0.3, 1], [3, 3, 0.2], [5, 30, 2], [2, 0, 0.1]] as const) {
+        for (const [scale, t0, spread] of [
+          [1, 1, 0.5],
+          [3, 0.3, 1],
+          [3, 3, 0.2],
+          [5, 30, 2],
+          [2, 0, 0.1],
+        ] as const) {
           const n = c >= 100 ? 80 : 300;
           const { labels, z } = ensembleCase(seed++, s, n, c, scale, t0, spread);
           compare(`S ${s}, C ${c}, scale ${scale}, T0 ${t0}`, labels, seed % 2 === 0 ? z : Float32Array.from(z), s, c);

@@ -36,7 +36,12 @@ function gradient(labels: readonly number[], z: ArrayLike<number>, c: number, be
 }
 
 /** The zero of f′ by bisection on ln β (T by convexity), or null when f′ does not change sign inside [lo, hi]. */
-function exactTemperature(labels: readonly number[], z: ArrayLike<number>, c: number, [lo, hi]: readonly [number, number]): number | null {
+function exactTemperature(
+  labels: readonly number[],
+  z: ArrayLike<number>,
+  c: number,
+  [lo, hi]: readonly [number, number],
+): number | null {
   let a = -Math.log(hi);
   let b = -Math.log(lo);
   if (!(gradient(labels, z, c, Math.exp(a)) < 0 && gradient(labels, z, c, Math.exp(b)) > 0)) return null;
@@ -75,13 +80,17 @@ function compare(name: string, labels: number[], z: Float64Array, c: number): { 
       const where = `${name}, ${data.constructor.name}, ${backend}: T ${t}, before ${old.temperature}, exact ${exact}`;
       expect(now.diagnostics.evaluations, where).toBeLessThanOrEqual(old.evaluations);
       after = Math.max(after, now.diagnostics.evaluations);
-      expect(warnings.length > 0, where).toBe(now.diagnostics.atBound !== null || !Number.isFinite(now.diagnostics.nllBefore));
+      expect(warnings.length > 0, where).toBe(
+        now.diagnostics.atBound !== null || !Number.isFinite(now.diagnostics.nllBefore),
+      );
       if (old.temperature === bounds[0] || old.temperature === bounds[1] || old.temperature === 1) {
         expect(t, where).toBe(old.temperature);
         expect(now.diagnostics.nllAfter, where).toBe(old.nllAfter);
         continue;
       }
-      expect(Math.abs(now.diagnostics.nllAfter - old.nllAfter), where).toBeLessThanOrEqual(1e-14 * Math.max(1, Math.abs(old.nllAfter)));
+      expect(Math.abs(now.diagnostics.nllAfter - old.nllAfter), where).toBeLessThanOrEqual(
+        1e-14 * Math.max(1, Math.abs(old.nllAfter)),
+      );
       const off = Math.abs(t - old.temperature) / old.temperature;
       if (exact === null) {
         expect(off, where).toBeLessThanOrEqual(1e-9);
@@ -107,8 +116,21 @@ describe('fitTemperature: the same T as before issue 17, in no more passes', () 
     let after = 0;
     for (const c of [2, 3, 10, 100, 1000]) {
       const n = c >= 1000 ? 60 : c >= 100 ? 300 : 800;
-      for (const [scale, t0] of [[1, 1], [3, 0.3], [3, 3], [1, 0.05], [5, 30], [2, 0], [1e-3, 1], [1e3, 1], [1e3, 200]] as const) {
-        for (const [ties, minusInf] of [[false, false], [true, true]] as const) {
+      for (const [scale, t0] of [
+        [1, 1],
+        [3, 0.3],
+        [3, 3],
+        [1, 0.05],
+        [5, 30],
+        [2, 0],
+        [1e-3, 1],
+        [1e3, 1],
+        [1e3, 200],
+      ] as const) {
+        for (const [ties, minusInf] of [
+          [false, false],
+          [true, true],
+        ] as const) {
           const { labels, z } = logitsCase(seed++, n, c, scale, t0, ties, minusInf);
           const r = compare(`C ${c}, scale ${scale}, T0 ${t0}${ties ? ', ties, −∞' : ''}`, labels, z, c);
           before += r.before;

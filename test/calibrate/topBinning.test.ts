@@ -1,6 +1,15 @@
 /** Top-k binning with the expected odds ratio (seed 002): the paper's examples, decompositions and real data. */
 import { describe, expect, it } from 'vitest';
-import { applyTopBinning, auroc, ensembleVariance, expectedOddsRatio, fitTopBinning, mcIntegrate, oddsRatio, topBinningReport } from '../../src/index.js';
+import {
+  applyTopBinning,
+  auroc,
+  ensembleVariance,
+  expectedOddsRatio,
+  fitTopBinning,
+  mcIntegrate,
+  oddsRatio,
+  topBinningReport,
+} from '../../src/index.js';
 import { bundled } from '../helpers/npy.js';
 import { uniforms } from '../helpers/minstd.js';
 
@@ -61,7 +70,9 @@ describe('seed 002 examples', () => {
       expect((diff < 0n ? -diff : diff) * 2n ** 53n <= 6n * num * cd, `oddsRatio(${p}, ${a})`).toBe(true);
     }
     expect(overflowed).toBeGreaterThan(5);
-    expect(() => expectedOddsRatio([0.5, 5e-324])).toThrow(/^expectedOddsRatio: probabilities\[1\] must give an odds ratio within float64/);
+    expect(() => expectedOddsRatio([0.5, 5e-324])).toThrow(
+      /^expectedOddsRatio: probabilities\[1\] must give an odds ratio within float64/,
+    );
   });
   it('Example 2: the AUROC of the coins depends on the ordering (.83 increasing, .17 reversed); the EOR does not', () => {
     const h = histogram([1 / 2, 1 / 2, 15 / 16, 1 / 16], 16);
@@ -103,12 +114,30 @@ describe('seed 002 examples', () => {
     const eps = Math.sqrt(Math.log(2 / 0.005) / (2 * 2500));
     expect(0.9983 - eps).toBeCloseTo(0.96368, 5);
     expect(Math.abs(0.9983 - eps - 0.9643)).toBeLessThan(1e-3);
-    const t = fitTopBinning([0, 0, 0, 1], [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4]], { bins: 1, delta: 0.005 });
+    const t = fitTopBinning(
+      [0, 0, 0, 1],
+      [
+        [0.9, 0.1],
+        [0.8, 0.2],
+        [0.7, 0.3],
+        [0.6, 0.4],
+      ],
+      { bins: 1, delta: 0.005 },
+    );
     const e1 = Math.sqrt(Math.log(400) / 8);
     expect(t.bins[0]?.interval).toEqual([Math.max(0, 0.75 - e1), Math.min(1, 0.75 + e1)]);
   });
   it('regularisation adds one sample of value p_A to each bin', () => {
-    const t = fitTopBinning([0, 0, 1, 0], [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4]], { bins: 2 });
+    const t = fitTopBinning(
+      [0, 0, 1, 0],
+      [
+        [0.9, 0.1],
+        [0.8, 0.2],
+        [0.7, 0.3],
+        [0.6, 0.4],
+      ],
+      { bins: 2 },
+    );
     // p_A = 3/4; bins (2 samples, 1 hit) and (2, 2): (1 + 0.75)/3 and (2 + 0.75)/3
     expect(t.bins.map((b) => b.probability)).toEqual([(1 + 0.75) / 3, (2 + 0.75) / 3]);
     expect(t.accuracy).toBe(0.75);
@@ -123,11 +152,15 @@ describe('Top-1 binning on the bundled MNIST mlp_overfit predictions (fit on val
       const o = { input: 'logits' as const, numClasses: 10 };
       const t = fitTopBinning(val.labels, val.scores as Float32Array, { ...o, score, bins: 10 });
       const r = topBinningReport(t, test.labels, test.scores as Float32Array, o);
-      expect(Math.abs(r.brier.uncertainty - r.brier.resolution + r.brier.calibration - r.brier.score)).toBeLessThan(1e-15);
+      expect(Math.abs(r.brier.uncertainty - r.brier.resolution + r.brier.calibration - r.brier.score)).toBeLessThan(
+        1e-15,
+      );
       expect(Math.abs(r.nll.uncertainty - r.nll.resolution + r.nll.calibration - r.nll.score)).toBeLessThan(1e-14);
       expect(r.ece).toBeLessThan(0.01);
       expect(r.accuracy).toBe(0.952);
-      const covered = r.bins.filter((b) => b.interval !== null && b.interval[0] <= b.probability && b.probability <= b.interval[1]).length;
+      const covered = r.bins.filter(
+        (b) => b.interval !== null && b.interval[0] <= b.probability && b.probability <= b.interval[1],
+      ).length;
       expect(covered).toBeGreaterThanOrEqual(9);
       expect(r.eor).toBeGreaterThan(1);
       const pred = applyTopBinning(t, test.scores as Float32Array, o);
@@ -139,9 +172,14 @@ describe('Top-1 binning on the bundled MNIST mlp_overfit predictions (fit on val
     const test = await bundled('deep_ensemble_test_member_logits', 'test');
     const m = { input: 'logits' as const, numClasses: 10, numMembers: 5 };
     const variance = (d: typeof val) => ensembleVariance(d.members as Float32Array, m);
-    const t = fitTopBinning(val.labels, mcIntegrate(val.members as Float32Array, m), { score: { uncertainty: variance(val) }, bins: 10 });
+    const t = fitTopBinning(val.labels, mcIntegrate(val.members as Float32Array, m), {
+      score: { uncertainty: variance(val) },
+      bins: 10,
+    });
     expect([t.score, t.direction]).toEqual(['given', 'uncertainty']);
-    const r = topBinningReport(t, test.labels, mcIntegrate(test.members as Float32Array, m), { score: { uncertainty: variance(test) } });
+    const r = topBinningReport(t, test.labels, mcIntegrate(test.members as Float32Array, m), {
+      score: { uncertainty: variance(test) },
+    });
     expect(r.ece).toBeLessThan(0.02);
     // more variance, fewer correct predictions: the first (lowest-variance) bin is the most accurate
     expect(t.bins[0]?.probability).toBeGreaterThan(t.bins.at(-1)?.probability ?? 1);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { bayesianEce, binaryCalibrationError, debiasedEce, ece, mmce, semiparametricCalibrationError, smoothEce } from '../../src/index.js';
+import {
+  bayesianEce,
+  binaryCalibrationError,
+  debiasedEce,
+  ece,
+  mmce,
+  semiparametricCalibrationError,
+  smoothEce,
+} from '../../src/index.js';
 import { minstd, minstdDataset } from '../helpers/minstd.js';
 import { randomProbs } from '../helpers/data.js';
 import { confCorrect } from '../helpers/conformance.js';
@@ -13,7 +21,9 @@ describe('MMCE', () => {
     const k = (i: number, j: number) => Math.exp(-Math.abs((r[i] as number) - (r[j] as number)) / w);
     let s = 0;
     if (!weighted) {
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) s += ((c[i] as number) - (r[i] as number)) * ((c[j] as number) - (r[j] as number)) * k(i, j);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++)
+          s += ((c[i] as number) - (r[i] as number)) * ((c[j] as number) - (r[j] as number)) * k(i, j);
       return Math.sqrt(Math.max(0, s / (n * n)));
     }
     const nc = c.reduce((a, b) => a + b, 0);
@@ -27,7 +37,11 @@ describe('MMCE', () => {
     }
     return Math.sqrt(Math.max(0, s));
   }
-  for (const [seed, n, c, round] of [[1, 300, 4, undefined], [2, 200, 10, 20], [3, 50, 2, undefined]] as const) {
+  for (const [seed, n, c, round] of [
+    [1, 300, 4, undefined],
+    [2, 200, 10, 20],
+    [3, 50, 2, undefined],
+  ] as const) {
     it(`the O(N log N) form equals the double loop (seed ${seed})`, () => {
       const { labels, probs } = randomProbs(seed, n, c, round);
       const { conf, correct } = confCorrect(probs, labels);
@@ -37,7 +51,20 @@ describe('MMCE', () => {
     });
   }
   it('netcal-style MMCE on the 12×3 data set of reference_values §10 = 0.23937462429374426', () => {
-    const P = [[159, 268, 573], [47, 676, 277], [179, 30, 791], [639, 210, 151], [701, 170, 129], [631, 188, 181], [366, 588, 46], [209, 626, 165], [776, 159, 65], [448, 291, 261], [75, 171, 754], [210, 696, 94]].map((r) => r.map((x) => x / 1000));
+    const P = [
+      [159, 268, 573],
+      [47, 676, 277],
+      [179, 30, 791],
+      [639, 210, 151],
+      [701, 170, 129],
+      [631, 188, 181],
+      [366, 588, 46],
+      [209, 626, 165],
+      [776, 159, 65],
+      [448, 291, 261],
+      [75, 171, 754],
+      [210, 696, 94],
+    ].map((r) => r.map((x) => x / 1000));
     expect(mmce([0, 1, 1, 1, 1, 0, 1, 0, 1, 0, 2, 2], P)).toBeCloseTo(0.23937462429374426, 15);
   });
 });
@@ -54,21 +81,38 @@ describe('debiased ECE (verified_calibration util_test.py and reference_values �
     expect(binaryCalibrationError(y, p, { binning: 'distinct', norm: 'l2' })).toBeCloseTo(0.22360679774997902, 15);
   });
   it('test_get_three_label_ce: marginal 0.07559289460184548, top-label 0 (negative, clipped)', () => {
-    const rows = [...Array(6).fill([0.6, 0.3, 0.1]), ...Array(4).fill([0.1, 0.8, 0.1]), ...Array(4).fill([0.1, 0.0, 0.9])] as number[][];
+    const rows = [
+      ...Array(6).fill([0.6, 0.3, 0.1]),
+      ...Array(4).fill([0.1, 0.8, 0.1]),
+      ...Array(4).fill([0.1, 0.0, 0.9]),
+    ] as number[][];
     const labels = [0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2];
-    expect(debiasedEce(labels, rows, { ...vc, mode: 'marginal', binning: 'distinct' })).toBeCloseTo(0.07559289460184548, 15);
+    expect(debiasedEce(labels, rows, { ...vc, mode: 'marginal', binning: 'distinct' })).toBeCloseTo(
+      0.07559289460184548,
+      15,
+    );
     expect(debiasedEce(labels, rows, { ...vc, binning: 'distinct' })).toBe(0);
   });
   it('MINSTD data: debiased L2 with 10 and 15 equal-mass bins', () => {
     const { conf, correct } = minstdDataset();
     const probs = pairsToProbs(conf);
-    expect(debiasedEce(correct, probs, { ...vc, mode: 'positive-class', bins: 10 })).toBeCloseTo(0.16075225450941036, 14);
-    expect(debiasedEce(correct, probs, { ...vc, mode: 'positive-class', bins: 15 })).toBeCloseTo(0.14980745454199948, 14);
+    expect(debiasedEce(correct, probs, { ...vc, mode: 'positive-class', bins: 10 })).toBeCloseTo(
+      0.16075225450941036,
+      14,
+    );
+    expect(debiasedEce(correct, probs, { ...vc, mode: 'positive-class', bins: 15 })).toBeCloseTo(
+      0.14980745454199948,
+      14,
+    );
   });
   it('single-sample bins: dropped (verified) or kept with their plug-in error (torchmetrics)', () => {
     // three rows, each alone in its bin: verified has nothing left, torchmetrics keeps the plug-in RMS error
     const labels = [0, 1, 1];
-    const probs = [[0.95, 0.05], [0.35, 0.65], [0.15, 0.85]];
+    const probs = [
+      [0.95, 0.05],
+      [0.35, 0.65],
+      [0.15, 0.85],
+    ];
     expect(debiasedEce(labels, probs, { binning: 'equal-width', bins: 10 })).toBe(0);
     const plugin = ece(labels, probs, { bins: 10 });
     expect(plugin).toBeGreaterThan(0);
@@ -87,9 +131,21 @@ describe('debiased ECE (verified_calibration util_test.py and reference_values �
 
 describe('smooth ECE (relplot, reference_values §11 and §12.1)', () => {
   const cases: [number[], number[], number, number, number][] = [
-    [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9], [0, 0, 1, 0, 1, 0, 1, 1, 1], 0.09200830565895952, 0.09375, 0.18581242390079405],
+    [
+      [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9],
+      [0, 0, 1, 0, 1, 0, 1, 1, 1],
+      0.09200830565895952,
+      0.09375,
+      0.18581242390079405,
+    ],
     [[0.25, 0.25, 0.55, 0.75, 0.75], [0, 0, 1, 1, 1], 0.19896183528561726, 0.2001953125, 0.2894821245256921],
-    [[...Array(8).fill(0.9), ...Array(4).fill(0.6)], [1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1, 0], 0.13345524487237814, 0.1337890625, 0.133391968909412],
+    [
+      [...Array(8).fill(0.9), ...Array(4).fill(0.6)],
+      [1, 1, 1, 1, 1, 1, 0, 0, 1, 0, 1, 0],
+      0.13345524487237814,
+      0.1337890625,
+      0.133391968909412,
+    ],
   ];
   for (const [f, y, value, sigma, at05] of cases) {
     it(`f = [${f.slice(0, 3).join(', ')}, …]: smECE ${value}, σ* ${sigma}, smECE@0.05 ${at05}`, () => {
@@ -104,7 +160,10 @@ describe('smooth ECE (relplot, reference_values §11 and §12.1)', () => {
     const r = smoothEce(correct, pairsToProbs(conf), { target: 'positive-class' });
     expect(r.value).toBeCloseTo(0.12908839620704596, 14);
     expect(r.bandwidth).toBe(0.1298828125);
-    expect(smoothEce(correct, pairsToProbs(conf), { target: 'positive-class', bandwidth: 0.1 }).value).toBeCloseTo(0.13626291765111728, 14);
+    expect(smoothEce(correct, pairsToProbs(conf), { target: 'positive-class', bandwidth: 0.1 }).value).toBeCloseTo(
+      0.13626291765111728,
+      14,
+    );
   });
 });
 

@@ -30,7 +30,10 @@ const METRICS: [string, Metric][] = [
   ['uce classwise', (l, s) => uce(l, s, { classwise: true })],
   ['aece', (l, s) => aece(l, s)],
   ['amce', (l, s) => amce(l, s)],
-  ['gce equal-mass class-conditional l2', (l, s) => gce(l, s, { binning: 'equal-mass', classConditional: true, norm: 'l2' })],
+  [
+    'gce equal-mass class-conditional l2',
+    (l, s) => gce(l, s, { binning: 'equal-mass', classConditional: true, norm: 'l2' }),
+  ],
   ['ece uncertainty-metrics preset', (l, s) => ece(l, s, { preset: 'uncertainty-metrics' })],
   ['ace uncertainty-metrics preset', (l, s) => ace(l, s, { preset: 'uncertainty-metrics' })],
   ['rmsce verified preset', (l, s) => rmsce(l, s, { preset: 'verified-calibration' })],
@@ -63,15 +66,38 @@ describe('results do not depend on row order', () => {
 
 describe('0 ≤ calibration error ≤ 1 on adversarial inputs', () => {
   it('every metric stays in [0, 1] with confident wrong, uniform and one-hot rows', () => {
-    const probs = [[1, 0, 0], [0, 1, 0], [1 / 3, 1 / 3, 1 / 3], [0.5, 0.5, 0], [0, 0, 1], [1, 0, 0]];
+    const probs = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [1 / 3, 1 / 3, 1 / 3],
+      [0.5, 0.5, 0],
+      [0, 0, 1],
+      [1, 0, 0],
+    ];
     const labels = [1, 2, 0, 1, 0, 0];
     for (const [, f] of METRICS) {
       const v = f(labels, probs);
       expect(v).toBeGreaterThanOrEqual(0);
       expect(v).toBeLessThanOrEqual(1);
     }
-    expect(ece([1, 0], [[1, 0], [0, 1]])).toBe(1); // always confidently wrong
-    expect(mce([1, 0], [[1, 0], [0, 1]])).toBe(1);
+    expect(
+      ece(
+        [1, 0],
+        [
+          [1, 0],
+          [0, 1],
+        ],
+      ),
+    ).toBe(1); // always confidently wrong
+    expect(
+      mce(
+        [1, 0],
+        [
+          [1, 0],
+          [0, 1],
+        ],
+      ),
+    ).toBe(1);
   });
 });
 
@@ -104,7 +130,13 @@ describe('every sample lands in exactly one bin', () => {
 
 describe('a metric and its reliability table never disagree', () => {
   const { labels, probs } = DATA['MNIST mlp_overfit (1,349 confidences exactly 1)'];
-  const options = [{}, { bins: 10 }, { preset: 'uncertainty-metrics' as const }, { preset: 'torchmetrics' as const, bins: 20 }, { preset: 'verified-calibration' as const }];
+  const options = [
+    {},
+    { bins: 10 },
+    { preset: 'uncertainty-metrics' as const },
+    { preset: 'torchmetrics' as const, bins: 20 },
+    { preset: 'verified-calibration' as const },
+  ];
   for (const o of options) {
     it(JSON.stringify(o), () => {
       const conf = reliability(labels, probs, o);
@@ -133,9 +165,17 @@ describe('evaluate equals the individual functions', () => {
       expect(r.uce).toBe(uce(labels, probs, o));
       expect(r.aece).toBe(aece(labels, probs));
       expect(r.amce).toBe(amce(labels, probs));
-      const correct = labels.filter((y, i) => (probs[i] as number[]).indexOf(Math.max(...(probs[i] as number[]))) === y).length;
+      const correct = labels.filter(
+        (y, i) => (probs[i] as number[]).indexOf(Math.max(...(probs[i] as number[]))) === y,
+      ).length;
       expect(r.accuracy).toBe(correct / labels.length);
-      expect(r.config).toMatchObject({ bins: 12, preset: 'default', input: 'probs', taceThreshold: 0.01, threshold: null });
+      expect(r.config).toMatchObject({
+        bins: 12,
+        preset: 'default',
+        input: 'probs',
+        taceThreshold: 0.01,
+        threshold: null,
+      });
     });
   }
 });
@@ -154,9 +194,13 @@ describe('one input model: every representation of the same predictions gives th
   });
   it('logits and log-probabilities (within float64 rounding)', () => {
     const v = evaluate(labels, probs);
-    for (const [scores, input] of [[logits, 'logits'], [logprobs, 'logprobs']] as const) {
+    for (const [scores, input] of [
+      [logits, 'logits'],
+      [logprobs, 'logprobs'],
+    ] as const) {
       const w = evaluate(labels, scores, { input });
-      for (const k of ['ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce'] as const) expect(w[k]).toBeCloseTo(v[k] as number, 12);
+      for (const k of ['ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce'] as const)
+        expect(w[k]).toBeCloseTo(v[k] as number, 12);
     }
   });
   it('Float32Array is read as float32 values and accumulated in float64', () => {

@@ -3,7 +3,18 @@
  * (../shared/algorithms/reference_values.md, copied here as literals).
  */
 import { describe, expect, it } from 'vitest';
-import { ace, binaryCalibrationError, ece, gce, mce, rmsce, sce, tace, uce, type CalibrationErrorOptions } from '../../src/index.js';
+import {
+  ace,
+  binaryCalibrationError,
+  ece,
+  gce,
+  mce,
+  rmsce,
+  sce,
+  tace,
+  uce,
+  type CalibrationErrorOptions,
+} from '../../src/index.js';
 import { minstdDataset } from '../helpers/minstd.js';
 
 const M53 = [
@@ -73,8 +84,12 @@ describe('uncertainty_metrics general_calibration_error_test.py (§1)', () => {
   for (const [binning, topLabel, classConditional, l1, l2] of TABLE) {
     it(`compute_all_metrics ${binning} topLabel=${topLabel} classConditional=${classConditional}`, () => {
       for (const threshold of [0, 0.01]) {
-        expect(gce(L53, M53, { ...um, bins: 30, binning, topLabel, classConditional, threshold, norm: 'l1' })).toBeCloseTo(l1, 14);
-        expect(gce(L53, M53, { ...um, bins: 30, binning, topLabel, classConditional, threshold, norm: 'l2' })).toBeCloseTo(l2, 14);
+        expect(
+          gce(L53, M53, { ...um, bins: 30, binning, topLabel, classConditional, threshold, norm: 'l1' }),
+        ).toBeCloseTo(l1, 14);
+        expect(
+          gce(L53, M53, { ...um, bins: 30, binning, topLabel, classConditional, threshold, norm: 'l2' }),
+        ).toBeCloseTo(l2, 14);
       }
     });
   }
@@ -109,7 +124,10 @@ describe('uncertainty_metrics TF calibration_test.py (§2)', () => {
   it('testECEBinaryClassification: 0.14499999999999996', () => {
     const p = [0.51, 0.45, 0.39, 0.66, 0.68, 0.29, 0.81, 0.85];
     const y = [0, 0, 0, 1, 0, 1, 1, 1];
-    expect(ece(y, p, { binary: true, bins: 10, preset: 'uncertainty-metrics-tf', precision: 'float64' })).toBeCloseTo(0.14499999999999996, 15);
+    expect(ece(y, p, { binary: true, bins: 10, preset: 'uncertainty-metrics-tf', precision: 'float64' })).toBeCloseTo(
+      0.14499999999999996,
+      15,
+    );
   });
 });
 
@@ -140,7 +158,12 @@ describe('torchmetrics docstrings and tests (§4)', () => {
   it('test_corner_case_due_to_dtype (issue 1907): torchmetrics and netcal agree', () => {
     const preds = [0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.8, 0.01, 0.33, 0.34, 0.99, 0.61];
     const target = [1, 1, 1, 0, 0, 1, 0, 1, 0, 1, 0, 0];
-    for (const [bins, v] of [[99, 0.4733333333333334], [100, 0.4733333333333334], [10, 0.41833333333333333], [15, 0.4733333333333334]] as const) {
+    for (const [bins, v] of [
+      [99, 0.4733333333333334],
+      [100, 0.4733333333333334],
+      [10, 0.41833333333333333],
+      [15, 0.4733333333333334],
+    ] as const) {
       expect(binaryCalibrationError(target, preds, { ...tm, precision: 'float64', bins })).toBeCloseTo(v, 15);
       expect(binaryCalibrationError(target, preds, { preset: 'netcal', bins })).toBeCloseTo(v, 15);
     }
@@ -165,7 +188,10 @@ describe('verified_calibration util_test.py (§6.3)', () => {
   ];
   it('test_ece', () => {
     // the last row sums to 1.05 in the peer's own test; accept it explicitly
-    expect(ece([0, 0, 1, 1, 0, 2], P, { ...vc, bins: 3, sumTolerance: 0.1 })).toBeCloseTo((4 / 6) * (1 - (0.8 + 0.85 + 0.9 + 1.0) / 4), 15);
+    expect(ece([0, 0, 1, 1, 0, 2], P, { ...vc, bins: 3, sumTolerance: 0.1 })).toBeCloseTo(
+      (4 / 6) * (1 - (0.8 + 0.85 + 0.9 + 1.0) / 4),
+      15,
+    );
     expect(binaryCalibrationError([0, 0, 1, 1], [0.6, 0.7, 0.8, 0.9], { ...vc, bins: 2 })).toBeCloseTo(0.25, 15);
   });
   it('test_1d_ece_em (equal-mass bins)', () => {
@@ -191,14 +217,36 @@ describe('verified_calibration util_test.py (§6.3)', () => {
     }
   });
   it('test_missing_classes_ece and test_missing_class_binary_ece', () => {
-    expect(ece([0, 0], [[0.9, 0.1], [0.8, 0.2]], vc)).toBeCloseTo(0.15, 15);
+    expect(
+      ece(
+        [0, 0],
+        [
+          [0.9, 0.1],
+          [0.8, 0.2],
+        ],
+        vc,
+      ),
+    ).toBeCloseTo(0.15, 15);
     expect(binaryCalibrationError([0, 0, 0], [0.9, 0.1, 0.3], { ...vc, bins: 1 })).toBeCloseTo(1.3 / 3, 15);
     expect(binaryCalibrationError([1, 1, 1], [0.9, 0.1, 0.3], { ...vc, bins: 1 })).toBeCloseTo(1.7 / 3, 15);
   });
 });
 
 describe('12×3 dataset (§10)', () => {
-  const P = [[159, 268, 573], [47, 676, 277], [179, 30, 791], [639, 210, 151], [701, 170, 129], [631, 188, 181], [366, 588, 46], [209, 626, 165], [776, 159, 65], [448, 291, 261], [75, 171, 754], [210, 696, 94]].map((r) => r.map((x) => x / 1000.0));
+  const P = [
+    [159, 268, 573],
+    [47, 676, 277],
+    [179, 30, 791],
+    [639, 210, 151],
+    [701, 170, 129],
+    [631, 188, 181],
+    [366, 588, 46],
+    [209, 626, 165],
+    [776, 159, 65],
+    [448, 291, 261],
+    [75, 171, 754],
+    [210, 696, 94],
+  ].map((r) => r.map((x) => x / 1000.0));
   const L = [0, 1, 1, 1, 1, 0, 1, 0, 1, 0, 2, 2];
   const T: [string, (b: number) => number, number, number][] = [
     ['um ece', (b) => ece(L, P, { ...um, bins: b }), 0.3335833333333333, 0.33358333333333334],
@@ -206,13 +254,33 @@ describe('12×3 dataset (§10)', () => {
     ['um sce', (b) => sce(L, P, { ...um, bins: b }), 0.3063888888888889, 0.33644444444444443],
     ['um ace', (b) => ace(L, P, { ...um, bins: b }), 0.3673333333333333, 0.4373333333333334],
     ['um tace', (b) => tace(L, P, { ...um, bins: b }), 0.3673333333333333, 0.4373333333333334],
-    ['torchmetrics-style l1 (float64)', (b) => gce(L, P, { preset: 'torchmetrics', precision: 'float64', bins: b }), 0.3335833333333333, 0.33358333333333334],
-    ['torchmetrics-style l2 (float64)', (b) => gce(L, P, { preset: 'torchmetrics', precision: 'float64', bins: b, norm: 'l2' }), 0.3720831336318986, 0.3594818609239322],
-    ['torchmetrics-style max (float64)', (b) => gce(L, P, { preset: 'torchmetrics', precision: 'float64', bins: b, norm: 'max' }), 0.552, 0.552],
+    [
+      'torchmetrics-style l1 (float64)',
+      (b) => gce(L, P, { preset: 'torchmetrics', precision: 'float64', bins: b }),
+      0.3335833333333333,
+      0.33358333333333334,
+    ],
+    [
+      'torchmetrics-style l2 (float64)',
+      (b) => gce(L, P, { preset: 'torchmetrics', precision: 'float64', bins: b, norm: 'l2' }),
+      0.3720831336318986,
+      0.3594818609239322,
+    ],
+    [
+      'torchmetrics-style max (float64)',
+      (b) => gce(L, P, { preset: 'torchmetrics', precision: 'float64', bins: b, norm: 'max' }),
+      0.552,
+      0.552,
+    ],
     ['netcal-style ECE', (b) => ece(L, P, { preset: 'netcal', bins: b }), 0.3335833333333333, 0.33358333333333334],
     ['netcal-style MCE', (b) => mce(L, P, { preset: 'netcal', bins: b }), 0.552, 0.552],
     // Laves' uceloss bins (lo, hi]; no row here has H̃ = 0, so it equals a right-closed UCE
-    ['Laves UCE (float64, (lo, hi])', (b) => uce(L, P, { bins: b, equalWidth: { index: 'edges', edges: 'numpy', closed: 'right' } }), 0.24666500284727289, 0.26703233438577334],
+    [
+      'Laves UCE (float64, (lo, hi])',
+      (b) => uce(L, P, { bins: b, equalWidth: { index: 'edges', edges: 'numpy', closed: 'right' } }),
+      0.24666500284727289,
+      0.26703233438577334,
+    ],
   ];
   for (const [name, f, b10, b15] of T) {
     it(name, () => {
@@ -233,10 +301,19 @@ describe('MINSTD binary dataset (§11)', () => {
     expect(binaryCalibrationError(correct, conf, { preset: 'relplot', bins: 10 })).toBeCloseTo(0.14342341708970413, 14);
   });
   it('verified get_ece_em, 15 equal-mass bins: 0.1530158176881645', () => {
-    expect(binaryCalibrationError(correct, conf, { ...vc, bins: 15, binning: 'equal-mass' })).toBeCloseTo(0.1530158176881645, 14);
+    expect(binaryCalibrationError(correct, conf, { ...vc, bins: 15, binning: 'equal-mass' })).toBeCloseTo(
+      0.1530158176881645,
+      14,
+    );
   });
   it('plug-in L2 with equal-mass bins, 10 / 15 bins', () => {
-    expect(binaryCalibrationError(correct, conf, { ...vc, bins: 10, binning: 'equal-mass', norm: 'l2' })).toBeCloseTo(0.18449035104500403, 14);
-    expect(binaryCalibrationError(correct, conf, { ...vc, bins: 15, binning: 'equal-mass', norm: 'l2' })).toBeCloseTo(0.18664675265982664, 14);
+    expect(binaryCalibrationError(correct, conf, { ...vc, bins: 10, binning: 'equal-mass', norm: 'l2' })).toBeCloseTo(
+      0.18449035104500403,
+      14,
+    );
+    expect(binaryCalibrationError(correct, conf, { ...vc, bins: 15, binning: 'equal-mass', norm: 'l2' })).toBeCloseTo(
+      0.18664675265982664,
+      14,
+    );
   });
 });

@@ -24,10 +24,15 @@ describe('UCE paper §7.2: the constant marginal model p = (0.6, 0.4) with 60/40
   });
 });
 
-describe("Ding et al. §4.2: internal compensation", () => {
+describe('Ding et al. §4.2: internal compensation', () => {
   // half the samples at r = 0.4 with accuracy 0.43, half at r = 0.5 with accuracy 0.47 (100 + 100 samples)
   const conf = [...new Array(100).fill(0.4), ...new Array(100).fill(0.5)];
-  const correct = [...new Array(43).fill(1), ...new Array(57).fill(0), ...new Array(47).fill(1), ...new Array(53).fill(0)];
+  const correct = [
+    ...new Array(43).fill(1),
+    ...new Array(57).fill(0),
+    ...new Array(47).fill(1),
+    ...new Array(53).fill(0),
+  ];
 
   it('one bin over both values: ECE 0 (the gaps of opposite sign cancel)', () => {
     expect(binaryCalibrationError(correct, conf, { bins: 1 })).toBeCloseTo(0, 15);

@@ -40,7 +40,8 @@ function referenceUce(d: Data, bins: number, average: UceClassAverage, norm: 'l1
     for (const p of row) if (p > 0) h -= p * Math.log(p);
     let top = 0;
     for (let k = 1; k < c; k++) if ((row[k] as number) > (row[top] as number)) top = k;
-    if ((d.weights[i] as number) > 0) groups[top]?.push({ u: h / Math.log(c), e: top === d.labels[i] ? 0 : 1, w: d.weights[i] as number });
+    if ((d.weights[i] as number) > 0)
+      groups[top]?.push({ u: h / Math.log(c), e: top === d.labels[i] ? 0 : 1, w: d.weights[i] as number });
   });
   const per = groups.map((g) => groupUce(g, bins, norm));
   const present = per.filter((v): v is number => v !== null);
@@ -63,7 +64,8 @@ function randomData(seed: number, n: number, c: number, never: number, unlabelle
     let row: number[];
     if (kind < 0.1) row = Array.from({ length: c }, (_, k) => (k === Math.floor(v(0) * c) % c ? 1 : 0));
     else if (kind < 0.15) row = new Array<number>(c).fill(1 / c);
-    else if (kind < 0.25) row = Array.from({ length: c }, (_, k) => (k < 2 ? 0.5 : 0)); // a tie at the top → class 0
+    else if (kind < 0.25)
+      row = Array.from({ length: c }, (_, k) => (k < 2 ? 0.5 : 0)); // a tie at the top → class 0
     else {
       const raw = Array.from({ length: c }, (_, k) => Math.exp(3 * v(k)));
       const s = raw.reduce((a, b) => a + b, 0);
@@ -100,7 +102,10 @@ describe('class-wise UCE: both averages against a brute-force reference', () => 
         const o = { bins: k.bins, classwise: true, classAverage: average };
         expect(uce(d.labels, d.probs, o)).toBeCloseTo(referenceUce(unweighted, k.bins, average), 12);
         expect(uce(d.labels, d.probs, { ...o, weights: d.weights })).toBeCloseTo(referenceUce(d, k.bins, average), 12);
-        expect(uce(d.labels, d.probs, { ...o, norm: 'max' })).toBeCloseTo(referenceUce(unweighted, k.bins, average, 'max'), 12);
+        expect(uce(d.labels, d.probs, { ...o, norm: 'max' })).toBeCloseTo(
+          referenceUce(unweighted, k.bins, average, 'max'),
+          12,
+        );
       }
       // the default is the paper's 1/C mean; it is the predicted-classes mean scaled by |K|/C
       const all = uce(d.labels, d.probs, { bins: k.bins, classwise: true });
@@ -118,24 +123,46 @@ describe('class-wise UCE: both averages against a brute-force reference', () => 
         const t = createState('uce', { bins: k.bins, classwise: true, classAverage: average });
         t.update(d.labels.slice(half), d.probs.slice(half));
         s.merge(t);
-        expect(s.result() as number).toBeCloseTo(uce(d.labels, d.probs, { bins: k.bins, classwise: true, classAverage: average }), 14);
+        expect(s.result() as number).toBeCloseTo(
+          uce(d.labels, d.probs, { bins: k.bins, classwise: true, classAverage: average }),
+          14,
+        );
       }
     });
   }
 
   it('every class predicted: the two averages agree', () => {
     const labels = [0, 1, 2, 2];
-    const probs = [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7], [0.5, 0.1, 0.4]];
-    expect(uce(labels, probs, { classwise: true, classAverage: 'predicted-classes' })).toBeCloseTo(uce(labels, probs, { classwise: true }), 15);
+    const probs = [
+      [0.8, 0.1, 0.1],
+      [0.2, 0.7, 0.1],
+      [0.1, 0.2, 0.7],
+      [0.5, 0.1, 0.4],
+    ];
+    expect(uce(labels, probs, { classwise: true, classAverage: 'predicted-classes' })).toBeCloseTo(
+      uce(labels, probs, { classwise: true }),
+      15,
+    );
   });
 
   it("evaluate's UCE is the global one and says so", () => {
-    expect(evaluate([0, 1], [[0.9, 0.1], [0.4, 0.6]]).config.uce).toEqual({ classwise: false, classAverage: null, norm: 'l1' });
+    expect(
+      evaluate(
+        [0, 1],
+        [
+          [0.9, 0.1],
+          [0.4, 0.6],
+        ],
+      ).config.uce,
+    ).toEqual({ classwise: false, classAverage: null, norm: 'l1' });
   });
 
   it('rejects a classAverage without classwise, or an unknown one', () => {
     const y = [0, 1];
-    const p = [[0.9, 0.1], [0.4, 0.6]];
+    const p = [
+      [0.9, 0.1],
+      [0.4, 0.6],
+    ];
     const code = (o: Record<string, unknown>) => {
       try {
         uce(y, p, o);
@@ -144,8 +171,14 @@ describe('class-wise UCE: both averages against a brute-force reference', () => 
       }
       return 'no error';
     };
-    expect(code({ classAverage: 'predicted-classes' })).toMatch(/^UM_OPTION uce: options.classAverage must be omitted unless classwise is true/);
-    expect(code({ classwise: false, classAverage: 'all-classes' })).toMatch(/^UM_OPTION uce: options.classAverage must be omitted unless classwise is true/);
-    expect(code({ classwise: true, classAverage: 'predicted' })).toMatch(/^UM_OPTION uce: options.classAverage must be one of 'all-classes', 'predicted-classes'; got "predicted"/);
+    expect(code({ classAverage: 'predicted-classes' })).toMatch(
+      /^UM_OPTION uce: options.classAverage must be omitted unless classwise is true/,
+    );
+    expect(code({ classwise: false, classAverage: 'all-classes' })).toMatch(
+      /^UM_OPTION uce: options.classAverage must be omitted unless classwise is true/,
+    );
+    expect(code({ classwise: true, classAverage: 'predicted' })).toMatch(
+      /^UM_OPTION uce: options.classAverage must be one of 'all-classes', 'predicted-classes'; got "predicted"/,
+    );
   });
 });

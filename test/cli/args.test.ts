@@ -34,12 +34,31 @@ const COMMANDS: { name: string[]; def: ArgsDef; base: () => string[] }[] = [
   { name: ['metrics'], def: metricsArgs, base: () => [CSV] },
   { name: ['compare'], def: compareArgs, base: () => [CSV, CSV, '--ci', '0.9', '--resamples', '20'] },
   { name: ['report'], def: reportArgs, base: () => [CSV, '-o', join(dir, 'r.html')] },
-  { name: ['calibrate', 'fit'], def: fitArgs, base: () => ['--method', 'temperature', CSV, '-o', join(dir, 'fit.json')] },
+  {
+    name: ['calibrate', 'fit'],
+    def: fitArgs,
+    base: () => ['--method', 'temperature', CSV, '-o', join(dir, 'fit.json')],
+  },
   { name: ['calibrate', 'apply'], def: applyArgs, base: () => [CAL, CSV, '-o', join(dir, 'out.csv')] },
 ];
 
 /** Library option names (camelCase, as the functions spell them): never in a message of the CLI. */
-const LIBRARY_NAMES = ['sumTolerance', 'numClasses', 'numMembers', 'labelColumn', 'scorePrefix', 'weightColumn', 'requireLabels', 'batchRows', 'equalWidth', 'equalMass', 'maxEvaluations', 'decisionThreshold', 'cellBits', 'onWarning'];
+const LIBRARY_NAMES = [
+  'sumTolerance',
+  'numClasses',
+  'numMembers',
+  'labelColumn',
+  'scorePrefix',
+  'weightColumn',
+  'requireLabels',
+  'batchRows',
+  'equalWidth',
+  'equalMass',
+  'maxEvaluations',
+  'decisionThreshold',
+  'cellBits',
+  'onWarning',
+];
 
 function noLibraryNames(stderr: string, what: string): void {
   expect(stderr, what).not.toMatch(/\boptions\./);
@@ -62,20 +81,39 @@ describe('arguments are checked before any work', () => {
           const at = base.findIndex((a) => a === `--${name}` || a === `-${(d as { alias?: string }).alias}`);
           const without = [...base.slice(0, at), ...base.slice(at + 2)];
           const r = await run([...c.name, ...without]);
-          expect([r.code, r.stderr], name).toEqual([2, `um ${c.name.join(' ')}: --${name} is required${d.type === 'enum' ? ` (one of ${((d as { options: string[] }).options).join(', ')})` : ''}\n`]);
+          expect([r.code, r.stderr], name).toEqual([
+            2,
+            `um ${c.name.join(' ')}: --${name} is required${d.type === 'enum' ? ` (one of ${(d as { options: string[] }).options.join(', ')})` : ''}\n`,
+          ]);
         }
         if (d.type === 'boolean') continue;
         const choices = d.type === 'enum' ? ` \\(one of ${(d as { options: string[] }).options.join(', ')}\\)` : '';
-        const last = await run([...c.name, ...base.filter((a, i) => !(a === `--${name}` || base[i - 1] === `--${name}`)), `--${name}`]);
-        expect([last.code, last.stderr], `--${name} at the end`).toEqual([2, expect.stringMatching(new RegExp(`^um ${c.name.join(' ')}: --${name} needs a value${choices}\\n$`)) as unknown]);
+        const last = await run([
+          ...c.name,
+          ...base.filter((a, i) => !(a === `--${name}` || base[i - 1] === `--${name}`)),
+          `--${name}`,
+        ]);
+        expect([last.code, last.stderr], `--${name} at the end`).toEqual([
+          2,
+          expect.stringMatching(
+            new RegExp(`^um ${c.name.join(' ')}: --${name} needs a value${choices}\\n$`),
+          ) as unknown,
+        ]);
         if (c.def.json !== undefined) {
           const other = await run([...c.name, ...base, `--${name}`, '--json']);
-          expect([other.code, other.stderr], `--${name} --json`).toEqual([2, expect.stringMatching(new RegExp(`^um ${c.name.join(' ')}: --${name} needs a value${choices}; got the flag --json\\n$`)) as unknown]);
+          expect([other.code, other.stderr], `--${name} --json`).toEqual([
+            2,
+            expect.stringMatching(
+              new RegExp(`^um ${c.name.join(' ')}: --${name} needs a value${choices}; got the flag --json\\n$`),
+            ) as unknown,
+          ]);
         }
         if (d.type === 'enum') {
           const bad = await run([...c.name, ...base, `--${name}`, 'no-such-value']);
           expect([bad.code, bad.stdout], `--${name} no-such-value`).toEqual([2, '']);
-          expect(bad.stderr).toBe(`um ${c.name.join(' ')}: --${name} must be one of ${(d as { options: string[] }).options.join(', ')}; got "no-such-value"\n`);
+          expect(bad.stderr).toBe(
+            `um ${c.name.join(' ')}: --${name} must be one of ${(d as { options: string[] }).options.join(', ')}; got "no-such-value"\n`,
+          );
         }
       }
     });
@@ -86,13 +124,21 @@ describe('arguments are checked before any work', () => {
         return;
       }
       const r = await run([...c.name, ...c.base(), 'extra.csv', 'more.csv']);
-      expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `um ${c.name.join(' ')}: unexpected arguments "extra.csv" "more.csv" (takes at most ${positionals}; see um ${c.name.join(' ')} --help)\n`]);
+      expect([r.code, r.stdout, r.stderr]).toEqual([
+        2,
+        '',
+        `um ${c.name.join(' ')}: unexpected arguments "extra.csv" "more.csv" (takes at most ${positionals}; see um ${c.name.join(' ')} --help)\n`,
+      ]);
     });
   }
   it('um calibrate fit without --method writes nothing (it used to write a file holding "undefined")', async () => {
     const out = join(dir, 'nomethod.json');
     const r = await run(['calibrate', 'fit', CSV, '-o', out]);
-    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'um calibrate fit: --method is required (one of temperature, mc-temperature, platt, histogram, isotonic, top1)\n']);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      'um calibrate fit: --method is required (one of temperature, mc-temperature, platt, histogram, isotonic, top1)\n',
+    ]);
     expect(existsSync(out)).toBe(false);
   });
 });
@@ -103,8 +149,12 @@ describe('messages name the flags the user typed', () => {
       expect(flagWords(`options.${name} must be ≥ 1`)).toBe(`${flag} must be ≥ 1`);
       if (/[A-Z]/.test(name)) expect(flagWords(`raise ${name}`)).toBe(`raise ${flag}`);
     }
-    expect(flagWords("declare input: 'logits' or 'logprobs' if these are not probabilities, or raise sumTolerance")).toBe('give --input logits or --input logprobs if these are not probabilities, or raise --sum-tolerance');
-    expect(flagWords('be an integer ≥ 2 (use binary: true for a vector of P(y = 1))')).toBe('be an integer ≥ 2 (use --binary for a vector of P(y = 1))');
+    expect(
+      flagWords("declare input: 'logits' or 'logprobs' if these are not probabilities, or raise sumTolerance"),
+    ).toBe('give --input logits or --input logprobs if these are not probabilities, or raise --sum-tolerance');
+    expect(flagWords('be an integer ≥ 2 (use binary: true for a vector of P(y = 1))')).toBe(
+      'be an integer ≥ 2 (use --binary for a vector of P(y = 1))',
+    );
   });
   // every flag of every command with hostile values: exit 0 or 2, one line, and only flag names in it
   const VALUES = ['0', '-1', 'x', '1e400', 'NaN', '0.5', '2,1'];
@@ -128,7 +178,10 @@ describe('messages name the flags the user typed', () => {
     const cases: [string[], RegExp][] = [
       [['metrics', CSV, '--sum-tolerance', '0'], /or raise --sum-tolerance\)\n$/],
       [['metrics', F('range.csv')], /--sum-tolerance|must be in \[0, 1\]/],
-      [['metrics', join(dir, 'one.csv')], /the number of score columns must be an integer ≥ 2 \(use --binary for a vector of P\(y = 1\)\); got 1\n$/],
+      [
+        ['metrics', join(dir, 'one.csv')],
+        /the number of score columns must be an integer ≥ 2 \(use --binary for a vector of P\(y = 1\)\); got 1\n$/,
+      ],
     ];
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, 'one.csv'), 'label,p_0\n0,0.3\n1,0.8\n');

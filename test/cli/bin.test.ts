@@ -14,7 +14,9 @@ describe('um as a process', () => {
     expect(umProcess(['--version'])).toMatchObject({ code: 0, stderr: '' });
     const bad = umProcess(['metrics', 'test/fixtures/files/ragged.csv']);
     expect([bad.code, bad.stdout]).toEqual([2, '']);
-    expect(bad.stderr).toBe('um metrics: test/fixtures/files/ragged.csv: line 3: expected 3 fields like the header, got 2\n');
+    expect(bad.stderr).toBe(
+      'um metrics: test/fixtures/files/ragged.csv: line 3: expected 3 fields like the header, got 2\n',
+    );
     const usage = umProcess([]);
     expect([usage.code, usage.stderr]).toEqual([2, '']);
     expect(usage.stdout).toMatch(/USAGE/);
@@ -22,8 +24,18 @@ describe('um as a process', () => {
 
   it('stops quietly with exit 0 when its reader closes the pipe (um … | head)', async () => {
     // ~400 KB of calibrated probabilities on stdout: far more than a pipe buffers, so writes meet the closed pipe
-    const args = ['calibrate', 'apply', 'test/fixtures/files/temperature.json', 'examples/data/mlp_overfit_test_logits.npy', '--input', 'logits'];
-    const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [
+      'calibrate',
+      'apply',
+      'test/fixtures/files/temperature.json',
+      'examples/data/mlp_overfit_test_logits.npy',
+      '--input',
+      'logits',
+    ];
+    const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...args], {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let first = '';
     child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
@@ -31,7 +43,9 @@ describe('um as a process', () => {
       first = d.toString();
       child.stdout.destroy();
     });
-    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.on('close', (c, s) => resolve([c, s])),
+    );
     expect(first.length).toBeGreaterThan(0);
     expect([code, signal, stderr]).toEqual([0, null, '']);
   });

@@ -15,13 +15,32 @@ describe('um compare A B', () => {
     // resamples: the CLI's part is to print the library's result; test/bootstrap/comparePaired.test.ts runs 100
     const r = await um(['compare', B, A, '--resamples', '20', '--seed', '4', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { a: string; b: string; n: number; level: number; resamples: number; seed: number; method: string; metrics: PairedMetric[] };
+    const out = JSON.parse(r.stdout) as {
+      a: string;
+      b: string;
+      n: number;
+      level: number;
+      resamples: number;
+      seed: number;
+      method: string;
+      metrics: PairedMetric[];
+    };
     const la = exampleCsv('mlp_overfit_test');
     const lb = exampleCsv('logreg_test');
     // exactly the library's answer on the same data and settings
     const lib = comparePaired(la.labels, la.probs, lb.probs, { resamples: 20, seed: 4 });
-    expect({ ...out, a: undefined, b: undefined }).toEqual(JSON.parse(JSON.stringify({ ...lib, a: undefined, b: undefined })));
-    expect([out.a, out.b, out.n, out.level, out.resamples, out.seed, out.method]).toEqual([B, A, 2000, 0.95, 20, 4, 'auto']);
+    expect({ ...out, a: undefined, b: undefined }).toEqual(
+      JSON.parse(JSON.stringify({ ...lib, a: undefined, b: undefined })),
+    );
+    expect([out.a, out.b, out.n, out.level, out.resamples, out.seed, out.method]).toEqual([
+      B,
+      A,
+      2000,
+      0.95,
+      20,
+      4,
+      'auto',
+    ]);
     for (const m of out.metrics) {
       const at = m.metric;
       expect(m.lower as number, at).toBeLessThanOrEqual(m.upper as number);
@@ -39,7 +58,9 @@ describe('um compare A B', () => {
   it('prints a readable table with the interval method and the verdict', async () => {
     const r = await um(['compare', A, B, '--resamples', '50']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/2000 examples; paired bootstrap, 50 resamples, seed 0; BCa intervals, conservative union intervals for binned errors/);
+    expect(r.stdout).toMatch(
+      /2000 examples; paired bootstrap, 50 resamples, seed 0; BCa intervals, conservative union intervals for binned errors/,
+    );
     expect(r.stdout).toMatch(/metric +A +B +B − A +95% CI of B − A +interval +verdict/);
     expect(r.stdout).toMatch(/accuracy +0\.902500 +0\.952000 +0\.049500 +\S+ … \S+ +BCa +B better/);
     expect(r.stdout).toMatch(/\nsce +0\.008336 +0\.008567 +0\.000231 +\S+ … \S+ +union +no difference at this level/);
@@ -49,7 +70,10 @@ describe('um compare A B', () => {
   it('rejects bad bootstrap flags with exit 2 and one line naming the flag', async () => {
     const cases: [string[], RegExp][] = [
       [['--resamples', '1'], /^um compare: --resamples must be an integer in \[2, 100000\]; got 1\n$/],
-      [['--resamples', '1000000000'], /^um compare: --resamples must be an integer in \[2, 100000\]; got 1000000000 \(100000 resamples keep every resampled value in memory; more change the interval ends by less than their Monte Carlo error\)\n$/],
+      [
+        ['--resamples', '1000000000'],
+        /^um compare: --resamples must be an integer in \[2, 100000\]; got 1000000000 \(100000 resamples keep every resampled value in memory; more change the interval ends by less than their Monte Carlo error\)\n$/,
+      ],
       [['--seed', '4294967296'], /^um compare: --seed must be an integer in \[0, 2³² − 1\]; got 4294967296\n$/],
       [['--ci', '1.5'], /^um compare: --ci must be a number in \(0, 1\); got 1\.5\n$/],
     ];
@@ -70,7 +94,9 @@ describe('um compare A B', () => {
     writeFileSync(bad, lines.join('\n'));
     const r = await um(['compare', A, bad]);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toMatch(/um compare: .*b\.csv: line 11, column 1 \("label"\): label \d differs from .*logreg_test\.csv: line 11, column 1 \("label"\)/);
+    expect(r.stderr).toMatch(
+      /um compare: .*b\.csv: line 11, column 1 \("label"\): label \d differs from .*logreg_test\.csv: line 11, column 1 \("label"\)/,
+    );
   });
 });
 
@@ -78,12 +104,19 @@ describe('um metrics --ci', () => {
   it('adds a bootstrap interval to every metric, deterministic for a seed', async () => {
     const r = await um(['metrics', A, '--ci', '0.9', '--resamples', '100', '--seed', '2', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const out = JSON.parse(r.stdout) as { brier: number; intervals: Record<string, { estimate: number; lower: number; upper: number }> };
-    expect(Object.keys(out.intervals)).toEqual(expect.arrayContaining(['accuracy', 'ece', 'brier', 'nll', 'auroc', 'aurc']));
+    const out = JSON.parse(r.stdout) as {
+      brier: number;
+      intervals: Record<string, { estimate: number; lower: number; upper: number }>;
+    };
+    expect(Object.keys(out.intervals)).toEqual(
+      expect.arrayContaining(['accuracy', 'ece', 'brier', 'nll', 'auroc', 'aurc']),
+    );
     expect(out.intervals.brier?.estimate).toBe(out.brier);
     expect(out.intervals.brier?.lower).toBeLessThan(out.brier);
     expect(out.intervals.brier?.upper).toBeGreaterThan(out.brier);
-    expect((await um(['metrics', A, '--ci', '0.9', '--resamples', '100', '--seed', '2', '--json'])).stdout).toBe(r.stdout);
+    expect((await um(['metrics', A, '--ci', '0.9', '--resamples', '100', '--seed', '2', '--json'])).stdout).toBe(
+      r.stdout,
+    );
     const t = await um(['metrics', A, '--ci', '0.9', '--resamples', '20']);
     expect(t.stdout).toMatch(/metric +value +bootstrap CI +meaning/);
   });

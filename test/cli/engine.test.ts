@@ -38,7 +38,10 @@ describe('um metrics --engine duckdb --query', () => {
   it('a hostile query exits 2 naming --query, before anything runs: no file is written', async () => {
     const f = (name: string) => lit(join(out, name));
     const HOSTILE: [string, string][] = [
-      ['closing parenthesis + COPY', `SELECT * FROM read_csv(${lit(csv)})) AS q; COPY (SELECT 42 AS x) TO ${f('a.csv')}; SELECT * FROM (SELECT 1`],
+      [
+        'closing parenthesis + COPY',
+        `SELECT * FROM read_csv(${lit(csv)})) AS q; COPY (SELECT 42 AS x) TO ${f('a.csv')}; SELECT * FROM (SELECT 1`,
+      ],
       ['two statements', `SELECT * FROM read_csv(${lit(csv)}); COPY (SELECT 1) TO ${f('b.csv')}`],
       ['ATTACH', `ATTACH ${f('x.db')}`],
       ['PRAGMA', 'PRAGMA version'],
@@ -48,24 +51,53 @@ describe('um metrics --engine duckdb --query', () => {
       ['a writing table function', `SELECT * FROM enable_logging(storage = 'file', storage_path = ${f('log')})`],
     ];
     const refusal = /^um metrics: --query (must be one SELECT statement|must read only through)/;
-    for (const [what, query] of HOSTILE) expectRefused(await inProcess(['metrics', '--engine', 'duckdb', '--query', query]), refusal, what);
+    for (const [what, query] of HOSTILE)
+      expectRefused(await inProcess(['metrics', '--engine', 'duckdb', '--query', query]), refusal, what);
     // the reported case, through the helper of the other CLI tests (it also restores the working directory)
-    expectRefused((await um(['metrics', '--engine', 'duckdb', '--query', HOSTILE[0]?.[1] as string])), refusal, 'binary');
+    expectRefused(await um(['metrics', '--engine', 'duckdb', '--query', HOSTILE[0]?.[1] as string]), refusal, 'binary');
     expect(readdirSync(out)).toEqual([]);
   });
 
   it('engine errors are exit 2 with one line naming --query or the file', async () => {
-    expectRefused(await inProcess(['metrics', '--engine', 'duckdb', '--query', 'SELECT * FROM no_such_table']), /^um metrics: --query: DuckDB cannot run the query: Catalog Error: Table with name no_such_table does not exist!/, 'catalog');
-    expectRefused((await um(['metrics', '--engine', 'duckdb', '--query', "SELECT 'x' AS label, 0.5 AS p_0, 0.5 AS p_1"])), /^um metrics: --query: DuckDB cannot run the query: Conversion Error: Could not convert string 'x' to DOUBLE/, 'conversion');
-    expectRefused(await inProcess(['metrics', '--engine', 'duckdb', '--query', 'SELEC 1']), /^um metrics: --query must be one SELECT statement; DuckDB cannot parse it: syntax error at or near "SELEC"/, 'parser');
+    expectRefused(
+      await inProcess(['metrics', '--engine', 'duckdb', '--query', 'SELECT * FROM no_such_table']),
+      /^um metrics: --query: DuckDB cannot run the query: Catalog Error: Table with name no_such_table does not exist!/,
+      'catalog',
+    );
+    expectRefused(
+      await um(['metrics', '--engine', 'duckdb', '--query', "SELECT 'x' AS label, 0.5 AS p_0, 0.5 AS p_1"]),
+      /^um metrics: --query: DuckDB cannot run the query: Conversion Error: Could not convert string 'x' to DOUBLE/,
+      'conversion',
+    );
+    expectRefused(
+      await inProcess(['metrics', '--engine', 'duckdb', '--query', 'SELEC 1']),
+      /^um metrics: --query must be one SELECT statement; DuckDB cannot parse it: syntax error at or near "SELEC"/,
+      'parser',
+    );
     const words = join(dir, 'words.csv');
     writeFileSync(words, csvOf(['zero,0.5,0.5']));
-    expectRefused((await um(['metrics', '--engine', 'duckdb', words])), new RegExp(`^um metrics: ${words}: DuckDB cannot run the query: Conversion Error`), 'conversion in a file');
+    expectRefused(
+      await um(['metrics', '--engine', 'duckdb', words]),
+      new RegExp(`^um metrics: ${words}: DuckDB cannot run the query: Conversion Error`),
+      'conversion in a file',
+    );
     const junk = join(dir, 'junk.parquet');
     writeFileSync(junk, 'not parquet');
-    expectRefused(await inProcess(['metrics', '--engine', 'duckdb', junk]), new RegExp(`^um metrics: ${junk}: DuckDB cannot run the query: `), 'IO');
-    expectRefused(await inProcess(['metrics', '--engine', 'duckdb', csv, '--weights', 'nope']), /^um metrics: --weights: .*preds\.csv has no column "nope"; it has "label", "p_0", "p_1"/, 'weights');
-    expectRefused(await inProcess(['metrics', '--engine', 'duckdb', join(dir, 'nope.csv')]), /nope\.csv: no such file\n$/, 'missing');
+    expectRefused(
+      await inProcess(['metrics', '--engine', 'duckdb', junk]),
+      new RegExp(`^um metrics: ${junk}: DuckDB cannot run the query: `),
+      'IO',
+    );
+    expectRefused(
+      await inProcess(['metrics', '--engine', 'duckdb', csv, '--weights', 'nope']),
+      /^um metrics: --weights: .*preds\.csv has no column "nope"; it has "label", "p_0", "p_1"/,
+      'weights',
+    );
+    expectRefused(
+      await inProcess(['metrics', '--engine', 'duckdb', join(dir, 'nope.csv')]),
+      /nope\.csv: no such file\n$/,
+      'missing',
+    );
   });
 });
 
@@ -73,7 +105,11 @@ describe('um metrics --engine duckdb FILE', () => {
   it('reads a name with *, ? or [ literally, not the files its glob would match', async () => {
     // the decoys hold wrong labels only: read with them, the accuracy would drop
     const decoy = csvOf(['1,0.9,0.1', '0,0.2,0.8']);
-    for (const [name, decoys] of [['a*.csv', ['ab.csv', 'a.csv']], ['q?.csv', ['qx.csv']], ['b[1].csv', ['b1.csv']]] as const) {
+    for (const [name, decoys] of [
+      ['a*.csv', ['ab.csv', 'a.csv']],
+      ['q?.csv', ['qx.csv']],
+      ['b[1].csv', ['b1.csv']],
+    ] as const) {
       const sub = mkdtempSync(join(dir, 'g-'));
       writeFileSync(join(sub, name), csvOf(['0,0.9,0.1', '1,0.2,0.8', '1,0.6,0.4']));
       for (const d of decoys) writeFileSync(join(sub, d), decoy);

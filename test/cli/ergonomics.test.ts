@@ -15,7 +15,10 @@ const D = 'examples/data';
 const IRIS = 'setosa,versicolor,virginica';
 
 /** Runs `um` in process with a captured io. */
-async function um(argv: readonly string[], extra: Partial<Io> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function um(
+  argv: readonly string[],
+  extra: Partial<Io> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await main(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), ...extra });
@@ -23,7 +26,15 @@ async function um(argv: readonly string[], extra: Partial<Io> = {}): Promise<{ c
 }
 
 /** Every help page: the root, each group, each command. */
-const PAGES: string[][] = [[], ['calibrate'], ['metrics'], ['report'], ['compare'], ['calibrate', 'fit'], ['calibrate', 'apply']];
+const PAGES: string[][] = [
+  [],
+  ['calibrate'],
+  ['metrics'],
+  ['report'],
+  ['compare'],
+  ['calibrate', 'fit'],
+  ['calibrate', 'apply'],
+];
 
 describe('help', () => {
   it('every page fits every terminal width: no line wider, none with trailing blanks; 80 columns off a terminal', async () => {
@@ -39,7 +50,12 @@ describe('help', () => {
         // the wrapped words are all there (nothing cut off): the same text as the widest layout, blanks aside
         const wideText = (await um([...page, '--help'], { columns: 1000 })).stdout;
         // (continuations of example commands and comments are layout, not words)
-        const words = (t: string) => t.replace(/\s*\\\n/g, ' ').replace(/^\s*# ?/gm, '').split(/\s+/).join('');
+        const words = (t: string) =>
+          t
+            .replace(/\s*\\\n/g, ' ')
+            .replace(/^\s*# ?/gm, '')
+            .split(/\s+/)
+            .join('');
         if (columns >= 40) expect(words(h.stdout)).toBe(words(wideText));
       }
       const plain = await um([...page, '--help']);
@@ -63,7 +79,8 @@ describe('help', () => {
       expect(h).toMatch(new RegExp(`^USAGE um${page.map((p) => ` ${p}`).join('')} `, 'm'));
       // what readPredictions reads, by extension (a format added there must be listed here)
       for (const ext of Object.keys(FORMATS)) expect([page.join(' '), h.includes(ext)]).toEqual([page.join(' '), true]);
-      for (const word of ['CSV', 'JSON', 'JSON Lines', 'Parquet', 'NumPy', 'EXAMPLES', '--quiet', 'NO_COLOR']) expect(h).toContain(word);
+      for (const word of ['CSV', 'JSON', 'JSON Lines', 'Parquet', 'NumPy', 'EXAMPLES', '--quiet', 'NO_COLOR'])
+        expect(h).toContain(word);
     }
     for (const [command, examples] of Object.entries(EXAMPLES)) {
       const h = (await um([...command.split(' ').slice(1), '--help'], { columns: 1000 })).stdout;
@@ -109,16 +126,46 @@ describe('NO_COLOR and --quiet', () => {
   });
 
   it('--quiet (or -q, before or after the command) drops warnings and notes, never errors nor results', async () => {
-    const fit = ['calibrate', 'fit', '--method', 'temperature', `${D}/gnb_raw_val_logits.npy`, '--labels', `${D}/val_labels.npy`, '--input', 'logits', '-o', join(dir, 'g.json')];
+    const fit = [
+      'calibrate',
+      'fit',
+      '--method',
+      'temperature',
+      `${D}/gnb_raw_val_logits.npy`,
+      '--labels',
+      `${D}/val_labels.npy`,
+      '--input',
+      'logits',
+      '-o',
+      join(dir, 'g.json'),
+    ];
     const loud = await um(fit);
-    expect([loud.code, loud.stderr]).toEqual([0, expect.stringMatching(/^um calibrate fit: warning: .*\[UM_W_BOUND\]\n$/)]);
-    for (const argv of [[...fit, '--quiet'], [...fit, '-q'], ['-q', ...fit], ['--quiet', ...fit]]) {
+    expect([loud.code, loud.stderr]).toEqual([
+      0,
+      expect.stringMatching(/^um calibrate fit: warning: .*\[UM_W_BOUND\]\n$/),
+    ]);
+    for (const argv of [
+      [...fit, '--quiet'],
+      [...fit, '-q'],
+      ['-q', ...fit],
+      ['--quiet', ...fit],
+    ]) {
       const r = await um(argv);
       expect([r.code, r.stderr, r.stdout]).toEqual([0, '', loud.stdout]);
     }
     // a note of calibrate apply (columns not copied into a new CSV)
     const json = join(dir, 'extra.json');
-    writeFileSync(json, JSON.stringify({ labels: [0, 1], probs: [[0.8, 0.2], [0.3, 0.7]], id: [1, 2] }));
+    writeFileSync(
+      json,
+      JSON.stringify({
+        labels: [0, 1],
+        probs: [
+          [0.8, 0.2],
+          [0.3, 0.7],
+        ],
+        id: [1, 2],
+      }),
+    );
     const temp = await um(['calibrate', 'fit', '--method', 'temperature', json, '-o', join(dir, 't.json'), '-q']);
     expect(temp.code).toBe(0);
     expect((await um(['calibrate', 'apply', join(dir, 't.json'), json])).stderr).toMatch(/note: .*id is not copied/);
@@ -161,7 +208,10 @@ describe('errors name the flag as typed', () => {
       [['metrics', `${D}/iris_test.csv`, '--classes', 'setosa'], '--classes'],
       [['compare', `${D}/logreg_test.csv`, `${D}/mlp_overfit_test.csv`, '--ci', '2'], '--ci'],
       [['report', `${D}/logreg_test.csv`, '--bins', '-1', '-o', '-'], '--bins'],
-      [['calibrate', 'fit', '--method', 'top1', `${D}/logreg_test.csv`, '-o', join(dir, 'x.json'), '--delta', '3'], '--delta'],
+      [
+        ['calibrate', 'fit', '--method', 'top1', `${D}/logreg_test.csv`, '-o', join(dir, 'x.json'), '--delta', '3'],
+        '--delta',
+      ],
       [['metrics', `${D}/logreg_test.csv`, '--sum-tolerance', '-1'], '--sum-tolerance'],
     ];
     for (const [argv, flag] of cases) {
@@ -175,44 +225,115 @@ describe('errors name the flag as typed', () => {
 describe('--classes', () => {
   it('string labels and class-named columns: the names in the table, the JSON config, compare and the fit summary', async () => {
     const t = await um(['metrics', `${D}/iris_test.csv`, '--classes', IRIS]);
-    expect([t.code, t.stdout.split('\n')[0]]).toEqual([0, `${D}/iris_test.csv: 45 examples, 3 classes (setosa, versicolor, virginica), probs`]);
+    expect([t.code, t.stdout.split('\n')[0]]).toEqual([
+      0,
+      `${D}/iris_test.csv: 45 examples, 3 classes (setosa, versicolor, virginica), probs`,
+    ]);
     const j = await um(['metrics', `${D}/iris_test.csv`, '--classes', ' setosa, versicolor ,virginica', '--json']);
-    expect((JSON.parse(j.stdout) as { config: { classes: string[] } }).config.classes).toEqual(['setosa', 'versicolor', 'virginica']);
+    expect((JSON.parse(j.stdout) as { config: { classes: string[] } }).config.classes).toEqual([
+      'setosa',
+      'versicolor',
+      'virginica',
+    ]);
     const c = await um(['compare', `${D}/iris_test.csv`, `${D}/iris_val.csv`, '--classes', IRIS, '--json']);
     // different rows: compare refuses, naming the rows
     expect(c.code).toBe(2);
-    const same = await um(['compare', `${D}/iris_test.csv`, `${D}/iris_test.csv`, '--classes', IRIS, '--json', '--resamples', '20']);
+    const same = await um([
+      'compare',
+      `${D}/iris_test.csv`,
+      `${D}/iris_test.csv`,
+      '--classes',
+      IRIS,
+      '--json',
+      '--resamples',
+      '20',
+    ]);
     expect((JSON.parse(same.stdout) as { classes: string[] }).classes).toEqual(IRIS.split(','));
-    const fit = await um(['calibrate', 'fit', '--method', 'isotonic', `${D}/iris_val.csv`, '--classes', IRIS, '-o', join(dir, 'iso.json')]);
-    expect(fit.stdout).toMatch(/^isotonic calibrator fitted on 45 examples, 3 classes \(setosa, versicolor, virginica\)/);
+    const fit = await um([
+      'calibrate',
+      'fit',
+      '--method',
+      'isotonic',
+      `${D}/iris_val.csv`,
+      '--classes',
+      IRIS,
+      '-o',
+      join(dir, 'iso.json'),
+    ]);
+    expect(fit.stdout).toMatch(
+      /^isotonic calibrator fitted on 45 examples, 3 classes \(setosa, versicolor, virginica\)/,
+    );
   });
 
   it('an unknown label: exit 2, one line naming the line, the value and --classes', async () => {
     const r = await um(['metrics', `${D}/iris_test.csv`, '--classes', 'setosa,versicolor,virginca']);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toMatch(/^um metrics: examples\/data\/iris_test\.csv: line 1: has score columns named after some of --classes but not "virginca" \(class 2\)/);
+    expect(r.stderr).toMatch(
+      /^um metrics: examples\/data\/iris_test\.csv: line 1: has score columns named after some of --classes but not "virginca" \(class 2\)/,
+    );
     const csv = join(dir, 'pets.csv');
     writeFileSync(csv, 'label,cat,dog\ncat,0.9,0.1\ndog,0.2,0.8\nbird,0.5,0.5\n');
     for (const extra of [[], ['--stream', '--threads', '1']]) {
       const u = await um(['metrics', csv, '--classes', 'cat,dog', ...extra]);
-      expect([u.code, u.stdout, u.stderr]).toEqual([2, '', `um metrics: ${csv}: line 4, column 1 ("label"): label "bird" is not one of --classes (cat, dog)\n`]);
+      expect([u.code, u.stdout, u.stderr]).toEqual([
+        2,
+        '',
+        `um metrics: ${csv}: line 4, column 1 ("label"): label "bird" is not one of --classes (cat, dog)\n`,
+      ]);
     }
   });
 
   it('um calibrate apply keeps the columns and labels as the user named them', async () => {
-    await um(['calibrate', 'fit', '--method', 'temperature', `${D}/iris_val.csv`, '--classes', IRIS, '-o', join(dir, 'iris-t.json')]);
+    await um([
+      'calibrate',
+      'fit',
+      '--method',
+      'temperature',
+      `${D}/iris_val.csv`,
+      '--classes',
+      IRIS,
+      '-o',
+      join(dir, 'iris-t.json'),
+    ]);
     const out = join(dir, 'iris-out.csv');
-    expect((await um(['calibrate', 'apply', join(dir, 'iris-t.json'), `${D}/iris_test.csv`, '--classes', IRIS, '-o', out])).code).toBe(0);
+    expect(
+      (await um(['calibrate', 'apply', join(dir, 'iris-t.json'), `${D}/iris_test.csv`, '--classes', IRIS, '-o', out]))
+        .code,
+    ).toBe(0);
     const input = readFileSync(`${D}/iris_test.csv`, 'utf8').split('\n');
     const written = readFileSync(out, 'utf8').split('\n');
     expect(written[0]).toBe(input[0]);
     expect(written.map((l) => l.split(',')[0])).toEqual(input.map((l) => l.split(',')[0]));
     // a JSON input becomes a new CSV: labels and score columns under the class names, read back with them
     const json = join(dir, 'pets.json');
-    writeFileSync(json, JSON.stringify({ labels: ['dog', 'cat'], probs: [[0.3, 0.7], [0.6, 0.4]] }));
-    await um(['calibrate', 'fit', '--method', 'temperature', json, '--classes', 'cat,dog', '-o', join(dir, 'pets-t.json')]);
+    writeFileSync(
+      json,
+      JSON.stringify({
+        labels: ['dog', 'cat'],
+        probs: [
+          [0.3, 0.7],
+          [0.6, 0.4],
+        ],
+      }),
+    );
+    await um([
+      'calibrate',
+      'fit',
+      '--method',
+      'temperature',
+      json,
+      '--classes',
+      'cat,dog',
+      '-o',
+      join(dir, 'pets-t.json'),
+    ]);
     const table = await um(['calibrate', 'apply', join(dir, 'pets-t.json'), json, '--classes', 'cat,dog']);
-    expect(table.stdout.split('\n').slice(0, 3).map((l) => l.split(',')[0])).toEqual(['label', 'dog', 'cat']);
+    expect(
+      table.stdout
+        .split('\n')
+        .slice(0, 3)
+        .map((l) => l.split(',')[0]),
+    ).toEqual(['label', 'dog', 'cat']);
     expect(table.stdout.split('\n')[0]).toBe('label,cat,dog');
     const back = join(dir, 'pets-back.csv');
     writeFileSync(back, table.stdout);

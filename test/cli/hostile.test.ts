@@ -19,7 +19,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const CASES = hostileFiles(dir);
 const GOOD = 'test/fixtures/files/good.csv';
 const CAL = join(dir, 'cal2.json');
-writeFileSync(CAL, JSON.stringify(fitTemperature([0, 1, 1], Float64Array.of(0.8, 0.2, 0.3, 0.7, 0.4, 0.6), { numClasses: 2 })));
+writeFileSync(
+  CAL,
+  JSON.stringify(fitTemperature([0, 1, 1], Float64Array.of(0.8, 0.2, 0.3, 0.7, 0.4, 0.6), { numClasses: 2 })),
+);
 const LIMIT_MS = 15_000;
 
 /** Every command, reading the case's file (and labels). */
@@ -32,7 +35,10 @@ function commands(c: HostileCase): { name: string; argv: string[] }[] {
     { name: 'metrics', argv: ['metrics', c.file, ...labels, ...weights] },
     { name: 'metrics --stream', argv: ['metrics', c.file, ...labels, ...weights, '--stream', '--threads', '1'] },
     { name: 'report', argv: ['report', c.file, ...labels, ...weights, '--md', ...out('md')] },
-    { name: 'calibrate fit', argv: ['calibrate', 'fit', '--method', 'temperature', c.file, ...labels, ...weights, ...out('json')] },
+    {
+      name: 'calibrate fit',
+      argv: ['calibrate', 'fit', '--method', 'temperature', c.file, ...labels, ...weights, ...out('json')],
+    },
     { name: 'calibrate apply', argv: ['calibrate', 'apply', CAL, c.file, ...labels, ...weights, ...out(applyOut)] },
     { name: 'compare', argv: ['compare', c.file, GOOD, ...labels, ...weights, '--resamples', '20'] },
   ];
@@ -58,7 +64,10 @@ async function inProcess(c: HostileCase, argv: string[]): Promise<{ code: number
  */
 async function release(feeding: Promise<void> | undefined, c: HostileCase): Promise<void> {
   if (feeding === undefined) return;
-  const done = await Promise.race([feeding.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 300))]);
+  const done = await Promise.race([
+    feeding.then(() => true),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 300)),
+  ]);
   if (done) return;
   const h = await open(c.file, 'r');
   await h.readFile();
@@ -68,7 +77,10 @@ async function release(feeding: Promise<void> | undefined, c: HostileCase): Prom
 
 function realProcess(c: HostileCase, argv: string[]): Promise<{ code: number; stderr: string; ms: number }> {
   const start = Date.now();
-  const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...argv], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...argv], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
   const feeding = c.fifo === undefined ? undefined : feedFifo(c.file, c.fifo);
@@ -76,7 +88,9 @@ function realProcess(c: HostileCase, argv: string[]): Promise<{ code: number; st
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      void release(feeding, c).then(() => resolve({ code: signal === 'SIGKILL' ? -1 : (code ?? -1), stderr, ms: Date.now() - start }));
+      void release(feeding, c).then(() =>
+        resolve({ code: signal === 'SIGKILL' ? -1 : (code ?? -1), stderr, ms: Date.now() - start }),
+      );
     });
   });
 }
@@ -87,7 +101,11 @@ function check(c: HostileCase, name: string, r: { code: number; stderr: string; 
   expect([0, 2], what).toContain(r.code);
   if (r.code === 2) {
     expect(r.stderr, what).toMatch(/^um [a-z ]+: [^\n]+\n$/);
-    if (typeof c.expect === 'object' && name !== 'compare') expect([c.file, c.labels].some((f) => f !== undefined && r.stderr.includes(f)), what).toBe(true);
+    if (typeof c.expect === 'object' && name !== 'compare')
+      expect(
+        [c.file, c.labels].some((f) => f !== undefined && r.stderr.includes(f)),
+        what,
+      ).toBe(true);
   }
   if (typeof c.expect === 'object') expect(r.code, what).toBe(2);
   if (c.expect === 'ok' && name === 'metrics') expect(r.code, what).toBe(0);
@@ -104,7 +122,10 @@ describe('every command on every hostile file: exit 0 or one located line with e
   const devices = CASES.filter((c) => c.device === true);
   for (const c of devices) {
     it(`${c.name} as a real process (exit code, no hang)`, async () => {
-      for (const { name, argv } of commands(c).filter((x) => x.name.startsWith('metrics') || x.name === 'calibrate apply')) check(c, name, await realProcess(c, argv));
+      for (const { name, argv } of commands(c).filter(
+        (x) => x.name.startsWith('metrics') || x.name === 'calibrate apply',
+      ))
+        check(c, name, await realProcess(c, argv));
     });
   }
   it('the table has devices and FIFOs', () => {

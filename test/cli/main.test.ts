@@ -28,21 +28,52 @@ const RUNS: string[][] = [
   ['compare', F('good.csv'), F('good.csv'), '--resamples', '5'],
   ['report', F('good.csv'), '--md', '-o', '-'],
   ['report', F('good.csv'), '-o', join(dir, 'r.html')],
-  ['calibrate', 'fit', '--method', 'temperature', `${D}gnb_raw_val_logits.npy`, '--labels', `${D}val_labels.npy`, '--input', 'logits', '-o', join(dir, 't.json')], // a bound warning
+  [
+    'calibrate',
+    'fit',
+    '--method',
+    'temperature',
+    `${D}gnb_raw_val_logits.npy`,
+    '--labels',
+    `${D}val_labels.npy`,
+    '--input',
+    'logits',
+    '-o',
+    join(dir, 't.json'),
+  ], // a bound warning
   ['calibrate', 'apply', join(dir, 't.json'), `${D}gnb_raw_test_logits.npy`, '--input', 'logits'],
   ['calibrate'],
   ['--help'],
   [],
 ];
 
-const EVENTS = ['exit', 'beforeExit', 'warning', 'uncaughtException', 'unhandledRejection', 'SIGINT', 'SIGTERM', 'SIGPIPE'] as const;
-const listeners = () => [...EVENTS.map((e) => process.listenerCount(e)), ...(['error', 'drain', 'close'] as const).flatMap((e) => [process.stdout.listenerCount(e), process.stderr.listenerCount(e)])];
+const EVENTS = [
+  'exit',
+  'beforeExit',
+  'warning',
+  'uncaughtException',
+  'unhandledRejection',
+  'SIGINT',
+  'SIGTERM',
+  'SIGPIPE',
+] as const;
+const listeners = () => [
+  ...EVENTS.map((e) => process.listenerCount(e)),
+  ...(['error', 'drain', 'close'] as const).flatMap((e) => [
+    process.stdout.listenerCount(e),
+    process.stderr.listenerCount(e),
+  ]),
+];
 
 describe('main in process', () => {
   it('leaves the process as it found it and writes only through io', async () => {
     const global: UMWarning[] = [];
     const previous = setWarningHandler((w) => global.push(w));
-    const spies = [vi.spyOn(process.stdout, 'write'), vi.spyOn(process.stderr, 'write'), ...(['log', 'warn', 'error', 'info', 'debug'] as const).map((m) => vi.spyOn(console, m))];
+    const spies = [
+      vi.spyOn(process.stdout, 'write'),
+      vi.spyOn(process.stderr, 'write'),
+      ...(['log', 'warn', 'error', 'info', 'debug'] as const).map((m) => vi.spyOn(console, m)),
+    ];
     const before = { exitCode: process.exitCode, cwd: process.cwd(), listeners: listeners() };
     const codes: number[] = [];
     let stderr = '';

@@ -24,12 +24,42 @@ describe('the in-memory estimate', () => {
     const base = await inMemoryBytes(NPY, false);
     expect(await inMemoryBytes(NPY, true)).toBe(base + 2000 * 10 * 40); // 80 − 40 bytes per value more with class-wise
     const cols = join(dir, 'cols.parquet');
-    writeFileSync(cols, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: [1, 0, 1], type: 'INT32' }, { name: 'p_0', data: [0.2, 0.6, 0.5], type: 'DOUBLE' }, { name: 'p_1', data: [0.8, 0.4, 0.5], type: 'DOUBLE' }] })));
+    writeFileSync(
+      cols,
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'label', data: [1, 0, 1], type: 'INT32' },
+            { name: 'p_0', data: [0.2, 0.6, 0.5], type: 'DOUBLE' },
+            { name: 'p_1', data: [0.8, 0.4, 0.5], type: 'DOUBLE' },
+          ],
+        }),
+      ),
+    );
     expect((await inMemoryBytes(cols, true)) - (await inMemoryBytes(cols, false))).toBe(9 * (110 - 60));
     // a list written as text (byte arrays) is bounded from its size: at least its 6 probabilities and 3 labels
     const list = join(dir, 'list.parquet');
-    writeFileSync(list, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: [1, 0, 1], type: 'INT32' }, { name: 'probs', data: [[0.2, 0.8], [0.6, 0.4], [0.5, 0.5]] }] })));
-    expect((await inMemoryBytes(list, true)) - (await inMemoryBytes(list, false))).toBeGreaterThanOrEqual(9 * (110 - 60));
+    writeFileSync(
+      list,
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'label', data: [1, 0, 1], type: 'INT32' },
+            {
+              name: 'probs',
+              data: [
+                [0.2, 0.8],
+                [0.6, 0.4],
+                [0.5, 0.5],
+              ],
+            },
+          ],
+        }),
+      ),
+    );
+    expect((await inMemoryBytes(list, true)) - (await inMemoryBytes(list, false))).toBeGreaterThanOrEqual(
+      9 * (110 - 60),
+    );
     const size = statSync(CSV).size;
     expect((await inMemoryBytes(CSV, true)) - (await inMemoryBytes(CSV, false))).toBe(Math.ceil(size / 4) * (110 - 60));
   });
@@ -52,7 +82,8 @@ describe('when um metrics streams', () => {
   it('--stream and --no-stream decide; the options of streaming ask for it; JSON, members and calibrators are read whole', async () => {
     expect(await at({ stream: true })).toBe(true);
     expect(await at({ stream: false, memory: '1' })).toBe(false);
-    for (const flag of [{ threads: '2' }, { 'chunk-rows': '100' }, { bounded: true }, { exact: true }]) expect(await at(flag), JSON.stringify(flag)).toBe(true);
+    for (const flag of [{ threads: '2' }, { 'chunk-rows': '100' }, { bounded: true }, { exact: true }])
+      expect(await at(flag), JSON.stringify(flag)).toBe(true);
     expect(await at({ memory: '1', members: true })).toBe(false);
     expect(await at({ memory: '1', calibration: 'c.json' })).toBe(false);
     expect(await shouldStream('um metrics', { file: 'x.json', memory: '1' })).toBe(false);
@@ -63,7 +94,10 @@ describe('when um metrics streams', () => {
   });
   it('--memory must be a number of MiB ≥ 1', async () => {
     for (const bad of ['0', '-5', 'abc', '', 'Infinity']) {
-      const e = await at({ memory: bad }).then(() => undefined, (x: unknown) => x);
+      const e = await at({ memory: bad }).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(e, bad).toBeInstanceOf(UMError);
       expect((e as UMError).message).toMatch(/^um metrics: --memory must be a number of MiB ≥ 1; got /);
     }

@@ -4,7 +4,21 @@
  * write leaves the previous file as it was and no temporary file behind.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
@@ -42,12 +56,24 @@ linkSync(csv, hard);
 function writers(out: string): { name: string; argv: string[]; inputs: string[] }[] {
   return [
     { name: 'calibrate fit', argv: ['calibrate', 'fit', '--method', 'temperature', csv, '-o', out], inputs: [csv] },
-    { name: 'calibrate fit (npy + labels)', argv: ['calibrate', 'fit', '--method', 'platt', scores, '--labels', labels, '-o', out], inputs: [scores, labels] },
+    {
+      name: 'calibrate fit (npy + labels)',
+      argv: ['calibrate', 'fit', '--method', 'platt', scores, '--labels', labels, '-o', out],
+      inputs: [scores, labels],
+    },
     { name: 'calibrate apply', argv: ['calibrate', 'apply', calibrator, csv, '-o', out], inputs: [calibrator, csv] },
-    { name: 'calibrate apply (npy + labels)', argv: ['calibrate', 'apply', calibrator, scores, '--labels', labels, '-o', out], inputs: [calibrator, scores, labels] },
+    {
+      name: 'calibrate apply (npy + labels)',
+      argv: ['calibrate', 'apply', calibrator, scores, '--labels', labels, '-o', out],
+      inputs: [calibrator, scores, labels],
+    },
     { name: 'report', argv: ['report', csv, '-o', out], inputs: [csv] },
     { name: 'report --ood', argv: ['report', csv, '--ood', hard, '-o', out], inputs: [csv, hard] },
-    { name: 'report --json', argv: ['report', scores, '--labels', labels, '--json', '-o', out], inputs: [scores, labels] },
+    {
+      name: 'report --json',
+      argv: ['report', scores, '--labels', labels, '--json', '-o', out],
+      inputs: [scores, labels],
+    },
   ];
 }
 
@@ -65,7 +91,9 @@ describe('-o naming an input is refused with exit 2, for every writing command a
         for (const spelling of spellings) {
           const r = await run(w.argv.map((a) => (a === 'PLACEHOLDER' ? spelling : a)));
           expect([r.code, r.stdout], `${w.name} -o ${spelling}`).toEqual([2, '']);
-          expect(r.stderr).toMatch(/^um [a-z ]+: -o [^\n]+: is the input [^\n]+; writing it would destroy the input — choose another output file\n$/);
+          expect(r.stderr).toMatch(
+            /^um [a-z ]+: -o [^\n]+: is the input [^\n]+; writing it would destroy the input — choose another output file\n$/,
+          );
         }
       }
       for (const [f, bytes] of before) expect(readFileSync(f).equals(bytes), f).toBe(true);
@@ -95,8 +123,20 @@ describe('an output that cannot be written is exit 2 before any work', () => {
   const cases: [string, string, RegExp][] = [
     ['a missing directory', join(dir, 'no', 'such', 'out.json'), /: the directory \S+no\/such does not exist\n$/],
     ['a directory', dir, /: is a directory; give a file name\n$/],
-    ['a path through a file', join(csv, 'out.json'), /: cannot be written \(a part of the path is not a directory\)\n$|: the directory \S+ does not exist\n$/],
-    ...(bad === undefined ? [] : [['a directory without permission', join(bad, 'out.json'), /: cannot create a file in \S+ \((permission denied|read-only file system|no such file or directory)\)\n$/] as [string, string, RegExp]]),
+    [
+      'a path through a file',
+      join(csv, 'out.json'),
+      /: cannot be written \(a part of the path is not a directory\)\n$|: the directory \S+ does not exist\n$/,
+    ],
+    ...(bad === undefined
+      ? []
+      : [
+          [
+            'a directory without permission',
+            join(bad, 'out.json'),
+            /: cannot create a file in \S+ \((permission denied|read-only file system|no such file or directory)\)\n$/,
+          ] as [string, string, RegExp],
+        ]),
   ];
   for (const [what, out, message] of cases) {
     it(what, async () => {
@@ -104,19 +144,26 @@ describe('an output that cannot be written is exit 2 before any work', () => {
         // the input is missing too: the output is checked first, so its message comes first (no work was done)
         const r = await run(w.argv.map((a) => (a === out ? out : a === csv ? join(dir, 'missing.csv') : a)));
         expect([r.code, r.stdout], w.name).toEqual([2, '']);
-        expect(r.stderr, w.name).toMatch(new RegExp(`^um [a-z ]+: -o ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${message.source}`));
+        expect(r.stderr, w.name).toMatch(
+          new RegExp(`^um [a-z ]+: -o ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${message.source}`),
+        );
       }
     });
   }
   it('a read-only file is refused (when permissions apply), a FIFO or device is written in place: /dev/full is ENOSPC', async () => {
     const r = await run(['calibrate', 'fit', '--method', 'temperature', csv, '-o', '/dev/full']);
-    expect([r.code, r.stderr]).toEqual([2, 'um calibrate fit: cannot write /dev/full (no space left on the device); the fitted calibrator was not saved\n']);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      'um calibrate fit: cannot write /dev/full (no space left on the device); the fitted calibrator was not saved\n',
+    ]);
     expect(existsSync('/dev/full') && statSync('/dev/full').isCharacterDevice()).toBe(true);
     if (process.getuid?.() !== 0) {
       const ro = join(dir, 'ro.json');
       writeFileSync(ro, 'old');
       chmodSync(ro, 0o444);
-      expect((await run(['calibrate', 'fit', '--method', 'temperature', csv, '-o', ro])).stderr).toMatch(/: is read-only\n$/);
+      expect((await run(['calibrate', 'fit', '--method', 'temperature', csv, '-o', ro])).stderr).toMatch(
+        /: is read-only\n$/,
+      );
     }
   });
 });
@@ -141,7 +188,10 @@ describe('writes are atomic', () => {
       for (const c of chunks) await handle.writeFile(c);
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     };
-    for (const [target, kept] of [[existing, '; the previous'], [join(sub, 'new.csv'), '; no file was created']] as const) {
+    for (const [target, kept] of [
+      [existing, '; the previous'],
+      [join(sub, 'new.csv'), '; no file was created'],
+    ] as const) {
       const out = await prepareOutput('um test', '--output', target, []);
       const e = await writeOutput('um test', out, ['a,b\n', '1,2\n'], 'nothing lost', failHalfway).then(
         () => undefined,
@@ -175,7 +225,10 @@ describe('writes are atomic', () => {
     let caught = 0;
     for (let attempt = 0; attempt < 6 && caught < 1; attempt++) {
       writeFileSync(target, previous);
-      const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...args, target], { cwd: repoRoot, stdio: 'ignore' });
+      const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...args, target], {
+        cwd: repoRoot,
+        stdio: 'ignore',
+      });
       const exited = new Promise((resolve) => child.on('exit', resolve));
       // kill as soon as bytes of the new output exist anywhere in the directory (a temporary file, or the target)
       const deadline = Date.now() + 60_000;
@@ -190,7 +243,10 @@ describe('writes are atomic', () => {
       child.kill('SIGKILL');
       await exited;
       const now = readFileSync(target);
-      expect(now.equals(previous) || now.equals(complete), `attempt ${attempt}: the target holds ${now.length} bytes`).toBe(true);
+      expect(
+        now.equals(previous) || now.equals(complete),
+        `attempt ${attempt}: the target holds ${now.length} bytes`,
+      ).toBe(true);
       if (writing && now.equals(previous)) caught++;
       for (const f of readdirSync(killed)) if (f !== 'out.csv') rmSync(join(killed, f)); // a killed process cannot clean up
     }
@@ -201,7 +257,12 @@ describe('writes are atomic', () => {
 
 describe('one writer for every command', () => {
   it('no command writes a file except through writeOutput', () => {
-    const files = readdirSync(`${repoRoot}src/cli`, { recursive: true }).map(String).filter((f) => f.endsWith('.ts') && f !== 'output.ts');
-    for (const f of files) expect(readFileSync(`${repoRoot}src/cli/${f}`, 'utf8'), f).not.toMatch(/\b(writeFile|writeFileSync|createWriteStream|appendFile)\b/);
+    const files = readdirSync(`${repoRoot}src/cli`, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts') && f !== 'output.ts');
+    for (const f of files)
+      expect(readFileSync(`${repoRoot}src/cli/${f}`, 'utf8'), f).not.toMatch(
+        /\b(writeFile|writeFileSync|createWriteStream|appendFile)\b/,
+      );
   });
 });

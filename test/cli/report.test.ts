@@ -17,7 +17,10 @@ const F = (name: string) => `test/fixtures/files/${name}`;
 describe('um report', () => {
   it('the README main job writes report.html through the installed bin (a real process)', () => {
     const cwd = mkdtempSync(join(dir, 'main-'));
-    const r = umProcess(['report', `${repoRoot}${D}mlp_overfit_test.csv`, `${repoRoot}${D}logreg_test.csv`, '-o', 'report.html'], { bin: `${repoRoot}node_modules/.bin/um`, cwd });
+    const r = umProcess(
+      ['report', `${repoRoot}${D}mlp_overfit_test.csv`, `${repoRoot}${D}logreg_test.csv`, '-o', 'report.html'],
+      { bin: `${repoRoot}node_modules/.bin/um`, cwd },
+    );
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toBe('report.html: 2 models, 8 charts\n');
     const html = readFileSync(join(cwd, 'report.html'), 'utf8');
@@ -26,9 +29,16 @@ describe('um report', () => {
   it('--json holds the numbers of um metrics --json; --md the table; - writes to stdout', async () => {
     const out = join(dir, 'r.json');
     expect((await um(['report', `${D}logreg_test.csv`, '--json', '-o', out])).code).toBe(0);
-    const report = JSON.parse(readFileSync(out, 'utf8')) as { models: { evaluation: Record<string, unknown> }[]; charts: unknown[] };
-    const metrics = JSON.parse((await um(['metrics', `${D}logreg_test.csv`, '--json'])).stdout) as Record<string, unknown>;
-    for (const k of ['accuracy', 'ece', 'uce', 'aurc', 'auroc', 'nll']) expect(report.models[0]?.evaluation[k]).toBe(metrics[k]);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as {
+      models: { evaluation: Record<string, unknown> }[];
+      charts: unknown[];
+    };
+    const metrics = JSON.parse((await um(['metrics', `${D}logreg_test.csv`, '--json'])).stdout) as Record<
+      string,
+      unknown
+    >;
+    for (const k of ['accuracy', 'ece', 'uce', 'aurc', 'auroc', 'nll'])
+      expect(report.models[0]?.evaluation[k]).toBe(metrics[k]);
     expect(report.charts).toHaveLength(8);
     const md = await um(['report', `${D}logreg_test.csv`, '--md', '-o', '-']);
     expect(md.stdout).toMatch(/^# Uncertainty report\n/);
@@ -36,7 +46,18 @@ describe('um report', () => {
   });
   it('an ensemble of members, with --title', async () => {
     const out = join(dir, 'e.html');
-    const r = await um(['report', `${D}deep_ensemble_test_member_logits.npy`, '--labels', `${D}test_labels.npy`, '--input', 'logits', '--title', 'Deep ensemble', '-o', out]);
+    const r = await um([
+      'report',
+      `${D}deep_ensemble_test_member_logits.npy`,
+      '--labels',
+      `${D}test_labels.npy`,
+      '--input',
+      'logits',
+      '--title',
+      'Deep ensemble',
+      '-o',
+      out,
+    ]);
     expect(r.code).toBe(0);
     const html = readFileSync(out, 'utf8');
     expect(html).toContain('<title>Deep ensemble</title>');
@@ -48,13 +69,39 @@ describe('um report', () => {
     const jsonl = join(dir, 'logreg.jsonl');
     writeFileSync(jsonl, labels.map((y, i) => JSON.stringify({ label: y, probs: probs[i] })).join('\n'));
     const parquet = join(dir, 'logreg.parquet');
-    writeFileSync(parquet, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: labels, type: 'INT32' }, { name: 'probs', data: probs }] })));
+    writeFileSync(
+      parquet,
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'label', data: labels, type: 'INT32' },
+            { name: 'probs', data: probs },
+          ],
+        }),
+      ),
+    );
     const parquetCols = join(dir, 'cols.parquet');
     writeFileSync(
       parquetCols,
-      Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: labels.map(BigInt), type: 'INT64' }, ...Array.from({ length: 10 }, (_, k) => ({ name: `p_${k}`, data: probs.map((r) => r[k] as number), type: 'DOUBLE' as const }))] })),
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'label', data: labels.map(BigInt), type: 'INT64' },
+            ...Array.from({ length: 10 }, (_, k) => ({
+              name: `p_${k}`,
+              data: probs.map((r) => r[k] as number),
+              type: 'DOUBLE' as const,
+            })),
+          ],
+        }),
+      ),
     );
-    const ece = async (file: string) => (JSON.parse((await um(['report', file, '--json', '-o', '-'])).stdout) as { models: { evaluation: { ece: number } }[] }).models[0]?.evaluation.ece;
+    const ece = async (file: string) =>
+      (
+        JSON.parse((await um(['report', file, '--json', '-o', '-'])).stdout) as {
+          models: { evaluation: { ece: number } }[];
+        }
+      ).models[0]?.evaluation.ece;
     const csv = await ece(`${D}logreg_test.csv`);
     expect(await ece(jsonl)).toBe(csv);
     expect(await ece(parquet)).toBe(csv);
@@ -69,21 +116,51 @@ describe('um report', () => {
 });
 
 describe('progress', () => {
-  it.skipIf(skip.terminal !== undefined)(named('draws a progress bar when stderr is a terminal (run under script(1)), and nothing when it is not', skip.terminal), async () => {
-    const out = join(dir, 'tty.html');
-    const r = spawnSync('script', ['-qec', `${process.execPath} ${repoRoot}packages/core/dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv -o ${out}`, '/dev/null'], { encoding: 'utf8' });
-    expect(r.stdout).toMatch(/um report \[=+\] 10\/10 Metrics vs temperature/);
-    expect((await um(['report', `${D}logreg_test.csv`, '-o', out])).stderr).toBe('');
-  });
+  it.skipIf(skip.terminal !== undefined)(
+    named(
+      'draws a progress bar when stderr is a terminal (run under script(1)), and nothing when it is not',
+      skip.terminal,
+    ),
+    async () => {
+      const out = join(dir, 'tty.html');
+      const r = spawnSync(
+        'script',
+        [
+          '-qec',
+          `${process.execPath} ${repoRoot}packages/core/dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv -o ${out}`,
+          '/dev/null',
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(r.stdout).toMatch(/um report \[=+\] 10\/10 Metrics vs temperature/);
+      expect((await um(['report', `${D}logreg_test.csv`, '-o', out])).stderr).toBe('');
+    },
+  );
 });
 
 describe('bad input: exit code 2, a message, and no report written', () => {
   const CASES: [string, string[], RegExp][] = [
     ['an unreadable file', [F('missing.csv')], /^um report: test\/fixtures\/files\/missing.csv: no such file\n$/],
-    ['models with different numbers of classes', [`${D}logreg_test.csv`, F('good.csv')], /^um report: models\[1\] must predict the same classes: logreg_test has 10, good has 3; got 3\n$/],
-    ['a label out of range', [F('badlabel.csv')], /^um report: test\/fixtures\/files\/badlabel.csv: line 3, column 1 \("label"\): labels\[1\] must be an integer in \[0, 2\); got 2\n$/],
-    ['a broken JSON Lines file', [F('broken.jsonl')], /^um report: test\/fixtures\/files\/broken.jsonl: line 2: is not valid JSON/],
-    ['a file that is not Parquet', [F('notparquet.parquet')], /^um report: test\/fixtures\/files\/notparquet.parquet: is not a readable Parquet file/],
+    [
+      'models with different numbers of classes',
+      [`${D}logreg_test.csv`, F('good.csv')],
+      /^um report: models\[1\] must predict the same classes: logreg_test has 10, good has 3; got 3\n$/,
+    ],
+    [
+      'a label out of range',
+      [F('badlabel.csv')],
+      /^um report: test\/fixtures\/files\/badlabel.csv: line 3, column 1 \("label"\): labels\[1\] must be an integer in \[0, 2\); got 2\n$/,
+    ],
+    [
+      'a broken JSON Lines file',
+      [F('broken.jsonl')],
+      /^um report: test\/fixtures\/files\/broken.jsonl: line 2: is not valid JSON/,
+    ],
+    [
+      'a file that is not Parquet',
+      [F('notparquet.parquet')],
+      /^um report: test\/fixtures\/files\/notparquet.parquet: is not a readable Parquet file/,
+    ],
     ['both --json and --md', [`${D}logreg_test.csv`, '--json', '--md'], /^um report: give --json or --md, not both\n$/],
   ];
   for (const [what, args, message] of CASES) {

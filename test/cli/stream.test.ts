@@ -49,7 +49,11 @@ writeFileSync(
     parquetWriteBuffer({
       columnData: [
         { name: 'label', data: labels, type: 'INT32' },
-        ...Array.from({ length: c }, (_, k) => ({ name: `p_${k}`, data: probs.map((r) => r[k] as number), type: 'DOUBLE' as const })),
+        ...Array.from({ length: c }, (_, k) => ({
+          name: `p_${k}`,
+          data: probs.map((r) => r[k] as number),
+          type: 'DOUBLE' as const,
+        })),
         { name: 'w', data: weights, type: 'DOUBLE' },
       ],
       rowGroupSize: 3000,
@@ -65,7 +69,24 @@ const json = async (args: string[], built = false) => {
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Record<string, number | null | Record<string, number | null>>;
 };
-const KEYS = ['accuracy', 'ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce', 'brier', 'nll', 'auroc', 'aupr', 'aurc', 'eaurc'];
+const KEYS = [
+  'accuracy',
+  'ece',
+  'mce',
+  'rmsce',
+  'sce',
+  'ace',
+  'tace',
+  'uce',
+  'aece',
+  'amce',
+  'brier',
+  'nll',
+  'auroc',
+  'aupr',
+  'aurc',
+  'eaurc',
+];
 
 type Json = Awaited<ReturnType<typeof json>>;
 
@@ -79,7 +100,12 @@ describe('um metrics --stream', () => {
 
   it('reads every format batch by batch: the concatenation is the whole file', async () => {
     const total = probs.flat().reduce((a, b) => a + b, 0);
-    for (const [file, extra] of [[csv, {}], [jsonl, {}], [parquet, {}], [scoresNpy, { labels: labelsNpy }]] as const) {
+    for (const [file, extra] of [
+      [csv, {}],
+      [jsonl, {}],
+      [parquet, {}],
+      [scoresNpy, { labels: labelsNpy }],
+    ] as const) {
       let n = 0;
       let sum = 0;
       let batches = 0;
@@ -99,13 +125,19 @@ describe('um metrics --stream', () => {
   it('--exact equals the in-memory numbers in every format (≤ 1e-12 relative)', async () => {
     for (const args of [[csv], [jsonl], [parquet], [scoresNpy, '--labels', labelsNpy]]) {
       const r = await json(['metrics', ...args, '--stream', '--exact']);
-      for (const k of KEYS) expect(Math.abs((r[k] as number) - (whole[k] as number)), `${args[0]} ${k}`).toBeLessThanOrEqual(1e-12 * Math.abs(whole[k] as number));
+      for (const k of KEYS)
+        expect(Math.abs((r[k] as number) - (whole[k] as number)), `${args[0]} ${k}`).toBeLessThanOrEqual(
+          1e-12 * Math.abs(whole[k] as number),
+        );
     }
   });
 
   it('with --weights equals the in-memory weighted numbers', async () => {
     const r = await json(['metrics', csv, '--weights', 'w', '--stream', '--exact']);
-    for (const k of KEYS) expect(Math.abs((r[k] as number) - (weighted[k] as number)), k).toBeLessThanOrEqual(1e-12 * Math.abs(weighted[k] as number));
+    for (const k of KEYS)
+      expect(Math.abs((r[k] as number) - (weighted[k] as number)), k).toBeLessThanOrEqual(
+        1e-12 * Math.abs(weighted[k] as number),
+      );
     expect(weighted.n).toBe(weights.reduce((a, b) => a + b, 0));
     expect(weighted.ece).not.toBe(whole.ece);
   });
@@ -149,7 +181,9 @@ describe('um metrics --stream', () => {
     writeFileSync(bad, lines.join('\n'));
     const r = await um(['metrics', bad, '--stream', '--chunk-rows', '3000', '--threads', '2'], { built: true });
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toMatch(/um metrics: .*range\.csv: line 7001, column 2 \("p_0"\): probs\[\d+\]\[0\] must be in \[0, 1\]; got 1\.5/);
+    expect(r.stderr).toMatch(
+      /um metrics: .*range\.csv: line 7001, column 2 \("p_0"\): probs\[\d+\]\[0\] must be in \[0, 1\]; got 1\.5/,
+    );
   });
 
   it('a corrupt row midway exits 2 with its line and column, and prints no result', async () => {
@@ -160,7 +194,9 @@ describe('um metrics --stream', () => {
     const r = await um(['metrics', bad, '--stream']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/um metrics: .*corrupt\.csv: line 7001, column 2 \("p_0"\): expected a number; got "0\.1x"/);
+    expect(r.stderr).toMatch(
+      /um metrics: .*corrupt\.csv: line 7001, column 2 \("p_0"\): expected a number; got "0\.1x"/,
+    );
   });
 
   it('a truncated file exits 2 with its position, and prints no result', async () => {
@@ -168,14 +204,18 @@ describe('um metrics --stream', () => {
     writeFileSync(cut, csvText.slice(0, Math.floor(csvText.length * 0.6)));
     const r = await um(['metrics', cut, '--stream']);
     expect([r.code, r.stdout]).toEqual([2, '']);
-    expect(r.stderr).toMatch(/truncated\.csv: line \d+: expected 12 fields like the header, got \d+|truncated\.csv: line \d+.*row sums|truncated\.csv: line \d+/);
+    expect(r.stderr).toMatch(
+      /truncated\.csv: line \d+: expected 12 fields like the header, got \d+|truncated\.csv: line \d+.*row sums|truncated\.csv: line \d+/,
+    );
 
     const bytes = readFileSync(scoresNpy);
     const cutNpy = join(dir, 'truncated.npy');
     writeFileSync(cutNpy, bytes.subarray(0, 128 + 80 * 4321 + 17));
     const n = await um(['metrics', cutNpy, '--labels', labelsNpy, '--stream']);
     expect([n.code, n.stdout]).toEqual([2, '']);
-    expect(n.stderr).toMatch(/truncated\.npy: byte 345825: is truncated: its header declares shape \[10000, 10\] \(800128 bytes\), the file has 345825; row 4321 is cut off/);
+    expect(n.stderr).toMatch(
+      /truncated\.npy: byte 345825: is truncated: its header declares shape \[10000, 10\] \(800128 bytes\), the file has 345825; row 4321 is cut off/,
+    );
 
     const pq = readFileSync(parquet);
     const cutPq = join(dir, 'truncated.parquet');
@@ -191,14 +231,27 @@ describe('um report --stream', () => {
     const out = join(dir, 'report.json');
     const r = await um(['report', csv, '--stream', '--chunk-rows', '3000', '--json', '-o', out], { built: true });
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(readFileSync(out, 'utf8')) as { models: { n: number; evaluation: Record<string, number> }[]; charts: { id: string; spec: { datasets?: Record<string, unknown[]> } }[]; notes: string[] };
+    const report = JSON.parse(readFileSync(out, 'utf8')) as {
+      models: { n: number; evaluation: Record<string, number> }[];
+      charts: { id: string; spec: { datasets?: Record<string, unknown[]> } }[];
+      notes: string[];
+    };
     const metrics = await json(['metrics', csv, '--stream', '--chunk-rows', '3000'], true);
     for (const k of KEYS) expect(report.models[0]?.evaluation[k], k).toBe(metrics[k]);
     expect(report.charts.map((c) => c.id)).toEqual(['reliability', 'uncertainty']);
-    expect(report.notes[0]).toMatch(/preds: streamed \(10000 rows in constant memory\) — metrics and reliability diagrams only/);
+    expect(report.notes[0]).toMatch(
+      /preds: streamed \(10000 rows in constant memory\) — metrics and reliability diagrams only/,
+    );
     // a streamed report next to an in-memory one: both in the table, the curves for the in-memory one
     const mixed = join(dir, 'mixed.json');
-    expect((await um(['report', csv, 'examples/data/logreg_test.csv', '--json', '-o', mixed, '--chunk-rows', '3000', '--stream'], { built: true })).code).toBe(0);
+    expect(
+      (
+        await um(
+          ['report', csv, 'examples/data/logreg_test.csv', '--json', '-o', mixed, '--chunk-rows', '3000', '--stream'],
+          { built: true },
+        )
+      ).code,
+    ).toBe(0);
     const m = JSON.parse(readFileSync(mixed, 'utf8')) as { models: unknown[]; charts: { id: string }[] };
     expect(m.models.length).toBe(2);
   });
@@ -213,14 +266,19 @@ describe('um metrics --engine duckdb', () => {
     for (const args of [[csv], [parquet], ['--query', `SELECT * FROM read_parquet('${parquet}')`]]) {
       const r = await json(['metrics', '--engine', 'duckdb', ...args]);
       for (const k of ['accuracy', 'ece', 'mce', 'sce', 'uce', 'brier', 'nll', 'auroc']) {
-        expect(Math.abs((r[k] as number) - (whole[k] as number)), `${args.join(' ')} ${k}`).toBeLessThanOrEqual(1e-9 * Math.abs(whole[k] as number));
+        expect(Math.abs((r[k] as number) - (whole[k] as number)), `${args.join(' ')} ${k}`).toBeLessThanOrEqual(
+          1e-9 * Math.abs(whole[k] as number),
+        );
       }
     }
   });
   it('weights through SQL equal the in-memory weighted numbers', async () => {
     const weighted = await json(['metrics', csv, '--weights', 'w']);
     const r = await json(['metrics', '--engine', 'duckdb', csv, '--weights', 'w']);
-    for (const k of ['accuracy', 'ece', 'sce', 'uce', 'brier', 'nll', 'auroc']) expect(Math.abs((r[k] as number) - (weighted[k] as number)), k).toBeLessThanOrEqual(1e-9 * Math.abs(weighted[k] as number));
+    for (const k of ['accuracy', 'ece', 'sce', 'uce', 'brier', 'nll', 'auroc'])
+      expect(Math.abs((r[k] as number) - (weighted[k] as number)), k).toBeLessThanOrEqual(
+        1e-9 * Math.abs(weighted[k] as number),
+      );
   });
   it('refuses what it cannot do (exit 2)', async () => {
     const r = await um(['metrics', '--engine', 'duckdb', csv, '--preset', 'sklearn']);

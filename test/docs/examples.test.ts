@@ -11,7 +11,9 @@ const api = publicExports(ENTRIES).filter((e) => e.tags.has('example'));
 
 describe('documentation examples', () => {
   it('every public function and class has an example', () => {
-    const missing = publicExports(ENTRIES).filter((e) => e.kind !== 'variable' && !e.tags.has('example')).map((e) => e.name);
+    const missing = publicExports(ENTRIES)
+      .filter((e) => e.kind !== 'variable' && !e.tags.has('example'))
+      .map((e) => e.name);
     expect(missing).toEqual([]);
   });
 

@@ -15,9 +15,12 @@ import { publicExports } from '../helpers/publicApi.js';
 import { runExample } from './snippets.js';
 
 const guideDir = `${repoRoot}docs/guides/`;
-const guides = readdirSync(guideDir).filter((f) => f.endsWith('.md')).sort();
+const guides = readdirSync(guideDir)
+  .filter((f) => f.endsWith('.md'))
+  .sort();
 const text = (guide: string) => readFileSync(`${guideDir}${guide}`, 'utf8');
-const blocks = (guide: string, lang: string) => [...text(guide).matchAll(/```(\w+)\n([\s\S]*?)```/g)].filter((m) => m[1] === lang).map((m) => m[2] as string);
+const blocks = (guide: string, lang: string) =>
+  [...text(guide).matchAll(/```(\w+)\n([\s\S]*?)```/g)].filter((m) => m[1] === lang).map((m) => m[2] as string);
 
 /** Splits a shell line into words: single and double quotes group, `#` starts a comment. */
 export function shellWords(line: string): string[] {
@@ -60,7 +63,8 @@ function typeErrors(snippets: Map<string, string>): string[] {
   for (const f of snippets.keys()) {
     const sf = program.getSourceFile(f);
     for (const d of [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]) {
-      const line = d.file !== undefined && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+      const line =
+        d.file !== undefined && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
       errors.push(`${f.replace(repoRoot, '')}:${line}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
     }
   }
@@ -69,7 +73,9 @@ function typeErrors(snippets: Map<string, string>): string[] {
 
 /** Strips the TypeScript syntax from a snippet's body so that it runs as JavaScript. */
 const transpile = (body: string) =>
-  ts.transpileModule(body, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText.replace(/^export \{\};\s*$/m, '');
+  ts
+    .transpileModule(body, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } })
+    .outputText.replace(/^export \{\};\s*$/m, '');
 
 describe('guides', () => {
   it('exist, one per topic', () => {
@@ -84,9 +90,12 @@ describe('guides', () => {
 
   it('every TypeScript block of the guides and the README type-checks against the sources', () => {
     const snippets = new Map<string, string>();
-    for (const g of guides) blocks(g, 'ts').forEach((code, i) => snippets.set(`${guideDir}${g}.${i}.mts`, `${code}\nexport {};\n`));
+    for (const g of guides)
+      blocks(g, 'ts').forEach((code, i) => snippets.set(`${guideDir}${g}.${i}.mts`, `${code}\nexport {};\n`));
     // one program for both (the README's blocks run in readme.test.ts): building it is most of the time
-    const readme = [...readFileSync(`${repoRoot}README.md`, 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+    const readme = [...readFileSync(`${repoRoot}README.md`, 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map(
+      (m) => m[1] as string,
+    );
     readme.forEach((code, i) => snippets.set(`${repoRoot}README.md.${i}.mts`, `${code}\nexport {};\n`));
     expect(snippets.size).toBeGreaterThanOrEqual(10);
     expect(typeErrors(snippets)).toEqual([]);
@@ -105,49 +114,84 @@ describe('guides', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'um-guides-'));
     afterAll(() => rmSync(scratch, { recursive: true, force: true }));
     for (const g of guides) {
-      const lines = blocks(g, 'sh').flatMap((b) => b.split('\n')).filter((l) => l.startsWith('um '));
+      const lines = blocks(g, 'sh')
+        .flatMap((b) => b.split('\n'))
+        .filter((l) => l.startsWith('um '));
       if (lines.length === 0) continue;
-      it(g, async () => {
-        for (const line of lines) {
-          // inputs come from the repository, outputs go to a scratch directory (no process.chdir: workers forbid it)
-          const args = shellWords(line)
-            .slice(1)
-            .map((w) => (w.startsWith('examples/') ? `${repoRoot}${w}` : /^[\w-]+\.(csv|json|jsonl|html|md)$/.test(w) ? join(scratch, w) : w));
-          let out = '';
-          const code = await main(args, { stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
-          expect(code, `${line}\n${out}`).toBe(0);
-          const o = args.indexOf('-o');
-          if (o >= 0) expect(statSync(args[o + 1] as string).size, line).toBeGreaterThan(0);
-        }
-      }, 120_000);
+      it(
+        g,
+        async () => {
+          for (const line of lines) {
+            // inputs come from the repository, outputs go to a scratch directory (no process.chdir: workers forbid it)
+            const args = shellWords(line)
+              .slice(1)
+              .map((w) =>
+                w.startsWith('examples/')
+                  ? `${repoRoot}${w}`
+                  : /^[\w-]+\.(csv|json|jsonl|html|md)$/.test(w)
+                    ? join(scratch, w)
+                    : w,
+              );
+            let out = '';
+            const code = await main(args, { stdout: (t) => void (out += t), stderr: (t) => void (out += t) });
+            expect(code, `${line}\n${out}`).toBe(0);
+            const o = args.indexOf('-o');
+            if (o >= 0) expect(statSync(args[o + 1] as string).size, line).toBeGreaterThan(0);
+          }
+        },
+        120_000,
+      );
     }
   });
 
   it('every public function of the core is in a table of the metric or calibration guide', () => {
     const tables = text('choosing-a-calibration-metric.md') + text('calibrating-and-saving.md');
-    const functions = publicExports({ 'uncertainty-metrics': 'src/index.ts' }).filter((e) => e.kind === 'function').map((e) => e.name);
-    const infrastructure = new Set(['toProbabilities', 'toEnsemble', 'assignBins', 'binStatistics', 'setWarningHandler']);
-    expect(functions.filter((f) => !infrastructure.has(f) && !tables.includes(`| \`${f}\``) && !tables.includes(`, \`${f}\``) && !tables.includes(`/ \`${f}\``))).toEqual([]);
+    const functions = publicExports({ 'uncertainty-metrics': 'src/index.ts' })
+      .filter((e) => e.kind === 'function')
+      .map((e) => e.name);
+    const infrastructure = new Set([
+      'toProbabilities',
+      'toEnsemble',
+      'assignBins',
+      'binStatistics',
+      'setWarningHandler',
+    ]);
+    expect(
+      functions.filter(
+        (f) =>
+          !infrastructure.has(f) &&
+          !tables.includes(`| \`${f}\``) &&
+          !tables.includes(`, \`${f}\``) &&
+          !tables.includes(`/ \`${f}\``),
+      ),
+    ).toEqual([]);
   });
 
   it('the preset table lists every preset', () => {
-    for (const name of Object.keys(um.presets)) expect(text('choosing-a-calibration-metric.md')).toContain(`| \`${name}\` |`);
+    for (const name of Object.keys(um.presets))
+      expect(text('choosing-a-calibration-metric.md')).toContain(`| \`${name}\` |`);
   });
 
   it('the calibration table is what scripts/calibration-table.mjs prints', () => {
     const r = spawnSync(process.execPath, [`${repoRoot}scripts/calibration-table.mjs`], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    const block = /<!-- calibration-table:start -->\n([\s\S]*?)\n<!-- calibration-table:end -->/.exec(text('calibrating-and-saving.md'))?.[1];
+    const block = /<!-- calibration-table:start -->\n([\s\S]*?)\n<!-- calibration-table:end -->/.exec(
+      text('calibrating-and-saving.md'),
+    )?.[1];
     expect(block).toBe(r.stdout.trimEnd());
   });
 
   it('every table of the documentation has a header row (a table without one renders as a paragraph)', () => {
-    const pages = [...guides.map((g) => `${guideDir}${g}`), ...['README.md', 'docs/index.md', 'docs/benchmarks.md', 'docs/studies.md'].map((p) => `${repoRoot}${p}`)];
+    const pages = [
+      ...guides.map((g) => `${guideDir}${g}`),
+      ...['README.md', 'docs/index.md', 'docs/benchmarks.md', 'docs/studies.md'].map((p) => `${repoRoot}${p}`),
+    ];
     const headless: string[] = [];
     for (const page of pages) {
       const lines = readFileSync(page, 'utf8').split('\n');
       lines.forEach((l, i) => {
-        if (/^\|(-+\|)+$/.test(l) && !(lines[i - 1] ?? '').startsWith('|')) headless.push(`${page.replace(repoRoot, '')}:${i + 1}`);
+        if (/^\|(-+\|)+$/.test(l) && !(lines[i - 1] ?? '').startsWith('|'))
+          headless.push(`${page.replace(repoRoot, '')}:${i + 1}`);
       });
     }
     expect(headless).toEqual([]);

@@ -13,8 +13,12 @@ import { ENTRIES } from './entries.js';
 import { MODULES, runExample } from './snippets.js';
 
 const readme = readFileSync(`${repoRoot}README.md`, 'utf8');
-const blocks = [...readme.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1] as string, code: m[2] as string }));
-const transpile = (body: string) => ts.transpileModule(body, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
+const blocks = [...readme.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({
+  lang: m[1] as string,
+  code: m[2] as string,
+}));
+const transpile = (body: string) =>
+  ts.transpileModule(body, { compilerOptions: { target: ts.ScriptTarget.ES2022 } }).outputText;
 
 describe('README', () => {
   it('every TypeScript block runs against the library and its checked lines hold', async () => {
@@ -43,15 +47,32 @@ describe('README', () => {
   });
 
   it('the CLI examples on bundled data run, in order', async () => {
-    const lines = blocks.filter((b) => b.lang === 'sh').flatMap((b) => b.code.split('\n')).filter((l) => l.startsWith('npx um ') && l.includes('examples/data/'));
+    const lines = blocks
+      .filter((b) => b.lang === 'sh')
+      .flatMap((b) => b.code.split('\n'))
+      .filter((l) => l.startsWith('npx um ') && l.includes('examples/data/'));
     expect(lines.length).toBeGreaterThanOrEqual(4);
     const scratch = mkdtempSync(join(tmpdir(), 'um-readme-'));
     try {
       for (const line of lines) {
         // inputs from the repository, outputs in a scratch directory
-        const args = line.replace(/#.*$/, '').trim().split(/\s+/).slice(2).map((w) => (w.startsWith('examples/') ? `${repoRoot}${w}` : /^[\w-]+\.(csv|json|html|md)$/.test(w) ? join(scratch, w) : w));
+        const args = line
+          .replace(/#.*$/, '')
+          .trim()
+          .split(/\s+/)
+          .slice(2)
+          .map((w) =>
+            w.startsWith('examples/')
+              ? `${repoRoot}${w}`
+              : /^[\w-]+\.(csv|json|html|md)$/.test(w)
+                ? join(scratch, w)
+                : w,
+          );
         let out = '';
-        expect(await main(args, { stdout: (t) => void (out += t), stderr: (t) => void (out += t) }), `${line}\n${out}`).toBe(0);
+        expect(
+          await main(args, { stdout: (t) => void (out += t), stderr: (t) => void (out += t) }),
+          `${line}\n${out}`,
+        ).toBe(0);
       }
       expect(existsSync(join(scratch, 'calib.json'))).toBe(true);
     } finally {
@@ -69,17 +90,26 @@ describe('README', () => {
   it('the "which function" table names only real exports', async () => {
     const table = readme.slice(readme.indexOf('## Which function do I want?'), readme.indexOf('## Errors'));
     const exported = new Set<string>();
-    for (const entry of Object.keys(ENTRIES)) for (const name of Object.keys(await (MODULES[entry] as () => Promise<object>)())) exported.add(name);
+    for (const entry of Object.keys(ENTRIES))
+      for (const name of Object.keys(await (MODULES[entry] as () => Promise<object>)())) exported.add(name);
     const named = [...table.matchAll(/\| `(\w+)`|, `(\w+)`|\/ `(\w+)`/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
     expect(named.length).toBeGreaterThanOrEqual(15);
     expect(named.filter((n) => !exported.has(n))).toEqual([]);
   });
 
   it('links every guide, and every relative link resolves', () => {
-    for (const g of ['choosing-a-calibration-metric', 'evaluating-from-the-command-line', 'calibrating-and-saving', 'streaming-and-sql', 'training-with-tensorflow']) {
+    for (const g of [
+      'choosing-a-calibration-metric',
+      'evaluating-from-the-command-line',
+      'calibrating-and-saving',
+      'streaming-and-sql',
+      'training-with-tensorflow',
+    ]) {
       expect(readme).toContain(`(docs/guides/${g}.md)`);
     }
-    const broken = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1] as string).filter((t) => !/^[a-z]+:/.test(t) && !existsSync(`${repoRoot}${t}`));
+    const broken = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1] as string)
+      .filter((t) => !/^[a-z]+:/.test(t) && !existsSync(`${repoRoot}${t}`));
     expect(broken).toEqual([]);
   });
 

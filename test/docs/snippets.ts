@@ -37,7 +37,10 @@ export function close(actual: unknown, expected: unknown, tol: (e: number) => nu
     if (actual === null || typeof actual !== 'object') return false;
     const ka = Object.keys(actual as object);
     const ke = Object.keys(expected as object);
-    return ka.length === ke.length && ke.every((k) => close((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], tol));
+    return (
+      ka.length === ke.length &&
+      ke.every((k) => close((actual as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k], tol))
+    );
   }
   return Object.is(actual, expected);
 }
@@ -50,7 +53,10 @@ export function compileExample(code: string): { body: string; checks: number; im
   for (const raw of code.split('\n')) {
     const imp = /^\s*import\s*\{([^}]*)\}\s*from\s*'([^']+)';?\s*$/.exec(raw);
     if (imp !== null) {
-      const names = (imp[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+      const names = (imp[1] ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       imports.set(imp[2] as string, [...(imports.get(imp[2] as string) ?? []), ...names]);
       continue;
     }
@@ -63,7 +69,6 @@ export function compileExample(code: string): { body: string; checks: number; im
   }
   return { body: lines.join('\n'), checks, imports };
 }
-
 
 /** The modules an example may import, loaded from the sources (what the examples document). */
 export const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -79,18 +84,26 @@ export const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   '@tensorflow/tfjs': () => import('@tensorflow/tfjs'),
 };
 
-const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+  ...args: string[]
+) => (...a: unknown[]) => Promise<void>;
 
 /**
  * Runs an example: its imports (named, or `* as x`) are loaded from MODULES, `// =>` and `// ≈` lines are checked.
  * `transpile` strips TypeScript syntax first (the guides are TypeScript; the API examples are JavaScript).
  */
-export async function runExample(code: string, transpile: (body: string) => string = (b) => b): Promise<{ checks: number; failures: string[] }> {
+export async function runExample(
+  code: string,
+  transpile: (body: string) => string = (b) => b,
+): Promise<{ checks: number; failures: string[] }> {
   const namespaces = new Map<string, string>();
-  const plain = code.replace(/^\s*import\s*\*\s*as\s+(\w+)\s+from\s*'([^']+)';?\s*$/gm, (_m, name: string, spec: string) => {
-    namespaces.set(name, spec);
-    return '';
-  });
+  const plain = code.replace(
+    /^\s*import\s*\*\s*as\s+(\w+)\s+from\s*'([^']+)';?\s*$/gm,
+    (_m, name: string, spec: string) => {
+      namespaces.set(name, spec);
+      return '';
+    },
+  );
   const { body, checks, imports } = compileExample(plain);
   const scope: Record<string, unknown> = {};
   for (const [spec, names] of imports) {
@@ -111,12 +124,24 @@ export async function runExample(code: string, transpile: (body: string) => stri
   const check = async (actualOrPromise: unknown, expectedText: string, op: string) => {
     const actual = await actualOrPromise;
     // in `≈` mode every numeric literal carries its own precision (its number of decimals)
-    const text = op === '≈' ? expectedText.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, (m) => `__approx(${m}, ${decimals(m)})`) : expectedText;
-    const expected: unknown = new Function('__approx', `return (${text});`)((v: number, dec: number) => new Approx(v, dec));
+    const text =
+      op === '≈'
+        ? expectedText.replace(/-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi, (m) => `__approx(${m}, ${decimals(m)})`)
+        : expectedText;
+    const expected: unknown = new Function('__approx', `return (${text});`)(
+      (v: number, dec: number) => new Approx(v, dec),
+    );
     const tol = (x: number) => 1e-12 * Math.max(1, Math.abs(x));
-    if (!close(actual, expected, tol)) failures.push(`expected ${expectedText}, got ${JSON.stringify(ArrayBuffer.isView(actual) ? Array.from(actual as unknown as ArrayLike<number>) : actual)}`);
+    if (!close(actual, expected, tol))
+      failures.push(
+        `expected ${expectedText}, got ${JSON.stringify(ArrayBuffer.isView(actual) ? Array.from(actual as unknown as ArrayLike<number>) : actual)}`,
+      );
   };
-  const fn = new AsyncFunction('__scope', '__check', `const { ${Object.keys(scope).join(', ')} } = __scope;\n${transpile(body)}`);
+  const fn = new AsyncFunction(
+    '__scope',
+    '__check',
+    `const { ${Object.keys(scope).join(', ')} } = __scope;\n${transpile(body)}`,
+  );
   await fn(scope, check);
   return { checks, failures };
 }

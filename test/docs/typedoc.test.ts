@@ -27,7 +27,8 @@ function exportedNames(): Map<string, string[]> {
     const names: string[] = [];
     for (const st of sf.statements) {
       if (ts.isExportDeclaration(st)) {
-        if (st.exportClause === undefined || !ts.isNamedExports(st.exportClause)) throw new Error(`${file}: \`export *\` — list the names`);
+        if (st.exportClause === undefined || !ts.isNamedExports(st.exportClause))
+          throw new Error(`${file}: \`export *\` — list the names`);
         for (const el of st.exportClause.elements) names.push(el.name.text);
       } else if (ts.canHaveModifiers(st) && ts.getModifiers(st)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
         if (ts.isVariableStatement(st)) for (const d of st.declarationList.declarations) names.push(d.name.getText(sf));
@@ -40,7 +41,9 @@ function exportedNames(): Map<string, string[]> {
 }
 
 function htmlFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.html')).map((f) => join(dir, f));
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.html'))
+    .map((f) => join(dir, f));
 }
 
 describe('API reference (npm run docs)', () => {
@@ -50,13 +53,25 @@ describe('API reference (npm run docs)', () => {
 
   beforeAll(() => {
     // the options of `npm run docs` (typedoc.json), with the JSON model written too and the site in a scratch directory
-    const r = spawnSync(process.execPath, [`${repoRoot}node_modules/typedoc/bin/typedoc`, '--treatWarningsAsErrors', '--json', join(dir, 'api.json'), '--out', join(dir, 'site')], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    });
+    const r = spawnSync(
+      process.execPath,
+      [
+        `${repoRoot}node_modules/typedoc/bin/typedoc`,
+        '--treatWarningsAsErrors',
+        '--json',
+        join(dir, 'api.json'),
+        '--out',
+        join(dir, 'site'),
+      ],
+      {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      },
+    );
     run = { status: r.status, output: `${r.stdout}${r.stderr}` };
-    if (r.status === 0) modules = (JSON.parse(readFileSync(join(dir, 'api.json'), 'utf8')) as Reflection).children ?? [];
+    if (r.status === 0)
+      modules = (JSON.parse(readFileSync(join(dir, 'api.json'), 'utf8')) as Reflection).children ?? [];
   }, 120_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -83,7 +98,8 @@ describe('API reference (npm run docs)', () => {
     for (const file of htmlFiles(join(dir, 'site'))) {
       const html = readFileSync(file, 'utf8');
       // `Σ_m (|B_m|/N)` or `θ̂*_b` must not pair an underscore or asterisk into <em> (bold is only ever written as **…**)
-      for (const m of html.matchAll(/<em>([^<]*)<\/em>/g)) if (/[=_{}()Σ·|]/.test(m[1] ?? '')) bad.push(`${file}: <em>${m[1]}`);
+      for (const m of html.matchAll(/<em>([^<]*)<\/em>/g))
+        if (/[=_{}()Σ·|]/.test(m[1] ?? '')) bad.push(`${file}: <em>${m[1]}`);
       const text = html.replace(/<(code|pre)[^>]*>[\s\S]*?<\/\1>/g, '');
       for (const m of text.matchAll(/.{0,30}\\[_*|`].{0,30}/g)) bad.push(`${file}: ${m[0]}`);
     }
@@ -94,7 +110,14 @@ describe('API reference (npm run docs)', () => {
     const index = readFileSync(join(dir, 'site', 'index.html'), 'utf8');
     for (const entry of Object.keys(ENTRIES)) expect(index).toContain(`href="modules/${entry.replace('/', '_')}.html"`);
     const documents = readdirSync(join(dir, 'site', 'documents'));
-    for (const title of ['Choosing a calibration metric', 'Evaluating a model from the command line', 'Calibrating and saving a calibrator', 'Streaming and SQL', 'Training with TensorFlow.js', 'Benchmarks']) {
+    for (const title of [
+      'Choosing a calibration metric',
+      'Evaluating a model from the command line',
+      'Calibrating and saving a calibrator',
+      'Streaming and SQL',
+      'Training with TensorFlow.js',
+      'Benchmarks',
+    ]) {
       expect(index).toContain(title);
       expect(documents).toContain(`${title.replace(/[^\w.]/g, '_')}.html`);
     }

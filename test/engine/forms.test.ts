@@ -21,7 +21,14 @@ import { createRng } from '../../src/random/rng.js';
 import { npy } from '../helpers/hostile.js';
 import type { PresetName } from '../../src/presets/presets.js';
 
-type Case = { name: string; labels: number[]; probs: number[][]; weights?: number[]; preset?: PresetName; classwise?: boolean };
+type Case = {
+  name: string;
+  labels: number[];
+  probs: number[][];
+  weights?: number[];
+  preset?: PresetName;
+  classwise?: boolean;
+};
 
 /** Probabilities with ties (a grid of 1/q), near-ties (one ulp apart), exact 0 and 1, and one-hot rows. */
 function data(seed: number, n: number, c: number, q: number): { labels: number[]; probs: number[][] } {
@@ -34,8 +41,7 @@ function data(seed: number, n: number, c: number, q: number): { labels: number[]
     if (kind === 0) {
       const hot = r.integer(c);
       row = Array.from({ length: c }, (_, k) => (k === hot ? 1 : 0));
-    }
-    else {
+    } else {
       const raw = Array.from({ length: c }, () => (kind < 5 ? Math.floor(r.uniform() * q) : r.uniform() ** 3));
       const s = raw.reduce((a, b) => a + b, 0);
       row = s === 0 ? Array.from({ length: c }, () => 1 / c) : raw.map((v) => v / s);
@@ -50,8 +56,16 @@ function data(seed: number, n: number, c: number, q: number): { labels: number[]
 
 const cases: Case[] = [
   { name: '4 classes, ties', ...data(1, 240, 4, 8) },
-  { name: '4 classes, whole weights', ...data(2, 200, 4, 10), weights: Array.from({ length: 200 }, (_, i) => (i * 7) % 4) },
-  { name: '4 classes, fractional weights', ...data(3, 200, 4, 10), weights: Array.from({ length: 200 }, (_, i) => 0.25 + ((i * 13) % 7) / 3) },
+  {
+    name: '4 classes, whole weights',
+    ...data(2, 200, 4, 10),
+    weights: Array.from({ length: 200 }, (_, i) => (i * 7) % 4),
+  },
+  {
+    name: '4 classes, fractional weights',
+    ...data(3, 200, 4, 10),
+    weights: Array.from({ length: 200 }, (_, i) => 0.25 + ((i * 13) % 7) / 3),
+  },
   { name: '2 classes, torchmetrics (float32)', ...data(4, 220, 2, 6), preset: 'torchmetrics' },
   { name: '3 classes, uncertainty-metrics (thresholded AUC)', ...data(5, 200, 3, 12), preset: 'uncertainty-metrics' },
   { name: '5 classes, netcal, class-wise off', ...data(6, 200, 5, 10), preset: 'netcal', classwise: false },
@@ -71,8 +85,10 @@ const FUNCTIONS: Record<string, (c: Case) => unknown> = {
   aece: (c) => um.aece(c.labels, c.probs, { ...w(c), ...p(c) }),
   amce: (c) => um.amce(c.labels, c.probs, { ...w(c), ...p(c) }),
   brier: (c) => um.brier(c.labels, c.probs, { ...w(c), ...p(c) }),
-  nll: (c) => um.nll(c.labels, c.probs, { ...w(c), clip: null, renormalize: false, precision: 'float64', onWarning: () => {} }),
-  meanEntropy: (c) => stableMean(um.entropy(c.probs), c.weights === undefined ? undefined : Float64Array.from(c.weights).map((x) => x)),
+  nll: (c) =>
+    um.nll(c.labels, c.probs, { ...w(c), clip: null, renormalize: false, precision: 'float64', onWarning: () => {} }),
+  meanEntropy: (c) =>
+    stableMean(um.entropy(c.probs), c.weights === undefined ? undefined : Float64Array.from(c.weights).map((x) => x)),
   auroc: (c) => um.auroc(c.labels, c.probs, { ...w(c), ...p(c) }),
   aupr: (c) => um.aupr(c.labels, c.probs, { ...w(c), ...p(c), positive: 'error' }),
   aurc: (c) => um.aurc(c.labels, c.probs, { ...w(c), estimator: 'mean-risk' }),
@@ -90,7 +106,12 @@ function run<T>(f: (onWarning: (w: um.UMWarning) => void) => T): { value: T; war
 }
 
 /** Rows split at random into batches, states merged in a random binary tree, one of them through its JSON. */
-function stateOf(c: Case, mode: 'exact' | 'bounded', seed: number, onWarning: (w: um.UMWarning) => void): um.MetricState<um.Evaluation> {
+function stateOf(
+  c: Case,
+  mode: 'exact' | 'bounded',
+  seed: number,
+  onWarning: (w: um.UMWarning) => void,
+): um.MetricState<um.Evaluation> {
   const r = createRng('forms', seed);
   const n = c.labels.length;
   const order = Array.from({ length: n }, (_, i) => i);
@@ -99,13 +120,26 @@ function stateOf(c: Case, mode: 'exact' | 'bounded', seed: number, onWarning: (w
     [order[i], order[j]] = [order[j] as number, order[i] as number];
   }
   let states: um.MetricState<um.Evaluation>[] = [];
-  for (let at = 0; at < n; ) {
+  for (let at = 0; at < n;) {
     const size = 1 + r.integer(60);
     const rows = order.slice(at, at + size);
     at += size;
-    const s = um.createState('evaluate', { ...options(c), mode, numClasses: (c.probs[0] as number[]).length, onWarning });
-    s.update(rows.map((i) => c.labels[i] as number), rows.map((i) => c.probs[i] as number[]), c.weights === undefined ? {} : { weights: rows.map((i) => c.weights?.[i] as number) });
-    states.push(r.uniform() < 0.3 ? (um.stateFromJSON(JSON.stringify(s.toJSON()), { onWarning }) as um.MetricState<um.Evaluation>) : s);
+    const s = um.createState('evaluate', {
+      ...options(c),
+      mode,
+      numClasses: (c.probs[0] as number[]).length,
+      onWarning,
+    });
+    s.update(
+      rows.map((i) => c.labels[i] as number),
+      rows.map((i) => c.probs[i] as number[]),
+      c.weights === undefined ? {} : { weights: rows.map((i) => c.weights?.[i] as number) },
+    );
+    states.push(
+      r.uniform() < 0.3
+        ? (um.stateFromJSON(JSON.stringify(s.toJSON()), { onWarning }) as um.MetricState<um.Evaluation>)
+        : s,
+    );
   }
   while (states.length > 1) {
     const i = r.integer(states.length - 1);
@@ -123,7 +157,9 @@ function csvOf(c: Case): string {
   const file = join(dir, `${c.name.replace(/\W+/g, '_')}.csv`);
   const k = (c.probs[0] as number[]).length;
   const header = ['label', ...Array.from({ length: k }, (_, j) => `p_${j}`), ...(c.weights === undefined ? [] : ['w'])];
-  const lines = c.labels.map((y, i) => [y, ...(c.probs[i] as number[]).map(String), ...(c.weights === undefined ? [] : [String(c.weights[i])])].join(','));
+  const lines = c.labels.map((y, i) =>
+    [y, ...(c.probs[i] as number[]).map(String), ...(c.weights === undefined ? [] : [String(c.weights[i])])].join(','),
+  );
   writeFileSync(file, `${header.join(',')}\n${lines.join('\n')}\n`);
   return file;
 }
@@ -143,7 +179,18 @@ async function cli(c: Case, flags: string[]): Promise<Record<string, unknown>> {
 async function streamed(c: Case, threads: number): Promise<Record<string, unknown>> {
   const file = csvOf(c);
   let out = '';
-  const args = ['metrics', file, '--json', '--stream', '--chunk-rows', '70', '--threads', String(threads), '--sum-tolerance', '1e-6'];
+  const args = [
+    'metrics',
+    file,
+    '--json',
+    '--stream',
+    '--chunk-rows',
+    '70',
+    '--threads',
+    String(threads),
+    '--sum-tolerance',
+    '1e-6',
+  ];
   if (c.preset !== undefined) args.push('--preset', c.preset);
   if (c.classwise === false) args.push('--no-classwise');
   if (c.weights !== undefined) args.push('--weights', 'w');
@@ -164,13 +211,23 @@ describe('float32 NumPy files: streamed and read whole give the same bits as eva
     writeFileSync(scores, npy([600, 10], Array.from(f32), '<f4'));
     writeFileSync(labels, npy([600], d.labels, '<i8'));
     const e = um.evaluate(d.labels, f32, { numClasses: 10, sumTolerance: 1e-6, onWarning: () => {} });
-    for (const flags of [['--no-stream'], ['--stream', '--chunk-rows', '170', '--threads', '1'], ['--stream', '--chunk-rows', '170', '--threads', '2']]) {
+    for (const flags of [
+      ['--no-stream'],
+      ['--stream', '--chunk-rows', '170', '--threads', '1'],
+      ['--stream', '--chunk-rows', '170', '--threads', '2'],
+    ]) {
       let out = '';
       let err = '';
-      const code = await main(['metrics', scores, '--labels', labels, '--json', '--sum-tolerance', '1e-6', ...flags], { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+      const code = await main(['metrics', scores, '--labels', labels, '--json', '--sum-tolerance', '1e-6', ...flags], {
+        stdout: (t) => (out += t),
+        stderr: (t) => (err += t),
+      });
       expect(code, err).toBe(0);
       const r = JSON.parse(out) as Record<string, unknown>;
-      for (const key of KEYS) expect(typeof r[key] === 'string' ? Number(r[key]) : r[key], `${flags.join(' ')}: ${key}`).toBe(e[key as keyof um.Evaluation] ?? null);
+      for (const key of KEYS)
+        expect(typeof r[key] === 'string' ? Number(r[key]) : r[key], `${flags.join(' ')}: ${key}`).toBe(
+          e[key as keyof um.Evaluation] ?? null,
+        );
     }
   });
 });
@@ -178,7 +235,9 @@ describe('float32 NumPy files: streamed and read whole give the same bits as eva
 describe('every form of every metric of evaluate gives the same bits', () => {
   for (const c of cases) {
     it(c.name, async () => {
-      const e = run((onWarning) => um.evaluate(c.labels, c.probs, { ...w(c), ...options(c), sumTolerance: 1e-6, onWarning }));
+      const e = run((onWarning) =>
+        um.evaluate(c.labels, c.probs, { ...w(c), ...options(c), sumTolerance: 1e-6, onWarning }),
+      );
       for (const key of KEYS) {
         const got = e.value[key as keyof um.Evaluation];
         if (got === null) {
@@ -191,12 +250,30 @@ describe('every form of every metric of evaluate gives the same bits', () => {
       expect(s.value).toEqual(e.value);
       expect(s.warnings).toEqual(e.warnings);
       for (const threads of [1, 2]) {
-        const par = run((onWarning) => evaluateParallel(c.labels, Float64Array.from(c.probs.flat()), { ...w(c), ...options(c), numClasses: (c.probs[0] as number[]).length, sumTolerance: 1e-6, threads, onWarning }));
+        const par = run((onWarning) =>
+          evaluateParallel(c.labels, Float64Array.from(c.probs.flat()), {
+            ...w(c),
+            ...options(c),
+            numClasses: (c.probs[0] as number[]).length,
+            sumTolerance: 1e-6,
+            threads,
+            onWarning,
+          }),
+        );
         expect(await par.value, `evaluateParallel, ${threads} threads`).toEqual(e.value);
         const cli = await streamed(c, threads);
         // (the JSON writes non-finite numbers as strings)
-        for (const key of KEYS) expect(typeof cli[key] === 'string' ? Number(cli[key]) : cli[key], `--stream --threads ${threads}: ${key}`).toBe(e.value[key as keyof um.Evaluation] ?? null);
-        expect((cli.warnings as { code: string; message: string }[]).map((x) => `${x.code} ${x.message.replace(/^[^:]*: /, '')}`).sort(), 'stream warnings').toEqual([...e.warnings].sort());
+        for (const key of KEYS)
+          expect(
+            typeof cli[key] === 'string' ? Number(cli[key]) : cli[key],
+            `--stream --threads ${threads}: ${key}`,
+          ).toBe(e.value[key as keyof um.Evaluation] ?? null);
+        expect(
+          (cli.warnings as { code: string; message: string }[])
+            .map((x) => `${x.code} ${x.message.replace(/^[^:]*: /, '')}`)
+            .sort(),
+          'stream warnings',
+        ).toEqual([...e.warnings].sort());
       }
       if (c.preset === undefined && c.classwise === undefined) {
         const db = await cli(c, ['--engine', 'duckdb']);
@@ -206,9 +283,13 @@ describe('every form of every metric of evaluate gives the same bits', () => {
           const want = e.value[key as keyof um.Evaluation] as number | null;
           const got = typeof db[key] === 'string' ? Number(db[key]) : (db[key] as number | null);
           if (want === null || !Number.isFinite(want)) expect(got, `duckdb ${key}`).toBe(want);
-          else expect(Math.abs((got as number) - want), `duckdb ${key}: ${got} vs ${want}`).toBeLessThanOrEqual(Math.max(1e-9 * Math.abs(want), 1e-12));
+          else
+            expect(Math.abs((got as number) - want), `duckdb ${key}: ${got} vs ${want}`).toBeLessThanOrEqual(
+              Math.max(1e-9 * Math.abs(want), 1e-12),
+            );
         }
-        for (const x of db.warnings as { code: string; message: string }[]) expect(e.warnings, 'duckdb warning').toContain(`${x.code} ${x.message.replace(/^[^:]*: /, '')}`);
+        for (const x of db.warnings as { code: string; message: string }[])
+          expect(e.warnings, 'duckdb warning').toContain(`${x.code} ${x.message.replace(/^[^:]*: /, '')}`);
       }
     });
     it(`${c.name}: bounded within its bounds, or null`, () => {
@@ -223,7 +304,9 @@ describe('every form of every metric of evaluate gives the same bits', () => {
           continue;
         }
         if (v === null || v === exact[key as keyof um.Evaluation]) continue;
-        expect(Math.abs(v - (exact[key as keyof um.Evaluation] as number)), `${key} ± ${bound}`).toBeLessThanOrEqual(bound as number);
+        expect(Math.abs(v - (exact[key as keyof um.Evaluation] as number)), `${key} ± ${bound}`).toBeLessThanOrEqual(
+          bound as number,
+        );
       }
     });
   }

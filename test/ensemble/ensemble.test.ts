@@ -20,7 +20,13 @@ import { createRng } from '../../src/random/rng.js';
 import { loadCase } from '../helpers/conformance.js';
 
 /** Random ensemble [S][N][C] of softmax(N(0, 2) + member noise). */
-function randomEnsemble(seed: number, s: number, n: number, c: number, noise = 1): { members: number[][][]; labels: number[] } {
+function randomEnsemble(
+  seed: number,
+  s: number,
+  n: number,
+  c: number,
+  noise = 1,
+): { members: number[][][]; labels: number[] } {
   const rng = createRng('test', seed);
   const base = Array.from({ length: n }, () => Array.from({ length: c }, () => 2 * rng.normal()));
   const members = Array.from({ length: s }, () =>
@@ -37,12 +43,19 @@ function randomEnsemble(seed: number, s: number, n: number, c: number, noise = 1
 
 describe('model uncertainty', () => {
   it('mutual information ≥ 0, total = expected data + mutual information', () => {
-    for (const [seed, s, noise] of [[1, 5, 1], [2, 3, 0.01], [3, 10, 3]] as const) {
+    for (const [seed, s, noise] of [
+      [1, 5, 1],
+      [2, 3, 0.01],
+      [3, 10, 3],
+    ] as const) {
       const { members } = randomEnsemble(seed, s, 200, 6, noise);
       const u = modelUncertainty(members);
       for (let i = 0; i < 200; i++) {
         expect(u.mutualInformation[i]).toBeGreaterThanOrEqual(0);
-        expect((u.expectedData[i] as number) + (u.mutualInformation[i] as number)).toBeCloseTo(u.total[i] as number, 13);
+        expect((u.expectedData[i] as number) + (u.mutualInformation[i] as number)).toBeCloseTo(
+          u.total[i] as number,
+          13,
+        );
       }
     }
   });
@@ -55,7 +68,18 @@ describe('model uncertainty', () => {
     expect(Array.from(modelUncertainty(copies).mutualInformation).every((v) => v === 0)).toBe(true);
   });
   it('uncertainty_metrics model_uncertainty on its logits example (reference_values §12.2)', () => {
-    const logits = [[[2, 0.5, -1], [1.5, 1, -0.5], [0, 2, 0]], [[0.1, 0.2, 0.3], [0.3, 0.2, 0.1], [0.2, 0.2, 0.2]]]; // [N, k, C]
+    const logits = [
+      [
+        [2, 0.5, -1],
+        [1.5, 1, -0.5],
+        [0, 2, 0],
+      ],
+      [
+        [0.1, 0.2, 0.3],
+        [0.3, 0.2, 0.1],
+        [0.2, 0.2, 0.2],
+      ],
+    ]; // [N, k, C]
     const members = [0, 1, 2].map((s) => logits.map((r) => r[s] as number[]));
     const u = modelUncertainty(members, { input: 'logits' });
     [0.18119574668029137, 0.0022154511378880137].forEach((v, i) => expect(u.mutualInformation[i]).toBeCloseTo(v, 14));
@@ -114,16 +138,64 @@ describe('diversity (uncertainty_metrics and torch-uncertainty values)', () => {
     const seen: string[] = [];
     expect(pairwiseKl([[[0.5, 0.5]], [[1, 0]]], { onWarning: (w) => seen.push(w.code) })).toBe(Infinity);
     expect(seen).toEqual(['UM_W_INFINITE']);
-    expect(pairwiseKl([[[0.5, 0.5]], [[1, 0]]], { clip: 1e-7 })).toBeCloseTo(0.5 * Math.log(0.5 / 1e-7) + 0.5 * Math.log(0.5), 10);
+    expect(pairwiseKl([[[0.5, 0.5]], [[1, 0]]], { clip: 1e-7 })).toBeCloseTo(
+      0.5 * Math.log(0.5 / 1e-7) + 0.5 * Math.log(0.5),
+      10,
+    );
   });
   it('L^p distance and double fault', () => {
     expect(lpDistance([[[0.2, 0.8]], [[0.5, 0.5]]], { p: 2 })).toBeCloseTo(Math.sqrt(0.18), 15);
     // a member that never errs has no first faults; both wrong on row 0
-    expect(doubleFault([0, 1], [[[0.1, 0.9], [0.2, 0.8]], [[0.3, 0.7], [0.4, 0.6]]])).toBe(1);
-    expect(doubleFault([1, 1], [[[0.1, 0.9], [0.2, 0.8]], [[0.3, 0.7], [0.4, 0.6]]])).toBe(0);
+    expect(
+      doubleFault(
+        [0, 1],
+        [
+          [
+            [0.1, 0.9],
+            [0.2, 0.8],
+          ],
+          [
+            [0.3, 0.7],
+            [0.4, 0.6],
+          ],
+        ],
+      ),
+    ).toBe(1);
+    expect(
+      doubleFault(
+        [1, 1],
+        [
+          [
+            [0.1, 0.9],
+            [0.2, 0.8],
+          ],
+          [
+            [0.3, 0.7],
+            [0.4, 0.6],
+          ],
+        ],
+      ),
+    ).toBe(0);
   });
   it("variance bound: uncertainty_metrics' test case (its rows do not sum to 1)", () => {
-    const probs = [[[0.5, 0.4, 0.1], [0.1, 0.1, 0.8]], [[0.3, 0.3, 0.4], [0.1, 0, 0.9]], [[0.8, 0.1, 0.1], [0, 0.6, 0.3]], [[0.5, 0.1, 0.1], [0.1, 0.2, 0.7]]];
+    const probs = [
+      [
+        [0.5, 0.4, 0.1],
+        [0.1, 0.1, 0.8],
+      ],
+      [
+        [0.3, 0.3, 0.4],
+        [0.1, 0, 0.9],
+      ],
+      [
+        [0.8, 0.1, 0.1],
+        [0, 0.6, 0.3],
+      ],
+      [
+        [0.5, 0.1, 0.1],
+        [0.1, 0.2, 0.7],
+      ],
+    ];
     expect(() => varianceBound([0, 2], probs)).toThrow(/must sum to 1/);
     const v = varianceBound([0, 2], probs, { sumTolerance: 0.31 });
     // numpy evaluation of the formula: 0.028461974344135804; the test asserts its own value with atol 1e-5
@@ -139,7 +211,9 @@ describe('ensemble variance', () => {
   };
   it('equals numpy’s matrix 2-norm of the member covariance (S < C and S > C)', () => {
     ensembleVariance(ref.wide.members).forEach((v, i) => expect(v).toBeCloseTo(ref.wide.ddof1[i] as number, 14));
-    ensembleVariance(ref.wide.members, { ddof: 0 }).forEach((v, i) => expect(v).toBeCloseTo(ref.wide.ddof0[i] as number, 14));
+    ensembleVariance(ref.wide.members, { ddof: 0 }).forEach((v, i) =>
+      expect(v).toBeCloseTo(ref.wide.ddof0[i] as number, 14),
+    );
     ensembleVariance(ref.tall.members).forEach((v, i) => expect(v).toBeCloseTo(ref.tall.ddof1[i] as number, 14));
   });
   it('is 0 for identical members', () => {

@@ -5,7 +5,14 @@
  * clip; and 40 000 members take milliseconds (the pair loop took 3.5–42 s; found by the API fuzz).
  */
 import { describe, expect, it } from 'vitest';
-import { averagePairwiseDiversity, cosineDistance, disagreement, doubleFault, lpDistance, pairwiseKl } from '../../src/index.js';
+import {
+  averagePairwiseDiversity,
+  cosineDistance,
+  disagreement,
+  doubleFault,
+  lpDistance,
+  pairwiseKl,
+} from '../../src/index.js';
 import { uniforms } from '../helpers/minstd.js';
 
 /** Σ with Neumaier compensation. */
@@ -30,18 +37,37 @@ function reference(m: M, y: number[], w: number[], clip: number) {
   const total = fsum(w);
   const pairs: [number, number][] = [];
   for (let a = 0; a < s; a++) for (let b = a + 1; b < s; b++) pairs.push([a, b]);
-  const rowMean = (f: (i: number) => number) => fsum(Array.from({ length: n }, (_, i) => ((w[i] as number) > 0 ? (w[i] as number) * f(i) : 0))) / total;
+  const rowMean = (f: (i: number) => number) =>
+    fsum(Array.from({ length: n }, (_, i) => ((w[i] as number) > 0 ? (w[i] as number) * f(i) : 0))) / total;
   const row = (a: number, i: number) => (m[a] as number[][])[i] as number[];
-  const kl = (p: number[], q: number[]) => fsum(p.map((x, k) => { const pp = Math.max(x, clip); const qq = Math.max(q[k] as number, clip); return pp > 0 ? pp * Math.log(pp / qq) : 0; }));
-  const cos = (p: number[], q: number[]) => fsum(p.map((x, k) => x * (q[k] as number))) / Math.sqrt(fsum(p.map((x) => x * x))) / Math.sqrt(fsum(q.map((x) => x * x)));
+  const kl = (p: number[], q: number[]) =>
+    fsum(
+      p.map((x, k) => {
+        const pp = Math.max(x, clip);
+        const qq = Math.max(q[k] as number, clip);
+        return pp > 0 ? pp * Math.log(pp / qq) : 0;
+      }),
+    );
+  const cos = (p: number[], q: number[]) =>
+    fsum(p.map((x, k) => x * (q[k] as number))) /
+    Math.sqrt(fsum(p.map((x) => x * x))) /
+    Math.sqrt(fsum(q.map((x) => x * x)));
   const l1 = (p: number[], q: number[]) => fsum(p.map((x, k) => Math.abs(x - (q[k] as number))));
   const over = (f: (a: number, b: number) => number) => fsum(pairs.map(([a, b]) => f(a, b))) / pairs.length;
   const df: number[] = [];
   for (let a = 0; a < s; a++) {
     for (let b = 0; b < s; b++) {
       if (a === b) continue;
-      const faults = fsum(Array.from({ length: n }, (_, i) => ((w[i] as number) > 0 && argmax(row(a, i)) !== y[i] ? (w[i] as number) : 0)));
-      const both = fsum(Array.from({ length: n }, (_, i) => ((w[i] as number) > 0 && argmax(row(a, i)) !== y[i] && argmax(row(b, i)) !== y[i] ? (w[i] as number) : 0)));
+      const faults = fsum(
+        Array.from({ length: n }, (_, i) =>
+          (w[i] as number) > 0 && argmax(row(a, i)) !== y[i] ? (w[i] as number) : 0,
+        ),
+      );
+      const both = fsum(
+        Array.from({ length: n }, (_, i) =>
+          (w[i] as number) > 0 && argmax(row(a, i)) !== y[i] && argmax(row(b, i)) !== y[i] ? (w[i] as number) : 0,
+        ),
+      );
       if (faults > 0) df.push(both / faults);
     }
   }
@@ -69,15 +95,19 @@ function members(seed: number): { m: M; y: number[]; w: number[]; clip: number }
       m.push((m[Math.floor(next() * a)] as number[][]).map((r) => r.slice()));
       continue;
     }
-    m.push(Array.from({ length: n }, () => {
-      const r: number[] = Array.from({ length: c }, () => (zeros && next() < 0.3 ? 0 : Math.round(next() * 4) + 1));
-      if (!r.some((x) => x > 0)) r[0] = 1;
-      const t = r.reduce((x, v) => x + v, 0);
-      return r.map((x) => x / t);
-    }));
+    m.push(
+      Array.from({ length: n }, () => {
+        const r: number[] = Array.from({ length: c }, () => (zeros && next() < 0.3 ? 0 : Math.round(next() * 4) + 1));
+        if (!r.some((x) => x > 0)) r[0] = 1;
+        const t = r.reduce((x, v) => x + v, 0);
+        return r.map((x) => x / t);
+      }),
+    );
   }
   const y = Array.from({ length: n }, () => Math.floor(next() * c));
-  const w: number[] = Array.from({ length: n }, () => (next() < 0.2 ? 0 : next() < 0.5 ? 1 : Math.round(next() * 8) / 4));
+  const w: number[] = Array.from({ length: n }, () =>
+    next() < 0.2 ? 0 : next() < 0.5 ? 1 : Math.round(next() * 8) / 4,
+  );
   if (!w.some((x) => x > 0)) w[0] = 1;
   return { m, y, w, clip: next() < 0.3 ? 1e-7 : 0 };
 }
@@ -97,9 +127,16 @@ describe('member-pair measures from per-member sums', () => {
         l1: lpDistance(m, { weights: w }),
         doubleFault: doubleFault(y, m, { weights: w }),
       };
-      for (const k of Object.keys(r) as (keyof typeof r)[]) expect(close(got[k], r[k]), `seed ${seed} ${k}: ${got[k]} vs ${r[k]}`).toBe(true);
+      for (const k of Object.keys(r) as (keyof typeof r)[])
+        expect(close(got[k], r[k]), `seed ${seed} ${k}: ${got[k]} vs ${r[k]}`).toBe(true);
       const apd = averagePairwiseDiversity(m, o);
-      if (clip === 0) expect(close(apd.averageKl, r.kl) && close(apd.cosineSimilarity, 1 - r.cosine) && close(apd.disagreement, r.disagreement), `seed ${seed}`).toBe(true);
+      if (clip === 0)
+        expect(
+          close(apd.averageKl, r.kl) &&
+            close(apd.cosineSimilarity, 1 - r.cosine) &&
+            close(apd.disagreement, r.disagreement),
+          `seed ${seed}`,
+        ).toBe(true);
     }
   });
   it('40 000 members of one row take milliseconds, and p ≠ 1 distances bound the members', () => {

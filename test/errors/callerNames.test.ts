@@ -10,9 +10,31 @@ import { createReport } from '../../src/report/index.js';
 import { duckdbEngine, duckdbSource, sqlMetrics } from '../../src/sql/index.js';
 
 const Y = [0, 1, 1, 0];
-const P = [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]];
+const P = [
+  [0.9, 0.1],
+  [0.2, 0.8],
+  [0.6, 0.4],
+  [0.7, 0.3],
+];
 /** Inputs that every function below rejects in an inner function: broken rows, labels, kinds. */
-const BAD_SCORES: unknown[] = [[[0.9, 0.1], [0.2, 0.8], [0.6, 0.6], [0.7, 0.3]], [[0.9, 0.1], [0.2], [0.6, 0.4], [0.7, 0.3]], [[0.9, NaN], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]], 'abc', {}, []];
+const BAD_SCORES: unknown[] = [
+  [
+    [0.9, 0.1],
+    [0.2, 0.8],
+    [0.6, 0.6],
+    [0.7, 0.3],
+  ],
+  [[0.9, 0.1], [0.2], [0.6, 0.4], [0.7, 0.3]],
+  [
+    [0.9, NaN],
+    [0.2, 0.8],
+    [0.6, 0.4],
+    [0.7, 0.3],
+  ],
+  'abc',
+  {},
+  [],
+];
 const BAD_LABELS: unknown[] = [[0, 1, 2, 0], [0, 1, 0.5, 0], [0, 1], null];
 const engine = await duckdbEngine();
 afterAll(() => engine.close());
@@ -25,16 +47,73 @@ const CASES: [string, (bad: unknown) => unknown, unknown[]][] = [
   ['binSweep', (y) => binSweep(y as never, P, { bins: [2, 5] }), BAD_LABELS],
   ['temperatureSweep', (s) => temperatureSweep(Y, s as never, { temperatures: [1, 2] }), BAD_SCORES],
   ['temperatureSweep', (y) => temperatureSweep(y as never, P), BAD_LABELS],
-  ['temperatureSweep', (t) => temperatureSweep(Y, P, { temperatures: [t, 1] as never }), [1e-300, 1e-7, 1e13, Number.MAX_VALUE]],
-  ['createReport', (s) => createReport([{ name: 'a', labels: Y, scores: P }, { name: 'b', labels: Y, scores: s as never }]), BAD_SCORES],
+  [
+    'temperatureSweep',
+    (t) => temperatureSweep(Y, P, { temperatures: [t, 1] as never }),
+    [1e-300, 1e-7, 1e13, Number.MAX_VALUE],
+  ],
+  [
+    'createReport',
+    (s) =>
+      createReport([
+        { name: 'a', labels: Y, scores: P },
+        { name: 'b', labels: Y, scores: s as never },
+      ]),
+    BAD_SCORES,
+  ],
   ['createReport', (y) => createReport([{ name: 'a', labels: y as never, scores: P }]), BAD_LABELS],
-  ['createReport', (m) => createReport([{ name: 'a', labels: Y, members: m as never }]), [[P, [[0.5]]], [[[2, -1]]], 'abc']],
-  ['sqlMetrics', (o) => sqlMetrics(engine, "read_csv('examples/data/logreg_test.csv')", o as never), [{}, { numClasses: 1 }, { numClasses: 10, bins: 0 }, { numClasses: 10, labelColumn: '' }]],
-  ['sqlMetrics', (e) => sqlMetrics(e as never, 'preds', { numClasses: 2 }), [null, {}, 'duckdb', Promise.resolve(engine)]],
-  ['duckdbSource', (e) => duckdbSource(e as never, { file: 'examples/data/logreg_test.csv' }), [null, {}, { dialect: 'postgres', query: async () => [] }]],
+  [
+    'createReport',
+    (m) => createReport([{ name: 'a', labels: Y, members: m as never }]),
+    [[P, [[0.5]]], [[[2, -1]]], 'abc'],
+  ],
+  [
+    'sqlMetrics',
+    (o) => sqlMetrics(engine, "read_csv('examples/data/logreg_test.csv')", o as never),
+    [{}, { numClasses: 1 }, { numClasses: 10, bins: 0 }, { numClasses: 10, labelColumn: '' }],
+  ],
+  [
+    'sqlMetrics',
+    (e) => sqlMetrics(e as never, 'preds', { numClasses: 2 }),
+    [null, {}, 'duckdb', Promise.resolve(engine)],
+  ],
+  [
+    'duckdbSource',
+    (e) => duckdbSource(e as never, { file: 'examples/data/logreg_test.csv' }),
+    [null, {}, { dialect: 'postgres', query: async () => [] }],
+  ],
   ['stateFromJSON', (o) => stateFromJSON(brierJson, o as never), [{ bins: 10 }, { tpr: 0 }, [1]]],
-  ['stateFromJSON', (j) => stateFromJSON(j as never), [{ format: 'uncertainty-metrics/state', version: 1, metric: 'ecee', options: {}, numClasses: 2, data: {} }, { format: 'uncertainty-metrics/state', version: 1, metric: 'ece', options: { bins: -1 }, numClasses: 2, data: {} }]],
-  ['crps.update', crpsState, [undefined, null, { samples: [[0, 1]] }, { samples: [[0, 1n], [1, 2]] }, { mean: [0, 1] }]],
+  [
+    'stateFromJSON',
+    (j) => stateFromJSON(j as never),
+    [
+      { format: 'uncertainty-metrics/state', version: 1, metric: 'ecee', options: {}, numClasses: 2, data: {} },
+      {
+        format: 'uncertainty-metrics/state',
+        version: 1,
+        metric: 'ece',
+        options: { bins: -1 },
+        numClasses: 2,
+        data: {},
+      },
+    ],
+  ],
+  [
+    'crps.update',
+    crpsState,
+    [
+      undefined,
+      null,
+      { samples: [[0, 1]] },
+      {
+        samples: [
+          [0, 1n],
+          [1, 2],
+        ],
+      },
+      { mean: [0, 1] },
+    ],
+  ],
 ];
 
 describe('errors of inner functions name the function that was called', () => {
@@ -55,7 +134,12 @@ describe('errors of inner functions name the function that was called', () => {
     });
   }
   it('a report names the model whose data is bad', async () => {
-    await expect(createReport([{ name: 'a', labels: Y, scores: P }, { name: 'b', labels: [0, 1, 2, 0], scores: P }])).rejects.toThrow(/^createReport: model "b": labels\[2\] must be an integer in \[0, 2\); got 2$/);
+    await expect(
+      createReport([
+        { name: 'a', labels: Y, scores: P },
+        { name: 'b', labels: [0, 1, 2, 0], scores: P },
+      ]),
+    ).rejects.toThrow(/^createReport: model "b": labels\[2\] must be an integer in \[0, 2\); got 2$/);
   });
 });
 
@@ -64,16 +148,41 @@ describe('states refuse what they cannot keep when it is given, not at toJSON or
     const bad: [() => unknown, RegExp][] = [
       [() => createState([Symbol('x')] as never), /^createState: metric must be one of 'gce'/],
       [() => createState(Object.create(null) as never), /^createState: metric must be one of 'gce'/],
-      [() => createState('semiparametricCalibrationError', { bootstrap: 10n } as never), /^createState: options must hold only numbers, strings, arrays and plain objects/],
-      [() => createState('binaryBrier').update([1, 0], undefined as never), /^binaryBrier\.update: scores must be an array with one entry per row; got undefined/],
+      [
+        () => createState('semiparametricCalibrationError', { bootstrap: 10n } as never),
+        /^createState: options must hold only numbers, strings, arrays and plain objects/,
+      ],
+      [
+        () => createState('binaryBrier').update([1, 0], undefined as never),
+        /^binaryBrier\.update: scores must be an array with one entry per row; got undefined/,
+      ],
       // options of row-keeping states reach the function at result(): weights there were kept (Infinity included)
-      [() => createState('cosineDistance', { weights: [Infinity, 1] } as never), /^createState: options.weights must not be given: a state takes weights with each batch/],
-      [() => createState('semiparametricCalibrationError', { sampleWeights: [1] } as never), /^createState: options.sampleWeights must not be given/],
+      [
+        () => createState('cosineDistance', { weights: [Infinity, 1] } as never),
+        /^createState: options.weights must not be given: a state takes weights with each batch/,
+      ],
+      [
+        () => createState('semiparametricCalibrationError', { sampleWeights: [1] } as never),
+        /^createState: options.sampleWeights must not be given/,
+      ],
       [() => createState('ece', { weights: [1] } as never), /^createState: options.weights must not be given/],
-      [() => createState('disagreement').update(null, null as never), /^disagreement\.update: scores must be nested members \[S\]\[n\]\[C\]; got null/],
+      [
+        () => createState('disagreement').update(null, null as never),
+        /^disagreement\.update: scores must be nested members \[S\]\[n\]\[C\]; got null/,
+      ],
       // rows are kept as numbers, read entry by entry: a BigInt is located
-      [() => createState('negativeWaic').update(null, [[0n, -0.3], [-1, -2]] as never), /^negativeWaic\.update: scores\[0\]\[0\] must be a number; got 0n/],
-      [() => createState('oodAuroc').update({ uncertainty: [0.1] } as never, { uncertainty: [0.5, 0n] } as never), /^oodAuroc\.update: outOfDistribution\[1\] must be a number; got 0n/],
+      [
+        () =>
+          createState('negativeWaic').update(null, [
+            [0n, -0.3],
+            [-1, -2],
+          ] as never),
+        /^negativeWaic\.update: scores\[0\]\[0\] must be a number; got 0n/,
+      ],
+      [
+        () => createState('oodAuroc').update({ uncertainty: [0.1] } as never, { uncertainty: [0.5, 0n] } as never),
+        /^oodAuroc\.update: outOfDistribution\[1\] must be a number; got 0n/,
+      ],
     ];
     for (const [call, message] of bad) {
       let caught: unknown;

@@ -5,10 +5,14 @@ import { loadDependency } from '../../src/errors/loadDependency.js';
 describe('loadDependency', () => {
   it('turns a package that is not installed into UM_DEPENDENCY naming the function, package and install command', async () => {
     const missing = 'uncertainty-metrics-no-such-package';
-    const e = await loadDependency('renderSvg', missing, () => import(missing), `${missing} vega-lite`).catch((x: unknown) => x);
+    const e = await loadDependency('renderSvg', missing, () => import(missing), `${missing} vega-lite`).catch(
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(UMError);
     expect((e as UMError).code).toBe('UM_DEPENDENCY');
-    expect((e as UMError).message).toBe(`renderSvg: needs the package '${missing}', which is not installed (npm install ${missing} vega-lite)`);
+    expect((e as UMError).message).toBe(
+      `renderSvg: needs the package '${missing}', which is not installed (npm install ${missing} vega-lite)`,
+    );
   });
 
   it('loads an installed package', async () => {
@@ -17,7 +21,9 @@ describe('loadDependency', () => {
   });
 
   it('passes on any other failure, including a package missing inside the one asked for', async () => {
-    const inner = Object.assign(new Error("Cannot find package 'left-pad' imported from /x/vega/index.js"), { code: 'ERR_MODULE_NOT_FOUND' });
+    const inner = Object.assign(new Error("Cannot find package 'left-pad' imported from /x/vega/index.js"), {
+      code: 'ERR_MODULE_NOT_FOUND',
+    });
     await expect(loadDependency('renderSvg', 'vega', () => Promise.reject(inner))).rejects.toBe(inner);
     const broken = new SyntaxError('Unexpected token');
     await expect(loadDependency('renderSvg', 'vega', () => Promise.reject(broken))).rejects.toBe(broken);

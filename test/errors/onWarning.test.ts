@@ -14,21 +14,53 @@ import { publicOptions } from '../helpers/publicOptions.js';
 import { ENTRIES } from '../docs/entries.js';
 
 const Y = [0, 1, 1];
-const P = [[1, 0], [0.2, 0.8], [0.6, 0.4]]; // row 0 has probability 0 for nothing; row 2 is wrong
-const ZERO = [[0, 1], [0.2, 0.8], [0.6, 0.4]]; // label 0 of row 0 has probability 0: an infinite NLL warns
+const P = [
+  [1, 0],
+  [0.2, 0.8],
+  [0.6, 0.4],
+]; // row 0 has probability 0 for nothing; row 2 is wrong
+const ZERO = [
+  [0, 1],
+  [0.2, 0.8],
+  [0.6, 0.4],
+]; // label 0 of row 0 has probability 0: an infinite NLL warns
 const E = [ZERO, P];
 const rows = {
   topLabel: [{ bin: 9, n: 1, weight: 1, score: 0.9, outcome: 1 }],
   classwise: [],
   uncertainty: [{ bin: 4, n: 1, weight: 1, score: 0.5, outcome: 0 }],
-  scores: [{ n: 1, weighted_rows: 1, weight: 1, correct: 1, brier: 0.1, nll: 0.1, entropy: 0.3, bad_probability_rows: 0, bad_sum_rows: 0, bad_label_rows: 0, bad_weight_rows: 0, zero_label_rows: 0 }],
+  scores: [
+    {
+      n: 1,
+      weighted_rows: 1,
+      weight: 1,
+      correct: 1,
+      brier: 0.1,
+      nll: 0.1,
+      entropy: 0.3,
+      bad_probability_rows: 0,
+      bad_sum_rows: 0,
+      bad_label_rows: 0,
+      bad_weight_rows: 0,
+      zero_label_rows: 0,
+    },
+  ],
   auroc: [{ area: 0, pos: 1, neg: 0 }],
 };
 
 /** An engine answering each generated query with the rows above (which of the five it is, by its text). */
 const fakeEngine = {
   dialect: 'duckdb' as const,
-  query: async (sql: string) => (sql.includes('AS area') ? rows.auroc : sql.includes('zero_label_rows') ? rows.scores : sql.includes('entries AS') ? rows.classwise : sql.includes('unc AS') ? rows.uncertainty : rows.topLabel),
+  query: async (sql: string) =>
+    sql.includes('AS area')
+      ? rows.auroc
+      : sql.includes('zero_label_rows')
+        ? rows.scores
+        : sql.includes('entries AS')
+          ? rows.classwise
+          : sql.includes('unc AS')
+            ? rows.uncertainty
+            : rows.topLabel,
 };
 
 /** A call of each function with `onWarning` set to `h`. */
@@ -39,26 +71,70 @@ const CALLS: Record<string, (h: unknown) => unknown> = {
   averagePairwiseDiversity: (h) => um.averagePairwiseDiversity([P, ZERO], { onWarning: h } as never),
   ensembleNll: (h) => um.ensembleNll(Y, [ZERO, ZERO], { onWarning: h } as never),
   gibbsNll: (h) => um.gibbsNll(Y, E, { onWarning: h } as never),
-  fitTemperature: (h) => um.fitTemperature([0, 1], [[0.9, 0.1], [0.1, 0.9]], { bounds: [0.5, 2], onWarning: h } as never),
-  fitMcTemperature: (h) => um.fitMcTemperature([0, 1], [[[0.9, 0.1], [0.1, 0.9]]], { bounds: [0.5, 2], onWarning: h } as never),
+  fitTemperature: (h) =>
+    um.fitTemperature(
+      [0, 1],
+      [
+        [0.9, 0.1],
+        [0.1, 0.9],
+      ],
+      { bounds: [0.5, 2], onWarning: h } as never,
+    ),
+  fitMcTemperature: (h) =>
+    um.fitMcTemperature(
+      [0, 1],
+      [
+        [
+          [0.9, 0.1],
+          [0.1, 0.9],
+        ],
+      ],
+      { bounds: [0.5, 2], onWarning: h } as never,
+    ),
   evaluate: (h) => um.evaluate(Y, ZERO, { onWarning: h } as never),
   evaluateEnsemble: (h) => um.evaluateEnsemble(Y, E, { onWarning: h } as never),
-  createState: (h) => um.createState('nll', { onWarning: h } as never).update(Y, ZERO).result(),
-  stateFromJSON: (h) => um.stateFromJSON(JSON.stringify(um.createState('nll').update(Y, ZERO)), { onWarning: h } as never).result(),
+  createState: (h) =>
+    um
+      .createState('nll', { onWarning: h } as never)
+      .update(Y, ZERO)
+      .result(),
+  stateFromJSON: (h) =>
+    um.stateFromJSON(JSON.stringify(um.createState('nll').update(Y, ZERO)), { onWarning: h } as never).result(),
   comparePaired: (h) => um.comparePaired(Y, ZERO, P, { resamples: 20, onWarning: h } as never),
-  finishSqlMetrics: (h) => finishSqlMetrics({ ...rows, scores: [{ ...rows.scores[0], nll: Infinity, zero_label_rows: 1 }] } as never, { numClasses: 2, onWarning: h } as never),
+  finishSqlMetrics: (h) =>
+    finishSqlMetrics(
+      { ...rows, scores: [{ ...rows.scores[0], nll: Infinity, zero_label_rows: 1 }] } as never,
+      { numClasses: 2, onWarning: h } as never,
+    ),
   sqlMetrics: (h) => sqlMetrics(fakeEngine, 'preds', { numClasses: 2, onWarning: h } as never),
   topBinningReport: (h) => {
-    const probs = [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4]];
+    const probs = [
+      [0.9, 0.1],
+      [0.8, 0.2],
+      [0.7, 0.3],
+      [0.6, 0.4],
+    ];
     // unregularised bins of frequency 0 and 1; the test labels contradict them: an infinite NLL warns
-    return um.topBinningReport(um.fitTopBinning([0, 0, 1, 1], probs, { bins: 2, regularize: false }), [1, 1, 0, 0], probs, { onWarning: h } as never);
+    return um.topBinningReport(
+      um.fitTopBinning([0, 0, 1, 1], probs, { bins: 2, regularize: false }),
+      [1, 1, 0, 0],
+      probs,
+      { onWarning: h } as never,
+    );
   },
   temperatureSweep: (h) => temperatureSweep(Y, ZERO, { temperatures: [1, 2], onWarning: h } as never),
-  evaluateParallel: (h) => evaluateParallel(Y, Float64Array.from(ZERO.flat()), { numClasses: 2, threads: 1, onWarning: h } as never),
+  evaluateParallel: (h) =>
+    evaluateParallel(Y, Float64Array.from(ZERO.flat()), { numClasses: 2, threads: 1, onWarning: h } as never),
 };
 
 describe('onWarning: a function, or a typed error when it is given', () => {
-  const takers = [...new Set(publicOptions(ENTRIES).filter((o) => o.path === 'onWarning').map((o) => o.fn))];
+  const takers = [
+    ...new Set(
+      publicOptions(ENTRIES)
+        .filter((o) => o.path === 'onWarning')
+        .map((o) => o.fn),
+    ),
+  ];
   it('every function that takes onWarning has a call here', () => {
     expect(takers.filter((fn) => CALLS[fn] === undefined)).toEqual([]);
   });
@@ -79,7 +155,15 @@ describe('onWarning: a function, or a typed error when it is given', () => {
     });
   }
   it('a handler receives the warnings (infinite NLL and KL: evaluate, evaluateEnsemble, nll, pairwiseKl, averagePairwiseDiversity, topBinningReport, temperatureSweep)', () => {
-    for (const fn of ['evaluate', 'evaluateEnsemble', 'nll', 'pairwiseKl', 'averagePairwiseDiversity', 'topBinningReport', 'temperatureSweep']) {
+    for (const fn of [
+      'evaluate',
+      'evaluateEnsemble',
+      'nll',
+      'pairwiseKl',
+      'averagePairwiseDiversity',
+      'topBinningReport',
+      'temperatureSweep',
+    ]) {
       const seen: string[] = [];
       (CALLS[fn] as (h: unknown) => unknown)((w: um.UMWarning) => seen.push(w.code));
       expect(seen, fn).toContain('UM_W_INFINITE');

@@ -2,13 +2,37 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  ace, aece, amce, aupr, auroc, aurc, brier, eAurc, disagreement, ece, entropy, evaluate, evaluateEnsemble, gibbsNll, mce, mcIntegrate, modelUncertainty, nll, rmsce, sce, tace, uce,
+  ace,
+  aece,
+  amce,
+  aupr,
+  auroc,
+  aurc,
+  brier,
+  eAurc,
+  disagreement,
+  ece,
+  entropy,
+  evaluate,
+  evaluateEnsemble,
+  gibbsNll,
+  mce,
+  mcIntegrate,
+  modelUncertainty,
+  nll,
+  rmsce,
+  sce,
+  tace,
+  uce,
   type UMWarning,
 } from '../../src/index.js';
 import { exampleCsv } from '../helpers/data.js';
 import { uniforms } from '../helpers/minstd.js';
 
-const M = JSON.parse(readFileSync('test/fixtures/files/members.json', 'utf8')) as { labels: number[]; member_probs: number[][][] };
+const M = JSON.parse(readFileSync('test/fixtures/files/members.json', 'utf8')) as {
+  labels: number[];
+  member_probs: number[][][];
+};
 const mean = (v: Float64Array) => v.reduce((a, b) => a + b, 0) / v.length;
 
 describe('evaluate', () => {
@@ -18,11 +42,23 @@ describe('evaluate', () => {
       const o = { bins: 10, preset };
       const r = evaluate(labels, probs, o);
       expect([r.ece, r.mce, r.rmsce, r.sce, r.ace, r.tace, r.uce, r.aece, r.amce]).toEqual([
-        ece(labels, probs, o), mce(labels, probs, o), rmsce(labels, probs, o), sce(labels, probs, o), ace(labels, probs, o), tace(labels, probs, o),
-        uce(labels, probs, o), aece(labels, probs, { preset }), amce(labels, probs, { preset }),
+        ece(labels, probs, o),
+        mce(labels, probs, o),
+        rmsce(labels, probs, o),
+        sce(labels, probs, o),
+        ace(labels, probs, o),
+        tace(labels, probs, o),
+        uce(labels, probs, o),
+        aece(labels, probs, { preset }),
+        amce(labels, probs, { preset }),
       ]);
       expect([r.brier, r.nll]).toEqual([brier(labels, probs, { preset }), nll(labels, probs)]);
-      expect([r.auroc, r.aupr, r.aurc, r.eaurc]).toEqual([auroc(labels, probs, { preset }), aupr(labels, probs, { preset }), aurc(labels, probs), eAurc(labels, probs)]);
+      expect([r.auroc, r.aupr, r.aurc, r.eaurc]).toEqual([
+        auroc(labels, probs, { preset }),
+        aupr(labels, probs, { preset }),
+        aurc(labels, probs),
+        eAurc(labels, probs),
+      ]);
       expect(r.config.selective.aucThresholds).toBe(preset === 'default' || preset === 'torchmetrics' ? null : 200);
     }
   });
@@ -53,13 +89,21 @@ describe('evaluate', () => {
     ];
     for (const [what, probs, extra] of cases) {
       // the peers' equal-mass constructions have no weighted form
-      for (const preset of extra.weights === undefined ? (['default', 'uncertainty-metrics', 'torchmetrics'] as const) : (['default'] as const)) {
+      for (const preset of extra.weights === undefined
+        ? (['default', 'uncertainty-metrics', 'torchmetrics'] as const)
+        : (['default'] as const)) {
         const o = { bins: 10, preset, ...extra };
         const r = evaluate(labels, probs, { ...o, onWarning: () => undefined }); // real weights: AURC is null, with a warning
         const d = { ...extra, preset };
         expect([r.ece, r.mce, r.rmsce, r.sce, r.ace, r.tace, r.aece, r.amce], `${what}, ${preset}`).toEqual([
-          ece(labels, probs, o), mce(labels, probs, o), rmsce(labels, probs, o), sce(labels, probs, o), ace(labels, probs, o), tace(labels, probs, o),
-          aece(labels, probs, d), amce(labels, probs, d),
+          ece(labels, probs, o),
+          mce(labels, probs, o),
+          rmsce(labels, probs, o),
+          sce(labels, probs, o),
+          ace(labels, probs, o),
+          tace(labels, probs, o),
+          aece(labels, probs, d),
+          amce(labels, probs, d),
         ]);
       }
     }
@@ -72,11 +116,20 @@ describe('evaluate', () => {
     const some = evaluate(labels, probs, { classwise: false });
     expect([some.sce, some.ace, some.tace, some.config.classwise]).toEqual([null, null, null, false]);
     expect({ ...some, sce: all.sce, ace: all.ace, tace: all.tace, config: all.config }).toEqual(all);
-    expect(() => evaluate(labels, probs, { classwise: 'no' as unknown as boolean })).toThrow(/evaluate: options.classwise must be true or false; got "no"/);
+    expect(() => evaluate(labels, probs, { classwise: 'no' as unknown as boolean })).toThrow(
+      /evaluate: options.classwise must be true or false; got "no"/,
+    );
   });
   it('an exact zero at a label: nll is Infinity and one UM_W_INFINITE warning goes to onWarning', () => {
     const seen: UMWarning[] = [];
-    const r = evaluate([0, 1], [[0, 1], [0.2, 0.8]], { onWarning: (w) => seen.push(w) });
+    const r = evaluate(
+      [0, 1],
+      [
+        [0, 1],
+        [0.2, 0.8],
+      ],
+      { onWarning: (w) => seen.push(w) },
+    );
     expect(r.nll).toBe(Infinity);
     expect(seen.map((w) => [w.code, w.fn])).toEqual([['UM_W_INFINITE', 'evaluate']]);
   });
@@ -85,7 +138,14 @@ describe('evaluate', () => {
 describe('evaluate on degenerate data', () => {
   it('every prediction correct: AUROC and AUPR are null with one UM_W_DEGENERATE warning; AURC is 0', () => {
     const seen: string[] = [];
-    const r = evaluate([0, 1], [[0.9, 0.1], [0.2, 0.8]], { onWarning: (w) => seen.push(w.message) });
+    const r = evaluate(
+      [0, 1],
+      [
+        [0.9, 0.1],
+        [0.2, 0.8],
+      ],
+      { onWarning: (w) => seen.push(w.message) },
+    );
     expect([r.auroc, r.aupr, r.aurc, r.eaurc]).toEqual([null, null, 0, 0]);
     expect(seen).toEqual(['evaluate: every prediction is correct; AUROC and AUPR are undefined (null)']);
   });
@@ -108,11 +168,22 @@ describe('evaluateEnsemble', () => {
   it('its calibration keys are evaluate on the mean prediction, its ensemble keys the ensemble functions', () => {
     const r = evaluateEnsemble(M.labels, M.member_probs, { bins: 5 });
     const { config: _a, ...single } = evaluate(M.labels, mcIntegrate(M.member_probs), { bins: 5 });
-    const { config: _b, numMembers: _s, totalUncertainty, expectedDataUncertainty, mutualInformation, disagreement: d, gibbsNll: g, ...calibration } = r;
+    const {
+      config: _b,
+      numMembers: _s,
+      totalUncertainty,
+      expectedDataUncertainty,
+      mutualInformation,
+      disagreement: d,
+      gibbsNll: g,
+      ...calibration
+    } = r;
     expect(calibration).toEqual(single);
     const u = modelUncertainty(M.member_probs);
     // means are rounded once from exact sums; the plain float mean of the reference may differ in the last bit
-    [totalUncertainty, expectedDataUncertainty, mutualInformation].forEach((v, k) => expect(v).toBeCloseTo(mean([u.total, u.expectedData, u.mutualInformation][k] as Float64Array), 14));
+    [totalUncertainty, expectedDataUncertainty, mutualInformation].forEach((v, k) =>
+      expect(v).toBeCloseTo(mean([u.total, u.expectedData, u.mutualInformation][k] as Float64Array), 14),
+    );
     expect([d, g]).toEqual([disagreement(M.member_probs), gibbsNll(M.labels, M.member_probs)]);
   });
   it('one member: mutual information and disagreement are 0, Gibbs NLL equals the NLL', () => {
@@ -122,7 +193,10 @@ describe('evaluateEnsemble', () => {
     expect(r.gibbsNll).toBe(r.nll);
   });
   it('a member with probability 0 at a label makes gibbsNll Infinity with a warning, while the mean stays finite', () => {
-    const z = JSON.parse(readFileSync('test/fixtures/files/members_zero.json', 'utf8')) as { labels: number[]; member_probs: number[][][] };
+    const z = JSON.parse(readFileSync('test/fixtures/files/members_zero.json', 'utf8')) as {
+      labels: number[];
+      member_probs: number[][][];
+    };
     const seen: string[] = [];
     const r = evaluateEnsemble(z.labels, z.member_probs, { onWarning: (w) => seen.push(`${w.fn} ${w.code}`) });
     expect(r.gibbsNll).toBe(Infinity);

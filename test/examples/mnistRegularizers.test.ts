@@ -18,7 +18,15 @@ function run(args: string[]): { code: number; stdout: string; stderr: string } {
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
-interface Metrics { accuracy: number; ece: number; ace: number | null; uce: number; mmce: number; brier: number; nll: number }
+interface Metrics {
+  accuracy: number;
+  ece: number;
+  ace: number | null;
+  uce: number;
+  mmce: number;
+  brier: number;
+  nll: number;
+}
 interface Row {
   objective: string;
   temperature: number;
@@ -28,7 +36,21 @@ interface Row {
   after: Metrics;
 }
 
-const small = ['--train', '500', '--val', '200', '--test', '300', '--epochs', '3', '--hidden', '32', '--lr', '0.005', '--quiet'];
+const small = [
+  '--train',
+  '500',
+  '--val',
+  '200',
+  '--test',
+  '300',
+  '--epochs',
+  '3',
+  '--hidden',
+  '32',
+  '--lr',
+  '0.005',
+  '--quiet',
+];
 
 describe('examples/mnist-regularizers.mjs', () => {
   const jsonPath = join(dir, 'small.json');
@@ -41,10 +63,14 @@ describe('examples/mnist-regularizers.mjs', () => {
     expect(result.code, result.stderr).toBe(0);
     const rows = result.stdout.split('\n').filter((l) => l.startsWith('| NLL'));
     expect(rows.map((l) => l.split('|')[1]?.trim())).toEqual([
-      'NLL', 'NLL + T',
-      'NLL + 10·UCE', 'NLL + 10·UCE + T',
-      'NLL + 10·MMCE', 'NLL + 10·MMCE + T',
-      'NLL + 0.1·penalty', 'NLL + 0.1·penalty + T',
+      'NLL',
+      'NLL + T',
+      'NLL + 10·UCE',
+      'NLL + 10·UCE + T',
+      'NLL + 10·MMCE',
+      'NLL + 10·MMCE + T',
+      'NLL + 0.1·penalty',
+      'NLL + 0.1·penalty + T',
     ]);
     expect(result.stdout).toContain('500 training, 200 validation (fits T), 300 test images');
   });
@@ -75,7 +101,10 @@ describe('examples/mnist-regularizers.mjs', () => {
   it('is reproducible: the same seed gives the same numbers', () => {
     const again = join(dir, 'again.json');
     expect(run([...small, '--json', again]).code).toBe(0);
-    const strip = (path: string): unknown => (JSON.parse(readFileSync(path, 'utf8')) as { results: Row[] }).results.map(({ objective, temperature, before, after }) => ({ objective, temperature, before, after }));
+    const strip = (path: string): unknown =>
+      (JSON.parse(readFileSync(path, 'utf8')) as { results: Row[] }).results.map(
+        ({ objective, temperature, before, after }) => ({ objective, temperature, before, after }),
+      );
     expect(strip(again)).toEqual(strip(jsonPath));
   });
 

@@ -43,9 +43,23 @@ const MODULES: Record<string, Record<string, unknown>> = {
 /** Cases per function in one default run; functions that start engines, workers or renderers get fewer. */
 const CASES = 36;
 const SLOW: Record<string, number> = {
-  renderSvg: 6, createReport: 6, evaluateParallel: 6, sqlMetrics: 8, duckdbSource: 8, duckdbEngine: 4, bootstrap: 12, comparePaired: 8,
-  readPredictions: 16, streamPredictions: 16, evaluate: 16, evaluateEnsemble: 16, semiparametricCalibrationError: 12, bayesianEce: 12,
-  reliabilityDiagram: 12, binSweep: 12, temperatureSweep: 12,
+  renderSvg: 6,
+  createReport: 6,
+  evaluateParallel: 6,
+  sqlMetrics: 8,
+  duckdbSource: 8,
+  duckdbEngine: 4,
+  bootstrap: 12,
+  comparePaired: 8,
+  readPredictions: 16,
+  streamPredictions: 16,
+  evaluate: 16,
+  evaluateEnsemble: 16,
+  semiparametricCalibrationError: 12,
+  bayesianEce: 12,
+  reliabilityDiagram: 12,
+  binSweep: 12,
+  temperatureSweep: 12,
 };
 
 /**
@@ -57,13 +71,18 @@ const PREFIX: Record<string, RegExp> = { bootstrap: /^\w+: / };
 /** Functions whose arguments are first passed through a fixed step (see each entry's reason). */
 const dir = mkdtempSync(join(tmpdir(), 'um-fuzz-'));
 let engine: sql.DuckdbEngine | undefined;
-const isEngine = (x: unknown) => x !== null && typeof x === 'object' && typeof (x as { query?: unknown }).query === 'function' && typeof (x as { close?: unknown }).close === 'function';
+const isEngine = (x: unknown) =>
+  x !== null &&
+  typeof x === 'object' &&
+  typeof (x as { query?: unknown }).query === 'function' &&
+  typeof (x as { close?: unknown }).close === 'function';
 
 function prepare(name: string, args: unknown[]): unknown[] {
   // the examples close their engines: calls get the suite's open in-memory engine instead
   const out = args.map((a) => (isEngine(a) ? engine : a));
   // duckdbEngine creates the database file it is given: generated names become files in a temporary directory
-  if (name === 'duckdbEngine' && typeof out[0] === 'string' && out[0] !== ':memory:') out[0] = join(dir, `db-${out[0].replace(/[^a-z0-9]/gi, '_').slice(0, 40)}`);
+  if (name === 'duckdbEngine' && typeof out[0] === 'string' && out[0] !== ':memory:')
+    out[0] = join(dir, `db-${out[0].replace(/[^a-z0-9]/gi, '_').slice(0, 40)}`);
   return out;
 }
 
@@ -74,7 +93,16 @@ async function cleanup(name: string, result: unknown): Promise<void> {
 }
 
 /** How a state is fed from a call of its metric's function: ensembles and log-likelihoods have no labels. */
-const NO_LABELS = new Set(['modelUncertainty', 'disagreement', 'pairwiseKl', 'cosineDistance', 'lpDistance', 'averagePairwiseDiversity', 'negativeWaic', 'iscv']);
+const NO_LABELS = new Set([
+  'modelUncertainty',
+  'disagreement',
+  'pairwiseKl',
+  'cosineDistance',
+  'lpDistance',
+  'averagePairwiseDiversity',
+  'negativeWaic',
+  'iscv',
+]);
 
 let seeds = new Map<string, Seed[]>();
 let words: Vocabulary;
@@ -89,7 +117,10 @@ beforeAll(async () => {
   core.setWarningHandler(quiet);
   expect(r.failed).toEqual([]);
   seeds = r.seeds;
-  words = vocabulary([...seeds.values()].flat().map((s) => s.args), [...presetNames, ...core.STATE_METRICS]);
+  words = vocabulary(
+    [...seeds.values()].flat().map((s) => s.args),
+    [...presetNames, ...core.STATE_METRICS],
+  );
 }, 60_000);
 
 afterAll(() => {
@@ -117,12 +148,23 @@ async function fuzzOne(name: string, f: (...a: unknown[]) => unknown, count: num
     if (TRACE !== undefined) appendFileSync(TRACE, `${name} case ${i}: ${shown.slice(0, 300)}\n`);
     let result: unknown;
     const prefix = PREFIX[name];
-    let outcome = await judge(name, f, args, { voidResult, after: (x) => (result = x), ...(prefix === undefined ? {} : { prefix }) });
+    let outcome = await judge(name, f, args, {
+      voidResult,
+      after: (x) => (result = x),
+      ...(prefix === undefined ? {} : { prefix }),
+    });
     // a slow call on a loaded machine is measured once more before it counts
-    if (outcome.problems.length === 1 && outcome.problems[0]?.startsWith('took')) outcome = await judge(name, f, prepare(name, mutateCall(new Rand(caseSeed(SEED, name, i)), seed.args, words, presetNames)), { voidResult, ...(prefix === undefined ? {} : { prefix }) });
+    if (outcome.problems.length === 1 && outcome.problems[0]?.startsWith('took'))
+      outcome = await judge(
+        name,
+        f,
+        prepare(name, mutateCall(new Rand(caseSeed(SEED, name, i)), seed.args, words, presetNames)),
+        { voidResult, ...(prefix === undefined ? {} : { prefix }) },
+      );
     await cleanup(name, result);
     total++;
-    if (outcome.problems.length > 0) problems.push(`${name}(${shown}) [seed ${SEED}, case ${i}]: ${outcome.problems.join('; ')}`);
+    if (outcome.problems.length > 0)
+      problems.push(`${name}(${shown}) [seed ${SEED}, case ${i}]: ${outcome.problems.join('; ')}`);
   }
   return problems;
 }
@@ -133,11 +175,14 @@ describe('API fuzz: every public function on mutated valid calls', () => {
     expect(FUNCTIONS.filter((x) => (seeds.get(x.name) ?? []).length === 0).map((x) => x.name)).toEqual([]);
   });
   for (const entry of Object.keys(MODULES)) {
-    const fns = FUNCTIONS.filter((x) => x.entry === entry && (ONLY === undefined || x.name === ONLY) && !SKIP.has(x.name));
+    const fns = FUNCTIONS.filter(
+      (x) => x.entry === entry && (ONLY === undefined || x.name === ONLY) && !SKIP.has(x.name),
+    );
     if (fns.length === 0) continue;
     it(`${entry} (${fns.length} functions)`, async () => {
       const problems: string[] = [];
-      for (const { name, f } of fns) problems.push(...(await fuzzOne(name, f, Math.ceil((SLOW[name] ?? CASES) * ITERATIONS))));
+      for (const { name, f } of fns)
+        problems.push(...(await fuzzOne(name, f, Math.ceil((SLOW[name] ?? CASES) * ITERATIONS))));
       failures.push(...problems);
       expect(problems).toEqual([]);
     }, 600_000);
@@ -153,18 +198,30 @@ describe('API fuzz: every public function on mutated valid calls', () => {
         const args = mutateCall(r, seed.args, words, presetNames);
         const options = NO_LABELS.has(metric) ? args[1] : args[2];
         // warnings go to the global handler, which judge records (a per-call handler inside the closure would not be)
-        if (options !== null && typeof options === 'object' && typeof (options as { onWarning?: unknown }).onWarning === 'function') delete (options as { onWarning?: unknown }).onWarning;
+        if (
+          options !== null &&
+          typeof options === 'object' &&
+          typeof (options as { onWarning?: unknown }).onWarning === 'function'
+        )
+          delete (options as { onWarning?: unknown }).onWarning;
         const batch = NO_LABELS.has(metric) ? [null, args[0]] : [args[0], args[1]];
         const split = r.chance(0.5);
         const run = () => {
           const s = core.createState(metric, (options ?? {}) as never);
           const a = s.update(...(batch as [never, never]));
-          const merged = split ? a.merge(core.createState(metric, (options ?? {}) as never).update(...(batch as [never, never]))) : a;
+          const merged = split
+            ? a.merge(core.createState(metric, (options ?? {}) as never).update(...(batch as [never, never])))
+            : a;
           return core.stateFromJSON(JSON.stringify(merged)).result();
         };
-        const outcome = await judge(metric, run, [], { prefix: new RegExp(`^(${metric}(\\.update|\\.merge)?|createState|stateFromJSON): `) });
+        const outcome = await judge(metric, run, [], {
+          prefix: new RegExp(`^(${metric}(\\.update|\\.merge)?|createState|stateFromJSON): `),
+        });
         total++;
-        if (outcome.problems.length > 0) problems.push(`state ${metric}: createState(${show(options)}).update(${batch.map((b) => show(b)).join(', ')}) [seed ${SEED}, case ${i}]: ${outcome.problems.join('; ')}`);
+        if (outcome.problems.length > 0)
+          problems.push(
+            `state ${metric}: createState(${show(options)}).update(${batch.map((b) => show(b)).join(', ')}) [seed ${SEED}, case ${i}]: ${outcome.problems.join('; ')}`,
+          );
       }
     }
     failures.push(...problems);

@@ -8,7 +8,9 @@ import { setWarningHandler, type UMWarning } from '../../src/index.js';
 
 /** The stable error codes, read from the type's declaration (so a new code needs no edit here). */
 export const ERROR_CODES: ReadonlySet<string> = new Set(
-  [...readFileSync(new URL('../../src/errors/UMError.ts', import.meta.url), 'utf8').matchAll(/\|\s*'(UM_[A-Z_]+)'/g)].map((m) => m[1] as string),
+  [
+    ...readFileSync(new URL('../../src/errors/UMError.ts', import.meta.url), 'utf8').matchAll(/\|\s*'(UM_[A-Z_]+)'/g),
+  ].map((m) => m[1] as string),
 );
 
 /** Per-call time limit (ms); generous for a loaded 2-core machine, and a case over it is run once more. */
@@ -22,7 +24,10 @@ export const LIMIT_MS = Number(process.env.UM_FUZZ_LIMIT_MS ?? 2000);
  *   toEnsemble and tensorScores return such matrices; see ProbMatrix.logData).
  */
 function documentedInfinite(path: string, x: number): boolean {
-  return /^result\.points\[0\]\.threshold$/.test(path) || (x === -Infinity && /^result(\.scores)?\.logData\[\d+\]$/.test(path));
+  return (
+    /^result\.points\[0\]\.threshold$/.test(path) ||
+    (x === -Infinity && /^result(\.scores)?\.logData\[\d+\]$/.test(path))
+  );
 }
 
 /**
@@ -33,7 +38,8 @@ function documentedInfinite(path: string, x: number): boolean {
 function badNumber(path: string, x: number, infiniteAllowed: boolean, passThrough?: RegExp): string | undefined {
   if (passThrough?.test(path) === true) return undefined;
   if (Number.isNaN(x)) return `${path} is NaN`;
-  if (!Number.isFinite(x) && !infiniteAllowed && !documentedInfinite(path, x)) return `${path} is ${x} without a UM_W_INFINITE warning`;
+  if (!Number.isFinite(x) && !infiniteAllowed && !documentedInfinite(path, x))
+    return `${path} is ${x} without a UM_W_INFINITE warning`;
   return undefined;
 }
 
@@ -47,7 +53,14 @@ export interface Outcome {
 }
 
 /** Every problem in a result: NaN, undefined, or ±Infinity without a `UM_W_INFINITE` warning of the call. */
-export function resultProblems(x: unknown, infiniteAllowed: boolean, path = 'result', seen = new Set<unknown>(), out: string[] = [], passThrough?: RegExp): string[] {
+export function resultProblems(
+  x: unknown,
+  infiniteAllowed: boolean,
+  path = 'result',
+  seen = new Set<unknown>(),
+  out: string[] = [],
+  passThrough?: RegExp,
+): string[] {
   if (out.length >= 3) return out;
   if (typeof x === 'number') {
     const bad = badNumber(path, x, infiniteAllowed, passThrough);
@@ -71,7 +84,8 @@ export function resultProblems(x: unknown, infiniteAllowed: boolean, path = 'res
     return out;
   }
   if (Array.isArray(x)) {
-    for (let i = 0; i < x.length && out.length < 3; i++) resultProblems(x[i], infiniteAllowed, `${path}[${i}]`, seen, out, passThrough);
+    for (let i = 0; i < x.length && out.length < 3; i++)
+      resultProblems(x[i], infiniteAllowed, `${path}[${i}]`, seen, out, passThrough);
     return out;
   }
   if (x instanceof Map) {
@@ -90,7 +104,11 @@ export function resultProblems(x: unknown, infiniteAllowed: boolean, path = 'res
 }
 
 function isAsyncIterable(x: unknown): x is AsyncIterable<unknown> {
-  return x !== null && typeof x === 'object' && typeof (x as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
+  return (
+    x !== null &&
+    typeof x === 'object' &&
+    typeof (x as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }
 
 /** Replaces every per-call `onWarning` function in the arguments by one that also records the warning. */
@@ -115,7 +133,12 @@ function recordWarnings(args: unknown[], record: (w: UMWarning) => void, depth =
  * objects). `voidResult`: the function returns nothing on success. `passThrough`: result paths whose numbers are
  * documented to be copied as they are (see badNumber).
  */
-export async function judge(name: string, f: (...a: unknown[]) => unknown, args: unknown[], options: { prefix?: RegExp; voidResult?: boolean; after?: (result: unknown) => unknown; passThrough?: RegExp } = {}): Promise<Outcome> {
+export async function judge(
+  name: string,
+  f: (...a: unknown[]) => unknown,
+  args: unknown[],
+  options: { prefix?: RegExp; voidResult?: boolean; after?: (result: unknown) => unknown; passThrough?: RegExp } = {},
+): Promise<Outcome> {
   const warnings: UMWarning[] = [];
   const record = (w: UMWarning) => void warnings.push(w);
   recordWarnings(args, record);
@@ -154,15 +177,23 @@ export async function judge(name: string, f: (...a: unknown[]) => unknown, args:
   }
   const e = thrown as { name?: unknown; code?: unknown; message?: unknown; stack?: unknown };
   if (e === null || typeof e !== 'object' || e.name !== 'UMError') {
-    problems.push(`threw a non-UMError: ${String((e as { stack?: unknown } | null)?.stack ?? e).split('\n').slice(0, 4).join(' | ')}`);
+    problems.push(
+      `threw a non-UMError: ${String((e as { stack?: unknown } | null)?.stack ?? e)
+        .split('\n')
+        .slice(0, 4)
+        .join(' | ')}`,
+    );
     return { problems, kind: 'other', ms };
   }
   const message = String(e.message);
-  if (typeof e.code !== 'string' || !ERROR_CODES.has(e.code)) problems.push(`UMError with unknown code ${String(e.code)}`);
+  if (typeof e.code !== 'string' || !ERROR_CODES.has(e.code))
+    problems.push(`UMError with unknown code ${String(e.code)}`);
   const prefix = options.prefix ?? new RegExp(`^${name}: `);
   if (!prefix.test(message)) problems.push(`UMError message does not start with "${name}: ": ${message.slice(0, 200)}`);
-  if (message.includes('\n')) problems.push(`UMError message has a line break: ${JSON.stringify(message.slice(0, 200))}`);
+  if (message.includes('\n'))
+    problems.push(`UMError message has a line break: ${JSON.stringify(message.slice(0, 200))}`);
   // a value shown as JavaScript's default text instead of formatted (formatValue names objects by their shape)
-  if (message.includes('[object Object]')) problems.push(`UMError message shows an unformatted object: ${message.slice(0, 200)}`);
+  if (message.includes('[object Object]'))
+    problems.push(`UMError message shows an unformatted object: ${message.slice(0, 200)}`);
   return { problems, kind: 'error', ms, code: e.code as string };
 }

@@ -25,7 +25,10 @@ export function exampleBlocks(): { file: string; code: string }[] {
       else if (entry.name.endsWith('.ts')) {
         const text = readFileSync(path, 'utf8');
         for (const m of text.matchAll(/@example\s*\n\s*\*\s*```(?:js|ts|javascript)?\n([\s\S]*?)\n\s*\*\s*```/g)) {
-          const code = (m[1] as string).split('\n').map((l) => l.replace(/^\s*\* ?/, '')).join('\n');
+          const code = (m[1] as string)
+            .split('\n')
+            .map((l) => l.replace(/^\s*\* ?/, ''))
+            .join('\n');
           out.push({ file: path.replace(root, ''), code });
         }
       }
@@ -35,14 +38,19 @@ export function exampleBlocks(): { file: string; code: string }[] {
   return out;
 }
 
-const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+  ...args: string[]
+) => (...a: unknown[]) => Promise<void>;
 
 /**
  * Runs every example with the named modules' functions wrapped to record their arguments. `modules`: import
  * specifier → module (specifiers the examples import but that are not given make the example skipped).
  * Returns function name → recorded calls (at most `perFunction`).
  */
-export async function recordSeeds(modules: Record<string, Record<string, unknown>>, perFunction = 12): Promise<{ seeds: Map<string, Seed[]>; failed: string[] }> {
+export async function recordSeeds(
+  modules: Record<string, Record<string, unknown>>,
+  perFunction = 12,
+): Promise<{ seeds: Map<string, Seed[]>; failed: string[] }> {
   const seeds = new Map<string, Seed[]>();
   const failed: string[] = [];
   let recording = true;
@@ -67,15 +75,23 @@ export async function recordSeeds(modules: Record<string, Record<string, unknown
       }
       const mod = modules[imp[2] as string];
       if (mod === undefined) runnable = false;
-      for (const n of (imp[1] as string).split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const n of (imp[1] as string)
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const v = mod?.[n];
         // classes stay as they are (`new` on a wrapper would fail); functions are wrapped by their public name
-        scope[n] = typeof v === 'function' && !/^class\b/.test(Function.prototype.toString.call(v)) && !/^[A-Z]/.test(n) ? wrap(n, v as (...a: unknown[]) => unknown) : v;
+        scope[n] =
+          typeof v === 'function' && !/^class\b/.test(Function.prototype.toString.call(v)) && !/^[A-Z]/.test(n)
+            ? wrap(n, v as (...a: unknown[]) => unknown)
+            : v;
       }
     }
     if (!runnable) continue;
     try {
-      await new AsyncFunction('__scope', `const { ${Object.keys(scope).join(', ')} } = __scope;\n${lines.join('\n')}`)(scope);
+      await new AsyncFunction('__scope', `const { ${Object.keys(scope).join(', ')} } = __scope;\n${lines.join('\n')}`)(
+        scope,
+      );
     } catch (e) {
       failed.push(`${file}: ${String(e)}`);
     }

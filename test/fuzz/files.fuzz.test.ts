@@ -17,7 +17,17 @@ import { main } from '../../src/cli/main.js';
 import { readCalibrator, readPredictions, streamPredictions } from '../../src/io/index.js';
 import { umProcess } from '../helpers/cli.js';
 import { judge } from './check.js';
-import { calibrator, encode, mutateBytes, mutateJson, mutateNpyHeader, mutateParquet, mutateText, predictions, type Format } from './files.js';
+import {
+  calibrator,
+  encode,
+  mutateBytes,
+  mutateJson,
+  mutateNpyHeader,
+  mutateParquet,
+  mutateText,
+  predictions,
+  type Format,
+} from './files.js';
 import { caseSeed, Rand, vocabulary } from './generate.js';
 
 const ITERATIONS = Number(process.env.UM_FUZZ_ITERATIONS ?? 1);
@@ -38,13 +48,28 @@ afterAll(() => {
 });
 /** Failures also go to UM_FUZZ_REPORT (long local runs); each case to UM_FUZZ_TRACE before it runs. */
 const report = (problems: string[]) => {
-  if (process.env.UM_FUZZ_REPORT !== undefined && problems.length > 0) appendFileSync(process.env.UM_FUZZ_REPORT, `${problems.join('\n')}\n`);
+  if (process.env.UM_FUZZ_REPORT !== undefined && problems.length > 0)
+    appendFileSync(process.env.UM_FUZZ_REPORT, `${problems.join('\n')}\n`);
 };
 const trace = (what: string) => {
   if (process.env.UM_FUZZ_TRACE !== undefined) appendFileSync(process.env.UM_FUZZ_TRACE, `${what}\n`);
 };
 const FORMATS: Format[] = ['csv', 'jsonl', 'json', 'parquet', 'npy'];
-const words = vocabulary([], ['label', 'probs', 'logits', 'member_probs', 'temperature', 'isotonic', 'platt', 'histogram-binning', 'top-binning', ...Object.keys(presets)]);
+const words = vocabulary(
+  [],
+  [
+    'label',
+    'probs',
+    'logits',
+    'member_probs',
+    'temperature',
+    'isotonic',
+    'platt',
+    'histogram-binning',
+    'top-binning',
+    ...Object.keys(presets),
+  ],
+);
 
 interface FileCase {
   name: string;
@@ -72,7 +97,8 @@ function fileCase(i: number): FileCase {
   for (let m = 0, count = valid ? 0 : 1 + r.int(2); m < count; m++) {
     // UM_FUZZ_PARQUET_PAGES=0 leaves Parquet data pages intact (footer edits only): hyparquet 1.31.5 decodes a run
     // length from corrupt page bytes without bounding it by the page's values, which can run for minutes (see below)
-    if (format === 'parquet' && (r.chance(0.5) || process.env.UM_FUZZ_PARQUET_PAGES === '0')) bytes = mutateParquet(r, bytes);
+    if (format === 'parquet' && (r.chance(0.5) || process.env.UM_FUZZ_PARQUET_PAGES === '0'))
+      bytes = mutateParquet(r, bytes);
     else if (format === 'npy' && r.chance(0.5)) bytes = mutateNpyHeader(r, bytes);
     else if ((format === 'csv' || format === 'jsonl') && r.chance(0.5)) bytes = mutateText(r, bytes, format);
     else if (format === 'json' && r.chance(0.5)) {
@@ -86,7 +112,11 @@ function fileCase(i: number): FileCase {
   const name = `case-${i}`;
   const file = join(dir, `${name}.${format}`);
   writeFileSync(file, bytes);
-  const good = { file: join(dir, `${name}-good.${format}`), calibrator: join(dir, `${name}-good-calibrator.json`), ...(enc.labels === undefined ? {} : { labels: join(dir, `${name}-good-labels.npy`) }) };
+  const good = {
+    file: join(dir, `${name}-good.${format}`),
+    calibrator: join(dir, `${name}-good-calibrator.json`),
+    ...(enc.labels === undefined ? {} : { labels: join(dir, `${name}-good-labels.npy`) }),
+  };
   writeFileSync(good.file, enc.bytes);
   if (good.labels !== undefined && enc.labels !== undefined) writeFileSync(good.labels, enc.labels);
   const read: FileCase['read'] = {};
@@ -100,27 +130,117 @@ function fileCase(i: number): FileCase {
   if (format === 'json' && bytes.includes('member_probs') && r.chance(0.5)) read.members = true;
   let cal = calibrator(p, r);
   writeFileSync(good.calibrator, cal);
-  if (!valid && r.chance(0.6)) cal = r.chance(0.5) ? mutateJson(r, cal, words) : mutateBytes(r, Buffer.from(cal)).toString('latin1');
+  if (!valid && r.chance(0.6))
+    cal = r.chance(0.5) ? mutateJson(r, cal, words) : mutateBytes(r, Buffer.from(cal)).toString('latin1');
   const calibratorFile = join(dir, `${name}-calibrator.json`);
   writeFileSync(calibratorFile, cal);
-  return { name, file, format, ...(labels === undefined ? {} : { labels }), read, calibrator: calibratorFile, good, valid };
+  return {
+    name,
+    file,
+    format,
+    ...(labels === undefined ? {} : { labels }),
+    read,
+    calibrator: calibratorFile,
+    good,
+    valid,
+  };
 }
 
 /** UM_FUZZ_CASE=i runs only file case i (and the command runs on it). */
 const ONLY = process.env.UM_FUZZ_CASE === undefined ? undefined : Number(process.env.UM_FUZZ_CASE);
-const CASES = Array.from({ length: FILES }, (_, i) => fileCase(i)).filter((c) => ONLY === undefined || c.name === `case-${ONLY}`);
+const CASES = Array.from({ length: FILES }, (_, i) => fileCase(i)).filter(
+  (c) => ONLY === undefined || c.name === `case-${ONLY}`,
+);
 const GOOD = CASES.find((c) => c.valid && c.format === 'csv')?.file ?? 'test/fixtures/files/good.csv';
 
 /** Flags with hostile values (never an output or another input path: everything written stays in `dir`). */
-const VALUES = ['0', '-1', '1.5', '1e9', '1e999', 'NaN', 'abc', '', '2', '15', '0.95', '1048577', '-', '--json', '0x10', ' 3', '0.5,2', '1e-320,1000'];
-const SWITCHES = new Set(['--binary', '--members', '--no-classwise', '--classwise', '--exact', '--stream', '--json', '--md', '--timestamp', '--regularize', '--no-regularize', '--bogus', '--', 'extra.csv', '-x', '--bins=']);
-const INPUT_FLAGS = ['--input', '--label-column', '--score-prefix', '--sum-tolerance', '--members', '--binary', '--weights'];
+const VALUES = [
+  '0',
+  '-1',
+  '1.5',
+  '1e9',
+  '1e999',
+  'NaN',
+  'abc',
+  '',
+  '2',
+  '15',
+  '0.95',
+  '1048577',
+  '-',
+  '--json',
+  '0x10',
+  ' 3',
+  '0.5,2',
+  '1e-320,1000',
+];
+const SWITCHES = new Set([
+  '--binary',
+  '--members',
+  '--no-classwise',
+  '--classwise',
+  '--exact',
+  '--stream',
+  '--json',
+  '--md',
+  '--timestamp',
+  '--regularize',
+  '--no-regularize',
+  '--bogus',
+  '--',
+  'extra.csv',
+  '-x',
+  '--bins=',
+]);
+const INPUT_FLAGS = [
+  '--input',
+  '--label-column',
+  '--score-prefix',
+  '--sum-tolerance',
+  '--members',
+  '--binary',
+  '--weights',
+];
 /** Each command's own flags (most generated flags are the command's; the rest test unknown ones). */
 const OWN: Record<string, string[]> = {
-  metrics: [...INPUT_FLAGS, '--bins', '--preset', '--no-classwise', '--json', '--ci', '--resamples', '--seed', '--stream', '--exact', '--threads', '--chunk-rows'],
-  report: [...INPUT_FLAGS, '--json', '--title', '--bins', '--preset', '--timestamp', '--stream', '--threads', '--chunk-rows'],
+  metrics: [
+    ...INPUT_FLAGS,
+    '--bins',
+    '--preset',
+    '--no-classwise',
+    '--json',
+    '--ci',
+    '--resamples',
+    '--seed',
+    '--stream',
+    '--exact',
+    '--threads',
+    '--chunk-rows',
+  ],
+  report: [
+    ...INPUT_FLAGS,
+    '--json',
+    '--title',
+    '--bins',
+    '--preset',
+    '--timestamp',
+    '--stream',
+    '--threads',
+    '--chunk-rows',
+  ],
   compare: [...INPUT_FLAGS, '--bins', '--preset', '--ci', '--resamples', '--seed', '--json'],
-  'calibrate fit': [...INPUT_FLAGS, '--bounds', '--objective', '--bins', '--binning', '--score', '--top', '--delta', '--regularize', '--no-regularize'],
+  'calibrate fit': [
+    ...INPUT_FLAGS,
+    '--bounds',
+    '--objective',
+    '--bins',
+    '--binning',
+    '--score',
+    '--top',
+    '--delta',
+    '--regularize',
+    '--no-regularize',
+  ],
   'calibrate apply': INPUT_FLAGS,
 };
 function flags(r: Rand, name: string): string[] {
@@ -129,7 +249,23 @@ function flags(r: Rand, name: string): string[] {
   for (let j = 0, n = r.chance(0.6) ? 0 : 1 + r.int(3); j < n; j++) {
     const f = r.chance(0.75) ? r.pick(own) : r.pick([...SWITCHES, '--bins', '--ci', '--threads']);
     if (SWITCHES.has(f)) out.push(f);
-    else out.push(f, r.chance(0.3) ? r.pick(['probs', 'logits', 'w', 'label', 'p_', 'equal-mass', 'entropy', 'mean-nll', ...Object.keys(presets)]) : r.pick(VALUES));
+    else
+      out.push(
+        f,
+        r.chance(0.3)
+          ? r.pick([
+              'probs',
+              'logits',
+              'w',
+              'label',
+              'p_',
+              'equal-mass',
+              'entropy',
+              'mean-nll',
+              ...Object.keys(presets),
+            ])
+          : r.pick(VALUES),
+      );
   }
   return out;
 }
@@ -139,8 +275,19 @@ function command(i: number, broken: FileCase): { name: string; argv: string[] } 
   const r = new Rand(caseSeed(SEED, 'command', i));
   // half the runs on the unbroken predictions (and calibrator): the commands' own work is reached, not only their checks
   const whole = r.chance(0.5);
-  const c = whole ? { ...broken, file: broken.good.file, calibrator: broken.good.calibrator, read: { ...broken.read, ...(broken.good.labels === undefined ? {} : { labels: broken.good.labels }) } } : broken;
-  const read = [...(c.read.labels === undefined ? [] : ['--labels', c.read.labels]), ...(c.read.weightColumn === undefined ? [] : ['--weights', 'w']), ...(c.read.members === true ? ['--members'] : [])];
+  const c = whole
+    ? {
+        ...broken,
+        file: broken.good.file,
+        calibrator: broken.good.calibrator,
+        read: { ...broken.read, ...(broken.good.labels === undefined ? {} : { labels: broken.good.labels }) },
+      }
+    : broken;
+  const read = [
+    ...(c.read.labels === undefined ? [] : ['--labels', c.read.labels]),
+    ...(c.read.weightColumn === undefined ? [] : ['--weights', 'w']),
+    ...(c.read.members === true ? ['--members'] : []),
+  ];
   const out = (ext: string) => ['-o', join(dir, `out-${i}.${ext}`)];
   const method = r.pick(['temperature', 'mc-temperature', 'platt', 'histogram', 'isotonic', 'top1']);
   const all: { name: string; argv: string[] }[] = [
@@ -149,13 +296,26 @@ function command(i: number, broken: FileCase): { name: string; argv: string[] } 
     { name: 'metrics --stream', argv: ['metrics', c.file, ...read, '--stream', '--threads', '1'] },
     { name: 'metrics --calibration', argv: ['metrics', c.file, ...read, '--calibration', c.calibrator, '--json'] },
     { name: 'calibrate fit', argv: ['calibrate', 'fit', '--method', method, c.file, ...read, ...out('json')] },
-    { name: 'calibrate apply', argv: ['calibrate', 'apply', c.calibrator, c.file, ...read, ...out(c.format === 'jsonl' ? 'jsonl' : 'csv')] },
-    { name: 'compare', argv: ['compare', c.file, r.chance(0.8) ? broken.good.file : GOOD, ...read, '--resamples', '20'] },
-    { name: 'metrics --engine duckdb', argv: ['metrics', c.file, '--engine', 'duckdb', ...(c.read.weightColumn === undefined ? [] : ['--weights', 'w'])] },
+    {
+      name: 'calibrate apply',
+      argv: ['calibrate', 'apply', c.calibrator, c.file, ...read, ...out(c.format === 'jsonl' ? 'jsonl' : 'csv')],
+    },
+    {
+      name: 'compare',
+      argv: ['compare', c.file, r.chance(0.8) ? broken.good.file : GOOD, ...read, '--resamples', '20'],
+    },
+    {
+      name: 'metrics --engine duckdb',
+      argv: ['metrics', c.file, '--engine', 'duckdb', ...(c.read.weightColumn === undefined ? [] : ['--weights', 'w'])],
+    },
     { name: 'report', argv: ['report', c.file, ...read, '--md', ...out('md')] },
   ];
   // the engine reads CSV and Parquet; a report renders eight charts (slow): one run in eight
-  const usable = all.filter((x) => (x.name !== 'metrics --engine duckdb' || c.format === 'csv' || c.format === 'parquet') && (x.name !== 'report' || r.chance(0.3)));
+  const usable = all.filter(
+    (x) =>
+      (x.name !== 'metrics --engine duckdb' || c.format === 'csv' || c.format === 'parquet') &&
+      (x.name !== 'report' || r.chance(0.3)),
+  );
   const pick = r.pick(usable);
   return { name: pick.name, argv: [...pick.argv, ...flags(r, pick.name)] };
 }
@@ -165,7 +325,8 @@ function commandProblems(code: number, stdout: string, stderr: string, ms: numbe
   const out: string[] = [];
   if (code !== 0 && code !== 2) out.push(`exit ${code}`);
   if (/internal error/.test(stderr)) out.push(`internal error: ${stderr.split('\n').slice(0, 3).join(' | ')}`);
-  if (code === 2 && !/^um [a-z ]+: [^\n]+\n$/.test(stderr)) out.push(`exit 2 without exactly one "um …:" line: ${JSON.stringify(stderr.slice(0, 300))}`);
+  if (code === 2 && !/^um [a-z ]+: [^\n]+\n$/.test(stderr))
+    out.push(`exit 2 without exactly one "um …:" line: ${JSON.stringify(stderr.slice(0, 300))}`);
   if (code === 0 && /"NaN"/.test(stdout)) out.push('a NaN in the JSON output');
   if (ms > COMMAND_LIMIT_MS) out.push(`took ${ms.toFixed(0)} ms (limit ${COMMAND_LIMIT_MS})`);
   return out;
@@ -175,7 +336,10 @@ async function inProcess(argv: string[]): Promise<{ code: number; stdout: string
   let stdout = '';
   let stderr = '';
   const start = performance.now();
-  const code = await main(argv, { stdout: (t) => void (stdout.length < 1e6 && (stdout += t)), stderr: (t) => void (stderr += t) });
+  const code = await main(argv, {
+    stdout: (t) => void (stdout.length < 1e6 && (stdout += t)),
+    stderr: (t) => void (stderr += t),
+  });
   return { code, stdout, stderr, ms: performance.now() - start };
 }
 
@@ -187,11 +351,14 @@ describe('files fuzz: broken files of every format through every reader and comm
       const where = `${c.name}.${c.format} [seed ${SEED}]`;
       const checks: [string, () => Promise<unknown>][] = [
         ['readPredictions', () => readPredictions(c.file, c.read)],
-        ['streamPredictions', async () => {
-          const batches: unknown[] = [];
-          for await (const b of streamPredictions(c.file, { ...c.read, batchRows: 1 + r.int(7) })) batches.push(b);
-          return batches;
-        }],
+        [
+          'streamPredictions',
+          async () => {
+            const batches: unknown[] = [];
+            for await (const b of streamPredictions(c.file, { ...c.read, batchRows: 1 + r.int(7) })) batches.push(b);
+            return batches;
+          },
+        ],
         ['readCalibrator', () => readCalibrator(c.calibrator)],
       ];
       for (const [name, call] of checks) {
@@ -199,9 +366,12 @@ describe('files fuzz: broken files of every format through every reader and comm
         runs++;
         // the readers copy values as they are (documented: NaN and ±Infinity reach the metrics, which report them with
         // their file position); the commands, which validate, are judged on their output below
-        const o = await judge(name, call, [], { passThrough: /^result(\[\d+\])?\.(scores|members|labels|weights)\[\d+\]$/ });
+        const o = await judge(name, call, [], {
+          passThrough: /^result(\[\d+\])?\.(scores|members|labels|weights)\[\d+\]$/,
+        });
         if (o.problems.length > 0) problems.push(`${name} ${where}: ${o.problems.join('; ')}`);
-        if (c.valid && name !== 'readCalibrator' && o.kind !== 'value') problems.push(`${name} ${where}: a valid file was not read (${o.code ?? o.kind})`);
+        if (c.valid && name !== 'readCalibrator' && o.kind !== 'value')
+          problems.push(`${name} ${where}: a valid file was not read (${o.code ?? o.kind})`);
       }
     }
     report(problems);
@@ -219,11 +389,18 @@ describe('files fuzz: broken files of every format through every reader and comm
       let r = await inProcess(argv);
       if (r.ms > COMMAND_LIMIT_MS) r = await inProcess(argv);
       const p = commandProblems(r.code, r.stdout, r.stderr, r.ms);
-      if (p.length > 0) problems.push(`${name} [${c.name}.${c.format}, seed ${SEED}, run ${i}] um ${argv.join(' ')}: ${p.join('; ')}`);
+      if (p.length > 0)
+        problems.push(`${name} [${c.name}.${c.format}, seed ${SEED}, run ${i}] um ${argv.join(' ')}: ${p.join('; ')}`);
       exits.set(`${name} → ${r.code}`, (exits.get(`${name} → ${r.code}`) ?? 0) + 1);
       if (process.env.UM_FUZZ_STATS === 'verbose' && r.code === 2) console.log(`${name}: ${r.stderr.trim()}`);
     }
-    if (process.env.UM_FUZZ_STATS !== undefined) console.log([...exits].sort().map(([k, v]) => `${k}: ${v}`).join('\n'));
+    if (process.env.UM_FUZZ_STATS !== undefined)
+      console.log(
+        [...exits]
+          .sort()
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\n'),
+      );
     report(problems);
     // the runs must reach the commands' work, not only their argument checks
     expect([...exits].filter(([k]) => k.endsWith('→ 0')).reduce((a, [, v]) => a + v, 0)).toBeGreaterThan(COMMANDS / 10);

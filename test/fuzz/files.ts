@@ -60,20 +60,41 @@ export function encode(p: Predictions, format: Format, r: Rand): { bytes: Buffer
       return { bytes: Buffer.from(`${head}\n${rows.join('\n')}\n`) };
     }
     case 'jsonl':
-      return { bytes: Buffer.from(p.probs.map((row, i) => `${JSON.stringify({ id: i, label: p.labels[i], probs: row, w: p.weights[i] })}\n`).join('')) };
+      return {
+        bytes: Buffer.from(
+          p.probs
+            .map((row, i) => `${JSON.stringify({ id: i, label: p.labels[i], probs: row, w: p.weights[i] })}\n`)
+            .join(''),
+        ),
+      };
     case 'json':
-      return { bytes: Buffer.from(JSON.stringify(r.chance(0.7) ? { labels: p.labels, probs: p.probs } : { labels: p.labels, member_probs: [p.probs, p.probs.map((row) => [...row].reverse())] })) };
+      return {
+        bytes: Buffer.from(
+          JSON.stringify(
+            r.chance(0.7)
+              ? { labels: p.labels, probs: p.probs }
+              : { labels: p.labels, member_probs: [p.probs, p.probs.map((row) => [...row].reverse())] },
+          ),
+        ),
+      };
     case 'parquet': {
       const columns = [
         { name: 'label', data: p.labels, type: 'INT32' },
-        ...Array.from({ length: c }, (_, k) => ({ name: `p_${k}`, data: p.probs.map((row) => row[k] as number), type: 'DOUBLE' })),
+        ...Array.from({ length: c }, (_, k) => ({
+          name: `p_${k}`,
+          data: p.probs.map((row) => row[k] as number),
+          type: 'DOUBLE',
+        })),
         { name: 'w', data: p.weights, type: 'DOUBLE' },
       ];
       return { bytes: Buffer.from(parquetWriteBuffer({ columnData: columns as never, rowGroupSize: 1 + r.int(20) })) };
     }
     case 'npy': {
       const f32 = r.chance(0.3);
-      return { bytes: npy([p.probs.length, c], p.probs.flat(), f32 ? '<f4' : '<f8'), labels: npy([p.labels.length], p.labels, r.chance(0.5) ? '<i8' : '<i4') };
+      return {
+        bytes: npy([p.probs.length, c], p.probs.flat(), f32 ? '<f4' : '<f8'),
+        labels: npy([p.labels.length], p.labels, r.chance(0.5) ? '<i8' : '<i4'),
+      };
     }
   }
 }
@@ -87,7 +108,12 @@ export function calibrator(p: Predictions, r: Rand): string {
     () => fitIsotonic(p.labels, p.probs),
     () => fitHistogramBinning(p.labels, p.probs, { bins: 1 + r.int(5) }),
     () => fitTopBinning(p.labels, p.probs, { bins: 1 + r.int(3) }),
-    () => fitPlatt(y2, binary.map((x) => Math.min(Math.max(x, 1e-6), 1 - 1e-6)), { binary: true }),
+    () =>
+      fitPlatt(
+        y2,
+        binary.map((x) => Math.min(Math.max(x, 1e-6), 1 - 1e-6)),
+        { binary: true },
+      ),
   ];
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
@@ -101,9 +127,48 @@ export function calibrator(p: Predictions, r: Rand): string {
 
 /** Byte sequences worth inserting: quotes, separators, NUL, BOM, invalid UTF-8, line ends, numbers at the edges. */
 const INSERTS: readonly Buffer[] = [
-  '"', "'", ',', ';', '\u0000', '\r', '\n', '\r\n', '\t', '{', '}', '[', ']', ':', ' ', '1e999', '-1e999', 'NaN', 'Infinity', '-0', '1e-400',
-  '99999999999999999999999', '0x10', '1,5', 'null', 'true', '""', '\\', '\\u0000', '\\ud800', 'é', '\u2028',
-].map((s) => Buffer.from(s)).concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0xff]), Buffer.from([0xc0, 0xaf]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0x80]), Buffer.alloc(300, 0x61)]);
+  '"',
+  "'",
+  ',',
+  ';',
+  '\u0000',
+  '\r',
+  '\n',
+  '\r\n',
+  '\t',
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  ' ',
+  '1e999',
+  '-1e999',
+  'NaN',
+  'Infinity',
+  '-0',
+  '1e-400',
+  '99999999999999999999999',
+  '0x10',
+  '1,5',
+  'null',
+  'true',
+  '""',
+  '\\',
+  '\\u0000',
+  '\\ud800',
+  'é',
+  '\u2028',
+]
+  .map((s) => Buffer.from(s))
+  .concat([
+    Buffer.from([0xef, 0xbb, 0xbf]),
+    Buffer.from([0xff]),
+    Buffer.from([0xc0, 0xaf]),
+    Buffer.from([0xed, 0xa0, 0x80]),
+    Buffer.from([0x80]),
+    Buffer.alloc(300, 0x61),
+  ]);
 
 /** A byte-level mutation of `b`: flips, truncation, insertions, deletions, duplications, swapped lines. */
 export function mutateBytes(r: Rand, b: Buffer): Buffer {
@@ -119,7 +184,8 @@ export function mutateBytes(r: Rand, b: Buffer): Buffer {
     }
     case 1:
       return b.subarray(0, at());
-    case 2: case 3: {
+    case 2:
+    case 3: {
       const i = at();
       return Buffer.concat([b.subarray(0, i), r.pick(INSERTS), b.subarray(i)]);
     }
@@ -142,7 +208,11 @@ export function mutateBytes(r: Rand, b: Buffer): Buffer {
       return Buffer.from(lines.join('\n'), 'latin1');
     }
     case 7:
-      return Buffer.concat([r.chance(0.5) ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), b, r.chance(0.5) ? r.pick(INSERTS) : Buffer.alloc(0)]);
+      return Buffer.concat([
+        r.chance(0.5) ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0),
+        b,
+        r.chance(0.5) ? r.pick(INSERTS) : Buffer.alloc(0),
+      ]);
     default:
       return Buffer.alloc(0);
   }
@@ -157,11 +227,23 @@ export function mutateText(r: Rand, b: Buffer, format: Format): Buffer {
   const j = r.int(cells.length);
   const special = String(r.pick(SPECIAL_NUMBERS));
   switch (r.int(5)) {
-    case 0: cells[j] = r.pick(['label', 'p_0', 'p_1', 'p_9', 'w', '', 'LABEL', ' label', 'p_-1', '"label"', 'p_0"']); break;
-    case 1: cells.splice(j, 1); break;
-    case 2: cells.splice(j, 0, cells[j] ?? 'x'); break;
-    case 3: cells[j] = (cells[j] ?? '').replace(/-?\d+(\.\d+)?(e-?\d+)?/, special); break;
-    default: cells[j] = (cells[j] ?? '').replace(/"[a-z_]+"/, `"${r.pick(['labels', 'prob', 'probs', 'logits', 'w', 'label', '__proto__'])}"`);
+    case 0:
+      cells[j] = r.pick(['label', 'p_0', 'p_1', 'p_9', 'w', '', 'LABEL', ' label', 'p_-1', '"label"', 'p_0"']);
+      break;
+    case 1:
+      cells.splice(j, 1);
+      break;
+    case 2:
+      cells.splice(j, 0, cells[j] ?? 'x');
+      break;
+    case 3:
+      cells[j] = (cells[j] ?? '').replace(/-?\d+(\.\d+)?(e-?\d+)?/, special);
+      break;
+    default:
+      cells[j] = (cells[j] ?? '').replace(
+        /"[a-z_]+"/,
+        `"${r.pick(['labels', 'prob', 'probs', 'logits', 'w', 'label', '__proto__'])}"`,
+      );
   }
   lines[i] = cells.join(',');
   return Buffer.from(lines.join('\n'));
@@ -174,13 +256,34 @@ export function mutateNpyHeader(r: Rand, b: Buffer): Buffer {
   if (m === null) return b;
   let header = m[0];
   switch (r.int(5)) {
-    case 0: header = header.replace(/'shape': \([^)]*\)/, `'shape': (${r.pick(['0,', '-5, 3', '3', '1, 1, 1, 1', '100000000000, 2', '2, 100000000000', '1e3, 2', '2, 3, 4', 'x'])})`); break;
-    case 1: header = header.replace(/'descr': '[^']*'/, `'descr': '${r.pick(['>f8', '<f2', '|b1', '<c16', '<U5', '|O', '<i2', '<u8', 'x'])}'`); break;
-    case 2: header = header.replace('False', 'True'); break;
-    case 3: header = header.replace(/'shape': \((\d+), (\d+)\)/, (_, a: string, c: string) => `'shape': (${Number(a) + r.pick([-1, 1, 7])}, ${c})`); break;
-    default: header = header.replace(/[{}]/, r.pick(['', '(', '{{']));
+    case 0:
+      header = header.replace(
+        /'shape': \([^)]*\)/,
+        `'shape': (${r.pick(['0,', '-5, 3', '3', '1, 1, 1, 1', '100000000000, 2', '2, 100000000000', '1e3, 2', '2, 3, 4', 'x'])})`,
+      );
+      break;
+    case 1:
+      header = header.replace(
+        /'descr': '[^']*'/,
+        `'descr': '${r.pick(['>f8', '<f2', '|b1', '<c16', '<U5', '|O', '<i2', '<u8', 'x'])}'`,
+      );
+      break;
+    case 2:
+      header = header.replace('False', 'True');
+      break;
+    case 3:
+      header = header.replace(
+        /'shape': \((\d+), (\d+)\)/,
+        (_, a: string, c: string) => `'shape': (${Number(a) + r.pick([-1, 1, 7])}, ${c})`,
+      );
+      break;
+    default:
+      header = header.replace(/[{}]/, r.pick(['', '(', '{{']));
   }
-  const out = Buffer.from(text.replace(m[0], header.padEnd(m[0].length, ' ').slice(0, Math.max(m[0].length, header.length))), 'latin1');
+  const out = Buffer.from(
+    text.replace(m[0], header.padEnd(m[0].length, ' ').slice(0, Math.max(m[0].length, header.length))),
+    'latin1',
+  );
   // a header that grew changes the data offset: the length field is left as it was (a lie as well)
   return out;
 }
@@ -195,14 +298,30 @@ export function mutateParquet(r: Rand, b: Buffer): Buffer {
     return b;
   }
   const metaLength = new DataView(buf).getUint32(buf.byteLength - 8, true);
-  const groups = m.row_groups as unknown as { num_rows: bigint; columns: { meta_data?: { num_values: bigint; type?: string } }[] }[];
+  const groups = m.row_groups as unknown as {
+    num_rows: bigint;
+    columns: { meta_data?: { num_values: bigint; type?: string } }[];
+  }[];
   const g = groups.length === 0 ? undefined : r.pick(groups);
   switch (r.int(5)) {
-    case 0: m.num_rows = r.pick([-5n, 0n, 2n ** 62n, m.num_rows + 1n, m.num_rows - 1n]); break;
-    case 1: if (g !== undefined) g.num_rows = r.pick([-1n, 0n, g.num_rows + 3n, 2n ** 40n]); break;
-    case 2: { const col = g?.columns[r.int(g.columns.length)]?.meta_data; if (col !== undefined) col.num_values = r.pick([0n, -1n, col.num_values + 1n, 2n ** 50n]); break; }
-    case 3: m.row_groups = [] as never; break;
-    default: { const col = g?.columns[r.int(g.columns.length)]?.meta_data; if (col !== undefined) col.type = r.pick(['BYTE_ARRAY', 'BOOLEAN', 'INT96', 'FLOAT']); }
+    case 0:
+      m.num_rows = r.pick([-5n, 0n, 2n ** 62n, m.num_rows + 1n, m.num_rows - 1n]);
+      break;
+    case 1:
+      if (g !== undefined) g.num_rows = r.pick([-1n, 0n, g.num_rows + 3n, 2n ** 40n]);
+      break;
+    case 2: {
+      const col = g?.columns[r.int(g.columns.length)]?.meta_data;
+      if (col !== undefined) col.num_values = r.pick([0n, -1n, col.num_values + 1n, 2n ** 50n]);
+      break;
+    }
+    case 3:
+      m.row_groups = [] as never;
+      break;
+    default: {
+      const col = g?.columns[r.int(g.columns.length)]?.meta_data;
+      if (col !== undefined) col.type = r.pick(['BYTE_ARRAY', 'BOOLEAN', 'INT96', 'FLOAT']);
+    }
   }
   const w = new ByteWriter();
   try {
@@ -230,5 +349,7 @@ export function mutateJson(r: Rand, text: string, v: Vocabulary): string {
   walk(json, 0);
   const [parent, key] = r.pick(paths);
   parent[key] = mutateValue(r, clone(parent[key]), key, v);
-  return JSON.stringify(json, (_k, x: unknown) => (typeof x === 'bigint' ? Number(x) : typeof x === 'symbol' || typeof x === 'function' ? String(x) : x));
+  return JSON.stringify(json, (_k, x: unknown) =>
+    typeof x === 'bigint' ? Number(x) : typeof x === 'symbol' || typeof x === 'function' ? String(x) : x,
+  );
 }

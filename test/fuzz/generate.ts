@@ -38,56 +38,166 @@ export function caseSeed(seed: number, name: string, i: number): number {
 
 /** Numbers at the edges of float64, of probabilities and of integers. */
 export const SPECIAL_NUMBERS: readonly number[] = [
-  NaN, Infinity, -Infinity, 1e308, -1e308, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, -Number.MIN_VALUE,
-  2.2250738585072014e-308, 1e-300, -0, 0, 1, -1, 0.5, 2, 3, 1.5, -0.5, 1 + 2 ** -52, 1 - 2 ** -53, -1e-17, 1e-17,
-  1.0001, 0.9999, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 31), 1e9, 1e15, 1e300, -1e300,
+  NaN,
+  Infinity,
+  -Infinity,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  -Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  -Number.MIN_VALUE,
+  2.2250738585072014e-308,
+  1e-300,
+  -0,
+  0,
+  1,
+  -1,
+  0.5,
+  2,
+  3,
+  1.5,
+  -0.5,
+  1 + 2 ** -52,
+  1 - 2 ** -53,
+  -1e-17,
+  1e-17,
+  1.0001,
+  0.9999,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53,
+  2 ** 53 + 2,
+  -(2 ** 31),
+  1e9,
+  1e15,
+  1e300,
+  -1e300,
 ];
 
 /** Count-like values: valid, at the library's bound 2^20, beyond it, and not integers at all. */
-export const COUNTS: readonly unknown[] = [0, 1, 2, 3, -1, 1.5, 7, 1000, 2 ** 12, 2 ** 20 + 1, 2 ** 31, 1e9, 1e15, Infinity, NaN, '10', null];
+export const COUNTS: readonly unknown[] = [
+  0,
+  1,
+  2,
+  3,
+  -1,
+  1.5,
+  7,
+  1000,
+  2 ** 12,
+  2 ** 20 + 1,
+  2 ** 31,
+  1e9,
+  1e15,
+  Infinity,
+  NaN,
+  '10',
+  null,
+];
 
 /** Names of count-like options (the values above are tried on them more often). */
-export const COUNT_KEY = /^(bins|samples|resamples|repeats|thresholds|folds|bootstrap|threads|batchRows|batchSize|maxEvaluations|top|cellBits|seed|numClasses|numMembers|passes|maxBins)$/;
+export const COUNT_KEY =
+  /^(bins|samples|resamples|repeats|thresholds|folds|bootstrap|threads|batchRows|batchSize|maxEvaluations|top|cellBits|seed|numClasses|numMembers|passes|maxBins)$/;
 
-const TYPED = [Float64Array, Float32Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array] as const;
+const TYPED = [
+  Float64Array,
+  Float32Array,
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+] as const;
 
 /** A typed array of a random kind holding `xs` (converted by that kind's rules: wrapped, clamped, rounded). */
 export function typedOf(r: Rand, xs: readonly unknown[]): ArrayBufferView {
   const nums = xs.map((x) => (typeof x === 'number' ? x : 0));
-  if (r.chance(0.08)) return r.chance(0.5) ? BigInt64Array.from(nums.map((x) => BigInt(Number.isFinite(x) ? Math.trunc(x) : 0))) : new DataView(new ArrayBuffer(nums.length * 8));
+  if (r.chance(0.08))
+    return r.chance(0.5)
+      ? BigInt64Array.from(nums.map((x) => BigInt(Number.isFinite(x) ? Math.trunc(x) : 0)))
+      : new DataView(new ArrayBuffer(nums.length * 8));
   const Kind = r.pick(TYPED);
   return Kind.from(nums);
 }
 
-const STRINGS: readonly string[] = ['', ' ', 'abc', '0.5', '1', '-1', '1e999', 'true', 'null', '__proto__', 'constructor', 'toString', '\u0000', '\ud800', 'é', 'x'.repeat(5000), 'a,b', '"quoted"', '../x', 'p_0', 'label'];
+const STRINGS: readonly string[] = [
+  '',
+  ' ',
+  'abc',
+  '0.5',
+  '1',
+  '-1',
+  '1e999',
+  'true',
+  'null',
+  '__proto__',
+  'constructor',
+  'toString',
+  '\u0000',
+  '\ud800',
+  'é',
+  'x'.repeat(5000),
+  'a,b',
+  '"quoted"',
+  '../x',
+  'p_0',
+  'label',
+];
 
 /** A value of the wrong type (or an odd one of the right type). */
 export function hostile(r: Rand): unknown {
   switch (r.int(24)) {
-    case 0: return null;
-    case 1: return undefined;
-    case 2: return r.pick(SPECIAL_NUMBERS);
-    case 3: return r.pick(STRINGS);
-    case 4: return r.chance(0.5);
-    case 5: return {};
-    case 6: return [];
-    case 7: return [[]];
-    case 8: return [null, undefined];
-    case 9: return { length: 3 };
-    case 10: return () => 0.5;
-    case 11: return Symbol('fuzz');
-    case 12: return 10n;
-    case 13: return new Date(0);
-    case 14: return new Map([[0, 1]]);
-    case 15: return Object.create(null) as object;
-    case 16: return typedOf(r, [0.25, 0.75, 1, 0]);
-    case 17: return new ArrayBuffer(16);
-    case 18: return [, 0.5]; // eslint-disable-line no-sparse-arrays
-    case 19: return [[[[0.5]]]];
-    case 20: return Promise.resolve([0.5]);
-    case 21: return [Symbol('in an array'), 1n];
-    case 22: return JSON.parse('{"__proto__": {"polluted": 1}, "constructor": 5}') as object;
-    default: return [r.pick(SPECIAL_NUMBERS), r.pick(SPECIAL_NUMBERS)];
+    case 0:
+      return null;
+    case 1:
+      return undefined;
+    case 2:
+      return r.pick(SPECIAL_NUMBERS);
+    case 3:
+      return r.pick(STRINGS);
+    case 4:
+      return r.chance(0.5);
+    case 5:
+      return {};
+    case 6:
+      return [];
+    case 7:
+      return [[]];
+    case 8:
+      return [null, undefined];
+    case 9:
+      return { length: 3 };
+    case 10:
+      return () => 0.5;
+    case 11:
+      return Symbol('fuzz');
+    case 12:
+      return 10n;
+    case 13:
+      return new Date(0);
+    case 14:
+      return new Map([[0, 1]]);
+    case 15:
+      return Object.create(null) as object;
+    case 16:
+      return typedOf(r, [0.25, 0.75, 1, 0]);
+    case 17:
+      return new ArrayBuffer(16);
+    case 18:
+      return [, 0.5]; // eslint-disable-line no-sparse-arrays
+    case 19:
+      return [[[[0.5]]]];
+    case 20:
+      return Promise.resolve([0.5]);
+    case 21:
+      return [Symbol('in an array'), 1n];
+    case 22:
+      return JSON.parse('{"__proto__": {"polluted": 1}, "constructor": 5}') as object;
+    default:
+      return [r.pick(SPECIAL_NUMBERS), r.pick(SPECIAL_NUMBERS)];
   }
 }
 
@@ -109,8 +219,10 @@ export function clone<T>(x: T): T {
   }
   if (ArrayBuffer.isView(x) && !(x instanceof DataView)) return (x as unknown as { slice(): T }).slice();
   if (isPlainData(x)) {
-    const out: Record<string, unknown> = Object.getPrototypeOf(x) === null ? (Object.create(null) as Record<string, unknown>) : {};
-    for (const k of Object.keys(x)) Object.defineProperty(out, k, { value: clone(x[k]), enumerable: true, writable: true, configurable: true });
+    const out: Record<string, unknown> =
+      Object.getPrototypeOf(x) === null ? (Object.create(null) as Record<string, unknown>) : {};
+    for (const k of Object.keys(x))
+      Object.defineProperty(out, k, { value: clone(x[k]), enumerable: true, writable: true, configurable: true });
     return out as T;
   }
   return x;
@@ -152,7 +264,12 @@ interface Slot {
 /** Every slot below `root` (values of arrays and plain objects), at most `limit`, sampled evenly from long arrays. */
 function slots(root: unknown[], limit = 400): Slot[] {
   const out: Slot[] = [];
-  const visit = (parent: Record<string | number, unknown>, key: string | number, value: unknown, depth: number): void => {
+  const visit = (
+    parent: Record<string | number, unknown>,
+    key: string | number,
+    value: unknown,
+    depth: number,
+  ): void => {
     if (out.length >= limit || depth > 8) return;
     out.push({ parent, key, value });
     // typed arrays are changed as a whole (mutateArray): an entry of another type cannot be stored in them
@@ -180,30 +297,50 @@ const asList = (x: unknown): unknown[] => (Array.isArray(x) ? x : Array.from(x a
 function mutateArray(r: Rand, a: unknown, v: Vocabulary): unknown {
   const xs = asList(a);
   switch (r.int(15)) {
-    case 14: { // one entry special, in the array's own kind
+    case 14: {
+      // one entry special, in the array's own kind
       if (xs.length === 0 || a instanceof BigInt64Array || a instanceof BigUint64Array) return [];
-      const out = (Array.isArray(a) ? a.slice() : (a as unknown as { slice(): Record<number, unknown> }).slice()) as Record<number, unknown>;
+      const out = (
+        Array.isArray(a) ? a.slice() : (a as unknown as { slice(): Record<number, unknown> }).slice()
+      ) as Record<number, unknown>;
       out[r.int(xs.length)] = r.pick(SPECIAL_NUMBERS);
       return out;
     }
-    case 0: return [];
-    case 1: return xs.slice(0, r.int(xs.length + 1));
-    case 2: return [...xs, clone(xs[r.int(xs.length)] ?? hostile(r))];
-    case 3: return [...xs, hostile(r)];
-    case 4: return typedOf(r, xs.flat(3));
-    case 5: return xs.flat(3);
-    case 6: return [xs];
-    case 7: { const out = xs.slice(); Reflect.deleteProperty(out, r.int(out.length)); return out; } // a hole
-    case 8: return xs.slice().reverse();
-    case 9: { // a huge dimension: many more entries of the same values (a row of thousands of classes, or rows)
+    case 0:
+      return [];
+    case 1:
+      return xs.slice(0, r.int(xs.length + 1));
+    case 2:
+      return [...xs, clone(xs[r.int(xs.length)] ?? hostile(r))];
+    case 3:
+      return [...xs, hostile(r)];
+    case 4:
+      return typedOf(r, xs.flat(3));
+    case 5:
+      return xs.flat(3);
+    case 6:
+      return [xs];
+    case 7: {
+      const out = xs.slice();
+      Reflect.deleteProperty(out, r.int(out.length));
+      return out;
+    } // a hole
+    case 8:
+      return xs.slice().reverse();
+    case 9: {
+      // a huge dimension: many more entries of the same values (a row of thousands of classes, or rows)
       const each = Math.max(1, leaves(xs[0]));
       const size = Math.max(xs.length, Math.floor(r.pick([1000, 5000, 40_000]) / each));
       return Array.from({ length: size }, (_, i) => clone(xs[i % Math.max(1, xs.length)] ?? 0));
     }
-    case 10: return xs.map((x) => (Array.isArray(x) && x.length > 1 && r.chance(0.3) ? x.slice(1) : x)); // ragged rows
-    case 11: return xs.map(() => r.pick(SPECIAL_NUMBERS));
-    case 12: return xs.map((x) => (typeof x === 'number' ? x * r.pick([1.5, -1, 0, 1e308, 1e-308, 2 ** 20]) : x));
-    default: return xs.map((x) => (typeof x === 'string' ? r.pick(v.strings) : x));
+    case 10:
+      return xs.map((x) => (Array.isArray(x) && x.length > 1 && r.chance(0.3) ? x.slice(1) : x)); // ragged rows
+    case 11:
+      return xs.map(() => r.pick(SPECIAL_NUMBERS));
+    case 12:
+      return xs.map((x) => (typeof x === 'number' ? x * r.pick([1.5, -1, 0, 1e308, 1e-308, 2 ** 20]) : x));
+    default:
+      return xs.map((x) => (typeof x === 'string' ? r.pick(v.strings) : x));
   }
 }
 
@@ -211,18 +348,38 @@ function mutateArray(r: Rand, a: unknown, v: Vocabulary): unknown {
 function mutateObject(r: Rand, o: Record<string, unknown>, v: Vocabulary): unknown {
   const out = clone(o);
   const keys = Object.keys(out);
-  const set = (k: string, x: unknown) => Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+  const set = (k: string, x: unknown) =>
+    Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
   switch (r.int(7)) {
-    case 0: set(r.pick(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'fuzzUnknown', 'then']), hostile(r)); return out;
-    case 1: if (keys.length > 0) Reflect.deleteProperty(out, r.pick(keys)); return out;
-    case 2: case 3: {
+    case 0:
+      set(
+        r.pick(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'fuzzUnknown', 'then']),
+        hostile(r),
+      );
+      return out;
+    case 1:
+      if (keys.length > 0) Reflect.deleteProperty(out, r.pick(keys));
+      return out;
+    case 2:
+    case 3: {
       const k = r.pick([...v.options.keys()]);
-      set(k, COUNT_KEY.test(k) && r.chance(0.5) ? r.pick(COUNTS) : r.chance(0.6) ? clone(r.pick(v.options.get(k) ?? [null])) : hostile(r));
+      set(
+        k,
+        COUNT_KEY.test(k) && r.chance(0.5)
+          ? r.pick(COUNTS)
+          : r.chance(0.6)
+            ? clone(r.pick(v.options.get(k) ?? [null]))
+            : hostile(r),
+      );
       return out;
     }
-    case 4: return Object.assign(Object.create(clone(o)) as object, {}); // options inherited, none own
-    case 5: return r.chance(0.5) ? null : [out];
-    default: if (keys.length > 0) set(r.pick(keys), hostile(r)); return out;
+    case 4:
+      return Object.assign(Object.create(clone(o)) as object, {}); // options inherited, none own
+    case 5:
+      return r.chance(0.5) ? null : [out];
+    default:
+      if (keys.length > 0) set(r.pick(keys), hostile(r));
+      return out;
   }
 }
 
@@ -230,7 +387,10 @@ function mutateObject(r: Rand, o: Record<string, unknown>, v: Vocabulary): unkno
 export function mutateValue(r: Rand, x: unknown, key: string | number, v: Vocabulary): unknown {
   if (r.chance(0.1)) return hostile(r);
   if (typeof key === 'string' && COUNT_KEY.test(key) && r.chance(0.6)) return r.pick(COUNTS);
-  if (typeof x === 'number') return r.chance(0.85) ? r.pick(SPECIAL_NUMBERS) : r.pick([String(x), [x], null, BigInt(Number.isInteger(x) && Math.abs(x) < 2 ** 53 ? x : 0)]);
+  if (typeof x === 'number')
+    return r.chance(0.85)
+      ? r.pick(SPECIAL_NUMBERS)
+      : r.pick([String(x), [x], null, BigInt(Number.isInteger(x) && Math.abs(x) < 2 ** 53 ? x : 0)]);
   if (typeof x === 'string') return r.chance(0.7) ? r.pick(v.strings) : r.pick(STRINGS);
   if (typeof x === 'boolean') return r.chance(0.5) ? !x : r.pick([0, 1, 'true', null]);
   if (Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) return mutateArray(r, x, v);
@@ -245,11 +405,14 @@ function resampleRows(r: Rand, args: unknown[]): void {
   if (n === undefined) return;
   const size = r.pick([0, 1, 2, n, n, 3 * n + 1, 200]);
   const mode = r.int(3);
-  const rows = Array.from({ length: size }, (_, i) => (mode === 0 ? i % n : mode === 1 ? r.int(n) : Math.min(n - 1, Math.floor((i * n) / Math.max(1, size)))));
+  const rows = Array.from({ length: size }, (_, i) =>
+    mode === 0 ? i % n : mode === 1 ? r.int(n) : Math.min(n - 1, Math.floor((i * n) / Math.max(1, size))),
+  );
   const take = (a: unknown[]) => rows.map((i) => clone(a[i]));
   args.forEach((a, i) => {
     if (Array.isArray(a) && a.length === n) args[i] = take(a);
-    else if (isPlainData(a) && Array.isArray(a.weights) && a.weights.length === n) args[i] = { ...a, weights: take(a.weights) };
+    else if (isPlainData(a) && Array.isArray(a.weights) && a.weights.length === n)
+      args[i] = { ...a, weights: take(a.weights) };
   });
 }
 
@@ -276,11 +439,21 @@ function injectOption(r: Rand, args: unknown[], v: Vocabulary, presetNames: read
   }
   const o = clone(args[at]) as Record<string, unknown>;
   switch (r.int(6)) {
-    case 0: o.weights = weights(r, rowsOf(args)); break;
-    case 1: o.preset = r.chance(0.85) ? r.pick(presetNames) : r.pick(['sklearn-2', '', 'Default']); break;
-    case 2: o.binary = r.chance(0.7) ? true : hostile(r); break;
-    case 3: o.input = r.pick(['logits', 'logprobs', 'probs', 'predicted', 'binary']); break;
-    case 4: o.onWarning = r.chance(0.8) ? () => {} : hostile(r); break;
+    case 0:
+      o.weights = weights(r, rowsOf(args));
+      break;
+    case 1:
+      o.preset = r.chance(0.85) ? r.pick(presetNames) : r.pick(['sklearn-2', '', 'Default']);
+      break;
+    case 2:
+      o.binary = r.chance(0.7) ? true : hostile(r);
+      break;
+    case 3:
+      o.input = r.pick(['logits', 'logprobs', 'probs', 'predicted', 'binary']);
+      break;
+    case 4:
+      o.onWarning = r.chance(0.8) ? () => {} : hostile(r);
+      break;
     default: {
       const k = r.pick([...v.options.keys()]);
       o[k] = COUNT_KEY.test(k) && r.chance(0.5) ? r.pick(COUNTS) : clone(r.pick(v.options.get(k) ?? [null]));
@@ -290,7 +463,12 @@ function injectOption(r: Rand, args: unknown[], v: Vocabulary, presetNames: read
 }
 
 /** A mutated copy of a valid call: 0 (sometimes), 1, 2 or 3 mutations of different kinds. */
-export function mutateCall(r: Rand, seed: readonly unknown[], v: Vocabulary, presetNames: readonly string[]): unknown[] {
+export function mutateCall(
+  r: Rand,
+  seed: readonly unknown[],
+  v: Vocabulary,
+  presetNames: readonly string[],
+): unknown[] {
   const args = clone(seed) as unknown[];
   const count = r.chance(0.08) ? 0 : 1 + r.int(3);
   for (let m = 0; m < count; m++) {
@@ -317,15 +495,21 @@ export function describe(x: unknown, depth = 0): string {
   if (typeof x === 'number') return Object.is(x, -0) ? '-0' : String(x);
   if (typeof x === 'bigint') return `${x}n`;
   if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}…(${x.length})` : x);
-  if (typeof x === 'symbol' || typeof x === 'function' || x === undefined || x === null || typeof x === 'boolean') return String(x);
+  if (typeof x === 'symbol' || typeof x === 'function' || x === undefined || x === null || typeof x === 'boolean')
+    return String(x);
   if (depth > 3) return '…';
   if (Array.isArray(x) || ArrayBuffer.isView(x)) {
     const xs = x instanceof DataView ? [] : asList(x);
     // holes shown as such (a sparse array is one of the generated inputs)
-    const head = Array.from({ length: Math.min(6, xs.length) }, (_, i) => (i in xs ? describe(xs[i], depth + 1) : '<hole>')).join(', ');
+    const head = Array.from({ length: Math.min(6, xs.length) }, (_, i) =>
+      i in xs ? describe(xs[i], depth + 1) : '<hole>',
+    ).join(', ');
     const name = Array.isArray(x) ? '' : x.constructor.name;
     return `${name}[${head}${xs.length > 6 ? `, …(${xs.length})` : ''}]`;
   }
-  if (isPlainData(x)) return `{${Object.entries(x).map(([k, e]) => `${k}: ${describe(e, depth + 1)}`).join(', ')}}`;
+  if (isPlainData(x))
+    return `{${Object.entries(x)
+      .map(([k, e]) => `${k}: ${describe(e, depth + 1)}`)
+      .join(', ')}}`;
   return `<${(x as object).constructor?.name ?? 'object'}>`;
 }

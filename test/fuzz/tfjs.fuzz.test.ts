@@ -11,7 +11,17 @@ import { presets, setWarningHandler } from '../../src/index.js';
 import * as tfjs from '../../src/tfjs/index.js';
 import { judge } from './check.js';
 import { recordSeeds, type Seed } from './corpus.js';
-import { caseSeed, describe as show, hostile, mutateCall, mutateValue, Rand, SPECIAL_NUMBERS, vocabulary, type Vocabulary } from './generate.js';
+import {
+  caseSeed,
+  describe as show,
+  hostile,
+  mutateCall,
+  mutateValue,
+  Rand,
+  SPECIAL_NUMBERS,
+  vocabulary,
+  type Vocabulary,
+} from './generate.js';
 
 const ITERATIONS = Number(process.env.UM_FUZZ_ITERATIONS ?? 1);
 const SEED = Number(process.env.UM_FUZZ_SEED ?? 15);
@@ -22,11 +32,18 @@ let seeds = new Map<string, Seed[]>();
 let words: Vocabulary;
 beforeAll(async () => {
   const quiet = setWarningHandler(() => {});
-  const r = await recordSeeds({ 'uncertainty-metrics': core as unknown as Record<string, unknown>, 'uncertainty-metrics/tfjs': tfjs as unknown as Record<string, unknown>, '@tensorflow/tfjs': tf as unknown as Record<string, unknown> });
+  const r = await recordSeeds({
+    'uncertainty-metrics': core as unknown as Record<string, unknown>,
+    'uncertainty-metrics/tfjs': tfjs as unknown as Record<string, unknown>,
+    '@tensorflow/tfjs': tf as unknown as Record<string, unknown>,
+  });
   setWarningHandler(quiet);
   expect(r.failed).toEqual([]);
   seeds = r.seeds;
-  words = vocabulary([...seeds.values()].flat().map((s) => s.args), presetNames);
+  words = vocabulary(
+    [...seeds.values()].flat().map((s) => s.args),
+    presetNames,
+  );
 }, 60_000);
 
 const isTensor = (x: unknown): x is tf.Tensor => x instanceof tf.Tensor;
@@ -40,9 +57,12 @@ function mutateTensor(r: Rand, t: tf.Tensor): unknown {
       if (flat.length > 0) flat[r.int(flat.length)] = r.pick(SPECIAL_NUMBERS);
       return tf.tensor(flat, t.shape, t.dtype === 'int32' ? 'float32' : t.dtype);
     }
-    case 1: return tf.tensor(Array.from(t.dataSync()), [t.size]);
-    case 2: return tf.tensor(Array.from(t.dataSync()), t.shape, r.pick(['int32', 'bool', 'float32'] as const));
-    case 3: return data;
+    case 1:
+      return tf.tensor(Array.from(t.dataSync()), [t.size]);
+    case 2:
+      return tf.tensor(Array.from(t.dataSync()), t.shape, r.pick(['int32', 'bool', 'float32'] as const));
+    case 3:
+      return data;
     default: {
       const m = mutateValue(r, data, 0, words);
       try {
@@ -54,7 +74,10 @@ function mutateTensor(r: Rand, t: tf.Tensor): unknown {
   }
 }
 
-const FUNCTIONS = Object.entries(tfjs).filter(([, v]) => typeof v === 'function') as [string, (...a: unknown[]) => unknown][];
+const FUNCTIONS = Object.entries(tfjs).filter(([, v]) => typeof v === 'function') as [
+  string,
+  (...a: unknown[]) => unknown,
+][];
 
 describe('tfjs fuzz: every function of uncertainty-metrics/tfjs on mutated valid calls', () => {
   it(`${FUNCTIONS.length} functions and classes`, async () => {
@@ -67,10 +90,15 @@ describe('tfjs fuzz: every function of uncertainty-metrics/tfjs on mutated valid
       expect(seedsOf.length, `${name} has an example call`).toBeGreaterThan(0);
       for (let i = 0; i < Math.ceil(CASES * ITERATIONS); i++) {
         const r = new Rand(caseSeed(SEED, `tfjs:${name}`, i));
-        const args = mutateCall(r, r.pick(seedsOf).args, words, presetNames).map((a) => (isTensor(a) && r.chance(0.5) ? mutateTensor(r, a) : a === undefined && r.chance(0.1) ? hostile(r) : a));
+        const args = mutateCall(r, r.pick(seedsOf).args, words, presetNames).map((a) =>
+          isTensor(a) && r.chance(0.5) ? mutateTensor(r, a) : a === undefined && r.chance(0.1) ? hostile(r) : a,
+        );
         const call = isClass ? (...a: unknown[]) => new (f as unknown as new (...x: unknown[]) => unknown)(...a) : f;
         const o = await judge(name, call, args, { after: (x) => (isTensor(x) ? x.arraySync() : isClass ? {} : x) });
-        if (o.problems.length > 0) problems.push(`${name}(${args.map((a) => (isTensor(a) ? `tensor${JSON.stringify(a.shape)}:${a.dtype}` : show(a))).join(', ')}) [seed ${SEED}, case ${i}]: ${o.problems.join('; ')}`);
+        if (o.problems.length > 0)
+          problems.push(
+            `${name}(${args.map((a) => (isTensor(a) ? `tensor${JSON.stringify(a.shape)}:${a.dtype}` : show(a))).join(', ')}) [seed ${SEED}, case ${i}]: ${o.problems.join('; ')}`,
+          );
       }
     }
     expect(problems).toEqual([]);

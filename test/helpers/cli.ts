@@ -13,7 +13,8 @@ export interface UmResult {
 }
 
 /** What a real process would print on its stderr for a library warning that reached the global handler. */
-const asProcessWould = (stderr: (t: string) => void) => (w: { message: string; code: string }) => stderr(`${w.message} [${w.code}]\n`);
+const asProcessWould = (stderr: (t: string) => void) => (w: { message: string; code: string }) =>
+  stderr(`${w.message} [${w.code}]\n`);
 
 /**
  * Runs `um` in this process: `main(argv, io)` from the sources (or from the built dist/ with `built`, whose
@@ -28,8 +29,15 @@ export async function um(args: readonly string[], options: { cwd?: string; built
   let stdout = '';
   let stderr = '';
   const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
-  const run = options.built === true ? ((await import('../../packages/core/dist/cli/main.js')) as { main: typeof main }).main : main;
-  const distWarnings = options.built === true ? ((await import('../../packages/core/dist/index.js')) as { setWarningHandler: typeof setWarningHandler }).setWarningHandler : setWarningHandler;
+  const run =
+    options.built === true
+      ? ((await import('../../packages/core/dist/cli/main.js')) as { main: typeof main }).main
+      : main;
+  const distWarnings =
+    options.built === true
+      ? ((await import('../../packages/core/dist/index.js')) as { setWarningHandler: typeof setWarningHandler })
+          .setWarningHandler
+      : setWarningHandler;
   const previous = distWarnings(asProcessWould(io.stderr));
   const cwd = process.cwd();
   const target = resolve(options.cwd ?? repoRoot);

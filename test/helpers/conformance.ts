@@ -52,7 +52,10 @@ export function loadGolden(peer: string): Golden {
 
 /** The list of case ids in fixed order. */
 export function caseIds(kind?: ConformanceCase['kind']): string[] {
-  const index = JSON.parse(gunzipSync(readFileSync(`${root}cases/index.json.gz`)).toString('utf8')) as { id: string; kind: string }[];
+  const index = JSON.parse(gunzipSync(readFileSync(`${root}cases/index.json.gz`)).toString('utf8')) as {
+    id: string;
+    kind: string;
+  }[];
   return index.filter((c) => kind === undefined || c.kind === kind).map((c) => c.id);
 }
 

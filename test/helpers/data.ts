@@ -3,7 +3,12 @@ import { fileURLToPath } from 'node:url';
 import { uniforms } from './minstd.js';
 
 /** Random probability rows (seeded), with optional rounding to create ties and exact zeros. */
-export function randomProbs(seed: number, n: number, c: number, round?: number): { labels: number[]; probs: number[][] } {
+export function randomProbs(
+  seed: number,
+  n: number,
+  c: number,
+  round?: number,
+): { labels: number[]; probs: number[][] } {
   const u = uniforms(seed, n * (c + 1));
   const probs: number[][] = [];
   const labels: number[] = [];

@@ -72,7 +72,10 @@ export class Fsum {
   }
 
   toJSON(): { partials: number[]; special: number | string } {
-    return { partials: [...this.partials], special: Number.isFinite(this.special) ? this.special : String(this.special) };
+    return {
+      partials: [...this.partials],
+      special: Number.isFinite(this.special) ? this.special : String(this.special),
+    };
   }
 
   static fromJSON(json: { partials: number[]; special: number | string }): Fsum {

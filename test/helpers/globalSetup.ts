@@ -27,7 +27,10 @@ function staleSource(): string | undefined {
  */
 export default function setup(): void {
   if (staleSource() !== undefined) {
-    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], { cwd: root, stdio: 'inherit' });
+    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], {
+      cwd: root,
+      stdio: 'inherit',
+    });
   }
   for (const [what, reason] of Object.entries(skip)) {
     if (reason !== undefined) console.log(`skipped: ${SKIPPED_SUITES[what as keyof typeof skip]} — ${reason}`);

@@ -14,7 +14,10 @@ describe('toEqual on arrays of numbers', () => {
     fails(Float64Array.of(1), Float32Array.of(1));
     fails(Int32Array.of(1, 2), Int32Array.of(1, 2, 3));
     fails(BigInt64Array.of(1n), BigInt64Array.of(2n));
-    expect({ index: Int32Array.of(3, 4), lower: Float64Array.of(0.5) }).toEqual({ index: Int32Array.of(3, 4), lower: Float64Array.of(0.5) });
+    expect({ index: Int32Array.of(3, 4), lower: Float64Array.of(0.5) }).toEqual({
+      index: Int32Array.of(3, 4),
+      lower: Float64Array.of(0.5),
+    });
     fails({ index: Int32Array.of(3, 4) }, { index: Int32Array.of(3, 5) });
   });
   it('plain arrays of numbers, and the default for anything else', () => {

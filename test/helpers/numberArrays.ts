@@ -17,7 +17,8 @@ function numberArrayEquality(a: unknown, b: unknown): boolean | undefined {
     }
     return true;
   }
-  if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b) || a instanceof DataView || b instanceof DataView) return undefined;
+  if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b) || a instanceof DataView || b instanceof DataView)
+    return undefined;
   if (Object.prototype.toString.call(a) !== Object.prototype.toString.call(b)) return false;
   const x = a as unknown as ArrayLike<number | bigint>;
   const y = b as unknown as ArrayLike<number | bigint>;

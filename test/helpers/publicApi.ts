@@ -50,14 +50,27 @@ export function publicExports(entries: Record<string, string>): PublicExport[] {
       const docNode = ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
       const jsDocs = ts.getJSDocCommentsAndTags(docNode).filter(ts.isJSDoc);
       const doc = jsDocs[jsDocs.length - 1];
-      const summary = doc === undefined ? '' : typeof doc.comment === 'string' ? doc.comment : (doc.comment ?? []).map((p) => p.text).join('');
+      const summary =
+        doc === undefined
+          ? ''
+          : typeof doc.comment === 'string'
+            ? doc.comment
+            : (doc.comment ?? []).map((p) => p.text).join('');
       const tags = new Map<string, string[]>();
       for (const tag of doc?.tags ?? []) {
         const name = tag.tagName.text;
         const text = ts.isJSDocParameterTag(tag) ? `${tag.name.getText()} ${tagText(tag)}` : tagText(tag);
         tags.set(name, [...(tags.get(name) ?? []), text]);
       }
-      out.push({ entry, name: exported.name, kind, params, summary, tags, file: decl.getSourceFile().fileName.replace(root, '') });
+      out.push({
+        entry,
+        name: exported.name,
+        kind,
+        params,
+        summary,
+        tags,
+        file: decl.getSourceFile().fileName.replace(root, ''),
+      });
     }
   }
   return out;

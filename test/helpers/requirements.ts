@@ -18,9 +18,18 @@ export const BROWSER_REQUIRED = process.env.UM_REQUIRE_BROWSER === '1';
 
 /** Why each optional suite is skipped in this run (undefined: it runs). */
 export const skip = {
-  postgres: POSTGRES_URL === undefined ? 'UM_TEST_POSTGRES is not set: give a connection string (.ci/run starts a server with .ci/postgres.sh)' : undefined,
-  browser: CHROMIUM === undefined && !BROWSER_REQUIRED ? 'no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run requires it with UM_REQUIRE_BROWSER=1)' : undefined,
-  terminal: spawnSync('script', ['--version']).status === 0 ? undefined : 'no script(1) to give the command a terminal (apt-get install bsdutils)',
+  postgres:
+    POSTGRES_URL === undefined
+      ? 'UM_TEST_POSTGRES is not set: give a connection string (.ci/run starts a server with .ci/postgres.sh)'
+      : undefined,
+  browser:
+    CHROMIUM === undefined && !BROWSER_REQUIRED
+      ? 'no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run requires it with UM_REQUIRE_BROWSER=1)'
+      : undefined,
+  terminal:
+    spawnSync('script', ['--version']).status === 0
+      ? undefined
+      : 'no script(1) to give the command a terminal (apt-get install bsdutils)',
 };
 
 /** The suites each reason skips, as printed once per run. */

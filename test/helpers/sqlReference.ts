@@ -9,7 +9,18 @@ export type SqlReference = Omit<SqlMetrics, 'config' | 'numClasses'>;
 export function inMemory(labels: number[], probs: number[][], weights?: number[]): SqlReference {
   const o = weights === undefined ? {} : { weights };
   const e = um.evaluate(labels, probs, { ...o, onWarning: () => {} });
-  return { n: e.n, accuracy: e.accuracy, ece: e.ece, mce: e.mce, sce: e.sce as number, uce: e.uce, brier: e.brier, nll: e.nll, meanEntropy: e.meanEntropy, auroc: e.auroc };
+  return {
+    n: e.n,
+    accuracy: e.accuracy,
+    ece: e.ece,
+    mce: e.mce,
+    sce: e.sce as number,
+    uce: e.uce,
+    brier: e.brier,
+    nll: e.nll,
+    meanEntropy: e.meanEntropy,
+    auroc: e.auroc,
+  };
 }
 
 /** Every metric within 1e-9 relative (non-finite and null values exactly). */
@@ -22,6 +33,8 @@ export function expectClose(got: SqlMetrics, want: SqlReference, what: string): 
     }
     // the database adds in float64 in its own order (error ≤ N·2^-53 of the sums, ~1e-13 here); in memory the sums
     // are exact: 1e-9 relative, or 1e-12 absolute where the exact value is 0 (a perfectly calibrated bin)
-    expect(Math.abs((g as number) - v), `${what} ${k}: ${g} vs ${v}`).toBeLessThanOrEqual(Math.max(1e-9 * Math.abs(v), 1e-12));
+    expect(Math.abs((g as number) - v), `${what} ${k}: ${g} vs ${v}`).toBeLessThanOrEqual(
+      Math.max(1e-9 * Math.abs(v), 1e-12),
+    );
   }
 }

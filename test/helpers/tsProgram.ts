@@ -13,7 +13,13 @@ export function programOf(files: readonly string[]): ts.Program {
   const key = [...files].sort().join('\n');
   let program = programs.get(key);
   if (program === undefined) {
-    const options = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true, types: ['node'] };
+    const options = {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      strict: true,
+      types: ['node'],
+    };
     program = ts.createProgram({ rootNames: files, options, ...(last === undefined ? {} : { oldProgram: last }) });
     programs.set(key, program);
     last = program;

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { iscv, negativeWaic } from '../../src/index.js';
 import { createRng } from '../../src/random/rng.js';
 
-const LOGP = [[-0.1, -0.3, -0.2], [-1.2, -0.9, -1.5], [-0.05, -0.02, -0.4], [-2.0, -1.0, -3.0]];
+const LOGP = [
+  [-0.1, -0.3, -0.2],
+  [-1.2, -0.9, -1.5],
+  [-0.05, -0.02, -0.4],
+  [-2.0, -1.0, -3.0],
+];
 
 describe('uncertainty_metrics information criteria (reference_values §12.2)', () => {
   const um = { preset: 'uncertainty-metrics' } as const;
@@ -63,7 +68,10 @@ describe('WAIC and ISCV match a direct loop over the definitions (default conven
     expect(negativeWaic([[-1, -2]], { preset: 'uncertainty-metrics' }).sem).toBe(0);
   });
   it('all criteria equal the log-likelihood when every member agrees', () => {
-    const same = [[-0.7, -0.7, -0.7], [-1.2, -1.2, -1.2]];
+    const same = [
+      [-0.7, -0.7, -0.7],
+      [-1.2, -1.2, -1.2],
+    ];
     expect(negativeWaic(same).value).toBeCloseTo(-0.95, 15);
     expect(negativeWaic(same, { type: 'waic2' }).value).toBeCloseTo(-0.95, 15);
     expect(iscv(same).value).toBeCloseTo(-0.95, 15);

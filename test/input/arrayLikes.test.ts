@@ -17,7 +17,18 @@ const CASES: [string, (x: unknown) => unknown][] = [
   ['ece labels', (x) => um.ece(x as never, [[0.5, 0.5]])],
   ['ece weights', (x) => um.ece([0], [[0.5, 0.5]], { weights: x as never })],
   ['oodAuroc values', (x) => um.oodAuroc({ uncertainty: x as never }, { uncertainty: [1] })],
-  ['auroc by', (x) => um.auroc([0, 1], [[0.5, 0.5], [0.2, 0.8]], { by: { confidence: x as never } })],
+  [
+    'auroc by',
+    (x) =>
+      um.auroc(
+        [0, 1],
+        [
+          [0.5, 0.5],
+          [0.2, 0.8],
+        ],
+        { by: { confidence: x as never } },
+      ),
+  ],
   ['binaryCalibrationError outcomes', (x) => um.binaryCalibrationError(x as never, [0.5])],
   ['binaryCalibrationError probs', (x) => um.binaryCalibrationError([1], x as never)],
   ['semiparametricCalibrationError', (x) => um.semiparametricCalibrationError(x as never, x as never)],

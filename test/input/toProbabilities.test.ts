@@ -14,7 +14,13 @@ describe('logits → probabilities by a float64 softmax via log-sum-exp', () => 
     }
   });
   it('survives logits of magnitude 5e10 (gnb_raw) without overflow: exact 0 and 1', () => {
-    const p = toProbabilities([[-5e10, 3e10, 2.9e10], [1e308, -1e308, 0]], { input: 'logits' });
+    const p = toProbabilities(
+      [
+        [-5e10, 3e10, 2.9e10],
+        [1e308, -1e308, 0],
+      ],
+      { input: 'logits' },
+    );
     expect(Array.from(p.data)).toEqual([0, 1, 0, 1, 0, 0]);
   });
   it('treats -Infinity as a masked class (probability 0)', () => {
@@ -30,7 +36,13 @@ describe('logits → probabilities by a float64 softmax via log-sum-exp', () => 
 
 describe('log-probabilities', () => {
   it('exponentiates and checks the row sum', () => {
-    const p = toProbabilities([[Math.log(0.25), Math.log(0.75)], [0, -Infinity]], { input: 'logprobs' });
+    const p = toProbabilities(
+      [
+        [Math.log(0.25), Math.log(0.75)],
+        [0, -Infinity],
+      ],
+      { input: 'logprobs' },
+    );
     expect(p.data[0]).toBeCloseTo(0.25, 15);
     expect(Array.from(p.data.slice(2))).toEqual([1, 0]);
   });
@@ -61,13 +73,31 @@ describe('validation happens once', () => {
     expect(p.n).toBe(2);
   });
   it('a validated matrix is accepted as is by every metric, and kept as declared', () => {
-    const p = toProbabilities([[0.7, 0.3], [0.4, 0.6]]);
+    const p = toProbabilities([
+      [0.7, 0.3],
+      [0.4, 0.6],
+    ]);
     expect(toProbabilities(p)).toBe(p);
-    expect(ece([0, 1], p)).toBe(ece([0, 1], [[0.7, 0.3], [0.4, 0.6]]));
+    expect(ece([0, 1], p)).toBe(
+      ece(
+        [0, 1],
+        [
+          [0.7, 0.3],
+          [0.4, 0.6],
+        ],
+      ),
+    );
     expect(() => ece([0, 1], p, { input: 'logits' })).toThrow(/options.input must be 'probs' or omitted/);
   });
   it('an object that only looks like a validated matrix is validated again', () => {
-    const fake = { kind: 'probabilities', data: new Float64Array([2, -1]), n: 1, numClasses: 2, input: 'probs', binary: false };
+    const fake = {
+      kind: 'probabilities',
+      data: new Float64Array([2, -1]),
+      n: 1,
+      numClasses: 2,
+      input: 'probs',
+      binary: false,
+    };
     expect(() => ece([0], fake as never)).toThrow(/must be a number\[\]\[\]/);
   });
   it('rows that sum to 1 only within float32 rounding pass the default tolerance (1e-3)', () => {

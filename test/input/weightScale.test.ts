@@ -27,7 +27,11 @@ const dyadic = whole.map((w, i) => w * ([1, 0.5, 1.25, 0.875][i % 4] as number))
 const thirds = whole.map((w, i) => (w + (i % 3 === 0 ? 1 : 0)) / 3);
 const binaryLabels = labels.map((y) => (y === 0 ? 1 : 0));
 const binaryProbs = probs.map((r) => r[0] as number);
-const members = [probs, probs.map((r) => [r[1], r[2], r[0]] as number[]), probs.map((r) => [r[2], r[0], r[1]] as number[])];
+const members = [
+  probs,
+  probs.map((r) => [r[1], r[2], r[0]] as number[]),
+  probs.map((r) => [r[2], r[0], r[1]] as number[]),
+];
 const logLik = labels.map((y, i) => members.map((m) => Math.log((m[i] as number[])[y] as number)));
 const inside = { uncertainty: Array.from({ length: 12 }, (_, i) => (u[N + i] as number) * 0.6) };
 const outside = { uncertainty: Array.from({ length: 10 }, (_, i) => 0.3 + (u[2 * N + i] as number) * 0.7) };
@@ -55,11 +59,22 @@ interface Row {
 }
 
 const o = (w: number[]) => ({ weights: w });
-const binsUnscaled = (r: unknown, s: number) => ({ ...(r as object), bins: (r as um.ReliabilityTable).bins.map((b) => ({ ...b, weight: b.weight / s })) });
-const pointsUnscaled = (r: unknown, s: number) => ({ ...(r as object), points: (r as { points: { count: number }[] }).points.map((p) => ({ ...p, count: p.count / s })) });
+const binsUnscaled = (r: unknown, s: number) => ({
+  ...(r as object),
+  bins: (r as um.ReliabilityTable).bins.map((b) => ({ ...b, weight: b.weight / s })),
+});
+const pointsUnscaled = (r: unknown, s: number) => ({
+  ...(r as object),
+  points: (r as { points: { count: number }[] }).points.map((p) => ({ ...p, count: p.count / s })),
+});
 
 const ROWS: Record<string, Row> = {
-  gce: { kind: 'ratio', sampleSize: true, call: (w) => um.gce(labels, probs, { ...o(w), binning: 'equal-mass', norm: 'l2', topLabel: false, classConditional: true }) },
+  gce: {
+    kind: 'ratio',
+    sampleSize: true,
+    call: (w) =>
+      um.gce(labels, probs, { ...o(w), binning: 'equal-mass', norm: 'l2', topLabel: false, classConditional: true }),
+  },
   ece: { kind: 'ratio', call: (w) => um.ece(labels, probs, o(w)) },
   'ece threshold': { kind: 'ratio', call: (w) => um.ece(labels, probs, { ...o(w), threshold: 0.1 }) },
   mce: { kind: 'ratio', call: (w) => um.mce(labels, probs, o(w)) },
@@ -80,7 +95,11 @@ const ROWS: Record<string, Row> = {
   binaryBrier: { kind: 'ratio', call: (w) => um.binaryBrier(binaryLabels, binaryProbs, o(w)) },
   brierDecomposition: { kind: 'ratio', call: (w) => um.brierDecomposition(labels, probs, o(w)) },
   nll: { kind: 'ratio', call: (w) => um.nll(labels, probs, o(w)) },
-  crps: { kind: 'ratio', call: (w) => um.crps(binaryProbs, { mean: binaryProbs.map((p) => p * 0.9), std: binaryProbs.map((p) => 0.1 + p) }, o(w)) },
+  crps: {
+    kind: 'ratio',
+    call: (w) =>
+      um.crps(binaryProbs, { mean: binaryProbs.map((p) => p * 0.9), std: binaryProbs.map((p) => 0.1 + p) }, o(w)),
+  },
   disagreement: { kind: 'ratio', call: (w) => um.disagreement(members, o(w)) },
   doubleFault: { kind: 'ratio', call: (w) => um.doubleFault(labels, members, o(w)) },
   pairwiseKl: { kind: 'ratio', call: (w) => um.pairwiseKl(members, o(w)) },
@@ -99,39 +118,147 @@ const ROWS: Record<string, Row> = {
   precisionRecallCurve: { kind: 'ratio', call: (w) => um.precisionRecallCurve(labels, probs, o(w)) },
   'aurc fd-shifts': { kind: 'ratio', call: (w) => um.aurc(labels, probs, { ...o(w), estimator: 'fd-shifts' }) },
   'eAurc fd-shifts': { kind: 'ratio', call: (w) => um.eAurc(labels, probs, { ...o(w), estimator: 'fd-shifts' }) },
-  oodAuroc: { kind: 'ratio', call: (w) => um.oodAuroc(inside, outside, { weights: { inDistribution: w.slice(0, 12), outOfDistribution: w.slice(12, 22) } }) },
-  fprAtTpr: { kind: 'ratio', call: (w) => um.fprAtTpr(inside, outside, { tpr: 0.6, weights: { inDistribution: w.slice(0, 12), outOfDistribution: w.slice(12, 22) } }) },
-  reliability: { kind: 'sums', call: (w) => um.reliability(labels, probs, { ...o(w), bins: 5 }), unscale: binsUnscaled },
-  binaryReliability: { kind: 'sums', call: (w) => um.binaryReliability(binaryLabels, binaryProbs, { ...o(w), bins: 5 }), unscale: binsUnscaled },
-  'riskCoverageCurve fd-shifts': { kind: 'sums', call: (w) => um.riskCoverageCurve(labels, probs, { ...o(w), estimator: 'fd-shifts' }), unscale: pointsUnscaled },
-  coverageAtRisk: { kind: 'sums', call: (w) => um.coverageAtRisk(labels, probs, { ...o(w), risk: 0.5 }), unscale: (r, s) => ({ ...(r as object), count: (r as { count: number }).count / s }) },
+  oodAuroc: {
+    kind: 'ratio',
+    call: (w) =>
+      um.oodAuroc(inside, outside, { weights: { inDistribution: w.slice(0, 12), outOfDistribution: w.slice(12, 22) } }),
+  },
+  fprAtTpr: {
+    kind: 'ratio',
+    call: (w) =>
+      um.fprAtTpr(inside, outside, {
+        tpr: 0.6,
+        weights: { inDistribution: w.slice(0, 12), outOfDistribution: w.slice(12, 22) },
+      }),
+  },
+  reliability: {
+    kind: 'sums',
+    call: (w) => um.reliability(labels, probs, { ...o(w), bins: 5 }),
+    unscale: binsUnscaled,
+  },
+  binaryReliability: {
+    kind: 'sums',
+    call: (w) => um.binaryReliability(binaryLabels, binaryProbs, { ...o(w), bins: 5 }),
+    unscale: binsUnscaled,
+  },
+  'riskCoverageCurve fd-shifts': {
+    kind: 'sums',
+    call: (w) => um.riskCoverageCurve(labels, probs, { ...o(w), estimator: 'fd-shifts' }),
+    unscale: pointsUnscaled,
+  },
+  coverageAtRisk: {
+    kind: 'sums',
+    call: (w) => um.coverageAtRisk(labels, probs, { ...o(w), risk: 0.5 }),
+    unscale: (r, s) => ({ ...(r as object), count: (r as { count: number }).count / s }),
+  },
   rejectionCurve: { kind: 'sums', call: (w) => um.rejectionCurve(labels, probs, o(w)), unscale: pointsUnscaled },
-  'rejectionCurve thresholds': { kind: 'sums', call: (w) => um.rejectionCurve(labels, probs, { ...o(w), thresholds: [1, 0.5, 0.2] }), unscale: pointsUnscaled },
+  'rejectionCurve thresholds': {
+    kind: 'sums',
+    call: (w) => um.rejectionCurve(labels, probs, { ...o(w), thresholds: [1, 0.5, 0.2] }),
+    unscale: pointsUnscaled,
+  },
   'ace whole': { kind: 'counts', whole: true, call: (w) => um.ace(labels, probs, o(w)) },
   'aece whole': { kind: 'counts', whole: true, call: (w) => um.aece(labels, probs, o(w)) },
   'smoothEce whole': { kind: 'counts', whole: true, call: (w) => um.smoothEce(labels, probs, o(w)), tolerance: 1e-9 },
   'negativeWaic whole': { kind: 'counts', whole: true, call: (w) => um.negativeWaic(logLik, o(w)), tolerance: 1e-9 }, // its standard error falls as 1/√N
   aurc: { kind: 'counts', whole: true, call: (w) => um.aurc(labels, probs, o(w)) },
-  'aurc geifman': { kind: 'counts', whole: true, call: (w) => um.aurc(labels, probs, { ...o(w), estimator: 'geifman' }) },
-  'aurc torch-uncertainty': { kind: 'counts', whole: true, call: (w) => um.aurc(labels, probs, { ...o(w), estimator: 'torch-uncertainty' }) },
+  'aurc geifman': {
+    kind: 'counts',
+    whole: true,
+    call: (w) => um.aurc(labels, probs, { ...o(w), estimator: 'geifman' }),
+  },
+  'aurc torch-uncertainty': {
+    kind: 'counts',
+    whole: true,
+    call: (w) => um.aurc(labels, probs, { ...o(w), estimator: 'torch-uncertainty' }),
+  },
   eAurc: { kind: 'counts', whole: true, call: (w) => um.eAurc(labels, probs, o(w)) },
-  riskCoverageCurve: { kind: 'counts', whole: true, call: (w) => ({ ...um.riskCoverageCurve(labels, probs, o(w)), points: null }) },
-  accuracyAtCoverage: { kind: 'counts', whole: true, call: (w) => um.accuracyAtCoverage(labels, probs, { ...o(w), coverage: 0.3 }) },
-  oracleCollaborativeAccuracy: { kind: 'counts', whole: true, call: (w) => um.oracleCollaborativeAccuracy(labels, probs, { ...o(w), fraction: 0.2 }) },
-  'oracleCollaborativeAccuracy bins': { kind: 'counts', whole: true, call: (w) => um.oracleCollaborativeAccuracy(labels, probs, { ...o(w), fraction: 0.2, bins: 10 }) },
+  riskCoverageCurve: {
+    kind: 'counts',
+    whole: true,
+    call: (w) => ({ ...um.riskCoverageCurve(labels, probs, o(w)), points: null }),
+  },
+  accuracyAtCoverage: {
+    kind: 'counts',
+    whole: true,
+    call: (w) => um.accuracyAtCoverage(labels, probs, { ...o(w), coverage: 0.3 }),
+  },
+  oracleCollaborativeAccuracy: {
+    kind: 'counts',
+    whole: true,
+    call: (w) => um.oracleCollaborativeAccuracy(labels, probs, { ...o(w), fraction: 0.2 }),
+  },
+  'oracleCollaborativeAccuracy bins': {
+    kind: 'counts',
+    whole: true,
+    call: (w) => um.oracleCollaborativeAccuracy(labels, probs, { ...o(w), fraction: 0.2, bins: 10 }),
+  },
   debiasedEce: { kind: 'counts', whole: true, call: (w) => um.debiasedEce(labels, probs, o(w)) },
-  bayesianEce: { kind: 'counts', call: (w) => um.bayesianEce(labels, probs, { ...o(w), samples: 40 }).quantiles, tolerance: 1e-7 },
-  'reliability intervals': { kind: 'counts', call: (w) => um.reliability(labels, probs, { ...o(w), bins: 5, interval: 'wilson' }).intervals, tolerance: 1e-7 },
-  oodCurve: { kind: 'counts', whole: true, call: (w) => um.oodCurve(inside, outside, { batchSize: 5, repeats: 3, weights: { inDistribution: w.slice(0, 12), outOfDistribution: w.slice(12, 22) } }), tolerance: Infinity },
-  semiparametricCalibrationError: { kind: 'counts', whole: true, call: (w) => um.semiparametricCalibrationError(binaryLabels, binaryProbs, { bootstrap: 4, folds: 2, sampleWeights: w }), tolerance: Infinity },
+  bayesianEce: {
+    kind: 'counts',
+    call: (w) => um.bayesianEce(labels, probs, { ...o(w), samples: 40 }).quantiles,
+    tolerance: 1e-7,
+  },
+  'reliability intervals': {
+    kind: 'counts',
+    call: (w) => um.reliability(labels, probs, { ...o(w), bins: 5, interval: 'wilson' }).intervals,
+    tolerance: 1e-7,
+  },
+  oodCurve: {
+    kind: 'counts',
+    whole: true,
+    call: (w) =>
+      um.oodCurve(inside, outside, {
+        batchSize: 5,
+        repeats: 3,
+        weights: { inDistribution: w.slice(0, 12), outOfDistribution: w.slice(12, 22) },
+      }),
+    tolerance: Infinity,
+  },
+  semiparametricCalibrationError: {
+    kind: 'counts',
+    whole: true,
+    call: (w) =>
+      um.semiparametricCalibrationError(binaryLabels, binaryProbs, { bootstrap: 4, folds: 2, sampleWeights: w }),
+    tolerance: Infinity,
+  },
   evaluate: { kind: 'counts', whole: true, call: (w) => um.evaluate(labels, probs, { ...o(w), onWarning: () => {} }) },
-  comparePaired: { kind: 'counts', whole: true, call: (w) => um.comparePaired(labels, probs, probs.map((r) => [...r].reverse()), { ...o(w), resamples: 20, onWarning: () => {} }).metrics.map((m) => [m.a, m.b, m.difference]) },
-  evaluateEnsemble: { kind: 'counts', whole: true, call: (w) => um.evaluateEnsemble(labels, members, { ...o(w), onWarning: () => {} }) },
-  evaluateParallel: { kind: 'counts', whole: true, call: (w) => evaluateParallel(labels, Float64Array.from(probs.flat()), { ...o(w), numClasses: 3, threads: 1, onWarning: () => {} }) },
+  comparePaired: {
+    kind: 'counts',
+    whole: true,
+    call: (w) =>
+      um
+        .comparePaired(
+          labels,
+          probs,
+          probs.map((r) => [...r].reverse()),
+          { ...o(w), resamples: 20, onWarning: () => {} },
+        )
+        .metrics.map((m) => [m.a, m.b, m.difference]),
+  },
+  evaluateEnsemble: {
+    kind: 'counts',
+    whole: true,
+    call: (w) => um.evaluateEnsemble(labels, members, { ...o(w), onWarning: () => {} }),
+  },
+  evaluateParallel: {
+    kind: 'counts',
+    whole: true,
+    call: (w) =>
+      evaluateParallel(labels, Float64Array.from(probs.flat()), {
+        ...o(w),
+        numClasses: 3,
+        threads: 1,
+        onWarning: () => {},
+      }),
+  },
 };
 
 /** 2^k for every k the test runs: the subnormal range, around the window [2^-100, 2^100] where weights are used as given, and the top of float64. */
-const EXPONENTS = [-1074, -1073, -1071, -1060, -1023, -1022, -1020, -900, -500, -300, -101, -100, -99, -40, -1, 1, 2, 3, 20, 50, 52, 60, 99, 100, 101, 300, 500, 900, 1000, 1018, 1021];
+const EXPONENTS = [
+  -1074, -1073, -1071, -1060, -1023, -1022, -1020, -900, -500, -300, -101, -100, -99, -40, -1, 1, 2, 3, 20, 50, 52, 60,
+  99, 100, 101, 300, 500, 900, 1000, 1018, 1021,
+];
 
 /** Every number of a result, in order (NaN and ±Infinity included). */
 function numbers(x: unknown, out: number[] = []): number[] {
@@ -172,7 +299,9 @@ describe('weights scaled by 2^k', () => {
               continue;
             }
             const got = row.call(w);
-            expect(row.unscale === undefined ? got : row.unscale(got, s), `${name} at 2^${k}`).toEqual(row.unscale === undefined ? expected : row.unscale(expected, 1));
+            expect(row.unscale === undefined ? got : row.unscale(got, s), `${name} at 2^${k}`).toEqual(
+              row.unscale === undefined ? expected : row.unscale(expected, 1),
+            );
           }
         }
       });
@@ -189,7 +318,10 @@ describe('weights scaled by 2^k', () => {
             continue;
           }
           const values = numbers(r.value).filter((v) => v !== null);
-          expect(values.every((v) => Number.isFinite(v)), `${name} at 2^${k}: ${values.filter((v) => !Number.isFinite(v))}`).toBe(true);
+          expect(
+            values.every((v) => Number.isFinite(v)),
+            `${name} at 2^${k}: ${values.filter((v) => !Number.isFinite(v))}`,
+          ).toBe(true);
           if (k >= 60) converged.push(r.value);
         }
         const tolerance = row.tolerance ?? 1e-13;
@@ -200,7 +332,9 @@ describe('weights scaled by 2^k', () => {
               const ref = first[j] as number;
               // weight sums (evaluate's n) grow with the counts: compare the other numbers
               if (Math.abs(ref) > 1e6) return;
-              expect(Math.abs(v - ref), `${name}: number ${j}: ${v} vs ${ref}`).toBeLessThanOrEqual(tolerance * Math.max(1, Math.abs(ref)));
+              expect(Math.abs(v - ref), `${name}: number ${j}: ${v} vs ${ref}`).toBeLessThanOrEqual(
+                tolerance * Math.max(1, Math.abs(ref)),
+              );
             });
           }
         }
@@ -210,7 +344,11 @@ describe('weights scaled by 2^k', () => {
 
   it('the examples of the issue: ece with three weights of 1e308 is 0.3 (was NaN or 0), auroc with weights 1e-200 (was NaN)', () => {
     const y = [0, 1, 1];
-    const p = [[0.8, 0.2], [0.3, 0.7], [0.4, 0.6]];
+    const p = [
+      [0.8, 0.2],
+      [0.3, 0.7],
+      [0.4, 0.6],
+    ];
     expect(um.ece(y, p, { weights: [1e308, 1e308, 1e308] })).toBeCloseTo(0.3, 15);
     expect(um.ece(y, p, { weights: [1e308, 1e308, 1e308] })).toBe(um.ece(y, p, { weights: [2, 2, 2] }));
     // equal weights: the unweighted value (up to the rounding of sums of 1.11… instead of 1)
@@ -220,13 +358,17 @@ describe('weights scaled by 2^k', () => {
 
   it('weights below 2^-1074 of the largest are below float64 resolution and count as 0', () => {
     const w = whole.map((x, i) => (i === 2 ? Number.MIN_VALUE : x * 2 ** 1000));
-    expect(um.ece(labels, probs, { weights: w })).toBe(um.ece(labels, probs, { weights: whole.map((x, i) => (i === 2 ? 0 : x)) }));
+    expect(um.ece(labels, probs, { weights: w })).toBe(
+      um.ece(labels, probs, { weights: whole.map((x, i) => (i === 2 ? 0 : x)) }),
+    );
   });
 
   it('mergeable states keep exact sums without a common scale: weights outside [2^-100, 2^100] are UM_OPTION, inside they are the function', () => {
     for (const bad of [2 ** 101, 1e308, 2 ** -101, Number.MIN_VALUE]) {
       const st = um.createState('ece');
-      expect(() => st.update(labels, probs, { weights: whole.map((x, i) => (i === 4 ? bad : x)) })).toThrow(/^ece.update: options.weights\[4\] must be 0 or within \[2\^-100, 2\^100\]/);
+      expect(() => st.update(labels, probs, { weights: whole.map((x, i) => (i === 4 ? bad : x)) })).toThrow(
+        /^ece.update: options.weights\[4\] must be 0 or within \[2\^-100, 2\^100\]/,
+      );
     }
     for (const k of [-100, 0, 98]) {
       const w = whole.map((x) => x * 2 ** k);

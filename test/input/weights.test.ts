@@ -25,7 +25,8 @@ const scalar: Record<string, Call> = {
   bayesianEce: (y, p, w) => um.bayesianEce(y, p, { weights: w, samples: 50 }),
   smoothEce: (y, p, w) => um.smoothEce(y, p, { weights: w }),
   'mmce weighted': (y, p, w) => um.mmce(y, p, { weights: w, weighted: true }),
-  'gce equal-mass classwise l2': (y, p, w) => um.gce(y, p, { weights: w, binning: 'equal-mass', norm: 'l2', topLabel: false, classConditional: true }),
+  'gce equal-mass classwise l2': (y, p, w) =>
+    um.gce(y, p, { weights: w, binning: 'equal-mass', norm: 'l2', topLabel: false, classConditional: true }),
   // `count` is the number of rows in a bin by design; `weight` is the weight sum
   reliability: (y, p, w) => um.reliability(y, p, { weights: w, bins: 5 }).bins.map(({ count: _, ...b }) => b),
   brier: (y, p, w) => um.brier(y, p, { weights: w }),
@@ -64,7 +65,8 @@ labels.forEach((y, i) => {
 /** Deep comparison with a relative tolerance for the floating point sums taken in a different order. */
 function close(a: unknown, b: unknown, path = '$'): void {
   if (typeof a === 'number' && typeof b === 'number') {
-    if (Number.isNaN(a) || Number.isNaN(b) || !Number.isFinite(a) || !Number.isFinite(b)) return expect(a, path).toBe(b);
+    if (Number.isNaN(a) || Number.isNaN(b) || !Number.isFinite(a) || !Number.isFinite(b))
+      return expect(a, path).toBe(b);
     return expect(Math.abs(a - b), `${path}: ${a} vs ${b}`).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(b)));
   }
   if (Array.isArray(a) && Array.isArray(b)) {
@@ -74,7 +76,8 @@ function close(a: unknown, b: unknown, path = '$'): void {
   }
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
     expect(Object.keys(a).sort(), path).toEqual(Object.keys(b).sort());
-    for (const k of Object.keys(a)) close((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+    for (const k of Object.keys(a))
+      close((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
     return;
   }
   expect(a, path).toEqual(b);
@@ -88,7 +91,14 @@ describe('sample weights', () => {
 
   it.each(Object.keys(scalar))('%s: unit weights equal no weights', (name) => {
     const f = scalar[name] as Call;
-    close(f(labels, probs, labels.map(() => 1)), f(labels, probs));
+    close(
+      f(
+        labels,
+        probs,
+        labels.map(() => 1),
+      ),
+      f(labels, probs),
+    );
   });
 
   it('changes the result (a weight is not ignored)', () => {
@@ -120,16 +130,28 @@ describe('sample weights', () => {
     const ro = repeated.labels.map((y) => (y === 0 ? 1 : 0));
     const rp = repeated.probs.map((r) => r[0] as number);
     const opts = { bootstrap: 20, folds: 2 };
-    expect(um.semiparametricCalibrationError(o, p, { ...opts, sampleWeights: weights })).toEqual(um.semiparametricCalibrationError(ro, rp, opts));
-    expect(() => um.semiparametricCalibrationError(o, p, { sampleWeights: weights.map(() => 0.5) })).toThrow(/options.sampleWeights\[0\] must be whole numbers/);
+    expect(um.semiparametricCalibrationError(o, p, { ...opts, sampleWeights: weights })).toEqual(
+      um.semiparametricCalibrationError(ro, rp, opts),
+    );
+    expect(() => um.semiparametricCalibrationError(o, p, { sampleWeights: weights.map(() => 0.5) })).toThrow(
+      /options.sampleWeights\[0\] must be whole numbers/,
+    );
   });
 
   it('oodCurve: whole-number weights per side are repeated samples', () => {
     const inside = [0.1, 0.2, 0.3, 0.25];
     const outside = [0.8, 0.7, 0.9];
     const opts = { batchSize: 2, repeats: 5, seed: 3 };
-    const weighted = um.oodCurve({ uncertainty: inside }, { uncertainty: outside }, { ...opts, weights: { inDistribution: [2, 0, 1, 1], outOfDistribution: [1, 3, 1] } });
-    const repeated = um.oodCurve({ uncertainty: [0.1, 0.1, 0.3, 0.25] }, { uncertainty: [0.8, 0.7, 0.7, 0.7, 0.9] }, opts);
+    const weighted = um.oodCurve(
+      { uncertainty: inside },
+      { uncertainty: outside },
+      { ...opts, weights: { inDistribution: [2, 0, 1, 1], outOfDistribution: [1, 3, 1] } },
+    );
+    const repeated = um.oodCurve(
+      { uncertainty: [0.1, 0.1, 0.3, 0.25] },
+      { uncertainty: [0.8, 0.7, 0.7, 0.7, 0.9] },
+      opts,
+    );
     expect(weighted).toEqual(repeated);
   });
 
@@ -141,14 +163,25 @@ describe('sample weights', () => {
     const rep = (v: number[], w: number[]) => v.flatMap((x, i) => Array.from({ length: w[i] as number }, () => x));
     const given = { confidence: inside };
     const opts = { weights: { inDistribution: wIn, outOfDistribution: wOut } };
-    expect(um.oodAuroc(given, { confidence: outside }, opts)).toBeCloseTo(um.oodAuroc({ confidence: rep(inside, wIn) }, { confidence: rep(outside, wOut) }), 14);
-    expect(um.fprAtTpr(given, { confidence: outside }, { ...opts, tpr: 0.5 })).toBeCloseTo(um.fprAtTpr({ confidence: rep(inside, wIn) }, { confidence: rep(outside, wOut) }, { tpr: 0.5 }), 14);
+    expect(um.oodAuroc(given, { confidence: outside }, opts)).toBeCloseTo(
+      um.oodAuroc({ confidence: rep(inside, wIn) }, { confidence: rep(outside, wOut) }),
+      14,
+    );
+    expect(um.fprAtTpr(given, { confidence: outside }, { ...opts, tpr: 0.5 })).toBeCloseTo(
+      um.fprAtTpr({ confidence: rep(inside, wIn) }, { confidence: rep(outside, wOut) }, { tpr: 0.5 }),
+      14,
+    );
   });
 
   const bad: [string, unknown, string, string][] = [
     ['wrong length', [1, 2], 'UM_SHAPE', 'ece: options.weights must have one weight per row (60); got 2'],
     ['negative', labels.map((_, i) => (i === 7 ? -1 : 1)), 'UM_OPTION', 'ece: options.weights[7] must be ≥ 0; got -1'],
-    ['NaN', labels.map((_, i) => (i === 3 ? Number.NaN : 1)), 'UM_NOT_FINITE', 'ece: options.weights[3] must be a finite number; got NaN'],
+    [
+      'NaN',
+      labels.map((_, i) => (i === 3 ? Number.NaN : 1)),
+      'UM_NOT_FINITE',
+      'ece: options.weights[3] must be a finite number; got NaN',
+    ],
     ['all zero', labels.map(() => 0), 'UM_EMPTY', 'ece: options.weights must not all be 0; got 0'],
     ['not an array', 'heavy', 'UM_SHAPE', 'ece: options.weights must be an array of numbers, one per row; got "heavy"'],
   ];
@@ -167,13 +200,19 @@ describe('sample weights', () => {
     const w = labels.map(() => 0.5);
     expect(() => um.aurc(labels, probs, { weights: w })).toThrow(/aurc: options.weights\[0\] must be whole numbers/);
     expect(() => um.accuracyAtCoverage(labels, probs, { weights: w, coverage: 0.5 })).toThrow(/whole numbers/);
-    expect(() => um.debiasedEce(labels, probs, { weights: w })).toThrow(/debiasedEce: options.weights\[0\] must be whole numbers/);
+    expect(() => um.debiasedEce(labels, probs, { weights: w })).toThrow(
+      /debiasedEce: options.weights\[0\] must be whole numbers/,
+    );
     expect(um.aurc(labels, probs, { weights: w, estimator: 'fd-shifts' })).toBeGreaterThan(0);
   });
 
   it('rejects weights where they are not supported (random or order-of-rows estimators)', () => {
     expect(() => um.ace(labels, probs, { weights, equalMass: 'numpy-quantile' } as never)).toThrow(UMError);
-    expect(() => um.oodCurve({ confidence: [0.9, 0.1] }, { confidence: [0.5] }, { weights: { inDistribution: [0.5, 1] } } as never)).toThrow(/oodCurve: options.weights.inDistribution\[0\] must be whole numbers/);
+    expect(() =>
+      um.oodCurve({ confidence: [0.9, 0.1] }, { confidence: [0.5] }, {
+        weights: { inDistribution: [0.5, 1] },
+      } as never),
+    ).toThrow(/oodCurve: options.weights.inDistribution\[0\] must be whole numbers/);
   });
 
   it('reliability intervals: Wilson and Clopper–Pearson on 8 of 10', () => {
@@ -216,16 +255,40 @@ describe('sample weights on ensemble metrics', () => {
     ['ensembleNll', (m, l, wt) => um.ensembleNll(l, m, { weights: wt })],
     ['gibbsNll', (m, l, wt) => um.gibbsNll(l, m, { weights: wt })],
     ['varianceBound', (m, l, wt) => um.varianceBound(l, m, { weights: wt })],
-    ['negativeWaic', (m, l, wt) => um.negativeWaic(l.map((yy, i) => m.map((mm) => Math.log((mm[i] as number[])[yy] as number))), { weights: wt })],
-    ['iscv', (m, l, wt) => um.iscv(l.map((yy, i) => m.map((mm) => Math.log((mm[i] as number[])[yy] as number))), { weights: wt })],
-    ['evaluateEnsemble', (m, l, wt) => {
-      const r = um.evaluateEnsemble(l, m, { weights: wt, onWarning: () => {} });
-      return { ...r, config: { ...r.config, weighted: null } };
-    }],
+    [
+      'negativeWaic',
+      (m, l, wt) =>
+        um.negativeWaic(
+          l.map((yy, i) => m.map((mm) => Math.log((mm[i] as number[])[yy] as number))),
+          { weights: wt },
+        ),
+    ],
+    [
+      'iscv',
+      (m, l, wt) =>
+        um.iscv(
+          l.map((yy, i) => m.map((mm) => Math.log((mm[i] as number[])[yy] as number))),
+          { weights: wt },
+        ),
+    ],
+    [
+      'evaluateEnsemble',
+      (m, l, wt) => {
+        const r = um.evaluateEnsemble(l, m, { weights: wt, onWarning: () => {} });
+        return { ...r, config: { ...r.config, weighted: null } };
+      },
+    ],
   ];
   it.each(cases)('%s: integer weights equal repeated rows; unit weights equal none', (_, f) => {
     close(f(members, y, w), f(rm, ry));
-    close(f(members, y, w.map(() => 1)), f(members, y));
+    close(
+      f(
+        members,
+        y,
+        w.map(() => 1),
+      ),
+      f(members, y),
+    );
     expect(f(members, y, w)).not.toEqual(f(members, y));
   });
 });

@@ -74,14 +74,28 @@ function writeAll(t: Case, seed: number): { path: string; options: ReadOptions }
   const files: { path: string; options: ReadOptions }[] = [];
   const csv = (name: string, header: string[]) => {
     const lines = [['id', 'label', ...order.map((k) => header[k] as string)].map(csvCell).join(',')];
-    t.labels.forEach((y, i) => lines.push([String(i), csvCell(t.names[y] as string), ...order.map((k) => String(t.probs[i]?.[k]))].join(',')));
+    t.labels.forEach((y, i) =>
+      lines.push([String(i), csvCell(t.names[y] as string), ...order.map((k) => String(t.probs[i]?.[k]))].join(',')),
+    );
     const path = join(dir, `${seed}-${name}.csv`);
     writeFileSync(path, `${lines.join('\n')}\n`);
     return path;
   };
   files.push({ path: csv('named', t.names), options: { classes: t.names } });
-  files.push({ path: csv('prefixed', t.names.map((x) => `p_${x}`)), options: { classes: t.names, scorePrefix: 'p_' } });
-  files.push({ path: csv('numbered', t.names.map((_, k) => `p_${k}`)), options: { classes: t.names } });
+  files.push({
+    path: csv(
+      'prefixed',
+      t.names.map((x) => `p_${x}`),
+    ),
+    options: { classes: t.names, scorePrefix: 'p_' },
+  });
+  files.push({
+    path: csv(
+      'numbered',
+      t.names.map((_, k) => `p_${k}`),
+    ),
+    options: { classes: t.names },
+  });
   const json = join(dir, `${seed}.json`);
   writeFileSync(json, JSON.stringify({ labels: t.labels.map((y) => t.names[y]), probs: t.probs }));
   files.push({ path: json, options: { classes: t.names } });
@@ -90,7 +104,11 @@ function writeAll(t: Case, seed: number): { path: string; options: ReadOptions }
   files.push({ path: jsonl, options: { classes: t.names } });
   const columns = (header: string[]) => [
     { name: 'label', data: t.labels.map((y) => t.names[y] as string), type: 'STRING' as const },
-    ...order.map((k) => ({ name: header[k] as string, data: t.probs.map((r) => r[k] as number), type: 'DOUBLE' as const })),
+    ...order.map((k) => ({
+      name: header[k] as string,
+      data: t.probs.map((r) => r[k] as number),
+      type: 'DOUBLE' as const,
+    })),
   ];
   const named = join(dir, `${seed}-named.parquet`);
   writeFileSync(named, Buffer.from(parquetWriteBuffer({ columnData: columns(t.names) })));
@@ -109,7 +127,9 @@ describe('class names (options.classes)', () => {
       for (const { path, options } of writeAll(t, seed)) {
         if (path.includes('prefixed') && t.names.some((x) => /^\d+$/.test(x))) {
           // p_1, p_0 named after classes "1", "0" are also numbered columns, in the other order: which is meant is ambiguous
-          expect((await failure(path, options)).message).toMatch(/named after options\.classes and numbered ones .*ambiguous/);
+          expect((await failure(path, options)).message).toMatch(
+            /named after options\.classes and numbered ones .*ambiguous/,
+          );
           checked++;
           continue;
         }
@@ -133,12 +153,25 @@ describe('class names (options.classes)', () => {
 
   it('a numeric label matches the name that is its decimal text, never its value', async () => {
     const json = join(dir, 'numeric.json');
-    writeFileSync(json, JSON.stringify({ labels: [7, 3, '3', 7], probs: [[0.1, 0.9], [0.8, 0.2], [0.6, 0.4], [0.5, 0.5]] }));
+    writeFileSync(
+      json,
+      JSON.stringify({
+        labels: [7, 3, '3', 7],
+        probs: [
+          [0.1, 0.9],
+          [0.8, 0.2],
+          [0.6, 0.4],
+          [0.5, 0.5],
+        ],
+      }),
+    );
     expect(Array.from((await readPredictions(json, { classes: ['7', '3'] })).labels)).toEqual([0, 1, 1, 0]);
     // "7.0" is not the text of a name: labels are names, compared exactly
     const csv = join(dir, 'numeric.csv');
     writeFileSync(csv, 'label,p_0,p_1\n7,0.5,0.5\n7.0,0.5,0.5\n');
-    expect((await failure(csv, { classes: ['7', '3'] })).message).toBe(`readPredictions: ${csv}: line 3, column 1 ("label"): label "7.0" is not one of options.classes (7, 3)`);
+    expect((await failure(csv, { classes: ['7', '3'] })).message).toBe(
+      `readPredictions: ${csv}: line 3, column 1 ("label"): label "7.0" is not one of options.classes (7, 3)`,
+    );
   });
 
   it('an unknown label is UM_LABEL naming its row (line) and value, in every format', async () => {
@@ -155,8 +188,18 @@ describe('class names (options.classes)', () => {
           expect(e.code).toBe('UM_FILE_FORMAT');
           continue;
         }
-        const place = path.endsWith('.csv') ? `line ${bad + 2}, column 2 ("label")` : path.endsWith('.jsonl') ? `line ${bad + 1}, "label"` : path.endsWith('.json') ? `"labels[${bad}]"` : `row ${bad}, column "label"`;
-        expect([path, e.code, e.message]).toEqual([path, 'UM_LABEL', `readPredictions: ${path}: ${place}: label ${JSON.stringify(`${names[t.labels[bad] as number]}?`)} is not one of options.classes (${names.join(', ')})`]);
+        const place = path.endsWith('.csv')
+          ? `line ${bad + 2}, column 2 ("label")`
+          : path.endsWith('.jsonl')
+            ? `line ${bad + 1}, "label"`
+            : path.endsWith('.json')
+              ? `"labels[${bad}]"`
+              : `row ${bad}, column "label"`;
+        expect([path, e.code, e.message]).toEqual([
+          path,
+          'UM_LABEL',
+          `readPredictions: ${path}: ${place}: label ${JSON.stringify(`${names[t.labels[bad] as number]}?`)} is not one of options.classes (${names.join(', ')})`,
+        ]);
         expect(e.details.file).toBe(path);
       }
     }
@@ -177,14 +220,36 @@ describe('class names (options.classes)', () => {
       const e = await failure(csv, { classes } as ReadOptions);
       expect([e.code, e.message]).toEqual(['UM_OPTION', expect.stringMatching(message)]);
     }
-    expect((await failure('examples/data/test_labels.npy', { classes: ['a', 'b'] })).message).toMatch(/NumPy labels are class indices/);
+    expect((await failure('examples/data/test_labels.npy', { classes: ['a', 'b'] })).message).toMatch(
+      /NumPy labels are class indices/,
+    );
     const cases: [string, string[], RegExp][] = [
-      ['label,cat,dog,p_0,p_1\ncat,0.9,0.1,0.9,0.1\n', ['cat', 'dog'], /named after options\.classes and numbered ones \(p_0, p_1\); which are the scores is ambiguous/],
-      ['label,cat,p_0,p_1\ncat,0.9,0.9,0.1\n', ['cat', 'dog'], /named after some of options\.classes but not "dog" \(class 1\)/],
+      [
+        'label,cat,dog,p_0,p_1\ncat,0.9,0.1,0.9,0.1\n',
+        ['cat', 'dog'],
+        /named after options\.classes and numbered ones \(p_0, p_1\); which are the scores is ambiguous/,
+      ],
+      [
+        'label,cat,p_0,p_1\ncat,0.9,0.9,0.1\n',
+        ['cat', 'dog'],
+        /named after some of options\.classes but not "dog" \(class 1\)/,
+      ],
       ['label,cat,dog,cat\ncat,0.9,0.1,0.5\n', ['cat', 'dog'], /score column "cat" appears twice/],
-      ['label,cat,dog\ncat,0.9,0.1\n', ['label', 'cat', 'dog'], /the column "label" cannot be both a class's scores and the label column/],
-      ['label,p_0,p_1,p_2\ncat,0.5,0.25,0.25\n', ['cat', 'dog'], /has 3 scores per row, but options\.classes names 2 classes/],
-      ['label,x,y\ncat,0.5,0.5\n', ['cat', 'dog'], /must have score columns named after the classes \(cat, dog, …\) or numbered p_0, p_1, …/],
+      [
+        'label,cat,dog\ncat,0.9,0.1\n',
+        ['label', 'cat', 'dog'],
+        /the column "label" cannot be both a class's scores and the label column/,
+      ],
+      [
+        'label,p_0,p_1,p_2\ncat,0.5,0.25,0.25\n',
+        ['cat', 'dog'],
+        /has 3 scores per row, but options\.classes names 2 classes/,
+      ],
+      [
+        'label,x,y\ncat,0.5,0.5\n',
+        ['cat', 'dog'],
+        /must have score columns named after the classes \(cat, dog, …\) or numbered p_0, p_1, …/,
+      ],
     ];
     for (const [text, classes, message] of cases) {
       writeFileSync(csv, text);
@@ -193,16 +258,22 @@ describe('class names (options.classes)', () => {
     // a JSON row of another length than the names
     const json = join(dir, 'count.json');
     writeFileSync(json, JSON.stringify({ labels: ['cat'], probs: [[0.2, 0.3, 0.5]] }));
-    expect((await failure(json, { classes: ['cat', 'dog'] })).message).toMatch(/has 3 scores per row, but options\.classes names 2 classes/);
+    expect((await failure(json, { classes: ['cat', 'dog'] })).message).toMatch(
+      /has 3 scores per row, but options\.classes names 2 classes/,
+    );
   });
 
   it('string labels without names say what to give (and a binary file takes two names)', async () => {
     const csv = join(dir, 'strings.csv');
     writeFileSync(csv, 'label,p_0\ndog,0.8\ncat,0.3\n');
-    expect((await failure(csv, {})).message).toMatch(/line 2, column 1 \("label"\): expected a number \(string labels need options\.classes\); got "dog"/);
+    expect((await failure(csv, {})).message).toMatch(
+      /line 2, column 1 \("label"\): expected a number \(string labels need options\.classes\); got "dog"/,
+    );
     const jsonl = join(dir, 'strings.jsonl');
     writeFileSync(jsonl, '{"label": "dog", "probs": [0.8]}\n');
-    expect((await failure(jsonl, {})).message).toMatch(/"label" must be a number \(string labels need options\.classes\)/);
+    expect((await failure(jsonl, {})).message).toMatch(
+      /"label" must be a number \(string labels need options\.classes\)/,
+    );
     // one column, P(y = 1): the second name is the positive class
     const d = await readPredictions(csv, { classes: ['cat', 'dog'] });
     expect([d.numClasses, Array.from(d.labels)]).toEqual([1, [1, 0]]);

@@ -21,15 +21,24 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A number written in one of many spellings. */
 function spelled(r: ReturnType<typeof createRng>, x: number): string {
   switch (r.integer(9)) {
-    case 0: return x.toPrecision(1 + r.integer(17));
-    case 1: return x.toExponential(r.integer(16));
-    case 2: return x.toExponential(r.integer(16)).toUpperCase();
-    case 3: return String(x);
-    case 4: return `+${String(x)}`;
-    case 5: return x.toFixed(r.integer(21));
-    case 6: return String(x).replace(/^0\./, '.');
-    case 7: return `${String(x)}${'0'.repeat(r.integer(20))}`;
-    default: return x.toFixed(9);
+    case 0:
+      return x.toPrecision(1 + r.integer(17));
+    case 1:
+      return x.toExponential(r.integer(16));
+    case 2:
+      return x.toExponential(r.integer(16)).toUpperCase();
+    case 3:
+      return String(x);
+    case 4:
+      return `+${String(x)}`;
+    case 5:
+      return x.toFixed(r.integer(21));
+    case 6:
+      return String(x).replace(/^0\./, '.');
+    case 7:
+      return `${String(x)}${'0'.repeat(r.integer(20))}`;
+    default:
+      return x.toFixed(9);
   }
 }
 
@@ -37,7 +46,13 @@ async function both(file: string, batchRows: number, weightColumn?: string): Pro
   const run = async (f: typeof streamCsv) => {
     try {
       const d = await collect(f('readPredictions', file, 'probs', 'label', 'p_', true, weightColumn, batchRows));
-      return { n: d.n, labels: Array.from(d.labels), scores: Array.from(d.scores as Float64Array).map((v) => Object.is(v, -0) ? '-0' : v), weights: d.weights === undefined ? undefined : Array.from(d.weights), where: Array.from({ length: d.n }, (_, i) => d.locate(i, 1)) };
+      return {
+        n: d.n,
+        labels: Array.from(d.labels),
+        scores: Array.from(d.scores as Float64Array).map((v) => (Object.is(v, -0) ? '-0' : v)),
+        weights: d.weights === undefined ? undefined : Array.from(d.weights),
+        where: Array.from({ length: d.n }, (_, i) => d.locate(i, 1)),
+      };
     } catch (e) {
       return { error: (e as Error).message };
     }
@@ -48,7 +63,39 @@ async function both(file: string, batchRows: number, weightColumn?: string): Pro
 describe('parseDecimal equals the strict decimal rule and Number', () => {
   it('on seeded spellings, edge strings and random character soup', () => {
     const r = createRng('csvFast', 1);
-    const cases = ['0', '-0', '+0', '.5', '5.', '.', '-', '+', '', 'e5', '1e', '1e+', '1e-5', '1E5', '00012.500', '1.7976931348623157e308', '1e309', '5e-324', '2e-400', '0x10', '1_0', ' 1', '1 ', 'NaN', 'inf', '123456789012345678', '0.000000000000000000001', '9007199254740993', '1.2.3', '--1', '1e99999999'];
+    const cases = [
+      '0',
+      '-0',
+      '+0',
+      '.5',
+      '5.',
+      '.',
+      '-',
+      '+',
+      '',
+      'e5',
+      '1e',
+      '1e+',
+      '1e-5',
+      '1E5',
+      '00012.500',
+      '1.7976931348623157e308',
+      '1e309',
+      '5e-324',
+      '2e-400',
+      '0x10',
+      '1_0',
+      ' 1',
+      '1 ',
+      'NaN',
+      'inf',
+      '123456789012345678',
+      '0.000000000000000000001',
+      '9007199254740993',
+      '1.2.3',
+      '--1',
+      '1e99999999',
+    ];
     for (let i = 0; i < 20000; i++) {
       const x = r.uniform() ** (1 + r.integer(8)) * (r.uniform() < 0.1 ? -1 : 1);
       cases.push(spelled(r, x));
@@ -58,7 +105,10 @@ describe('parseDecimal equals the strict decimal rule and Number', () => {
     for (const t of cases) {
       const want = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/.test(t) ? parseNumber(t) : undefined;
       const bytes = Buffer.from(t, 'latin1');
-      expect(Object.is(parseDecimal(bytes, 0, bytes.length), want), `${t}: ${parseDecimal(bytes, 0, bytes.length)} vs ${want}`).toBe(true);
+      expect(
+        Object.is(parseDecimal(bytes, 0, bytes.length), want),
+        `${t}: ${parseDecimal(bytes, 0, bytes.length)} vs ${want}`,
+      ).toBe(true);
     }
   });
 });
@@ -70,7 +120,12 @@ describe('the fast path reads what the general parser reads', () => {
       const c = 2 + r.integer(4);
       const weighted = r.uniform() < 0.3;
       const extra = r.uniform() < 0.5;
-      const head = ['label', ...Array.from({ length: c }, (_, k) => `p_${k}`), ...(weighted ? ['w'] : []), ...(extra ? ['note'] : [])];
+      const head = [
+        'label',
+        ...Array.from({ length: c }, (_, k) => `p_${k}`),
+        ...(weighted ? ['w'] : []),
+        ...(extra ? ['note'] : []),
+      ];
       const order = head.map((_, j) => j).sort(() => r.uniform() - 0.5);
       const eol = r.uniform() < 0.3 ? '\r\n' : '\n';
       const lines = [order.map((j) => head[j]).join(',')];
@@ -79,7 +134,11 @@ describe('the fast path reads what the general parser reads', () => {
       for (let i = 0; i < rows; i++) {
         const p = Array.from({ length: c }, () => r.uniform());
         const s = p.reduce((a, b) => a + b, 0);
-        const cells: Record<string, string> = { label: String(r.integer(c)), w: spelled(r, r.uniform() * 3), note: `n${i}` };
+        const cells: Record<string, string> = {
+          label: String(r.integer(c)),
+          w: spelled(r, r.uniform() * 3),
+          note: `n${i}`,
+        };
         p.forEach((v, k) => (cells[`p_${k}`] = spelled(r, v / s)));
         const pad = () => (r.uniform() < 0.05 ? (r.uniform() < 0.5 ? ' ' : '\t') : '');
         let text = order.map((j) => `${pad()}${cells[head[j] as string]}${pad()}`).join(',');
@@ -105,7 +164,14 @@ describe('the fast path reads what the general parser reads', () => {
     }
   });
   it('header cases: a BOM, quoted names, an empty first line, only a header, an empty file', async () => {
-    const cases = ['\uFEFFlabel,p_0,p_1\n0,0.5,0.5\n', '"label",p_0,p_1\n1,0.2,0.8\n', '\nlabel,p_0,p_1\n0,1,0\n', 'label,p_0,p_1\n', '', 'label,p_0,p_1\n\n\n'];
+    const cases = [
+      '\uFEFFlabel,p_0,p_1\n0,0.5,0.5\n',
+      '"label",p_0,p_1\n1,0.2,0.8\n',
+      '\nlabel,p_0,p_1\n0,1,0\n',
+      'label,p_0,p_1\n',
+      '',
+      'label,p_0,p_1\n\n\n',
+    ];
     for (const [i, text] of cases.entries()) {
       const file = join(dir, `h${i}.csv`);
       writeFileSync(file, text);

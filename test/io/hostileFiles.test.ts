@@ -50,7 +50,10 @@ function check(c: HostileCase, error: UMError | undefined): void {
   }
   // one line that names the file (or the labels file it is about)
   expect(error.message).not.toMatch(/\n/);
-  expect([c.file, c.labels].some((f) => f !== undefined && error.message.includes(f)), error.message).toBe(true);
+  expect(
+    [c.file, c.labels].some((f) => f !== undefined && error.message.includes(f)),
+    error.message,
+  ).toBe(true);
   if (c.expect !== 'any') {
     expect(error.code).toBe(c.expect.code);
     expect(error.message).toMatch(c.expect.message);
@@ -77,7 +80,22 @@ describe('hostile files: every reader reads them or gives one located UM error, 
   }
   it('covers every format and kind of damage', () => {
     const names = CASES.map((c) => c.name).join(' ');
-    for (const needle of ['quote-in-field.csv', 'random-1.parquet', 'bom.json', 'latin1-header.csv', 'scores-49-of-50.npy', 'labels-49-of-50.npy', 'members-cut.npy', 'rows-negative.parquet', 'rows-huge.parquet', 'zero.csv', 'fifo.jsonl', 'fifo.npy', 'folder.parquet', 'unreadable.csv']) {
+    for (const needle of [
+      'quote-in-field.csv',
+      'random-1.parquet',
+      'bom.json',
+      'latin1-header.csv',
+      'scores-49-of-50.npy',
+      'labels-49-of-50.npy',
+      'members-cut.npy',
+      'rows-negative.parquet',
+      'rows-huge.parquet',
+      'zero.csv',
+      'fifo.jsonl',
+      'fifo.npy',
+      'folder.parquet',
+      'unreadable.csv',
+    ]) {
       expect(names).toContain(needle);
     }
   });
@@ -91,7 +109,10 @@ describe('a BOM is accepted in every text format, and read like the file without
       expect(withBom.columns?.[0] ?? 'p_0').toBe('p_0');
     }
     const cal = join(dir, 'bom-calibrator.json');
-    writeFileSync(cal, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync('test/fixtures/files/temperature.json')]));
+    writeFileSync(
+      cal,
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync('test/fixtures/files/temperature.json')]),
+    );
     expect((await readCalibrator(cal)).kind).toBe('temperature');
   });
 });

@@ -46,10 +46,22 @@ describe('CSV', () => {
     expect([d.n, d.numClasses]).toEqual([2000, 10]);
   });
   const BAD: [string, string, RegExp][] = [
-    ['ragged.csv', 'UM_FILE_FORMAT', /^readPredictions: test\/fixtures\/files\/ragged.csv: line 3: expected 3 fields like the header, got 2$/],
-    ['nonnumeric.csv', 'UM_FILE_FORMAT', /^readPredictions: test\/fixtures\/files\/nonnumeric.csv: line 4, column 2 \("p_0"\): expected a number; got "abc"$/],
+    [
+      'ragged.csv',
+      'UM_FILE_FORMAT',
+      /^readPredictions: test\/fixtures\/files\/ragged.csv: line 3: expected 3 fields like the header, got 2$/,
+    ],
+    [
+      'nonnumeric.csv',
+      'UM_FILE_FORMAT',
+      /^readPredictions: test\/fixtures\/files\/nonnumeric.csv: line 4, column 2 \("p_0"\): expected a number; got "abc"$/,
+    ],
     ['emptycell.csv', 'UM_FILE_FORMAT', /line 3, column 2 \("p_0"\): empty cell; got ""$/],
-    ['nolabel.csv', 'UM_FILE_FORMAT', /line 1: the header must have a "label" column \(choose another with --label-column\); got "y,p_0,p_1"$/],
+    [
+      'nolabel.csv',
+      'UM_FILE_FORMAT',
+      /line 1: the header must have a "label" column \(choose another with --label-column\); got "y,p_0,p_1"$/,
+    ],
     ['gap.csv', 'UM_FILE_FORMAT', /line 1: score columns must be numbered p_0 … p_1 without gaps; p_1 is missing$/],
     ['headeronly.csv', 'UM_EMPTY', /headeronly.csv: has a header but no data rows$/],
     ['empty.csv', 'UM_FILE_FORMAT', /empty.csv: is empty \(expected a header line\)$/],
@@ -84,7 +96,9 @@ describe('JSON', () => {
   it('rejects a truncated file with line and column', async () => {
     const e = await failure(F('truncated.json'));
     expect(e.code).toBe('UM_FILE_FORMAT');
-    expect(e.message).toMatch(/^readPredictions: test\/fixtures\/files\/truncated.json: line \d+, column \d+: is not valid JSON/);
+    expect(e.message).toMatch(
+      /^readPredictions: test\/fixtures\/files\/truncated.json: line \d+, column \d+: is not valid JSON/,
+    );
   });
   it('rejects a declared key that is absent', async () => {
     const e = await failure(F('good.json'), { input: 'logits' });
@@ -107,15 +121,29 @@ describe('NumPy', () => {
     const c = await readPredictions(F('scores_f64.npy'), { labels: F('labels_i32.npy') });
     const f = await readPredictions(F('scores_fortran.npy'), { labels: F('labels_i32.npy') });
     expect(Array.from(scoresOf(f))).toEqual(Array.from(scoresOf(c)));
-    expect(Array.from(scoresOf(c).slice(0, 4))).toEqual(Array.from(scoresOf(await readPredictions(F('scores_f32.npy'), { labels: F('labels_i32.npy') })).slice(0, 4)));
+    expect(Array.from(scoresOf(c).slice(0, 4))).toEqual(
+      Array.from(scoresOf(await readPredictions(F('scores_f32.npy'), { labels: F('labels_i32.npy') })).slice(0, 4)),
+    );
   });
   const BAD: [string, Parameters<typeof readPredictions>[1], RegExp][] = [
     ['scores_f32.npy', {}, /holds only scores; give the labels .npy with --labels/],
     ['scores_int.npy', { labels: F('labels_i32.npy') }, /must hold little-endian float32 or float64 scores; got "<i4"/],
-    ['scores_4d.npy', { labels: F('labels_i32.npy') }, /must have shape \[N, C\] \(one model\) or \[S, N, C\] \(ensemble members\); got "\[2, 2, 2, 2\]"/],
-    ['scores_3d.npy', { labels: F('labels_i32.npy') }, /labels_i32.npy: must hold one label per row of .*scores_3d.npy \(2\); got 6/],
+    [
+      'scores_4d.npy',
+      { labels: F('labels_i32.npy') },
+      /must have shape \[N, C\] \(one model\) or \[S, N, C\] \(ensemble members\); got "\[2, 2, 2, 2\]"/,
+    ],
+    [
+      'scores_3d.npy',
+      { labels: F('labels_i32.npy') },
+      /labels_i32.npy: must hold one label per row of .*scores_3d.npy \(2\); got 6/,
+    ],
     ['notnpy.npy', { labels: F('labels_i32.npy') }, /is not a NumPy .npy array/],
-    ['scores_f32.npy', { labels: F('labels_short.npy') }, /labels_short.npy: must hold one label per row of .*scores_f32.npy \(6\); got 3/],
+    [
+      'scores_f32.npy',
+      { labels: F('labels_short.npy') },
+      /labels_short.npy: must hold one label per row of .*scores_f32.npy \(6\); got 3/,
+    ],
   ];
   for (const [file, options, message] of BAD) {
     it(`rejects ${file} ${JSON.stringify(options)}`, async () => {
@@ -150,16 +178,35 @@ describe('ensemble members', () => {
   it('a ragged member row or a non-number names its JSON path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'um-io-'));
     const ragged = join(dir, 'ragged.json');
-    writeFileSync(ragged, JSON.stringify({ labels: [0, 1], member_probs: [[[0.5, 0.5], [0.5, 0.5]], [[0.5, 0.5], [1]]] }));
-    expect((await failure(ragged)).message).toBe(`readPredictions: ${ragged}: "member_probs[1][1]" must be an array of 2 numbers like row 0; got an array of length 1`);
+    writeFileSync(
+      ragged,
+      JSON.stringify({
+        labels: [0, 1],
+        member_probs: [
+          [
+            [0.5, 0.5],
+            [0.5, 0.5],
+          ],
+          [[0.5, 0.5], [1]],
+        ],
+      }),
+    );
+    expect((await failure(ragged)).message).toBe(
+      `readPredictions: ${ragged}: "member_probs[1][1]" must be an array of 2 numbers like row 0; got an array of length 1`,
+    );
     const text = join(dir, 'text.json');
     writeFileSync(text, JSON.stringify({ labels: [0], member_logits: [[[0, 1]], [[0, 'x']]] }));
-    expect((await failure(text)).message).toBe(`readPredictions: ${text}: "member_logits[1][0][1]" must be a number; got "x"`);
+    expect((await failure(text)).message).toBe(
+      `readPredictions: ${text}: "member_logits[1][0][1]" must be a number; got "x"`,
+    );
     rmSync(dir, { recursive: true });
   });
   it('members: true on a file without member keys is an error', async () => {
     const e = await failure(F('good.json'), { members: true });
-    expect([e.code, e.message]).toEqual(['UM_FILE_FORMAT', `readPredictions: ${F('good.json')}: has no member_probs, member_logits or member_logprobs key`]);
+    expect([e.code, e.message]).toEqual([
+      'UM_FILE_FORMAT',
+      `readPredictions: ${F('good.json')}: has no member_probs, member_logits or member_logprobs key`,
+    ]);
   });
 });
 
@@ -190,11 +237,24 @@ describe('JSON Lines and Parquet', () => {
     const f = join(dir, 'a.jsonl');
     writeFileSync(f, '{"label": 1, "logits": [0, 2]}\n\n{"label": 0, "logits": [1, -1]}\n');
     const d = await readPredictions(f);
-    expect([d.format, d.input, d.n, d.numClasses, Array.from(d.labels), Array.from(scoresOf(d))]).toEqual(['jsonl', 'logits', 2, 2, [1, 0], [0, 2, 1, -1]]);
+    expect([d.format, d.input, d.n, d.numClasses, Array.from(d.labels), Array.from(scoresOf(d))]).toEqual([
+      'jsonl',
+      'logits',
+      2,
+      2,
+      [1, 0],
+      [0, 2, 1, -1],
+    ]);
     expect(d.locate(1, 1)).toBe(`${f}: line 3, "logits[1]"`);
     const bad: [string, RegExp][] = [
-      ['{"label": 0, "probs": [0.5, 0.5]}\n{"label": 1, "probs": [1]}', /: line 2: "probs" must have 2 numbers like the first line; got 1$/],
-      ['{"label": 0, "probs": [0.5, 0.5], "logits": [0, 0]}', /: line 1: has probs and logits; choose one with --input$/],
+      [
+        '{"label": 0, "probs": [0.5, 0.5]}\n{"label": 1, "probs": [1]}',
+        /: line 2: "probs" must have 2 numbers like the first line; got 1$/,
+      ],
+      [
+        '{"label": 0, "probs": [0.5, 0.5], "logits": [0, 0]}',
+        /: line 1: has probs and logits; choose one with --input$/,
+      ],
       ['{"probs": [0.5, 0.5]}', /: line 1: "label" must be a number; got undefined$/],
       ['[0.5, 0.5]', /: line 1: must hold an object \{label, probs \| logits \| logprobs\}$/],
       ['\n\n', /has no data lines$/],
@@ -206,17 +266,65 @@ describe('JSON Lines and Parquet', () => {
   });
   it('Parquet: a list column or numbered columns, INT64 labels, errors give the row', async () => {
     const list = join(dir, 'list.parquet');
-    writeFileSync(list, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: [1, 0], type: 'INT32' }, { name: 'logits', data: [[0, 2], [1, -1]] }] })));
+    writeFileSync(
+      list,
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'label', data: [1, 0], type: 'INT32' },
+            {
+              name: 'logits',
+              data: [
+                [0, 2],
+                [1, -1],
+              ],
+            },
+          ],
+        }),
+      ),
+    );
     const d = await readPredictions(list);
-    expect([d.format, d.input, d.n, Array.from(d.labels), Array.from(scoresOf(d))]).toEqual(['parquet', 'logits', 2, [1, 0], [0, 2, 1, -1]]);
+    expect([d.format, d.input, d.n, Array.from(d.labels), Array.from(scoresOf(d))]).toEqual([
+      'parquet',
+      'logits',
+      2,
+      [1, 0],
+      [0, 2, 1, -1],
+    ]);
     const cols = join(dir, 'cols.parquet');
-    writeFileSync(cols, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'y', data: [1n, 0n], type: 'INT64' }, { name: 'p_1', data: [0.8, 0.3], type: 'DOUBLE' }, { name: 'p_0', data: [0.2, 0.7], type: 'DOUBLE' }] })));
+    writeFileSync(
+      cols,
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'y', data: [1n, 0n], type: 'INT64' },
+            { name: 'p_1', data: [0.8, 0.3], type: 'DOUBLE' },
+            { name: 'p_0', data: [0.2, 0.7], type: 'DOUBLE' },
+          ],
+        }),
+      ),
+    );
     const e = await readPredictions(cols, { labelColumn: 'y' });
-    expect([e.columns, Array.from(e.labels), Array.from(scoresOf(e))]).toEqual([['p_0', 'p_1'], [1, 0], [0.2, 0.8, 0.7, 0.3]]);
+    expect([e.columns, Array.from(e.labels), Array.from(scoresOf(e))]).toEqual([
+      ['p_0', 'p_1'],
+      [1, 0],
+      [0.2, 0.8, 0.7, 0.3],
+    ]);
     expect(e.locate(1, 1)).toBe(`${cols}: row 1, column "p_1"`);
     expect((await failure(cols)).message).toMatch(/must have a "label" column \(choose another with --label-column\)/);
     const gap = join(dir, 'gap.parquet');
-    writeFileSync(gap, Buffer.from(parquetWriteBuffer({ columnData: [{ name: 'label', data: [0], type: 'INT32' }, { name: 'p_0', data: [0.5], type: 'DOUBLE' }, { name: 'p_2', data: [0.5], type: 'DOUBLE' }] })));
+    writeFileSync(
+      gap,
+      Buffer.from(
+        parquetWriteBuffer({
+          columnData: [
+            { name: 'label', data: [0], type: 'INT32' },
+            { name: 'p_0', data: [0.5], type: 'DOUBLE' },
+            { name: 'p_2', data: [0.5], type: 'DOUBLE' },
+          ],
+        }),
+      ),
+    );
     expect((await failure(gap)).message).toMatch(/score columns must be numbered p_0 … without gaps; p_1 is missing/);
     expect((await failure(F('notparquet.parquet'))).message).toMatch(/is not a readable Parquet file/);
   });
@@ -224,16 +332,28 @@ describe('JSON Lines and Parquet', () => {
 
 describe('formatPredictions', () => {
   it('writes probabilities with shortest round-trip numbers, and Top-k predictions', () => {
-    const p = toProbabilities([[0.1, 0.9], [1 / 3, 2 / 3]]);
+    const p = toProbabilities([
+      [0.1, 0.9],
+      [1 / 3, 2 / 3],
+    ]);
     expect(formatPredictions(p)).toBe('p_0,p_1\n0.1,0.9\n0.3333333333333333,0.6666666666666666\n');
-    const t = fitTopBinning([0, 1], [[0.9, 0.1], [0.2, 0.8]], { bins: 1, regularize: false });
+    const t = fitTopBinning(
+      [0, 1],
+      [
+        [0.9, 0.1],
+        [0.2, 0.8],
+      ],
+      { bins: 1, regularize: false },
+    );
     expect(formatPredictions(applyTopBinning(t, [[0.9, 0.1]]), [0])).toBe('label,predicted,p_top,bin\n0,0,1,0\n');
   });
 });
 
 describe('formats and options', () => {
   it('rejects an unknown extension', async () => {
-    expect((await failure('README.md')).message).toMatch(/README.md: has an unknown extension; expected .csv, .json, .jsonl, .parquet or .npy/);
+    expect((await failure('README.md')).message).toMatch(
+      /README.md: has an unknown extension; expected .csv, .json, .jsonl, .parquet or .npy/,
+    );
   });
   it('rejects an unknown input kind', async () => {
     expect((await failure(F('good.csv'), { input: 'probabilities' as never })).code).toBe('UM_OPTION');

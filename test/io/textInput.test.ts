@@ -16,7 +16,8 @@ function sample(seed: number, length: number, bad: boolean): Buffer {
   for (let i = 0; i < length; i++) {
     const a = u[3 * i] as number;
     const b = u[3 * i + 1] as number;
-    if (a < 0.5) parts.push(Buffer.from(b < 0.08 ? '\n' : b < 0.1 ? '\r' : String.fromCharCode(32 + Math.floor(b * 90))));
+    if (a < 0.5)
+      parts.push(Buffer.from(b < 0.08 ? '\n' : b < 0.1 ? '\r' : String.fromCharCode(32 + Math.floor(b * 90))));
     else if (a < 0.7) parts.push(Buffer.from('é'));
     else if (a < 0.85) parts.push(Buffer.from('€名'));
     else if (a < 0.95) parts.push(Buffer.from('😀'));
@@ -56,7 +57,14 @@ describe('scanUtf8', () => {
     }
   });
   it('rejects overlongs, surrogates and code points above U+10FFFF; partial mode waits for a cut character', () => {
-    for (const bad of [[0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xf8], [0x80]]) {
+    for (const bad of [
+      [0xc0, 0xaf],
+      [0xe0, 0x80, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xf8],
+      [0x80],
+    ]) {
       expect(scanUtf8(Buffer.from([0x41, ...bad]), false).bad).toBe(1);
     }
     const euro = Buffer.from('a€');
@@ -82,7 +90,12 @@ describe('checkedText and textLines, whatever the chunks', () => {
     for (let seed = 1; seed <= 120; seed++) {
       const bytes = sample(seed, 80, seed % 3 === 0);
       const bad = firstBad(bytes);
-      const longest = Math.max(...bytes.toString('latin1').split(/[\r\n]/).map((l) => l.length));
+      const longest = Math.max(
+        ...bytes
+          .toString('latin1')
+          .split(/[\r\n]/)
+          .map((l) => l.length),
+      );
       const { out, error } = await pass(bytes, seed + 1000);
       if (bad < 0 && longest <= 40) {
         expect(error, `seed ${seed}`).toBeUndefined();
@@ -90,9 +103,22 @@ describe('checkedText and textLines, whatever the chunks', () => {
         continue;
       }
       expect(error?.code, `seed ${seed}`).toBe('UM_FILE_FORMAT');
-      if (bad >= 0 && bytes.subarray(0, bad).toString('latin1').split(/[\r\n]/).every((l) => l.length <= 40) && !/longer/.test(error?.message ?? '')) {
-        const line = bytes.subarray(0, bad).toString('latin1').split(/\r\n|\r|\n/).length;
-        expect(error?.message, `seed ${seed}`).toMatch(new RegExp(`^f: x\\.csv: line ${line}, byte ${bad}: is not valid UTF-8`));
+      if (
+        bad >= 0 &&
+        bytes
+          .subarray(0, bad)
+          .toString('latin1')
+          .split(/[\r\n]/)
+          .every((l) => l.length <= 40) &&
+        !/longer/.test(error?.message ?? '')
+      ) {
+        const line = bytes
+          .subarray(0, bad)
+          .toString('latin1')
+          .split(/\r\n|\r|\n/).length;
+        expect(error?.message, `seed ${seed}`).toMatch(
+          new RegExp(`^f: x\\.csv: line ${line}, byte ${bad}: is not valid UTF-8`),
+        );
       }
       // nothing after the error's line is passed on
       expect(out.length).toBeLessThanOrEqual(bad < 0 ? bytes.length : bad);
@@ -105,7 +131,8 @@ describe('checkedText and textLines, whatever the chunks', () => {
       const lines: string[] = [];
       let error: unknown;
       try {
-        for await (const l of textLines('f', 'x.jsonl', Readable.from(chunks(bytes, seed + 7)), 1 << 20)) lines.push(l.text);
+        for await (const l of textLines('f', 'x.jsonl', Readable.from(chunks(bytes, seed + 7)), 1 << 20))
+          lines.push(l.text);
       } catch (e) {
         error = e;
       }
@@ -117,14 +144,21 @@ describe('checkedText and textLines, whatever the chunks', () => {
         expect(lines).toEqual(expected);
       } else {
         expect(error).toBeInstanceOf(UMError);
-        const line = body.subarray(0, bad).toString('latin1').split(/\r\n|\r|\n/).length;
-        expect((error as UMError).message).toMatch(new RegExp(`line ${line}, byte ${bad + bytes.length - body.length}: is not valid UTF-8`));
+        const line = body
+          .subarray(0, bad)
+          .toString('latin1')
+          .split(/\r\n|\r|\n/).length;
+        expect((error as UMError).message).toMatch(
+          new RegExp(`line ${line}, byte ${bad + bytes.length - body.length}: is not valid UTF-8`),
+        );
       }
     }
   });
   it('a line longer than the limit stops both, without holding more than the limit', async () => {
     const long = Buffer.concat([Buffer.from('ok\n'), Buffer.alloc(100, 0x61), Buffer.from('\n')]);
-    expect((await pass(long, 3)).error?.message).toBe('f: x.csv: line 2, byte 43: the line is longer than 40 bytes (the longest accepted)');
+    expect((await pass(long, 3)).error?.message).toBe(
+      'f: x.csv: line 2, byte 43: the line is longer than 40 bytes (the longest accepted)',
+    );
     await expect(async () => {
       for await (const _ of textLines('f', 'x.jsonl', Readable.from(chunks(long, 4)), 40));
     }).rejects.toThrow('f: x.jsonl: line 2, byte 43: the line is longer than 40 bytes (the longest accepted)');

@@ -62,7 +62,9 @@ describe('row statistics: WebAssembly SIMD vs the reference', () => {
           expect(fast.arg).toEqual(ref.arg);
           expect(fast.min).toEqual(ref.min);
           for (let i = 0; i < n; i++) {
-            expect(Math.abs((fast.sum[i] as number) - (ref.sum[i] as number))).toBeLessThanOrEqual(fast.sumSlack + ref.sumSlack);
+            expect(Math.abs((fast.sum[i] as number) - (ref.sum[i] as number))).toBeLessThanOrEqual(
+              fast.sumSlack + ref.sumSlack,
+            );
             if (mode >= 1) {
               const q = ref.sumSq?.[i] as number;
               expect(Math.abs((fast.sumSq?.[i] as number) - q)).toBeLessThanOrEqual(2 * c * 2 ** -53 * q);
@@ -147,7 +149,8 @@ describe('row statistics: WebAssembly SIMD vs the reference', () => {
         if (other === value) continue; // includes an infinite NLL on both sides
         expect(Math.abs(other - value), `${id} ${key}`).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(value)));
       }
-      for (let i = 0; i < refH.length; i++) expect(Math.abs((fastH[i] as number) - (refH[i] as number))).toBeLessThan(1e-14);
+      for (let i = 0; i < refH.length; i++)
+        expect(Math.abs((fastH[i] as number) - (refH[i] as number))).toBeLessThan(1e-14);
     }
   });
 

@@ -23,7 +23,8 @@ afterEach(() => {
 function kernelExp(xs: readonly number[], normal: boolean): Float64Array {
   const n = xs.length;
   const need = kernel.base + 16 * n + 64;
-  if (kernel.memory.buffer.byteLength < need) kernel.memory.grow(Math.ceil((need - kernel.memory.buffer.byteLength) / 65536));
+  if (kernel.memory.buffer.byteLength < need)
+    kernel.memory.grow(Math.ceil((need - kernel.memory.buffer.byteLength) / 65536));
   new Float64Array(kernel.memory.buffer, kernel.base, n).set(xs);
   kernel.expNegF64(kernel.base, n, kernel.base + 8 * n, normal ? 1 : 0);
   return new Float64Array(kernel.memory.buffer, kernel.base + 8 * n, n).slice();
@@ -39,7 +40,23 @@ function ulps(a: number, b: number): number {
 describe('the temperature pass: WebAssembly vs reference', () => {
   it('its exponential is within 1 ulp of Math.exp on adversarial arguments, 0 below −745.14 and at −∞', () => {
     const u = uniforms(4242, 400_010).slice(10);
-    const general: number[] = [0, -0, -5e-324, -1e-300, -1e-17, -708.3964185322641, -709.782712893384, -745.1332191019411, -745.14, -746, -1000, -1400, -1e5, -1e300, -Infinity];
+    const general: number[] = [
+      0,
+      -0,
+      -5e-324,
+      -1e-300,
+      -1e-17,
+      -708.3964185322641,
+      -709.782712893384,
+      -745.1332191019411,
+      -745.14,
+      -746,
+      -1000,
+      -1400,
+      -1e5,
+      -1e300,
+      -Infinity,
+    ];
     const normal: number[] = [0, -0, -5e-324, -1e-17, -707];
     for (let i = 0; i < 100_000; i++) {
       const a = u[i] as number;
@@ -51,7 +68,10 @@ describe('the temperature pass: WebAssembly vs reference', () => {
       general.push(x);
       if (x >= -707) normal.push(x);
     }
-    for (const [xs, isNormal] of [[general, false], [normal, true]] as const) {
+    for (const [xs, isNormal] of [
+      [general, false],
+      [normal, true],
+    ] as const) {
       const got = kernelExp(xs, isNormal);
       let worst = 0;
       xs.forEach((x, i) => {
@@ -61,7 +81,9 @@ describe('the temperature pass: WebAssembly vs reference', () => {
       });
       expect(worst).toBe(1); // the bound is reached (a rounding difference), so the comparison is not vacuous
     }
-    expect(Array.from(kernelExp([0, -0, -745.1332191019411, -745.14, -Infinity, -1e300], false))).toEqual([1, 1, 5e-324, 0, 0, 0]);
+    expect(Array.from(kernelExp([0, -0, -745.1332191019411, -745.14, -Infinity, -1e300], false))).toEqual([
+      1, 1, 5e-324, 0, 0, 0,
+    ]);
   });
 
   /** Rows of C values: scale·(2u − 1), with ties of the maximum, −∞ entries, huge spreads and invalid rows mixed in. */
@@ -151,7 +173,13 @@ describe('flat logits are read as given: the screen throws the full validator’
           expect([e.code, e.message]).toEqual([expected.code, expected.message]);
         }
         const ensemble = failure(() => fitMcTemperature(labels, [rows, base()], { input: 'logits' }));
-        const flatEnsemble = failure(() => fitMcTemperature(labels, Float64Array.from([...rows.flat(), ...base().flat()]), { input: 'logits', numClasses: c, numMembers: 2 }));
+        const flatEnsemble = failure(() =>
+          fitMcTemperature(labels, Float64Array.from([...rows.flat(), ...base().flat()]), {
+            input: 'logits',
+            numClasses: c,
+            numMembers: 2,
+          }),
+        );
         expect([flatEnsemble.code, flatEnsemble.message]).toEqual([ensemble.code, ensemble.message]);
       });
     }

@@ -103,7 +103,15 @@ describe('ExactSum', () => {
     const back = ExactSum.fromJSON(JSON.parse(JSON.stringify(s.toJSON())));
     expect(back).toBeInstanceOf(ExactSum);
     expect((back as ExactSum).value()).toBe(s.value());
-    for (const bad of [null, 5, {}, { scaled: 'xyz', special: 0 }, { scaled: '1', special: 1 }, { scaled: 'f'.repeat(600), special: 0 }, { scaled: '1', special: 'inf' }]) {
+    for (const bad of [
+      null,
+      5,
+      {},
+      { scaled: 'xyz', special: 0 },
+      { scaled: '1', special: 1 },
+      { scaled: 'f'.repeat(600), special: 0 },
+      { scaled: '1', special: 'inf' },
+    ]) {
       expect(typeof ExactSum.fromJSON(bad)).toBe('string');
     }
   });

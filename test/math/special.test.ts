@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { betaQuantile, betaRegularized, digamma, erf, erfc, logGamma, logSumExp, normalCdf, normalQuantile } from '../../src/math/special.js';
+import {
+  betaQuantile,
+  betaRegularized,
+  digamma,
+  erf,
+  erfc,
+  logGamma,
+  logSumExp,
+  normalCdf,
+  normalQuantile,
+} from '../../src/math/special.js';
 
 // Python 3.11 math.erf / math.erfc (correctly rounded to ~1 ulp) and scipy.special values.
 const ERF: [number, number, number][] = [
@@ -90,5 +100,6 @@ describe('log-gamma, incomplete beta and beta quantile', () => {
     [0.005, 1, 20, 0.0002505956868314462],
     [0.995, 1.5, 0.5, 0.9999845786638507],
   ];
-  for (const [q, a, b, v] of Q) it(`Beta(${a}, ${b}) quantile ${q}`, () => expect(Math.abs(betaQuantile(q, a, b) - v)).toBeLessThan(1e-13));
+  for (const [q, a, b, v] of Q)
+    it(`Beta(${a}, ${b}) quantile ${q}`, () => expect(Math.abs(betaQuantile(q, a, b) - v)).toBeLessThan(1e-13));
 });

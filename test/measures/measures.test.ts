@@ -4,7 +4,15 @@ import { decode, loadCase, loadGolden } from '../helpers/conformance.js';
 
 describe('top label', () => {
   it('breaks argmax ties towards the lowest class index (every peer does)', () => {
-    expect(Array.from(predictedClass([[0.4, 0.4, 0.2], [0.2, 0.4, 0.4], [1 / 3, 1 / 3, 1 / 3]]))).toEqual([0, 1, 0]);
+    expect(
+      Array.from(
+        predictedClass([
+          [0.4, 0.4, 0.2],
+          [0.2, 0.4, 0.4],
+          [1 / 3, 1 / 3, 1 / 3],
+        ]),
+      ),
+    ).toEqual([0, 1, 0]);
     expect(Array.from(confidence([[0.4, 0.4, 0.2]]))).toEqual([0.4]);
   });
   it('works on logits', () => {
@@ -14,7 +22,14 @@ describe('top label', () => {
 
 describe('entropy', () => {
   it('0 · log 0 = 0, natural log by default', () => {
-    expect(Array.from(entropy([[1, 0, 0], [0.5, 0.5, 0]]))).toEqual([0, Math.LN2]);
+    expect(
+      Array.from(
+        entropy([
+          [1, 0, 0],
+          [0.5, 0.5, 0],
+        ]),
+      ),
+    ).toEqual([0, Math.LN2]);
   });
   it('in bits with base 2', () => {
     expect(entropy([[0.25, 0.25, 0.25, 0.25]], { base: 2 })[0]).toBeCloseTo(2, 15);

@@ -15,11 +15,31 @@ describe('package entry points', () => {
   it('uncertainty-metrics exports what src/index.ts exports', async () => {
     const pkg = await import('uncertainty-metrics');
     expect(Object.keys(pkg).sort()).toEqual(Object.keys(src).sort());
-    expect(pkg.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]])).toBe(src.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]));
+    expect(
+      pkg.ece(
+        [0, 1],
+        [
+          [0.9, 0.1],
+          [0.2, 0.8],
+        ],
+      ),
+    ).toBe(
+      src.ece(
+        [0, 1],
+        [
+          [0.9, 0.1],
+          [0.2, 0.8],
+        ],
+      ),
+    );
   });
   it('uncertainty-metrics/io, /cli, /plot and /report', async () => {
-    expect(Object.keys(await import('uncertainty-metrics/plot')).sort()).toEqual(Object.keys(await import('../../src/plot/index.js')).sort());
-    expect(Object.keys(await import('uncertainty-metrics/report')).sort()).toEqual(Object.keys(await import('../../src/report/index.js')).sort());
+    expect(Object.keys(await import('uncertainty-metrics/plot')).sort()).toEqual(
+      Object.keys(await import('../../src/plot/index.js')).sort(),
+    );
+    expect(Object.keys(await import('uncertainty-metrics/report')).sort()).toEqual(
+      Object.keys(await import('../../src/report/index.js')).sort(),
+    );
     expect(Object.keys(await import('uncertainty-metrics/io')).sort()).toEqual(Object.keys(srcIo).sort());
     expect(Object.keys(await import('uncertainty-metrics/cli')).sort()).toEqual(Object.keys(srcCli).sort());
   });
@@ -40,14 +60,16 @@ describe('package entry points', () => {
     // every optional peer of the core is optional; the CLI brings all but DuckDB
     const peers = Object.keys(core.peerDependencies as object);
     expect(Object.keys(core.peerDependenciesMeta as object)).toEqual(peers);
-    for (const p of ['citty', 'cli-progress', 'csv-parse', 'csv-stringify', 'hyparquet', 'vega', 'vega-lite']) expect(Object.keys(cli.dependencies as object)).toContain(p);
+    for (const p of ['citty', 'cli-progress', 'csv-parse', 'csv-stringify', 'hyparquet', 'vega', 'vega-lite'])
+      expect(Object.keys(cli.dependencies as object)).toContain(p);
     // the core records its version in fitted calibrators without reading package.json (no Node APIs)
     expect(VERSION).toBe(core.version);
     expect(cli.version).toBe(core.version);
     expect(workspace.private).toBe(true);
     const exports = core.exports as Record<string, Record<string, unknown>>;
     expect(Object.keys(exports['.'] ?? {})).toEqual(['import', 'require']);
-    for (const sub of ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel']) expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'default']);
+    for (const sub of ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel'])
+      expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'default']);
   });
 });
 
@@ -61,7 +83,9 @@ function importGraph(entry: string): { files: string[]; external: string[] } {
     if (seen.has(file)) continue;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/(?:^|;|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:^|;|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    )) {
       const spec = (m[1] ?? m[2]) as string;
       if (spec.startsWith('.')) stack.push(resolve(dirname(file), spec));
       else external.add(spec);
@@ -83,10 +107,20 @@ describe('the core runs in browsers', () => {
   });
   it('the io and cli entry points are the only ones that use Node', () => {
     expect(importGraph(`${repoRoot}packages/core/dist/io/index.js`).external.sort()).toEqual([
-      'csv-parse', 'csv-stringify/sync', 'hyparquet', 'node:buffer', 'node:fs/promises', 'node:path', 'node:stream',
+      'csv-parse',
+      'csv-stringify/sync',
+      'hyparquet',
+      'node:buffer',
+      'node:fs/promises',
+      'node:path',
+      'node:stream',
     ]);
   });
   it('/plot and /report use Vega and Vega-Lite but no Node built-in, so they run in browsers too', () => {
-    for (const entry of ['plot', 'report']) expect(importGraph(`${repoRoot}packages/core/dist/${entry}/index.js`).external.sort()).toEqual(['vega', 'vega-lite']);
+    for (const entry of ['plot', 'report'])
+      expect(importGraph(`${repoRoot}packages/core/dist/${entry}/index.js`).external.sort()).toEqual([
+        'vega',
+        'vega-lite',
+      ]);
   });
 });

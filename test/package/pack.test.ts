@@ -12,8 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
 
-const npm = (args: string[], cwd: string): string => execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-const node = (code: string, cwd: string, type: 'module' | 'commonjs' = 'module') => spawnSync(process.execPath, [`--input-type=${type}`, '-e', code], { cwd, encoding: 'utf8' });
+const npm = (args: string[], cwd: string): string =>
+  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const node = (code: string, cwd: string, type: 'module' | 'commonjs' = 'module') =>
+  spawnSync(process.execPath, [`--input-type=${type}`, '-e', code], { cwd, encoding: 'utf8' });
 
 /** Bytes of every file under `dir`. */
 function bytes(dir: string): number {
@@ -31,7 +33,11 @@ let cliTarball: string;
 let coreProject: string;
 let cliProject: string;
 
-function project(name: string, tarballs: string[], network: '--offline' | '--prefer-offline'): { dir: string; output: string } {
+function project(
+  name: string,
+  tarballs: string[],
+  network: '--offline' | '--prefer-offline',
+): { dir: string; output: string } {
   const dir = join(work, name);
   execFileSync('mkdir', ['-p', dir]);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true }));
@@ -41,7 +47,15 @@ function project(name: string, tarballs: string[], network: '--offline' | '--pre
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'um-pack-'));
-  const pack = (dir: string) => join(work, (JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], join(repoRoot, dir))) as { filename: string }[])[0]?.filename as string);
+  const pack = (dir: string) =>
+    join(
+      work,
+      (
+        JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], join(repoRoot, dir))) as {
+          filename: string;
+        }[]
+      )[0]?.filename as string,
+    );
   coreTarball = pack('packages/core');
   cliTarball = pack('packages/cli');
 });
@@ -57,7 +71,9 @@ describe('the core package, installed alone', () => {
   });
 
   it('brings no other package, installs under 2 MB and runs no script', () => {
-    expect(readdirSync(join(coreProject, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual(['uncertainty-metrics']);
+    expect(readdirSync(join(coreProject, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual([
+      'uncertainty-metrics',
+    ]);
     expect(bytes(join(coreProject, 'node_modules', 'uncertainty-metrics'))).toBeLessThan(2_000_000);
     expect(installOutput).not.toMatch(/install-scripts|prepare/);
   });
@@ -65,29 +81,44 @@ describe('the core package, installed alone', () => {
   it('ships its licence and changelog, and no source maps', () => {
     const files = readdirSync(join(coreProject, 'node_modules', 'uncertainty-metrics'));
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'README.md', 'package.json', 'dist']));
-    const maps = execFileSync('find', [join(coreProject, 'node_modules', 'uncertainty-metrics'), '-name', '*.map'], { encoding: 'utf8' });
+    const maps = execFileSync('find', [join(coreProject, 'node_modules', 'uncertainty-metrics'), '-name', '*.map'], {
+      encoding: 'utf8',
+    });
     expect(maps).toBe('');
   });
 
   it('is imported and required, with the same functions', () => {
-    const esm = node("import { ece } from 'uncertainty-metrics'; console.log(ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]));", coreProject);
+    const esm = node(
+      "import { ece } from 'uncertainty-metrics'; console.log(ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]));",
+      coreProject,
+    );
     expect(esm.stderr).toBe('');
-    const cjs = node("const { ece, UMError } = require('uncertainty-metrics'); console.log(ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]), typeof UMError);", coreProject, 'commonjs');
+    const cjs = node(
+      "const { ece, UMError } = require('uncertainty-metrics'); console.log(ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]), typeof UMError);",
+      coreProject,
+      'commonjs',
+    );
     expect(cjs.stderr).toBe('');
     expect(cjs.stdout.trim()).toBe(`${esm.stdout.trim()} function`);
     // an ES-module entry point is required through Node's require(esm)
-    const sub = node("const { reliabilityDiagram } = require('uncertainty-metrics/plot'); console.log(typeof reliabilityDiagram);", coreProject, 'commonjs');
+    const sub = node(
+      "const { reliabilityDiagram } = require('uncertainty-metrics/plot'); console.log(typeof reliabilityDiagram);",
+      coreProject,
+      'commonjs',
+    );
     expect(sub.stdout.trim()).toBe('function');
   });
 
   it('renders charts only with Vega: without it, UM_DEPENDENCY names the packages to install', () => {
     const r = node(
       "import { renderSvg, rocChart } from 'uncertainty-metrics/plot'; import { rocCurve } from 'uncertainty-metrics';" +
-        "const spec = rocChart(rocCurve([0, 1, 1, 0], [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]]));" +
+        'const spec = rocChart(rocCurve([0, 1, 1, 0], [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]]));' +
         'try { await renderSvg(spec); } catch (e) { console.log(e.code, e.message); }',
       coreProject,
     );
-    expect(r.stdout.trim()).toBe("UM_DEPENDENCY renderSvg: needs the package 'vega', which is not installed (npm install vega vega-lite)");
+    expect(r.stdout.trim()).toBe(
+      "UM_DEPENDENCY renderSvg: needs the package 'vega', which is not installed (npm install vega vega-lite)",
+    );
   });
 });
 
@@ -100,7 +131,9 @@ describe('the CLI package', () => {
   it('gives a working um in one install', () => {
     const bin = join(cliProject, 'node_modules', '.bin', 'um');
     expect(execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    const r = spawnSync(bin, ['metrics', join(repoRoot, 'examples/data/logreg_test.csv'), '--json'], { encoding: 'utf8' });
+    const r = spawnSync(bin, ['metrics', join(repoRoot, 'examples/data/logreg_test.csv'), '--json'], {
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(0);
     expect((JSON.parse(r.stdout) as { n: number }).n).toBe(2000);
   });
@@ -110,12 +143,19 @@ describe('the types', () => {
   it('resolve under node10, node16 (ESM and CommonJS) and bundler: the core entry without any problem, the ES-module entries as ES modules', () => {
     // through a file: attw exits before a large piped output is flushed
     const out = join(work, 'attw.json');
-    spawnSync('sh', ['-c', `"${join(repoRoot, 'node_modules', '.bin', 'attw')}" "${coreTarball}" --format json > "${out}"`]);
-    const report = JSON.parse(readFileSync(out, 'utf8')) as { analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] } };
+    spawnSync('sh', [
+      '-c',
+      `"${join(repoRoot, 'node_modules', '.bin', 'attw')}" "${coreTarball}" --format json > "${out}"`,
+    ]);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as {
+      analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] };
+    };
     const problems = report.analysis.problems.map((p) => `${p.entrypoint} ${p.resolutionKind} ${p.kind}`);
     // `./cli/bin` is the script behind `um` (no types, no API); the ES-module entry points are require()d by Node
     // ≥ 20.19, which TypeScript's node16 mode (before `module: node20`) does not model
-    const expected = ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel'].map((e) => `${e} node16-cjs CJSResolvesToESM`);
+    const expected = ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel'].map(
+      (e) => `${e} node16-cjs CJSResolvesToESM`,
+    );
     expect(problems.filter((p) => !p.startsWith('./cli/bin ')).sort()).toEqual(expected.sort());
   });
 });

@@ -13,7 +13,13 @@ import { uniforms } from '../helpers/minstd.js';
 /** One peer's conventions, one entry per peer function our functions reproduce. */
 export interface PeerConventions {
   /** The top-label (multiclass) calibration error: ece, mce, gce, rmsce, sce, ace, tace, aece/amce, uce, reliability. */
-  topLabel: { bins: number; rule: EqualWidthRule; precision: Precision; equalMass: EqualMassMethod; threshold: number | null };
+  topLabel: {
+    bins: number;
+    rule: EqualWidthRule;
+    precision: Precision;
+    equalMass: EqualMassMethod;
+    threshold: number | null;
+  };
   /** The positive-class (vector) calibration error: binaryCalibrationError, binaryReliability; `'input'` = the input's dtype. */
   positiveClass: { precision: Precision | 'input' };
   /**
@@ -28,7 +34,12 @@ export interface PeerConventions {
   /** uncertainty_metrics' bayesian ECE quirks (prior variance w/12, bins weighted by correct mass). */
   bayesianQuirks: boolean;
   brier: BrierForm;
-  brierDecomposition: { form: 'standard' | 'minus-one'; reliability: 'exact' | 'distance'; resolution: 'correct' | 'transposed'; epsilon: number };
+  brierDecomposition: {
+    form: 'standard' | 'minus-one';
+    reliability: 'exact' | 'distance';
+    resolution: 'correct' | 'transposed';
+    epsilon: number;
+  };
   nll: { clip: number | 'machine-epsilon' | null; renormalize: boolean };
   crps: 'fair' | 'nrg' | 'cyclic';
   informationCriteria: { varianceDdof: 0 | 1; sem: 'instances' | 'members' };
@@ -63,39 +74,85 @@ const google = {
 } as const;
 
 function row(top: PeerConventions['topLabel'], rest: Partial<PeerConventions> = {}): PeerConventions {
-  return { topLabel: top, positiveClass: { precision: top.precision }, binary: 'positive-class', oracleBins: { rule: top.rule, precision: top.precision }, ...ours, ...rest };
+  return {
+    topLabel: top,
+    positiveClass: { precision: top.precision },
+    binary: 'positive-class',
+    oracleBins: { rule: top.rule, precision: top.precision },
+    ...ours,
+    ...rest,
+  };
 }
 
 export const TABLE: Record<PresetName, PeerConventions> = {
   default: row({ bins: 15, rule: floor, precision: 'float64', equalMass: 'quantile', threshold: null }),
   // §1 "google numpy": input dtype (f64), linspace values, [a, b) (digitize), p = 1 in bin B + 1, 30 bins, p > 0 kept
   'uncertainty-metrics': row(
-    { bins: 30, rule: { index: 'edges', edges: 'numpy', closed: 'left', one: 'own-bin' }, precision: 'float64', equalMass: 'uncertainty-metrics', threshold: 0 },
+    {
+      bins: 30,
+      rule: { index: 'edges', edges: 'numpy', closed: 'left', one: 'own-bin' },
+      precision: 'float64',
+      equalMass: 'uncertainty-metrics',
+      threshold: 0,
+    },
     { ...google, binary: 'top-label' },
   ),
   // §1 "google TF": float32 (Keras), ⌊B·p⌋, p = 1 in the last bin, 15 bins; a [N] input → [1 − p, p] → top label
-  'uncertainty-metrics-tf': row({ bins: 15, rule: floor, precision: 'float32', equalMass: 'uncertainty-metrics', threshold: null }, { ...google, binary: 'top-label' }),
+  'uncertainty-metrics-tf': row(
+    { bins: 15, rule: floor, precision: 'float32', equalMass: 'uncertainty-metrics', threshold: null },
+    { ...google, binary: 'top-label' },
+  ),
   // §1 torchmetrics: float32 linspace edges, bucketize(right=True) − 1, p = 1 in bin B + 1, 15 bins; note 1: the
   // binary function keeps the input dtype; §4.6: debiasing only in _ce_compute (equal width), n_b = 1 keeps its
   // plug-in error; §4.12: NRG CRPS; §4.10: exact AUROC in the input dtype
   torchmetrics: row(
-    { bins: 15, rule: { index: 'edges', edges: 'torch', closed: 'left', one: 'own-bin' }, precision: 'float32', equalMass: 'quantile', threshold: null },
+    {
+      bins: 15,
+      rule: { index: 'edges', edges: 'torch', closed: 'left', one: 'own-bin' },
+      precision: 'float32',
+      equalMass: 'quantile',
+      threshold: null,
+    },
     { positiveClass: { precision: 'input' }, debiased: { smallBins: 'plugin', binning: 'equal-width' }, crps: 'nrg' },
   ),
   // §1 netcal: input dtype, linspace values, histogramdd ([a, b), last bin closed), 10 bins; §4.3 numpy.quantile edges
-  netcal: row({ bins: 10, rule: { index: 'edges', edges: 'numpy', closed: 'left', one: 'last-bin' }, precision: 'float64', equalMass: 'netcal', threshold: null }),
+  netcal: row({
+    bins: 10,
+    rule: { index: 'edges', edges: 'numpy', closed: 'left', one: 'last-bin' },
+    precision: 'float64',
+    equalMass: 'netcal',
+    threshold: null,
+  }),
   // §1 sklearn calibration_curve: linspace values, (a, b] (searchsorted), 5 bins; §4.3 percentile edges; §4.7–4.8
   sklearn: row(
-    { bins: 5, rule: { index: 'edges', edges: 'numpy', closed: 'right', one: 'last-bin' }, precision: 'float64', equalMass: 'sklearn', threshold: null },
+    {
+      bins: 5,
+      rule: { index: 'edges', edges: 'numpy', closed: 'right', one: 'last-bin' },
+      precision: 'float64',
+      equalMass: 'sklearn',
+      threshold: null,
+    },
     { brier: 'half-if-binary', nll: { clip: 'machine-epsilon', renormalize: false } },
   ),
   // §1 verified: i·1.0/B edges, (a, b], 15 bins; §4.3 get_equal_bins; §4.6 drops n_b < 2; §4.8 marginal Brier/2
   'verified-calibration': row(
-    { bins: 15, rule: { index: 'edges', edges: 'exact', closed: 'right', one: 'last-bin' }, precision: 'float64', equalMass: 'verified-calibration', threshold: null },
+    {
+      bins: 15,
+      rule: { index: 'edges', edges: 'exact', closed: 'right', one: 'last-bin' },
+      precision: 'float64',
+      equalMass: 'verified-calibration',
+      threshold: null,
+    },
     { brier: 'half' },
   ),
   // §1 relplot binnedECE: int(p / (1/B)), p = 1 in bin B + 1, 10 bins, f64
-  relplot: row({ bins: 10, rule: { index: 'divide', edges: 'exact', closed: 'left', one: 'own-bin' }, precision: 'float64', equalMass: 'quantile', threshold: null }),
+  relplot: row({
+    bins: 10,
+    rule: { index: 'divide', edges: 'exact', closed: 'left', one: 'own-bin' },
+    precision: 'float64',
+    equalMass: 'quantile',
+    threshold: null,
+  }),
 };
 
 /** The precision a positive-class function must use for an input. */
@@ -175,4 +232,6 @@ export function probeVector(seed = 9): { outcomes: number[]; probs: number[] } {
 }
 
 /** (bins, fraction) pairs at which the binned oracle-collaborative accuracy is compared. */
-export const ORACLE_PROBES: readonly (readonly [number, number])[] = [10, 15, 30].flatMap((b) => [0.1, 0.3, 0.5, 0.7].map((f) => [b, f] as const));
+export const ORACLE_PROBES: readonly (readonly [number, number])[] = [10, 15, 30].flatMap((b) =>
+  [0.1, 0.3, 0.5, 0.7].map((f) => [b, f] as const),
+);

@@ -14,7 +14,10 @@ const f = Math.fround;
 const U = 2 ** -24;
 
 /** Seeded overconfident 10-class predictions (float32), most confidences near 1 — where float32 sums drift most. */
-function predictions(seed: number, n: number): { labels: Int32Array; probs: Float32Array; conf: Float32Array; correct: Float32Array } {
+function predictions(
+  seed: number,
+  n: number,
+): { labels: Int32Array; probs: Float32Array; conf: Float32Array; correct: Float32Array } {
   const c = 10;
   const u = uniforms(seed, n * (c + 1));
   const probs = new Float32Array(n * c);
@@ -37,7 +40,13 @@ function predictions(seed: number, n: number): { labels: Int32Array; probs: Floa
 }
 
 /** A peer's ECE: its bin rule, per-bin sums added one at a time (`add`: float32 as the peer, or float64). */
-function peerEce(peer: 'torchmetrics' | 'keras', conf: Float32Array, correct: Float32Array, bins: number, add: (a: number, b: number) => number): number {
+function peerEce(
+  peer: 'torchmetrics' | 'keras',
+  conf: Float32Array,
+  correct: Float32Array,
+  bins: number,
+  add: (a: number, b: number) => number,
+): number {
   const r = add === float32Add ? f : (x: number) => x;
   const step = f(1 / bins);
   const half = Math.floor((bins + 1) / 2);

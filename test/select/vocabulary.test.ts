@@ -24,12 +24,21 @@ describe('target and groupBy, and their aliases', () => {
     same(um.uce(labels, probs, { classwise: false }), um.uce(labels, probs, { groupBy: 'none' }));
   });
   it('reliability: measure', () => {
-    same(um.reliability(labels, probs, { measure: 'uncertainty' }), um.reliability(labels, probs, { target: 'uncertainty' }));
-    same(um.reliability(labels, probs, { measure: 'confidence' }), um.reliability(labels, probs, { target: 'top-label' }));
+    same(
+      um.reliability(labels, probs, { measure: 'uncertainty' }),
+      um.reliability(labels, probs, { target: 'uncertainty' }),
+    );
+    same(
+      um.reliability(labels, probs, { measure: 'confidence' }),
+      um.reliability(labels, probs, { target: 'top-label' }),
+    );
   });
   it('debiasedEce: mode', () => {
     same(um.debiasedEce(labels, probs, { mode: 'marginal' }), um.debiasedEce(labels, probs, { target: 'all-classes' }));
-    same(um.debiasedEce(labels, probs, { mode: 'marginal' }), um.debiasedEce(labels, probs, { target: 'all-classes', groupBy: 'class' }));
+    same(
+      um.debiasedEce(labels, probs, { mode: 'marginal' }),
+      um.debiasedEce(labels, probs, { target: 'all-classes', groupBy: 'class' }),
+    );
     const y2 = labels.map((y) => y % 2);
     const p2 = probs.map((r) => [(r[0] as number) + (r[2] as number), (r[1] as number) + (r[3] as number)]);
     same(um.debiasedEce(y2, p2, { mode: 'positive-class' }), um.debiasedEce(y2, p2, { target: 'positive-class' }));

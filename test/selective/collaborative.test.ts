@@ -1,7 +1,15 @@
 /** Oracle-collaborative accuracy, rejection curves, accuracy/coverage operating points and row-order invariance. */
 import { describe, expect, it } from 'vitest';
 import {
-  accuracyAtCoverage, aupr, auroc, aurc, coverageAtRisk, eAurc, oracleCollaborativeAccuracy, rejectionCurve, riskCoverageCurve,
+  accuracyAtCoverage,
+  aupr,
+  auroc,
+  aurc,
+  coverageAtRisk,
+  eAurc,
+  oracleCollaborativeAccuracy,
+  rejectionCurve,
+  riskCoverageCurve,
 } from '../../src/index.js';
 import { exampleCsv, randomProbs } from '../helpers/data.js';
 import { uniforms } from '../helpers/minstd.js';
@@ -11,14 +19,24 @@ const Y8 = [0, 0, 0, 1, 0, 1, 1, 1];
 
 describe('oracleCollaborativeAccuracy: uncertainty_metrics accuracy_test.py (reference_values.md §2.5)', () => {
   it('10 bins, 40 % referred: 0.7916666666666666', () => {
-    expect(oracleCollaborativeAccuracy(Y8, P8, { binary: true, fraction: 0.4, bins: 10 })).toBeCloseTo(0.7916666666666666, 15);
+    expect(oracleCollaborativeAccuracy(Y8, P8, { binary: true, fraction: 0.4, bins: 10 })).toBeCloseTo(
+      0.7916666666666666,
+      15,
+    );
   });
   it('10 bins, 15 % referred (the last oracle bin is the first non-empty one): 0.6875', () => {
     expect(oracleCollaborativeAccuracy(Y8, P8, { binary: true, fraction: 0.15, bins: 10 })).toBeCloseTo(0.6875, 15);
   });
   it('decision threshold 0.655: bins of |p − t|, 30 % referred: 0.75', () => {
     const p = [0.51, 0.45, 0.39, 0.76, 0.68, 0.29, 0.81, 0.85];
-    expect(oracleCollaborativeAccuracy([0, 0, 1, 1, 0, 1, 1, 1], p, { binary: true, fraction: 0.3, bins: 10, decisionThreshold: 0.655 })).toBeCloseTo(0.75, 15);
+    expect(
+      oracleCollaborativeAccuracy([0, 0, 1, 1, 0, 1, 1, 1], p, {
+        binary: true,
+        fraction: 0.3,
+        bins: 10,
+        decisionThreshold: 0.655,
+      }),
+    ).toBeCloseTo(0.75, 15);
   });
   it('thresholds 0.5 and 0.5001 give the same result (13 bins, 26.7 %)', () => {
     const p = [0.51, 0.45, 0.39, 0.66, 0.68, 0.29, 0.81, 0.85, 0.49, 0.12, 0.37, 0.73, 0.95, 0.14];
@@ -76,10 +94,19 @@ describe('rejectionCurve on the bundled MNIST predictions (seeds 000 Fig. 2, 003
     const { labels, probs } = randomProbs(5, 200, 4, 20);
     const r = rejectionCurve(labels, probs);
     const c = riskCoverageCurve(labels, probs, { by: 'normalized-entropy' });
-    expect(r.points.map((p) => [p.threshold, p.count, p.error])).toEqual([...c.points].reverse().map((p) => [p.threshold, p.count, p.risk]));
+    expect(r.points.map((p) => [p.threshold, p.count, p.error])).toEqual(
+      [...c.points].reverse().map((p) => [p.threshold, p.count, p.risk]),
+    );
   });
   it('a threshold below every value keeps nothing: error null', () => {
-    const r = rejectionCurve([0, 1], [[0.6, 0.4], [0.3, 0.7]], { thresholds: [0.1] });
+    const r = rejectionCurve(
+      [0, 1],
+      [
+        [0.6, 0.4],
+        [0.3, 0.7],
+      ],
+      { thresholds: [0.1] },
+    );
     expect(r.points).toEqual([{ threshold: 0.1, count: 0, coverage: 0, error: null }]);
   });
 });
@@ -92,10 +119,21 @@ describe('row order never matters (ties included)', () => {
     const l2 = order.map((i) => labels[i] as number);
     const p2 = order.map((i) => probs[i] as number[]);
     const all = (l: number[], p: number[][]) => [
-      auroc(l, p), aupr(l, p), aupr(l, p, { positive: 'correct' }), aurc(l, p), eAurc(l, p), aurc(l, p, { estimator: 'fd-shifts' }),
-      aurc(l, p, { estimator: 'geifman' }), aurc(l, p, { estimator: 'torch-uncertainty' }), accuracyAtCoverage(l, p, { coverage: 0.37 }),
-      coverageAtRisk(l, p, { risk: 0.5 }), oracleCollaborativeAccuracy(l, p, { fraction: 0.13 }), oracleCollaborativeAccuracy(l, p, { fraction: 0.13, bins: 10 }),
-      riskCoverageCurve(l, p, { by: 'normalized-entropy' }), rejectionCurve(l, p, { thresholds: [0.9, 0.5] }), auroc(l, p, { by: 'margin' }),
+      auroc(l, p),
+      aupr(l, p),
+      aupr(l, p, { positive: 'correct' }),
+      aurc(l, p),
+      eAurc(l, p),
+      aurc(l, p, { estimator: 'fd-shifts' }),
+      aurc(l, p, { estimator: 'geifman' }),
+      aurc(l, p, { estimator: 'torch-uncertainty' }),
+      accuracyAtCoverage(l, p, { coverage: 0.37 }),
+      coverageAtRisk(l, p, { risk: 0.5 }),
+      oracleCollaborativeAccuracy(l, p, { fraction: 0.13 }),
+      oracleCollaborativeAccuracy(l, p, { fraction: 0.13, bins: 10 }),
+      riskCoverageCurve(l, p, { by: 'normalized-entropy' }),
+      rejectionCurve(l, p, { thresholds: [0.9, 0.5] }),
+      auroc(l, p, { by: 'margin' }),
     ];
     expect(all(l2, p2)).toEqual(all(labels, probs));
   });
@@ -103,7 +141,13 @@ describe('row order never matters (ties included)', () => {
 
 describe('inputs', () => {
   it("input 'predicted' with per-sample confidences equals the same data as probabilities", () => {
-    const probs = [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6], [0.55, 0.45]];
+    const probs = [
+      [0.9, 0.1],
+      [0.2, 0.8],
+      [0.3, 0.7],
+      [0.4, 0.6],
+      [0.55, 0.45],
+    ];
     const labels = [0, 0, 1, 0, 1];
     const predicted = [0, 1, 1, 1, 0];
     const confidence = [0.9, 0.8, 0.7, 0.6, 0.55];

@@ -55,7 +55,8 @@ describe('blockSums: one block in closed form', () => {
       const unit = 2 ** e;
       const scaled = blockSums(k0, c, unit, 0);
       // the same true counts given directly (where float64 holds them) or in units of 2^30 less
-      const direct = e <= 960 ? blockSums(k0 * unit, c * unit, 1, 0) : blockSums(k0 * 2 ** 30, c * 2 ** 30, unit / 2 ** 30, 0);
+      const direct =
+        e <= 960 ? blockSums(k0 * unit, c * unit, 1, 0) : blockSums(k0 * 2 ** 30, c * 2 ** 30, unit / 2 ** 30, 0);
       const directG = e <= 960 ? direct.g / unit : direct.g / 2 ** 30;
       expect(rel(scaled.h, direct.h), `k0=${k0} c=${c} 2^${e}`).toBeLessThan(1e-14);
       expect(rel(scaled.g, directG), `k0=${k0} c=${c} 2^${e}`).toBeLessThan(1e-14);
@@ -129,12 +130,18 @@ function limitAurc(weights: number[]): number {
 }
 
 describe('AURC and friends with large whole weights', () => {
-  it.each(['mean-risk', 'geifman', 'torch-uncertainty'] as const)('%s: equals the sum over the expanded samples (blocks of 1 000 to 30 000 samples)', (estimator) => {
-    for (const factor of [1, 7, 500, 10007]) {
-      const w = small.map((x) => x * factor);
-      expect(rel(um.aurc(labels, probs, { weights: w, estimator }), bruteAurc(w, estimator)), `×${factor}`).toBeLessThan(1e-13);
-    }
-  });
+  it.each(['mean-risk', 'geifman', 'torch-uncertainty'] as const)(
+    '%s: equals the sum over the expanded samples (blocks of 1 000 to 30 000 samples)',
+    (estimator) => {
+      for (const factor of [1, 7, 500, 10007]) {
+        const w = small.map((x) => x * factor);
+        expect(
+          rel(um.aurc(labels, probs, { weights: w, estimator }), bruteAurc(w, estimator)),
+          `×${factor}`,
+        ).toBeLessThan(1e-13);
+      }
+    },
+  );
 
   it('whole weights of 1e15, 1e300 and 1e308 finish at once and approach the limit of ever larger counts', () => {
     const limit = limitAurc(small);
@@ -174,8 +181,15 @@ describe('AURC and friends with large whole weights', () => {
       return errors;
     };
     for (const coverage of [0.1, 0.37, 0.5, 1]) {
-      expect(rel(um.accuracyAtCoverage(labels, probs, { weights: w, coverage }), 1 - errorsAt(coverage * n) / (coverage * n))).toBeLessThan(1e-13);
+      expect(
+        rel(
+          um.accuracyAtCoverage(labels, probs, { weights: w, coverage }),
+          1 - errorsAt(coverage * n) / (coverage * n),
+        ),
+      ).toBeLessThan(1e-13);
     }
-    expect(rel(um.oracleCollaborativeAccuracy(labels, probs, { weights: w, fraction: 0.25 }), 1 - errorsAt(0.75 * n) / n)).toBeLessThan(1e-13);
+    expect(
+      rel(um.oracleCollaborativeAccuracy(labels, probs, { weights: w, fraction: 0.25 }), 1 - errorsAt(0.75 * n) / n),
+    ).toBeLessThan(1e-13);
   });
 });

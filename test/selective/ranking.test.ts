@@ -1,12 +1,25 @@
 /** AUROC and AUPR: hand-checked cases, brute force, Keras' approximation, one-class errors and Ding et al.'s example. */
 import { describe, expect, it } from 'vitest';
-import { aupr, auroc, aurc, eAurc, precisionRecallCurve, riskCoverageCurve, rocCurve, UMError } from '../../src/index.js';
+import {
+  aupr,
+  auroc,
+  aurc,
+  eAurc,
+  precisionRecallCurve,
+  riskCoverageCurve,
+  rocCurve,
+  UMError,
+} from '../../src/index.js';
 import { createRng } from '../../src/random/rng.js';
 import { uniforms } from '../helpers/minstd.js';
 
 /** (correct, confidence) pairs as labels 0 and predicted classes 0 (correct) or 1 (wrong). */
 function pairs(correct: number[], confidence: number[], extra: Record<string, unknown> = {}) {
-  return { labels: correct.map(() => 0), predicted: correct.map((c) => (c === 1 ? 0 : 1)), options: { input: 'predicted' as const, by: { confidence }, ...extra } };
+  return {
+    labels: correct.map(() => 0),
+    predicted: correct.map((c) => (c === 1 ? 0 : 1)),
+    options: { input: 'predicted' as const, by: { confidence }, ...extra },
+  };
 }
 
 /** Mann–Whitney with ties ½, by brute force. */
@@ -49,7 +62,13 @@ describe('exact AUROC and AUPR', () => {
       const { labels, predicted, options } = pairs(correct, conf);
       expect(auroc(labels, predicted, options)).toBeCloseTo(bruteAuroc(correct, conf), 14);
       expect(aupr(labels, predicted, { ...options, positive: 'correct' })).toBeCloseTo(bruteAp(correct, conf), 14);
-      expect(aupr(labels, predicted, options)).toBeCloseTo(bruteAp(correct.map((c) => 1 - c), conf.map((c) => -c)), 14);
+      expect(aupr(labels, predicted, options)).toBeCloseTo(
+        bruteAp(
+          correct.map((c) => 1 - c),
+          conf.map((c) => -c),
+        ),
+        14,
+      );
     }
   });
   it('ranking by an uncertainty reverses the order: normalized entropy equals max-prob on two classes', () => {
@@ -62,9 +81,16 @@ describe('exact AUROC and AUPR', () => {
   });
   it('{ uncertainty } and { confidence } given by the caller state the direction', () => {
     const labels = [0, 0, 1, 0];
-    const probs = [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]];
+    const probs = [
+      [0.9, 0.1],
+      [0.2, 0.8],
+      [0.3, 0.7],
+      [0.4, 0.6],
+    ];
     const u = [0.1, 0.2, 0.3, 0.4];
-    expect(auroc(labels, probs, { by: { uncertainty: u } })).toBe(auroc(labels, probs, { by: { confidence: u.map((x) => -x) } }));
+    expect(auroc(labels, probs, { by: { uncertainty: u } })).toBe(
+      auroc(labels, probs, { by: { confidence: u.map((x) => -x) } }),
+    );
     expect(auroc(labels, probs, { by: { uncertainty: u } })).toBe(1 - auroc(labels, probs, { by: { confidence: u } }));
   });
 });
@@ -89,7 +115,9 @@ describe('rocCurve and precisionRecallCurve: the curves under auroc and aupr', (
       const pr = precisionRecallCurve(labels, predicted, { ...options, positive });
       expect(pr.aupr).toBe(aupr(labels, predicted, { ...options, positive }));
       let ap = 0;
-      pr.points.forEach((p, i) => (ap += (p.recall - (i === 0 ? 0 : (pr.points[i - 1] as { recall: number }).recall)) * p.precision));
+      pr.points.forEach(
+        (p, i) => (ap += (p.recall - (i === 0 ? 0 : (pr.points[i - 1] as { recall: number }).recall)) * p.precision),
+      );
       expect(ap).toBeCloseTo(pr.aupr, 14);
       expect(pr.points.at(-1)?.recall).toBe(1);
     }
@@ -103,24 +131,52 @@ describe("Keras' thresholded approximation (uncertainty_metrics' AUC)", () => {
   });
   it('robustness_metrics CalibrationAUC tests (10 thresholds): AUROC and AUPR of correct = [1, 0, 0, 0, 1]', () => {
     const correct = [1, 0, 0, 0, 1];
-    const ROC: [number[], number][] = [[[1, 0, 0, 0, 1], 1], [[1, 0, 0, 0.1, 0], 0.75], [[1, 0.5, 0.5, 0.5, 0], 0.5], [[0.5, 0.5, 0.5, 0.5, 0.5], 0.5], [[0.1, 0.9, 0.9, 0.9, 0.1], 0]];
-    const PR: [number[], number][] = [[[1, 0, 0, 0, 1], 1], [[1, 0, 0, 0.1, 1], 1], [[1, 0.8, 0.5, 0.1, 0.5], 0.75], [[0.5, 0.5, 0.5, 0.5, 0.5], 0.4], [[0.1, 0.9, 0.9, 0.9, 0.1], 0.234]];
+    const ROC: [number[], number][] = [
+      [[1, 0, 0, 0, 1], 1],
+      [[1, 0, 0, 0.1, 0], 0.75],
+      [[1, 0.5, 0.5, 0.5, 0], 0.5],
+      [[0.5, 0.5, 0.5, 0.5, 0.5], 0.5],
+      [[0.1, 0.9, 0.9, 0.9, 0.1], 0],
+    ];
+    const PR: [number[], number][] = [
+      [[1, 0, 0, 0, 1], 1],
+      [[1, 0, 0, 0.1, 1], 1],
+      [[1, 0.8, 0.5, 0.1, 0.5], 0.75],
+      [[0.5, 0.5, 0.5, 0.5, 0.5], 0.4],
+      [[0.1, 0.9, 0.9, 0.9, 0.1], 0.234],
+    ];
     for (const [conf, v] of ROC) {
       const { labels, predicted, options } = pairs(correct, conf, { preset: 'uncertainty-metrics-tf', thresholds: 10 });
       expect(auroc(labels, predicted, options), JSON.stringify(conf)).toBeCloseTo(v, 6);
     }
     for (const [conf, v] of PR) {
-      const { labels, predicted, options } = pairs(correct, conf, { preset: 'uncertainty-metrics-tf', thresholds: 10, positive: 'correct' });
+      const { labels, predicted, options } = pairs(correct, conf, {
+        preset: 'uncertainty-metrics-tf',
+        thresholds: 10,
+        positive: 'correct',
+      });
       expect(Math.abs(aupr(labels, predicted, options) - v), JSON.stringify(conf)).toBeLessThanOrEqual(1e-3);
     }
   });
   it('needs values in [0, 1]: entropy of 3 classes is out of range', () => {
-    expect(() => auroc([2, 0], [[0.3, 0.3, 0.4], [0.1, 0.1, 0.8]], { by: 'entropy', thresholds: 200 })).toThrow(/^auroc: entropy\[0\] must lie in \[0, 1\] for the thresholded approximation/);
+    expect(() =>
+      auroc(
+        [2, 0],
+        [
+          [0.3, 0.3, 0.4],
+          [0.1, 0.1, 0.8],
+        ],
+        { by: 'entropy', thresholds: 200 },
+      ),
+    ).toThrow(/^auroc: entropy\[0\] must lie in \[0, 1\] for the thresholded approximation/);
   });
 });
 
 describe('one class only is an error with its own code', () => {
-  const probs = [[0.9, 0.1], [0.2, 0.8]];
+  const probs = [
+    [0.9, 0.1],
+    [0.2, 0.8],
+  ];
   for (const [name, call] of [
     ['auroc, all correct', () => auroc([0, 1], probs)],
     ['auroc, all wrong', () => auroc([1, 0], probs)],
@@ -137,7 +193,9 @@ describe('one class only is an error with its own code', () => {
       }
       expect(error).toBeInstanceOf(UMError);
       expect((error as UMError).code).toBe('UM_SINGLE_CLASS');
-      expect((error as UMError).message).toMatch(/^au(roc|pr): labels must hold both (correct|wrong) predictions and (correct|wrong) predictions; got "no (correct|wrong) predictions"$/);
+      expect((error as UMError).message).toMatch(
+        /^au(roc|pr): labels must hold both (correct|wrong) predictions and (correct|wrong) predictions; got "no (correct|wrong) predictions"$/,
+      );
     });
   }
 });
@@ -154,7 +212,12 @@ describe('Ding et al. (arXiv:1903.02050) §4.1, Table 1: AURC ranks the network 
     conf.push(c);
     correct1.push(rng.uniform() < c ** 0.5 ? 1 : 0);
   }
-  const leastConfidentCorrect = conf.map((c, i) => [c, i] as const).filter(([, i]) => correct1[i] === 1).sort((a, b) => a[0] - b[0]).slice(0, 20).map(([, i]) => i);
+  const leastConfidentCorrect = conf
+    .map((c, i) => [c, i] as const)
+    .filter(([, i]) => correct1[i] === 1)
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, 20)
+    .map(([, i]) => i);
   const correct2 = [...correct1];
   for (const i of leastConfidentCorrect) correct2[i] = 0;
   const one = pairs(correct1, conf);
@@ -164,7 +227,9 @@ describe('Ding et al. (arXiv:1903.02050) §4.1, Table 1: AURC ranks the network 
     expect(correct1.reduce((a, b) => a + b, 0) / n).toBeGreaterThan(0.9);
   });
   it('AUROC and both AUPRs rank Network 2 higher', () => {
-    expect(auroc(two.labels, two.predicted, two.options)).toBeGreaterThan(auroc(one.labels, one.predicted, one.options));
+    expect(auroc(two.labels, two.predicted, two.options)).toBeGreaterThan(
+      auroc(one.labels, one.predicted, one.options),
+    );
     expect(aupr(two.labels, two.predicted, two.options)).toBeGreaterThan(aupr(one.labels, one.predicted, one.options));
   });
   it('AURC ranks Network 1 better (lower), and its risk is never higher at any coverage', () => {

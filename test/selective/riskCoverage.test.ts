@@ -1,16 +1,33 @@
 /** AURC, E-AURC, risk–coverage curves and the coverage/risk operating points: hand-checked cases and peers' values. */
 import { describe, expect, it } from 'vitest';
-import { accuracyAtCoverage, aurc, coverageAtRisk, eAurc, riskCoverageCurve, type AurcEstimator } from '../../src/index.js';
+import {
+  accuracyAtCoverage,
+  aurc,
+  coverageAtRisk,
+  eAurc,
+  riskCoverageCurve,
+  type AurcEstimator,
+} from '../../src/index.js';
 import { minstdDataset } from '../helpers/minstd.js';
 
 /** (correct, confidence) pairs as labels 0 and predicted classes 0 (correct) or 1 (wrong). */
 function pairs(correct: number[], confidence: number[]) {
-  return { labels: correct.map(() => 0), predicted: correct.map((c) => (c === 1 ? 0 : 1)), options: { input: 'predicted' as const, by: { confidence } } };
+  return {
+    labels: correct.map(() => 0),
+    predicted: correct.map((c) => (c === 1 ? 0 : 1)),
+    options: { input: 'predicted' as const, by: { confidence } },
+  };
 }
 const ESTIMATORS: AurcEstimator[] = ['mean-risk', 'geifman', 'fd-shifts', 'torch-uncertainty'];
 
 describe('AURC conventions (reference_values.md §12.3 and §11)', () => {
-  const CASES: { name: string; residuals: number[]; confidence: number[]; values: Record<AurcEstimator, number>; excess: Partial<Record<AurcEstimator, number>> }[] = [
+  const CASES: {
+    name: string;
+    residuals: number[];
+    confidence: number[];
+    values: Record<AurcEstimator, number>;
+    excess: Partial<Record<AurcEstimator, number>>;
+  }[] = [
     {
       name: '5 predictions with a tie',
       residuals: [0, 0, 1, 1, 0],
@@ -22,27 +39,46 @@ describe('AURC conventions (reference_values.md §12.3 and §11)', () => {
       name: '8 predictions',
       residuals: [0, 1, 0, 1, 1, 0, 0, 0],
       confidence: [0.95, 0.9, 0.85, 0.7, 0.65, 0.6, 0.55, 0.5],
-      values: { geifman: 0.3327380952380953, 'fd-shifts': 0.38117559523809524, 'torch-uncertainty': 0.43562925170068034, 'mean-risk': 0.40461309523809524 },
+      values: {
+        geifman: 0.3327380952380953,
+        'fd-shifts': 0.38117559523809524,
+        'torch-uncertainty': 0.43562925170068034,
+        'mean-risk': 0.40461309523809524,
+      },
       excess: { geifman: 0.25149036351668, 'fd-shifts': 0.2999278635166797 },
     },
   ];
   for (const c of CASES) {
     it(c.name, () => {
-      const { labels, predicted, options } = pairs(c.residuals.map((r) => 1 - r), c.confidence);
-      for (const e of ESTIMATORS) expect(aurc(labels, predicted, { ...options, estimator: e }), e).toBeCloseTo(c.values[e], 15);
-      for (const [e, v] of Object.entries(c.excess)) expect(eAurc(labels, predicted, { ...options, estimator: e as AurcEstimator }), e).toBeCloseTo(v, 15);
+      const { labels, predicted, options } = pairs(
+        c.residuals.map((r) => 1 - r),
+        c.confidence,
+      );
+      for (const e of ESTIMATORS)
+        expect(aurc(labels, predicted, { ...options, estimator: e }), e).toBeCloseTo(c.values[e], 15);
+      for (const [e, v] of Object.entries(c.excess))
+        expect(eAurc(labels, predicted, { ...options, estimator: e as AurcEstimator }), e).toBeCloseTo(v, 15);
     });
   }
   it('MINSTD data set (300 predictions): all four conventions and both E-AURCs', () => {
     const { conf, correct } = minstdDataset();
     const { labels, predicted, options } = pairs(correct, conf);
-    const expected: Record<AurcEstimator, number> = { geifman: 0.3609982511835821, 'fd-shifts': 0.36346979161707366, 'torch-uncertainty': 0.36468540964923774, 'mean-risk': 0.36420868050596245 };
-    for (const e of ESTIMATORS) expect(aurc(labels, predicted, { ...options, estimator: e }), e).toBeCloseTo(expected[e], 14);
+    const expected: Record<AurcEstimator, number> = {
+      geifman: 0.3609982511835821,
+      'fd-shifts': 0.36346979161707366,
+      'torch-uncertainty': 0.36468540964923774,
+      'mean-risk': 0.36420868050596245,
+    };
+    for (const e of ESTIMATORS)
+      expect(aurc(labels, predicted, { ...options, estimator: e }), e).toBeCloseTo(expected[e], 14);
     expect(eAurc(labels, predicted, { ...options, estimator: 'geifman' })).toBeCloseTo(0.243753939830207, 14);
     expect(eAurc(labels, predicted, { ...options, estimator: 'fd-shifts' })).toBeCloseTo(0.24622548026369834, 14);
     // mean-risk = 1 − verified_calibration's selective accuracy 0.6357913194940376
     expect(1 - aurc(labels, predicted, options)).toBeCloseTo(0.6357913194940376, 14);
-    expect(accuracyAtCoverage(labels, predicted, { ...options, coverage: 31 / 300 })).toBeCloseTo(0.7419354838709677, 15);
+    expect(accuracyAtCoverage(labels, predicted, { ...options, coverage: 31 / 300 })).toBeCloseTo(
+      0.7419354838709677,
+      15,
+    );
   });
 });
 
@@ -76,7 +112,13 @@ describe('verified_calibration test_selective_stats (AURC = 1 − selective accu
 
 describe('torch-uncertainty test_risk_coverage (binary vectors are [1 − p, p])', () => {
   const P = [0.1, 0.2, 0.3, 0.4, 0.2];
-  const M = [[0.1, 0.9], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6], [0.2, 0.8]];
+  const M = [
+    [0.1, 0.9],
+    [0.2, 0.8],
+    [0.3, 0.7],
+    [0.4, 0.6],
+    [0.2, 0.8],
+  ];
   const tu = { estimator: 'torch-uncertainty' as const };
   it('AURC: all wrong 1, all right 0, mixed 0.1125', () => {
     expect(aurc([1, 1, 1, 1, 1], P, { ...tu, binary: true })).toBe(1);
@@ -90,28 +132,85 @@ describe('torch-uncertainty test_risk_coverage (binary vectors are [1 − p, p])
     expect(() => aurc([0], [[0.9, 0.1]], tu)).toThrow(expect.objectContaining({ code: 'UM_EMPTY' }) as Error);
   });
   it('CovAtxRisk: the largest coverage with risk ≤ target', () => {
-    expect(coverageAtRisk([0, 0, 0, 0, 0], [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4], [0.8, 0.2]], { risk: 0.5 })?.coverage).toBe(1);
-    expect(coverageAtRisk([1, 1, 1, 1, 1], [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4], [0.8, 0.2]], { risk: 0.5 })).toBeNull();
-    expect(coverageAtRisk([1, 0, 1, 1, 1, 0, 0, 0, 1], [0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.48, 0.49], { binary: true, risk: 0.55 })?.coverage).toBeCloseTo(8 / 9, 15);
+    expect(
+      coverageAtRisk(
+        [0, 0, 0, 0, 0],
+        [
+          [0.9, 0.1],
+          [0.8, 0.2],
+          [0.7, 0.3],
+          [0.6, 0.4],
+          [0.8, 0.2],
+        ],
+        { risk: 0.5 },
+      )?.coverage,
+    ).toBe(1);
+    expect(
+      coverageAtRisk(
+        [1, 1, 1, 1, 1],
+        [
+          [0.9, 0.1],
+          [0.8, 0.2],
+          [0.7, 0.3],
+          [0.6, 0.4],
+          [0.8, 0.2],
+        ],
+        { risk: 0.5 },
+      ),
+    ).toBeNull();
+    expect(
+      coverageAtRisk([1, 0, 1, 1, 1, 0, 0, 0, 1], [0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.48, 0.49], {
+        binary: true,
+        risk: 0.55,
+      })?.coverage,
+    ).toBeCloseTo(8 / 9, 15);
     expect(coverageAtRisk([0, 0, 1, 1, 1], P, { binary: true, risk: 0.5 })?.coverage).toBe(4 / 5);
     expect(coverageAtRisk([0, 0, 1, 1, 0], P, { binary: true, risk: 0.5 })?.coverage).toBe(1);
   });
   it('RiskAtxCov = 1 − accuracyAtCoverage', () => {
-    expect(1 - accuracyAtCoverage([1, 1, 1, 1, 1], [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4], [0.8, 0.2]], { coverage: 0.5 })).toBe(1);
+    expect(
+      1 -
+        accuracyAtCoverage(
+          [1, 1, 1, 1, 1],
+          [
+            [0.9, 0.1],
+            [0.8, 0.2],
+            [0.7, 0.3],
+            [0.6, 0.4],
+            [0.8, 0.2],
+          ],
+          { coverage: 0.5 },
+        ),
+    ).toBe(1);
     expect(1 - accuracyAtCoverage([0, 0, 1, 1, 1], P, { binary: true, coverage: 0.5 })).toBeCloseTo(1 / 3, 15);
-    expect(1 - accuracyAtCoverage([0, 0, 1, 0, 1, 1], [0.1, 0.19, 0.3, 0.15, 0.4, 0.2], { binary: true, coverage: 0.5 })).toBe(0);
-    expect(1 - accuracyAtCoverage([0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.15, 0.4, 0.2], { binary: true, coverage: 0.55 })).toBeCloseTo(1 / 4, 15);
+    expect(
+      1 - accuracyAtCoverage([0, 0, 1, 0, 1, 1], [0.1, 0.19, 0.3, 0.15, 0.4, 0.2], { binary: true, coverage: 0.5 }),
+    ).toBe(0);
+    expect(
+      1 - accuracyAtCoverage([0, 0, 1, 0, 1, 1], [0.1, 0.2, 0.3, 0.15, 0.4, 0.2], { binary: true, coverage: 0.55 }),
+    ).toBeCloseTo(1 / 4, 15);
   });
 });
 
 describe('ties and the curve', () => {
   it('a tied block is one point; AURC takes its expected risk (hand-checked)', () => {
     // confidences 0.9 (right), 0.5 ×4 (2 right, 2 wrong), 0.2 (wrong)
-    const probs = [[0.9, 0.1], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5], [0.8, 0.2]].map((r, i) => (i === 5 ? [0.2, 0.8] : r));
+    const probs = [
+      [0.9, 0.1],
+      [0.5, 0.5],
+      [0.5, 0.5],
+      [0.5, 0.5],
+      [0.5, 0.5],
+      [0.8, 0.2],
+    ].map((r, i) => (i === 5 ? [0.2, 0.8] : r));
     const labels = [0, 0, 0, 1, 1, 0];
     // row 5 predicts class 1 with confidence 0.8 and is wrong; rows 1–4 predict class 0 (tie → lowest index)
     const c = riskCoverageCurve(labels, probs);
-    expect(c.points.map((p) => [p.threshold, p.count, p.risk])).toEqual([[0.9, 1, 0], [0.8, 2, 0.5], [0.5, 6, 0.5]]);
+    expect(c.points.map((p) => [p.threshold, p.count, p.risk])).toEqual([
+      [0.9, 1, 0],
+      [0.8, 2, 0.5],
+      [0.5, 6, 0.5],
+    ]);
     // err̄(k) for k = 1..6: 0, 1, 1.5, 2, 2.5, 3 → risks 0, 1/2, 1/2, 1/2, 1/2, 1/2
     expect(c.aurc).toBeCloseTo((0 + 0.5 * 5) / 6, 15);
     expect(aurc(labels, probs)).toBe(c.aurc);
@@ -120,12 +219,22 @@ describe('ties and the curve', () => {
     expect(c.eAurc).toBeCloseTo(c.aurc - (0.25 + 0.4 + 0.5) / 6, 15);
   });
   it('accuracyAtCoverage inside a tie takes the kept share of the block', () => {
-    const probs = [[0.9, 0.1], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5]];
+    const probs = [
+      [0.9, 0.1],
+      [0.5, 0.5],
+      [0.5, 0.5],
+      [0.5, 0.5],
+      [0.5, 0.5],
+    ];
     // top 3 = the 0.9 (right) + 2 of 4 tied (2 right, 2 wrong) → expected 1 + 1 = 2 right of 3
     expect(accuracyAtCoverage([0, 0, 0, 1, 1], probs, { coverage: 0.6 })).toBeCloseTo(2 / 3, 15);
   });
   it('uncertainty measures report thresholds in their own scale and rank in reverse', () => {
-    const probs = [[0.9, 0.1], [0.6, 0.4], [0.99, 0.01]];
+    const probs = [
+      [0.9, 0.1],
+      [0.6, 0.4],
+      [0.99, 0.01],
+    ];
     const c = riskCoverageCurve([0, 1, 0], probs, { by: 'normalized-entropy' });
     expect(c.direction).toBe('uncertainty');
     const h = (p: number) => -(p * Math.log(p) + (1 - p) * Math.log(1 - p)) / Math.LN2;
@@ -134,7 +243,12 @@ describe('ties and the curve', () => {
     expect(c.points.map((p) => p.risk)).toEqual([0, 0, 1 / 3]);
   });
   it('E-AURC is 0 for a perfect ranking and positive otherwise', () => {
-    const probs = [[0.9, 0.1], [0.8, 0.2], [0.7, 0.3], [0.6, 0.4]];
+    const probs = [
+      [0.9, 0.1],
+      [0.8, 0.2],
+      [0.7, 0.3],
+      [0.6, 0.4],
+    ];
     expect(eAurc([0, 0, 1, 1], probs)).toBe(0);
     expect(eAurc([1, 1, 0, 0], probs)).toBeGreaterThan(0);
   });

@@ -54,7 +54,10 @@ describe('duckdbSource({ query }): one read-only SELECT', () => {
   const file = (name: string) => lit(join(out, name));
   const HOSTILE: [string, string][] = [
     ['two statements', 'SELECT 1 AS a; SELECT 2 AS b'],
-    ['closing the wrapping parenthesis, then COPY', `SELECT * FROM read_csv(${lit(csv)})) AS q; COPY (SELECT 42 AS x) TO ${file('a.csv')}; SELECT * FROM (SELECT 1`],
+    [
+      'closing the wrapping parenthesis, then COPY',
+      `SELECT * FROM read_csv(${lit(csv)})) AS q; COPY (SELECT 42 AS x) TO ${file('a.csv')}; SELECT * FROM (SELECT 1`,
+    ],
     ['a statement after the SELECT', `SELECT * FROM read_csv(${lit(csv)}); COPY (SELECT 42 AS x) TO ${file('b.csv')}`],
     ['COPY alone', `COPY (SELECT 42 AS x) TO ${file('c.csv')}`],
     ['COPY of a table', `COPY (FROM read_csv(${lit(csv)})) TO ${file('d.parquet')} (FORMAT parquet)`],
@@ -63,7 +66,10 @@ describe('duckdbSource({ query }): one read-only SELECT', () => {
     ['ATTACH after a SELECT', `SELECT 1; ATTACH ${file('y.db')} AS y`],
     ['DETACH', 'DETACH memory'],
     ['PRAGMA', 'PRAGMA version'],
-    ['PRAGMA writing a profile', `PRAGMA enable_profiling = 'json'; PRAGMA profiling_output = ${file('p.json')}; SELECT 1`],
+    [
+      'PRAGMA writing a profile',
+      `PRAGMA enable_profiling = 'json'; PRAGMA profiling_output = ${file('p.json')}; SELECT 1`,
+    ],
     ['INSTALL', 'INSTALL httpfs'],
     ['LOAD', 'LOAD httpfs'],
     ['SET', 'SET enable_external_access = false'],
@@ -82,10 +88,22 @@ describe('duckdbSource({ query }): one read-only SELECT', () => {
     ['only a comment', '/* nothing */'],
     ['only a semicolon', ';'],
     ['a NUL character hiding the rest', `SELECT 1\u0000; COPY (SELECT 1) TO ${file('g.csv')}`],
-    ['a table function that writes files', `SELECT * FROM enable_logging(storage = 'file', storage_path = ${file('log2')})`],
-    ['… inside a subquery', `SELECT 1 AS a WHERE EXISTS (SELECT * FROM enable_logging(storage = 'file', storage_path = ${file('log3')}))`],
-    ['… inside a CTE', `WITH x AS (SELECT * FROM enable_logging(storage = 'file', storage_path = ${file('log4')})) SELECT * FROM x`],
-    ['… in a UNION', `SELECT 1 AS a UNION ALL SELECT * FROM enable_logging(storage = 'file', storage_path = ${file('log5')})`],
+    [
+      'a table function that writes files',
+      `SELECT * FROM enable_logging(storage = 'file', storage_path = ${file('log2')})`,
+    ],
+    [
+      '… inside a subquery',
+      `SELECT 1 AS a WHERE EXISTS (SELECT * FROM enable_logging(storage = 'file', storage_path = ${file('log3')}))`,
+    ],
+    [
+      '… inside a CTE',
+      `WITH x AS (SELECT * FROM enable_logging(storage = 'file', storage_path = ${file('log4')})) SELECT * FROM x`,
+    ],
+    [
+      '… in a UNION',
+      `SELECT 1 AS a UNION ALL SELECT * FROM enable_logging(storage = 'file', storage_path = ${file('log5')})`,
+    ],
     ['query() running a string', "SELECT * FROM query('SELECT 1 AS a')"],
     ['query_table()', "SELECT * FROM query_table('t')"],
     ['enable_profiling()', 'SELECT * FROM enable_profiling()'],
@@ -98,15 +116,21 @@ describe('duckdbSource({ query }): one read-only SELECT', () => {
     for (const [what, query] of HOSTILE) {
       const e = await refused(db, { query });
       expect(e.code, what).toBe('UM_OPTION');
-      expect(e.message, what).toMatch(/^duckdbSource: input\.query must (be one SELECT statement|read only through|not contain a NUL|be a non-empty string)/);
+      expect(e.message, what).toMatch(
+        /^duckdbSource: input\.query must (be one SELECT statement|read only through|not contain a NUL|be a non-empty string)/,
+      );
       expect(e.message.includes('\n'), what).toBe(false);
     }
     expect(readdirSync(out), 'files written').toEqual([]);
     expect(await db.query('SELECT table_name FROM duckdb_tables()')).toEqual([]);
-    expect(await db.query("SELECT view_name FROM duckdb_views() WHERE NOT internal")).toEqual([]);
-    expect((await db.query('SELECT database_name FROM duckdb_databases()')).map((r) => r.database_name).sort()).toEqual(['memory', 'system', 'temp']);
-    expect(await db.query("SELECT value FROM duckdb_settings() WHERE name = 'enable_external_access'")).toEqual([{ value: 'true' }]);
-    expect(await db.query("SELECT * FROM duckdb_logs")).toEqual([]);
+    expect(await db.query('SELECT view_name FROM duckdb_views() WHERE NOT internal')).toEqual([]);
+    expect((await db.query('SELECT database_name FROM duckdb_databases()')).map((r) => r.database_name).sort()).toEqual(
+      ['memory', 'system', 'temp'],
+    );
+    expect(await db.query("SELECT value FROM duckdb_settings() WHERE name = 'enable_external_access'")).toEqual([
+      { value: 'true' },
+    ]);
+    expect(await db.query('SELECT * FROM duckdb_logs')).toEqual([]);
   });
 
   it('accepts one SELECT however it is written, and the metrics equal the in-memory ones', async () => {
@@ -121,22 +145,34 @@ describe('duckdbSource({ query }): one read-only SELECT', () => {
       `SELECT * FROM ${lit(csv)}`,
     ]) {
       const s = await duckdbSource(db, { query });
-      expect(s.columns.map((c) => c.name), query).toEqual(['label', 'p_0', 'p_1', 'p_2']);
+      expect(
+        s.columns.map((c) => c.name),
+        query,
+      ).toEqual(['label', 'p_0', 'p_1', 'p_2']);
       expectClose(await sqlMetrics(db, s.from, { numClasses: 3, ...quiet }), want, query);
     }
   });
 
   it('engine errors are UMErrors of one line: a missing table, a value that is not a number', async () => {
     const missing = await refused(db, { query: 'SELECT * FROM no_such_table' });
-    expect([missing.code, missing.message]).toEqual(['UM_OPTION', expect.stringMatching(/^duckdbSource: input\.query: DuckDB cannot run the query: Catalog Error: Table with name no_such_table does not exist!/)]);
+    expect([missing.code, missing.message]).toEqual([
+      'UM_OPTION',
+      expect.stringMatching(
+        /^duckdbSource: input\.query: DuckDB cannot run the query: Catalog Error: Table with name no_such_table does not exist!/,
+      ),
+    ]);
     const s = await duckdbSource(db, { query: "SELECT 'x' AS label, 0.5 AS p_0, 0.5 AS p_1" });
     const e = await sqlMetrics(db, s.from, { numClasses: 2 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UMError);
     expect((e as UMError).code).toBe('UM_FILE_FORMAT');
-    expect((e as UMError).message).toMatch(/^sqlMetrics: source: DuckDB cannot run the query: Conversion Error: Could not convert string 'x' to DOUBLE[^\n]*$/);
+    expect((e as UMError).message).toMatch(
+      /^sqlMetrics: source: DuckDB cannot run the query: Conversion Error: Could not convert string 'x' to DOUBLE[^\n]*$/,
+    );
     const bad = await refused(db, { query: 42 as never });
     expect(bad.message).toBe('duckdbSource: input.query must be a non-empty string; got 42');
-    expect((await refused(db, { file: 'a.csv', query: 'SELECT 1' } as never)).message).toMatch(/^duckdbSource: input must be \{ file \} or \{ query \}/);
+    expect((await refused(db, { file: 'a.csv', query: 'SELECT 1' } as never)).message).toMatch(
+      /^duckdbSource: input must be \{ file \} or \{ query \}/,
+    );
   });
 });
 
@@ -192,7 +228,10 @@ describe('duckdbSource({ file }): the name is read literally, never as a glob', 
     const d = data(99, 17);
     const csv = join(root, 'plain.csv');
     writeFileSync(csv, d.csv);
-    for (const name of ['p*.parquet', 'p1.parquet']) await db.query(`COPY (SELECT * FROM read_csv(${lit(csv)}) WHERE ${name === 'p1.parquet' ? 'label < 1' : 'true'}) TO ${lit(join(root, name))} (FORMAT parquet)`);
+    for (const name of ['p*.parquet', 'p1.parquet'])
+      await db.query(
+        `COPY (SELECT * FROM read_csv(${lit(csv)}) WHERE ${name === 'p1.parquet' ? 'label < 1' : 'true'}) TO ${lit(join(root, name))} (FORMAT parquet)`,
+      );
     const s = await duckdbSource(db, { file: join(root, 'p*.parquet') });
     expect(s.from).toBe(`read_parquet(${lit(join(root, 'p[*].parquet'))})`);
     expectClose(await sqlMetrics(db, s.from, { numClasses: 3, ...quiet }), inMemory(d.labels, d.probs), 'p*.parquet');

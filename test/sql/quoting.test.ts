@@ -13,15 +13,54 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UMError } from '../../src/index.js';
-import { duckdbEngine, finishSqlMetrics, metricsSql, postgresEngine, sqlMetrics, type DuckdbEngine, type MetricsQueries, type SqlDialect } from '../../src/sql/index.js';
+import {
+  duckdbEngine,
+  finishSqlMetrics,
+  metricsSql,
+  postgresEngine,
+  sqlMetrics,
+  type DuckdbEngine,
+  type MetricsQueries,
+  type SqlDialect,
+} from '../../src/sql/index.js';
 import { uniforms } from '../helpers/minstd.js';
 import { expectClose, inMemory } from '../helpers/sqlReference.js';
 import { POSTGRES_URL, named, skip } from '../helpers/requirements.js';
 
 const HOSTILE = [
-  'a"b', '"', '""', "it's", 'back`tick', '`', '``', 'back\\slash', 'trailing\\', '\\', '\\"', '\\`', '`"\'\\',
-  'new\nline', 'cr\rlf', 'tab\there', 'bell\u0007', 'star*', 'q?', 'br[0]', ';', 'x; DROP TABLE t; --', '--comment',
-  '/* c */', '*/', 'a.b', 'select', ' lead', 'trail ', '$1', 'ünïcödé ✓', '🙂', '名前',
+  'a"b',
+  '"',
+  '""',
+  "it's",
+  'back`tick',
+  '`',
+  '``',
+  'back\\slash',
+  'trailing\\',
+  '\\',
+  '\\"',
+  '\\`',
+  '`"\'\\',
+  'new\nline',
+  'cr\rlf',
+  'tab\there',
+  'bell\u0007',
+  'star*',
+  'q?',
+  'br[0]',
+  ';',
+  'x; DROP TABLE t; --',
+  '--comment',
+  '/* c */',
+  '*/',
+  'a.b',
+  'select',
+  ' lead',
+  'trail ',
+  '$1',
+  'ünïcödé ✓',
+  '🙂',
+  '名前',
 ];
 
 const N = 40;
@@ -74,7 +113,20 @@ function lexSpark(sql: string, emit: (name: string) => string): string {
 
 /** GoogleSQL: `…` with the escape sequences of string literals; a raw line break is not allowed ("Lexical structure"). */
 function lexBigQuery(sql: string, emit: (name: string) => string): string {
-  const simple: Record<string, string> = { a: '\u0007', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '?': '?', '"': '"', "'": "'", '`': '`' };
+  const simple: Record<string, string> = {
+    a: '\u0007',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+    '\\': '\\',
+    '?': '?',
+    '"': '"',
+    "'": "'",
+    '`': '`',
+  };
   let out = '';
   for (let i = 0; i < sql.length; i++) {
     if (sql[i] !== '`') {
@@ -118,10 +170,19 @@ const duck = (name: string) => `"${name.replace(/"/g, '""')}"`;
 function forDuckdb(dialect: SqlDialect, q: MetricsQueries): Record<string, string> {
   const translate = (sql: string) => {
     if (dialect === 'spark') return lexSpark(sql, duck).replace(/ AS INT\)/g, ' AS INTEGER)');
-    if (dialect === 'bigquery') return lexBigQuery(sql, duck).replace(/FLOAT64/g, 'DOUBLE').replace(/INT64/g, 'BIGINT');
+    if (dialect === 'bigquery')
+      return lexBigQuery(sql, duck)
+        .replace(/FLOAT64/g, 'DOUBLE')
+        .replace(/INT64/g, 'BIGINT');
     return sql;
   };
-  return { topLabel: translate(q.topLabel), classwise: translate(q.classwise), uncertainty: translate(q.uncertainty), scores: translate(q.scores), auroc: translate(q.auroc) };
+  return {
+    topLabel: translate(q.topLabel),
+    classwise: translate(q.classwise),
+    uncertainty: translate(q.uncertainty),
+    scores: translate(q.scores),
+    auroc: translate(q.auroc),
+  };
 }
 
 describe('hostile column names through every dialect (DuckDB round trip)', () => {
@@ -137,8 +198,16 @@ describe('hostile column names through every dialect (DuckDB round trip)', () =>
       for (const [j, h] of HOSTILE.entries()) {
         const table = `t_${dialect}_${j}`;
         const file = join(dir, `${table}.jsonl`);
-        writeFileSync(file, `${rowsOf(h).map((r) => JSON.stringify(r)).join('\n')}\n`);
-        await db.query(`CREATE OR REPLACE TABLE ${table} AS SELECT * FROM read_json($1, format = 'newline_delimited')`, [file]);
+        writeFileSync(
+          file,
+          `${rowsOf(h)
+            .map((r) => JSON.stringify(r))
+            .join('\n')}\n`,
+        );
+        await db.query(
+          `CREATE OR REPLACE TABLE ${table} AS SELECT * FROM read_json($1, format = 'newline_delimited')`,
+          [file],
+        );
         const q = metricsSql(table, { numClasses: C, dialect, ...columnsOf(h) });
         const sql = forDuckdb(dialect, q);
         const rows = {
@@ -148,7 +217,11 @@ describe('hostile column names through every dialect (DuckDB round trip)', () =>
           scores: await db.query(sql.scores as string),
           auroc: await db.query(sql.auroc as string),
         };
-        expectClose(finishSqlMetrics(rows, { numClasses: C, dialect, ...columnsOf(h), onWarning: () => {} }), want, `${dialect} ${JSON.stringify(h)}`);
+        expectClose(
+          finishSqlMetrics(rows, { numClasses: C, dialect, ...columnsOf(h), onWarning: () => {} }),
+          want,
+          `${dialect} ${JSON.stringify(h)}`,
+        );
       }
     });
   }
@@ -182,29 +255,44 @@ describe('hostile column names through every dialect (DuckDB round trip)', () =>
   });
 });
 
-describe.skipIf(skip.postgres !== undefined)(named('hostile column names through a real PostgreSQL', skip.postgres), () => {
-  let client: { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
-  let escapeIdentifier: (name: string) => string;
-  beforeAll(async () => {
-    const pg = await import('pg');
-    const c = new pg.default.Client({ connectionString: POSTGRES_URL });
-    await c.connect();
-    client = c as unknown as typeof client;
-    escapeIdentifier = pg.default.escapeIdentifier;
-  });
-  afterAll(async () => client.end());
+describe.skipIf(skip.postgres !== undefined)(
+  named('hostile column names through a real PostgreSQL', skip.postgres),
+  () => {
+    let client: {
+      query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+      end(): Promise<void>;
+    };
+    let escapeIdentifier: (name: string) => string;
+    beforeAll(async () => {
+      const pg = await import('pg');
+      const c = new pg.default.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      client = c as unknown as typeof client;
+      escapeIdentifier = pg.default.escapeIdentifier;
+    });
+    afterAll(async () => client.end());
 
-  it('postgres: sqlMetrics on a table whose columns have the hostile names equals the in-memory metrics', async () => {
-    const engine = postgresEngine(client);
-    for (const h of HOSTILE) {
-      const c = columnsOf(h);
-      const cols = [c.labelColumn, ...Array.from({ length: C }, (_, k) => `${c.scorePrefix}${k}`), c.weightColumn];
-      await client.query('DROP TABLE IF EXISTS um_hostile');
-      await client.query(`CREATE TEMP TABLE um_hostile (${cols.map((x) => `${escapeIdentifier(x)} DOUBLE PRECISION`).join(', ')})`);
-      for (const row of rowsOf(h)) {
-        await client.query(`INSERT INTO um_hostile VALUES (${cols.map((_, k) => `$${k + 1}`).join(', ')})`, cols.map((x) => row[x]));
+    it('postgres: sqlMetrics on a table whose columns have the hostile names equals the in-memory metrics', async () => {
+      const engine = postgresEngine(client);
+      for (const h of HOSTILE) {
+        const c = columnsOf(h);
+        const cols = [c.labelColumn, ...Array.from({ length: C }, (_, k) => `${c.scorePrefix}${k}`), c.weightColumn];
+        await client.query('DROP TABLE IF EXISTS um_hostile');
+        await client.query(
+          `CREATE TEMP TABLE um_hostile (${cols.map((x) => `${escapeIdentifier(x)} DOUBLE PRECISION`).join(', ')})`,
+        );
+        for (const row of rowsOf(h)) {
+          await client.query(
+            `INSERT INTO um_hostile VALUES (${cols.map((_, k) => `$${k + 1}`).join(', ')})`,
+            cols.map((x) => row[x]),
+          );
+        }
+        expectClose(
+          await sqlMetrics(engine, 'um_hostile', { numClasses: C, ...c, onWarning: () => {} }),
+          want,
+          `postgres ${JSON.stringify(h)}`,
+        );
       }
-      expectClose(await sqlMetrics(engine, 'um_hostile', { numClasses: C, ...c, onWarning: () => {} }), want, `postgres ${JSON.stringify(h)}`);
-    }
-  });
-});
+    });
+  },
+);

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UMError } from '../../src/index.js';
-import { SQL_DIALECTS, duckdbEngine, finishSqlMetrics, metricsSql, postgresEngine, sqlMetrics, type SqlEngine } from '../../src/sql/index.js';
+import {
+  SQL_DIALECTS,
+  duckdbEngine,
+  finishSqlMetrics,
+  metricsSql,
+  postgresEngine,
+  sqlMetrics,
+  type SqlEngine,
+} from '../../src/sql/index.js';
 import { caseIds, loadCase } from '../helpers/conformance.js';
 import { exampleCsv } from '../helpers/data.js';
 import { expectClose, inMemory } from '../helpers/sqlReference.js';
@@ -16,8 +24,14 @@ const quiet = { onWarning: () => {} };
 /** Writes labels, probabilities (and weights) as CSV with round-trip decimals. */
 function csv(name: string, labels: number[], probs: number[][], weights?: number[]): string {
   const c = (probs[0] as number[]).length;
-  const head = ['label', ...Array.from({ length: c }, (_, k) => `p_${k}`), ...(weights === undefined ? [] : ['w'])].join(',');
-  const rows = labels.map((y, i) => [y, ...(probs[i] as number[]), ...(weights === undefined ? [] : [weights[i]])].join(','));
+  const head = [
+    'label',
+    ...Array.from({ length: c }, (_, k) => `p_${k}`),
+    ...(weights === undefined ? [] : ['w']),
+  ].join(',');
+  const rows = labels.map((y, i) =>
+    [y, ...(probs[i] as number[]), ...(weights === undefined ? [] : [weights[i]])].join(','),
+  );
   const path = join(dir, `${name}.csv`);
   writeFileSync(path, `${head}\n${rows.join('\n')}\n`);
   return path;
@@ -27,7 +41,10 @@ const cases = caseIds('classification')
   .map((id) => ({ id, c: loadCase(id) }))
   .filter(({ c }) => c.probs.length > 0 && (c.probs[0] as number[]).length >= 2);
 
-async function conformance(engine: SqlEngine, load: (name: string, path: string, c: number, weighted: boolean) => Promise<string>): Promise<number> {
+async function conformance(
+  engine: SqlEngine,
+  load: (name: string, path: string, c: number, weighted: boolean) => Promise<string>,
+): Promise<number> {
   let checked = 0;
   for (const { id, c } of cases) {
     let want: ReturnType<typeof inMemory>;
@@ -45,7 +62,11 @@ async function conformance(engine: SqlEngine, load: (name: string, path: string,
   const d = exampleCsv('logreg_test');
   const w = Array.from(uniforms(3, d.labels.length), (u) => Math.round(u * 300) / 100);
   const table = await load('weighted', csv('weighted', d.labels, d.probs, w), 10, true);
-  expectClose(await sqlMetrics(engine, table, { numClasses: 10, weightColumn: 'w', ...quiet }), inMemory(d.labels, d.probs, w), 'weighted');
+  expectClose(
+    await sqlMetrics(engine, table, { numClasses: 10, weightColumn: 'w', ...quiet }),
+    inMemory(d.labels, d.probs, w),
+    'weighted',
+  );
   return checked;
 }
 
@@ -64,9 +85,26 @@ describe('SQL push-down: DuckDB (embedded)', () => {
   });
 
   it('reports invalid rows instead of a number', async () => {
-    const path = csv('bad', [0, 1, 5], [[0.5, 0.5], [0.2, 0.8], [0.3, 0.7]]);
-    await expect(sqlMetrics(db, reader(path, 2, false), { numClasses: 2 })).rejects.toThrow(/^sqlMetrics: rows must have labels that are integers in \[0, 2\); got 1 \(1 of 3 rows do not\)$/);
-    const path2 = csv('bad2', [0, 1], [[0.5, 0.6], [1.2, -0.2]]);
+    const path = csv(
+      'bad',
+      [0, 1, 5],
+      [
+        [0.5, 0.5],
+        [0.2, 0.8],
+        [0.3, 0.7],
+      ],
+    );
+    await expect(sqlMetrics(db, reader(path, 2, false), { numClasses: 2 })).rejects.toThrow(
+      /^sqlMetrics: rows must have labels that are integers in \[0, 2\); got 1 \(1 of 3 rows do not\)$/,
+    );
+    const path2 = csv(
+      'bad2',
+      [0, 1],
+      [
+        [0.5, 0.6],
+        [1.2, -0.2],
+      ],
+    );
     const e = await sqlMetrics(db, reader(path2, 2, false), { numClasses: 2 }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(UMError);
     expect((e as UMError).code).toBe('UM_PROB_RANGE');
@@ -75,7 +113,10 @@ describe('SQL push-down: DuckDB (embedded)', () => {
 
 // PostgreSQL: .ci/run starts a server and sets UM_TEST_POSTGRES (a connection string); locally, set it yourself.
 describe.skipIf(skip.postgres !== undefined)(named('SQL push-down: PostgreSQL (real server)', skip.postgres), () => {
-  let client: { query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
+  let client: {
+    query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+    end(): Promise<void>;
+  };
   beforeAll(async () => {
     const pg = await import('pg');
     const c = new pg.default.Client({ connectionString: POSTGRES_URL });
@@ -95,7 +136,10 @@ describe.skipIf(skip.postgres !== undefined)(named('SQL push-down: PostgreSQL (r
       const { readFileSync } = await import('node:fs');
       const lines = readFileSync(path, 'utf8').trim().split('\n').slice(1);
       for (let i = 0; i < lines.length; i += 500) {
-        const chunk = lines.slice(i, i + 500).map((l) => `(${l})`).join(',');
+        const chunk = lines
+          .slice(i, i + 500)
+          .map((l) => `(${l})`)
+          .join(',');
         await client.query(`INSERT INTO ${table} VALUES ${chunk}`);
       }
       return table;
@@ -106,10 +150,20 @@ describe.skipIf(skip.postgres !== undefined)(named('SQL push-down: PostgreSQL (r
   it('database errors caused by the source are one-line UMErrors (SQLSTATE class 22 → UM_FILE_FORMAT, 42 → UM_OPTION)', async () => {
     const engine = postgresEngine(client);
     await client.query('DROP TABLE IF EXISTS um_words');
-    await client.query("CREATE TEMP TABLE um_words AS SELECT 'zero'::text AS label, 0.5::float8 AS p_0, 0.5::float8 AS p_1");
+    await client.query(
+      "CREATE TEMP TABLE um_words AS SELECT 'zero'::text AS label, 0.5::float8 AS p_0, 0.5::float8 AS p_1",
+    );
     for (const [source, code, message] of [
-      ['um_words', 'UM_FILE_FORMAT', /^sqlMetrics: source: PostgreSQL cannot run the query: invalid input syntax for type double precision: "zero"$/],
-      ['no_such_table', 'UM_OPTION', /^sqlMetrics: source: PostgreSQL cannot run the query: relation "no_such_table" does not exist$/],
+      [
+        'um_words',
+        'UM_FILE_FORMAT',
+        /^sqlMetrics: source: PostgreSQL cannot run the query: invalid input syntax for type double precision: "zero"$/,
+      ],
+      [
+        'no_such_table',
+        'UM_OPTION',
+        /^sqlMetrics: source: PostgreSQL cannot run the query: relation "no_such_table" does not exist$/,
+      ],
     ] as const) {
       const e = await sqlMetrics(engine, source, { numClasses: 2 }).catch((x: unknown) => x);
       expect(e, source).toBeInstanceOf(UMError);
@@ -121,7 +175,12 @@ describe.skipIf(skip.postgres !== undefined)(named('SQL push-down: PostgreSQL (r
 describe('SQL dialects', () => {
   for (const dialect of SQL_DIALECTS) {
     it(`${dialect}: the generated SQL is stable (snapshot)`, async () => {
-      const q = metricsSql(dialect === 'bigquery' ? '`project.dataset.preds`' : 'preds', { numClasses: 3, dialect, weightColumn: 'weight', bins: 10 });
+      const q = metricsSql(dialect === 'bigquery' ? '`project.dataset.preds`' : 'preds', {
+        numClasses: 3,
+        dialect,
+        weightColumn: 'weight',
+        bins: 10,
+      });
       const text = Object.entries(q)
         .filter(([k]) => k !== 'dialect')
         .map(([k, v]) => `-- ${k}\n${v as string};`)
@@ -131,20 +190,37 @@ describe('SQL dialects', () => {
   }
 
   it('quotes identifiers for each dialect', () => {
-    expect(metricsSql('t', { numClasses: 2, dialect: 'spark', labelColumn: 'my label' }).scores).toContain('`my label`');
-    expect(metricsSql('t', { numClasses: 2, dialect: 'postgres', labelColumn: 'my "label"' }).scores).toContain('"my ""label"""');
+    expect(metricsSql('t', { numClasses: 2, dialect: 'spark', labelColumn: 'my label' }).scores).toContain(
+      '`my label`',
+    );
+    expect(metricsSql('t', { numClasses: 2, dialect: 'postgres', labelColumn: 'my "label"' }).scores).toContain(
+      '"my ""label"""',
+    );
   });
 
   it('rejects bad options', () => {
-    expect(() => metricsSql('t', { numClasses: 1 })).toThrow(/metricsSql: options.numClasses must be an integer in \[2, 32768\]; got 1/);
+    expect(() => metricsSql('t', { numClasses: 1 })).toThrow(
+      /metricsSql: options.numClasses must be an integer in \[2, 32768\]; got 1/,
+    );
     // the SQL grows with the classes: 1e9 built gigabytes of text for minutes, 1e15 threw a RangeError
-    for (const c of [2 ** 15 + 1, 1e9, 1e15, Infinity, 2.5]) expect(() => metricsSql('t', { numClasses: c })).toThrow(/^metricsSql: options.numClasses must be an integer in \[2, 32768\]/);
-    expect(() => metricsSql('t', { numClasses: 3, dialect: 'mysql' as never })).toThrow(/options.dialect must be one of/);
+    for (const c of [2 ** 15 + 1, 1e9, 1e15, Infinity, 2.5])
+      expect(() => metricsSql('t', { numClasses: c })).toThrow(
+        /^metricsSql: options.numClasses must be an integer in \[2, 32768\]/,
+      );
+    expect(() => metricsSql('t', { numClasses: 3, dialect: 'mysql' as never })).toThrow(
+      /options.dialect must be one of/,
+    );
     expect(() => metricsSql('', { numClasses: 3 })).toThrow(/metricsSql: source must be a table name/);
     // unknown keys were ignored (a misspelt option silently had no effect); the finisher also takes onWarning
-    expect(() => metricsSql('t', { numClasses: 3, bin: 10 } as never)).toThrow(/^metricsSql: options.bin must not be given: metricsSql has no such option/);
-    expect(() => metricsSql('t', { numClasses: 3, onWarning: () => {} } as never)).toThrow(/^metricsSql: options.onWarning must not be given/);
-    expect(() => finishSqlMetrics({} as never, { numClasses: 3, preset: 'sklearn' } as never)).toThrow(/^finishSqlMetrics: options.preset must not be given/);
+    expect(() => metricsSql('t', { numClasses: 3, bin: 10 } as never)).toThrow(
+      /^metricsSql: options.bin must not be given: metricsSql has no such option/,
+    );
+    expect(() => metricsSql('t', { numClasses: 3, onWarning: () => {} } as never)).toThrow(
+      /^metricsSql: options.onWarning must not be given/,
+    );
+    expect(() => finishSqlMetrics({} as never, { numClasses: 3, preset: 'sklearn' } as never)).toThrow(
+      /^finishSqlMetrics: options.preset must not be given/,
+    );
   });
 });
 
@@ -154,7 +230,22 @@ describe('hostile arguments: located UMErrors, never a TypeError, NaN or Infinit
     topLabel: [bin(9, 1, 0.9, 1), bin(8, 1, 0.8, 1)],
     classwise: [{ k: 1, ...bin(9, 1, 0.9, 1) }],
     uncertainty: [bin(4, 2, 1, 0)],
-    scores: [{ n: 2, weighted_rows: 2, weight: 2, correct: 2, brier: 0.1, nll: 0.33, entropy: 0.8, bad_probability_rows: 0, bad_sum_rows: 0, bad_label_rows: 0, bad_weight_rows: 0, zero_label_rows: 0 }],
+    scores: [
+      {
+        n: 2,
+        weighted_rows: 2,
+        weight: 2,
+        correct: 2,
+        brier: 0.1,
+        nll: 0.33,
+        entropy: 0.8,
+        bad_probability_rows: 0,
+        bad_sum_rows: 0,
+        bad_label_rows: 0,
+        bad_weight_rows: 0,
+        zero_label_rows: 0,
+      },
+    ],
     auroc: [{ area: 1, pos: 1, neg: 1 }],
   };
   it('finishSqlMetrics: every field of the rows replaced by a value of another kind', () => {
@@ -162,17 +253,42 @@ describe('hostile arguments: located UMErrors, never a TypeError, NaN or Infinit
     expect(finishSqlMetrics(ROWS, options).ece).toBeCloseTo(0.15, 12);
     let rejected = 0;
     const lists = Object.keys(ROWS) as (keyof typeof ROWS)[];
-    const cases: unknown[] = [null, 'rows', [], ...lists.flatMap((l) => [undefined, null, {}, [null], [[]]].map((v) => ({ ...ROWS, [l]: v })))];
+    const cases: unknown[] = [
+      null,
+      'rows',
+      [],
+      ...lists.flatMap((l) => [undefined, null, {}, [null], [[]]].map((v) => ({ ...ROWS, [l]: v }))),
+    ];
     for (const l of lists) {
       for (const key of Object.keys(ROWS[l][0] as object)) {
-        for (const v of [undefined, null, NaN, Infinity, -Infinity, -1, 1e308, 0.5, 1e9, 5e-324, 1e-300, '', 'x', {}, 10n]) cases.push({ ...ROWS, [l]: [{ ...ROWS[l][0], [key]: v }, ...ROWS[l].slice(1)] });
+        for (const v of [
+          undefined,
+          null,
+          NaN,
+          Infinity,
+          -Infinity,
+          -1,
+          1e308,
+          0.5,
+          1e9,
+          5e-324,
+          1e-300,
+          '',
+          'x',
+          {},
+          10n,
+        ])
+          cases.push({ ...ROWS, [l]: [{ ...ROWS[l][0], [key]: v }, ...ROWS[l].slice(1)] });
       }
     }
     for (const rows of cases) {
       const warned: string[] = [];
       let r: Record<string, unknown>;
       try {
-        r = finishSqlMetrics(rows as never, { ...options, onWarning: (w) => warned.push(w.code) }) as unknown as Record<string, unknown>;
+        r = finishSqlMetrics(rows as never, { ...options, onWarning: (w) => warned.push(w.code) }) as unknown as Record<
+          string,
+          unknown
+        >;
       } catch (e) {
         expect(e).toBeInstanceOf(UMError);
         expect((e as UMError).message).toMatch(/^finishSqlMetrics: rows/);
@@ -181,7 +297,11 @@ describe('hostile arguments: located UMErrors, never a TypeError, NaN or Infinit
       }
       for (const [k, v] of Object.entries(r)) {
         // the NLL is Infinity when labels have probability 0, as documented, with UM_W_INFINITE
-        if (typeof v === 'number' && !(k === 'nll' && v === Infinity && warned.includes('UM_W_INFINITE'))) expect(Number.isFinite(v), `${k} = ${v} from ${JSON.stringify(rows, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))}`).toBe(true);
+        if (typeof v === 'number' && !(k === 'nll' && v === Infinity && warned.includes('UM_W_INFINITE')))
+          expect(
+            Number.isFinite(v),
+            `${k} = ${v} from ${JSON.stringify(rows, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x))}`,
+          ).toBe(true);
       }
     }
     expect(rejected).toBeGreaterThan(200);
@@ -193,11 +313,22 @@ describe('hostile arguments: located UMErrors, never a TypeError, NaN or Infinit
       [':memory:', null, /^duckdbEngine: config must be an object of DuckDB settings; got null/],
       [':memory:', { threads: 4 }, /^duckdbEngine: config.threads must be a string/],
       [':memory:', { threads: 'many' }, /^duckdbEngine: config: DuckDB cannot open the database: /],
-      [':memory:', { no_such_setting: '1' }, /^duckdbEngine: config: DuckDB cannot open the database: Invalid Input Error/],
-      ['/nonexistent-dir/x.duckdb', {}, /^duckdbEngine: \/nonexistent-dir\/x.duckdb: DuckDB cannot open the database: IO Error/],
+      [
+        ':memory:',
+        { no_such_setting: '1' },
+        /^duckdbEngine: config: DuckDB cannot open the database: Invalid Input Error/,
+      ],
+      [
+        '/nonexistent-dir/x.duckdb',
+        {},
+        /^duckdbEngine: \/nonexistent-dir\/x.duckdb: DuckDB cannot open the database: IO Error/,
+      ],
     ];
     for (const [path, config, message] of bad) {
-      const e = await duckdbEngine(path as never, config as never).then(() => undefined, (x: unknown) => x);
+      const e = await duckdbEngine(path as never, config as never).then(
+        () => undefined,
+        (x: unknown) => x,
+      );
       expect(e).toBeInstanceOf(UMError);
       expect((e as UMError).message).toMatch(message);
     }

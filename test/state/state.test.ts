@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import * as um from '../../src/index.js';
-import { UMError, createState, stateFromJSON, type MetricState, type StateMetric, type StateOptions } from '../../src/index.js';
+import {
+  UMError,
+  createState,
+  stateFromJSON,
+  type MetricState,
+  type StateMetric,
+  type StateOptions,
+} from '../../src/index.js';
 import { caseIds, loadCase } from '../helpers/conformance.js';
 import { exampleCsv, randomProbs } from '../helpers/data.js';
 import { uniforms } from '../helpers/minstd.js';
@@ -63,7 +70,14 @@ function shards(seed: number, n: number, count: number): number[][][] {
   return out;
 }
 
-function feed(metric: StateMetric, options: StateOptions, labels: number[], probs: number[][], batches: number[][], weights?: number[]): MetricState {
+function feed(
+  metric: StateMetric,
+  options: StateOptions,
+  labels: number[],
+  probs: number[][],
+  batches: number[][],
+  weights?: number[],
+): MetricState {
   const s = createState(metric, { ...options, numClasses: (probs[0] as number[]).length });
   for (const b of batches) {
     if (b.length === 0) continue;
@@ -79,9 +93,12 @@ function feed(metric: StateMetric, options: StateOptions, labels: number[], prob
 const quiet = { onWarning: () => {} };
 // the functions that take onWarning
 const warns = new Set<StateMetric>(['nll', 'evaluate']);
-const call = (metric: StateMetric, fn: Fn, labels: number[], probs: number[][], options: Record<string, unknown>) => fn(labels, probs, warns.has(metric) ? { ...options, ...quiet } : options);
+const call = (metric: StateMetric, fn: Fn, labels: number[], probs: number[][], options: Record<string, unknown>) =>
+  fn(labels, probs, warns.has(metric) ? { ...options, ...quiet } : options);
 const stripCount = (r: unknown): unknown =>
-  r !== null && typeof r === 'object' && 'bins' in (r as object) ? { ...(r as object), bins: (r as { bins: object[] }).bins } : r;
+  r !== null && typeof r === 'object' && 'bins' in (r as object)
+    ? { ...(r as object), bins: (r as { bins: object[] }).bins }
+    : r;
 
 function close(a: unknown, b: unknown, tol: number, path = '$'): void {
   if (typeof a === 'number' && typeof b === 'number') {
@@ -93,7 +110,8 @@ function close(a: unknown, b: unknown, tol: number, path = '$'): void {
     return a.forEach((x, i) => close(x, b[i], tol, `${path}[${i}]`));
   }
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
-    for (const k of Object.keys(b)) close((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tol, `${path}.${k}`);
+    for (const k of Object.keys(b))
+      close((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tol, `${path}.${k}`);
     return;
   }
   expect(a, path).toEqual(b);
@@ -103,7 +121,11 @@ const datasets = [
   { name: 'random ties', ...randomProbs(11, 400, 4, 20) },
   { name: 'random', ...randomProbs(12, 300, 3) },
   { name: 'mnist mlp', ...exampleCsv('mlp_overfit_test') },
-  ...['mc_n5000_c10_overconf', 'mc_n100_c10_underconf', 'ties_maxprob_c3', 'exact_zero_one_c3'].map((id) => ({ name: id, labels: loadCase(id).labels, probs: loadCase(id).probs })),
+  ...['mc_n5000_c10_overconf', 'mc_n100_c10_underconf', 'ties_maxprob_c3', 'exact_zero_one_c3'].map((id) => ({
+    name: id,
+    labels: loadCase(id).labels,
+    probs: loadCase(id).probs,
+  })),
 ];
 
 describe('mergeable states', () => {
@@ -124,13 +146,19 @@ describe('mergeable states', () => {
 
     it(`${label}: merge is associative and survives JSON`, () => {
       const d = datasets[0] as (typeof datasets)[0];
-      const [a, b, c] = shards(5, d.labels.length, 3).map((s) => () => feed(metric, { ...options, ...quiet }, d.labels, d.probs, s));
-      const left = (a as () => MetricState)().merge((b as () => MetricState)()).merge((c as () => MetricState)());
+      const [a, b, c] = shards(5, d.labels.length, 3).map(
+        (s) => () => feed(metric, { ...options, ...quiet }, d.labels, d.probs, s),
+      );
+      const left = (a as () => MetricState)()
+        .merge((b as () => MetricState)())
+        .merge((c as () => MetricState)());
       const right = (a as () => MetricState)().merge((b as () => MetricState)().merge((c as () => MetricState)()));
       expect(left.result()).toEqual(right.result());
       const revived = stateFromJSON(JSON.stringify(left), quiet);
       expect(revived.result()).toEqual(left.result());
-      expect(revived.merge((a as () => MetricState)()).result()).toEqual((left.merge((a as () => MetricState)()) as MetricState).result());
+      expect(revived.merge((a as () => MetricState)()).result()).toEqual(
+        (left.merge((a as () => MetricState)()) as MetricState).result(),
+      );
     });
   }
 
@@ -140,7 +168,12 @@ describe('mergeable states', () => {
     for (const [metric, fn, options] of table) {
       if (unweighted.has(metric)) continue;
       const s = feed(metric, { ...options, ...quiet }, d.labels, d.probs, shards(2, d.labels.length, 3).flat(), w);
-      close(stripCount(s.result()), stripCount(call(metric, fn, d.labels, d.probs, { ...options, weights: w })), 1e-12, metric);
+      close(
+        stripCount(s.result()),
+        stripCount(call(metric, fn, d.labels, d.probs, { ...options, weights: w })),
+        1e-12,
+        metric,
+      );
     }
   });
 
@@ -153,7 +186,10 @@ describe('mergeable states', () => {
   it('refuses to merge different configurations, classes or metrics (UM_STATE)', () => {
     const a = createState('ece', { bins: 10 }).update([0], [[0.6, 0.4]]);
     const cases: [MetricState, RegExp][] = [
-      [createState('ece', { bins: 15 }).update([0], [[0.6, 0.4]]), /ece\.merge: other must have the same metric and configuration/],
+      [
+        createState('ece', { bins: 15 }).update([0], [[0.6, 0.4]]),
+        /ece\.merge: other must have the same metric and configuration/,
+      ],
       [createState('mce', { bins: 10 }).update([0], [[0.6, 0.4]]), /same metric/],
       [createState('ece', { bins: 10 }).update([0], [[0.6, 0.3, 0.1]]), /ece\.merge: other must have 2 classes; got 3/],
       [createState('ece', { bins: 10, mode: 'bounded' }).update([0], [[0.6, 0.4]]), /same metric/],
@@ -169,20 +205,47 @@ describe('mergeable states', () => {
       }
     }
     // float32 presets round the scores, but the sums are exact: their states merge like any other
-    expect(createState('ece', { preset: 'torchmetrics' }).update([0], [[0.6, 0.4]]).result()).toBe(um.ece([0], [[0.6, 0.4]], { preset: 'torchmetrics' }));
+    expect(
+      createState('ece', { preset: 'torchmetrics' })
+        .update([0], [[0.6, 0.4]])
+        .result(),
+    ).toBe(um.ece([0], [[0.6, 0.4]], { preset: 'torchmetrics' }));
     // the state itself: refused at once (its rows would count twice), for every kind of state
-    for (const [metric, first, second] of [['auroc', [0, 1], [[0.6, 0.4], [0.3, 0.7]]], ['evaluate', [0, 1], [[0.6, 0.4], [0.3, 0.7]]], ['ace', [0], [[0.6, 0.4]]], ['binaryBrier', [1], [0.6]]] as const) {
+    for (const [metric, first, second] of [
+      [
+        'auroc',
+        [0, 1],
+        [
+          [0.6, 0.4],
+          [0.3, 0.7],
+        ],
+      ],
+      [
+        'evaluate',
+        [0, 1],
+        [
+          [0.6, 0.4],
+          [0.3, 0.7],
+        ],
+      ],
+      ['ace', [0], [[0.6, 0.4]]],
+      ['binaryBrier', [1], [0.6]],
+    ] as const) {
       const s = createState(metric, quiet).update(first, second);
       expect(() => s.merge(s as never)).toThrow(/merge: other must be another state/);
     }
     // names are own keys of the registry only
-    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect(() => createState(name as StateMetric)).toThrow(/metric must be one of/);
-    expect(() => createState('ece', { bins: 10 }).update([0], [[0.6, 0.4]]).update([0], [[0.6, 0.3, 0.1]])).toThrow(/ece\.update: probs\[0\] must have/);
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      expect(() => createState(name as StateMetric)).toThrow(/metric must be one of/);
+    expect(() =>
+      createState('ece', { bins: 10 })
+        .update([0], [[0.6, 0.4]])
+        .update([0], [[0.6, 0.3, 0.1]]),
+    ).toThrow(/ece\.update: probs\[0\] must have/);
     expect(() => createState('nope' as StateMetric)).toThrow(/metric must be one of/);
     expect(() => createState('rocCurve', { mode: 'bounded' })).toThrow(/options.mode must be 'exact' for rocCurve/);
     expect(() => createState('ece').result()).toThrow(UMError);
     expect(() => stateFromJSON('{"format":"x"}')).toThrow(/json\.format must be 'uncertainty-metrics\/state'/);
-    
   });
 });
 
@@ -209,12 +272,16 @@ describe('bounded-memory states', () => {
         } catch {
           continue; // a single-class case: the exact metric is undefined too
         }
-        const parts = shards(7, d.labels.length, 3).map((s) => feed(metric, { ...options, mode: 'bounded' }, d.labels, d.probs, s));
+        const parts = shards(7, d.labels.length, 3).map((s) =>
+          feed(metric, { ...options, mode: 'bounded' }, d.labels, d.probs, s),
+        );
         const sketch = parts.reduce((a, b) => a.merge(b));
         const est = sketch.result() as number;
         const bound = sketch.errorBound();
         expect(bound).not.toBeNull();
-        expect(Math.abs(est - ex), `${d.name}: |${est} − ${ex}| ≤ ${bound}`).toBeLessThanOrEqual((bound as number) + 1e-12);
+        expect(Math.abs(est - ex), `${d.name}: |${est} − ${ex}| ≤ ${bound}`).toBeLessThanOrEqual(
+          (bound as number) + 1e-12,
+        );
         if (d.name === 'mnist mlp') expect(bound as number).toBeLessThanOrEqual(limit as number);
       }
     });
@@ -233,7 +300,9 @@ describe('bounded-memory states', () => {
 
   it('evaluate in bounded mode reports a bound per metric', () => {
     const d = datasets[2] as (typeof datasets)[0];
-    const r = createState('evaluate', { mode: 'bounded', ...quiet }).update(d.labels, d.probs).result() as um.Evaluation;
+    const r = createState('evaluate', { mode: 'bounded', ...quiet })
+      .update(d.labels, d.probs)
+      .result() as um.Evaluation;
     expect(r.bounds?.ece).toBe(0);
     expect(r.bounds?.brier).toBe(0);
     expect(r.bounds?.auroc).toBeGreaterThan(0);
@@ -243,14 +312,21 @@ describe('bounded-memory states', () => {
     expect(r.bounds?.rmsce).toBeUndefined();
     const exact = um.evaluate(d.labels, d.probs, quiet);
     expect(r.ece).toBeCloseTo(exact.ece, 12);
-    expect(Math.abs((r.auroc as number) - (exact.auroc as number))).toBeLessThanOrEqual((r.bounds?.auroc as number) + 1e-12);
+    expect(Math.abs((r.auroc as number) - (exact.auroc as number))).toBeLessThanOrEqual(
+      (r.bounds?.auroc as number) + 1e-12,
+    );
   });
 
   it('rejects what it cannot bound: unbounded measures, distinct bins', () => {
-    expect(() => createState('auroc', { mode: 'bounded', by: 'entropy' })).toThrow(/options\.mode must be 'exact' for auroc with these options/);
-    expect(() => createState('gce', { mode: 'bounded', binning: 'distinct' })).toThrow(/options\.mode must be 'exact' for gce with distinct bins/);
+    expect(() => createState('auroc', { mode: 'bounded', by: 'entropy' })).toThrow(
+      /options\.mode must be 'exact' for auroc with these options/,
+    );
+    expect(() => createState('gce', { mode: 'bounded', binning: 'distinct' })).toThrow(
+      /options\.mode must be 'exact' for gce with distinct bins/,
+    );
     // metrics with no proven bound on the grid are refused, not estimated
-    for (const metric of ['rmsce', 'aece', 'amce', 'mmce', 'rocCurve'] as const) expect(() => createState(metric, { mode: 'bounded' })).toThrow(/options\.mode must be 'exact' for/);
+    for (const metric of ['rmsce', 'aece', 'amce', 'mmce', 'rocCurve'] as const)
+      expect(() => createState(metric, { mode: 'bounded' })).toThrow(/options\.mode must be 'exact' for/);
   });
 });
 
@@ -286,7 +362,11 @@ describe('ensemble states', () => {
     const expected = {
       modelUncertainty: (() => {
         const u = um.modelUncertainty(members);
-        return { total: mean(u.total), expectedData: mean(u.expectedData), mutualInformation: mean(u.mutualInformation) };
+        return {
+          total: mean(u.total),
+          expectedData: mean(u.expectedData),
+          mutualInformation: mean(u.mutualInformation),
+        };
       })(),
       ensembleNll: um.ensembleNll(c.labels, members),
       gibbsNll: um.gibbsNll(c.labels, members),
@@ -294,11 +374,15 @@ describe('ensemble states', () => {
     for (const metric of ['modelUncertainty', 'ensembleNll', 'gibbsNll'] as const) {
       const feedE = (batches: number[][]) => {
         const s = createState(metric);
-        for (const b of batches) if (b.length > 0) s.update(metric === 'modelUncertainty' ? null : b.map((i) => c.labels[i] as number), slice(b));
+        for (const b of batches)
+          if (b.length > 0)
+            s.update(metric === 'modelUncertainty' ? null : b.map((i) => c.labels[i] as number), slice(b));
         return s;
       };
       const one = feedE([Array.from({ length: n }, (_, i) => i)]);
-      const merged = shards(17, n, 3).map(feedE).reduce((a, b) => a.merge(b));
+      const merged = shards(17, n, 3)
+        .map(feedE)
+        .reduce((a, b) => a.merge(b));
       expect(merged.result()).toEqual(one.result());
       close(one.result(), expected[metric], 1e-12, metric);
       expect(stateFromJSON(JSON.stringify(merged)).result()).toEqual(merged.result());
@@ -306,12 +390,25 @@ describe('ensemble states', () => {
   });
   it('weights: the NLL states equal the functions with weights', () => {
     const w = Array.from({ length: n }, (_, i) => i % 3);
-    for (const [metric, f] of [['ensembleNll', um.ensembleNll], ['gibbsNll', um.gibbsNll]] as const) {
+    for (const [metric, f] of [
+      ['ensembleNll', um.ensembleNll],
+      ['gibbsNll', um.gibbsNll],
+    ] as const) {
       const s = createState(metric).update(c.labels, members, { weights: w });
       close(s.result(), f(c.labels, members, { weights: w }), 1e-12, metric);
       // integer weights = repeated rows
-      const rep = Array.from({ length: n }, (_, i) => i).flatMap((i) => Array.from({ length: w[i] as number }, () => i));
-      close(f(c.labels, members, { weights: w }), f(rep.map((i) => c.labels[i] as number), slice(rep)), 1e-12, metric);
+      const rep = Array.from({ length: n }, (_, i) => i).flatMap((i) =>
+        Array.from({ length: w[i] as number }, () => i),
+      );
+      close(
+        f(c.labels, members, { weights: w }),
+        f(
+          rep.map((i) => c.labels[i] as number),
+          slice(rep),
+        ),
+        1e-12,
+        metric,
+      );
     }
   });
   it('refuses probabilities where members are needed', () => {
@@ -328,14 +425,34 @@ describe('row-keeping states of other shapes', () => {
   const p0 = (c.probs as number[][]).map((r) => r[0] as number);
   const loglik = c.labels.map((y, i) => members.map((m) => Math.log((m[i] as number[])[y] as number)));
   const cases: [StateMetric, (idx: number[]) => [unknown, unknown], () => unknown][] = [
-    ['binaryCalibrationError', (ix) => [ix.map((i) => outcomes[i]), ix.map((i) => p0[i])], () => um.binaryCalibrationError(outcomes, p0)],
-    ['binaryReliability', (ix) => [ix.map((i) => outcomes[i]), ix.map((i) => p0[i])], () => um.binaryReliability(outcomes, p0)],
+    [
+      'binaryCalibrationError',
+      (ix) => [ix.map((i) => outcomes[i]), ix.map((i) => p0[i])],
+      () => um.binaryCalibrationError(outcomes, p0),
+    ],
+    [
+      'binaryReliability',
+      (ix) => [ix.map((i) => outcomes[i]), ix.map((i) => p0[i])],
+      () => um.binaryReliability(outcomes, p0),
+    ],
     ['binaryBrier', (ix) => [ix.map((i) => outcomes[i]), ix.map((i) => p0[i])], () => um.binaryBrier(outcomes, p0)],
     ['disagreement', (ix) => [null, members.map((m) => ix.map((i) => m[i]))], () => um.disagreement(members)],
     ['pairwiseKl', (ix) => [null, members.map((m) => ix.map((i) => m[i]))], () => um.pairwiseKl(members)],
-    ['averagePairwiseDiversity', (ix) => [null, members.map((m) => ix.map((i) => m[i]))], () => um.averagePairwiseDiversity(members)],
-    ['doubleFault', (ix) => [ix.map((i) => c.labels[i]), members.map((m) => ix.map((i) => m[i]))], () => um.doubleFault(c.labels, members)],
-    ['varianceBound', (ix) => [ix.map((i) => c.labels[i]), members.map((m) => ix.map((i) => m[i]))], () => um.varianceBound(c.labels, members)],
+    [
+      'averagePairwiseDiversity',
+      (ix) => [null, members.map((m) => ix.map((i) => m[i]))],
+      () => um.averagePairwiseDiversity(members),
+    ],
+    [
+      'doubleFault',
+      (ix) => [ix.map((i) => c.labels[i]), members.map((m) => ix.map((i) => m[i]))],
+      () => um.doubleFault(c.labels, members),
+    ],
+    [
+      'varianceBound',
+      (ix) => [ix.map((i) => c.labels[i]), members.map((m) => ix.map((i) => m[i]))],
+      () => um.varianceBound(c.labels, members),
+    ],
     ['negativeWaic', (ix) => [null, ix.map((i) => loglik[i])], () => um.negativeWaic(loglik)],
     ['iscv', (ix) => [null, ix.map((i) => loglik[i])], () => um.iscv(loglik)],
   ];
@@ -346,15 +463,23 @@ describe('row-keeping states of other shapes', () => {
       return s;
     };
     const one = feedG([Array.from({ length: n }, (_, i) => i)]);
-    const merged = shards(23, n, 3).map(feedG).reduce((a, b) => a.merge(b));
+    const merged = shards(23, n, 3)
+      .map(feedG)
+      .reduce((a, b) => a.merge(b));
     expect(merged.result()).toEqual(one.result());
     close(stripCount(one.result()), stripCount(direct()), 1e-12, metric);
     expect(stateFromJSON(JSON.stringify(merged)).result()).toEqual(merged.result());
   });
   it('checks shapes when rows are added', () => {
-    expect(() => createState('binaryBrier').update([1, 0], [0.5])).toThrow(/binaryBrier\.update: labels must have one outcome per probability \(1\); got 2/);
-    expect(() => createState('doubleFault').update(null, [[[0.5, 0.5]]])).toThrow(/doubleFault\.update: labels must be given/);
-    expect(() => createState('binaryBrier').update([1], [0.5], { weights: [1, 2] })).toThrow(/binaryBrier\.update: options.weights must have one weight per row \(1\); got 2/);
+    expect(() => createState('binaryBrier').update([1, 0], [0.5])).toThrow(
+      /binaryBrier\.update: labels must have one outcome per probability \(1\); got 2/,
+    );
+    expect(() => createState('doubleFault').update(null, [[[0.5, 0.5]]])).toThrow(
+      /doubleFault\.update: labels must be given/,
+    );
+    expect(() => createState('binaryBrier').update([1], [0.5], { weights: [1, 2] })).toThrow(
+      /binaryBrier\.update: options.weights must have one weight per row \(1\); got 2/,
+    );
   });
 });
 
@@ -367,32 +492,57 @@ describe('CRPS and OoD states', () => {
   it('crps: merged batches equal crps() (with weights), exactly across groupings', () => {
     const feedC = (batches: number[][]) => {
       const s = createState('crps');
-      for (const b of batches) if (b.length > 0) s.update(b.map((i) => obs[i] as number), { mean: b.map((i) => mean[i] as number), std: b.map((i) => std[i] as number) } as never, { weights: b.map((i) => w[i] as number) });
+      for (const b of batches)
+        if (b.length > 0)
+          s.update(
+            b.map((i) => obs[i] as number),
+            { mean: b.map((i) => mean[i] as number), std: b.map((i) => std[i] as number) } as never,
+            { weights: b.map((i) => w[i] as number) },
+          );
       return s;
     };
     const one = feedC([Array.from({ length: 100 }, (_, i) => i)]);
-    const merged = shards(3, 100, 3).map(feedC).reduce((a, b) => a.merge(b));
+    const merged = shards(3, 100, 3)
+      .map(feedC)
+      .reduce((a, b) => a.merge(b));
     expect(merged.result()).toEqual(one.result());
     close(one.result(), um.crps(obs, { mean, std }, { weights: w }), 1e-12, 'crps');
   });
   it('oodAuroc, fprAtTpr, oodCurve: sides added in batches equal the functions', () => {
     const inside = Array.from({ length: 60 }, (_, i) => (u[300 + i] as number) * 0.6);
     const outside = Array.from({ length: 40 }, (_, i) => 0.3 + (u[400 + i] as number) * 0.7);
-    const canonical = (v: number[]) => [...v].sort((x, y) => (JSON.stringify([x, 1]) < JSON.stringify([y, 1]) ? -1 : 1));
+    const canonical = (v: number[]) =>
+      [...v].sort((x, y) => (JSON.stringify([x, 1]) < JSON.stringify([y, 1]) ? -1 : 1));
     const cases: [StateMetric, StateOptions, () => unknown][] = [
       ['oodAuroc', {}, () => um.oodAuroc({ uncertainty: inside }, { uncertainty: outside })],
       ['fprAtTpr', { tpr: 0.9 }, () => um.fprAtTpr({ uncertainty: inside }, { uncertainty: outside }, { tpr: 0.9 })],
       // the curve draws random batches: the state draws them from the samples in its canonical order (JSON text)
-      ['oodCurve', { batchSize: 10, repeats: 3 }, () => um.oodCurve({ uncertainty: canonical(inside) }, { uncertainty: canonical(outside) }, { batchSize: 10, repeats: 3 })],
+      [
+        'oodCurve',
+        { batchSize: 10, repeats: 3 },
+        () =>
+          um.oodCurve(
+            { uncertainty: canonical(inside) },
+            { uncertainty: canonical(outside) },
+            { batchSize: 10, repeats: 3 },
+          ),
+      ],
     ];
     for (const [metric, options, direct] of cases) {
       const a = createState(metric, options).update({ uncertainty: inside.slice(0, 30) } as never, null as never);
-      const b = createState(metric, options).update({ uncertainty: inside.slice(30) } as never, { uncertainty: outside.slice(0, 25) } as never);
+      const b = createState(metric, options).update(
+        { uncertainty: inside.slice(30) } as never,
+        { uncertainty: outside.slice(0, 25) } as never,
+      );
       const c = createState(metric, options).update(null, { uncertainty: outside.slice(25) } as never);
       const merged = a.merge(b).merge(c);
       expect(merged.result(), metric).toEqual(direct());
       expect(stateFromJSON(JSON.stringify(merged)).result()).toEqual(merged.result());
     }
-    expect(() => createState('oodAuroc').update({ uncertainty: inside } as never, null as never).result()).toThrow(/state must hold samples of both sides/);
+    expect(() =>
+      createState('oodAuroc')
+        .update({ uncertainty: inside } as never, null as never)
+        .result(),
+    ).toThrow(/state must hold samples of both sides/);
   });
 });

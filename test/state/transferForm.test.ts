@@ -6,7 +6,8 @@ import { randomProbs } from '../helpers/data.js';
 /** The longest plain array anywhere in `value` (typed arrays are not counted: they are copied as memory). */
 function longestArray(value: unknown): number {
   if (Array.isArray(value)) return Math.max(value.length, ...value.map(longestArray));
-  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) return Math.max(0, ...Object.values(value).map(longestArray));
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value))
+    return Math.max(0, ...Object.values(value).map(longestArray));
   return 0;
 }
 
@@ -37,6 +38,8 @@ describe('transferForm (a state posted between threads)', () => {
     const scores = form.stores[0]?.groups[0]?.scores as Float64Array;
     expect(scores).toBeInstanceOf(Float64Array);
     scores[3] = Number.NaN;
-    expect(() => stateFromJSON(form as never)).toThrow(/json\.stores\[0\]\.groups\[0\]\.scores\[3\] must be a finite number; got NaN/);
+    expect(() => stateFromJSON(form as never)).toThrow(
+      /json\.stores\[0\]\.groups\[0\]\.scores\[3\] must be a finite number; got NaN/,
+    );
   });
 });

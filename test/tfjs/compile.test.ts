@@ -16,7 +16,12 @@ const yOneHot = tf.oneHot(tf.tensor1d(ys, 'int32'), C).toFloat();
 function model(): tf.Sequential {
   return tf.sequential({
     layers: [
-      tf.layers.dense({ inputShape: [4], units: 8, activation: 'tanh', kernelInitializer: tf.initializers.glorotUniform({ seed: 3 }) }),
+      tf.layers.dense({
+        inputShape: [4],
+        units: 8,
+        activation: 'tanh',
+        kernelInitializer: tf.initializers.glorotUniform({ seed: 3 }),
+      }),
       tf.layers.dense({ units: C, kernelInitializer: tf.initializers.glorotUniform({ seed: 4 }) }),
     ],
   });
@@ -46,7 +51,8 @@ describe('losses in model.compile', () => {
       const m = model();
       m.compile({
         optimizer: tf.train.adam(0.01),
-        loss: (yTrue: tf.Tensor, yPred: tf.Tensor) => tf.add(tf.losses.softmaxCrossEntropy(yTrue, yPred), tf.mul(2, r.loss(yTrue, yPred))),
+        loss: (yTrue: tf.Tensor, yPred: tf.Tensor) =>
+          tf.add(tf.losses.softmaxCrossEntropy(yTrue, yPred), tf.mul(2, r.loss(yTrue, yPred))),
       });
       const z = (m.predict(x) as tf.Tensor).dataSync() as Float32Array;
       const expected = nll(ys, z, { input: 'logits', numClasses: C }) + 2 * r.core(z);

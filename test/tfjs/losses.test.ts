@@ -13,7 +13,9 @@ tf.setBackend('cpu');
 
 function data(seed: number, n: number, c: number, scale: number): { labels: number[]; logits: number[][] } {
   const u = uniforms(seed, n * (c + 1));
-  const logits = Array.from({ length: n }, (_, i) => Array.from({ length: c }, (_, k) => scale * ((u[i * c + k] as number) - 0.5)));
+  const logits = Array.from({ length: n }, (_, i) =>
+    Array.from({ length: c }, (_, k) => scale * ((u[i * c + k] as number) - 0.5)),
+  );
   const labels = Array.from({ length: n }, (_, i) => Math.floor((u[n * c + i] as number) * c));
   return { labels, logits };
 }
@@ -22,17 +24,27 @@ function data(seed: number, n: number, c: number, scale: number): { labels: numb
 const f32 = (m: number[][]) => m.map((r) => r.map((v) => Math.fround(v)));
 
 describe('tfjs losses equal the core metrics', () => {
-  for (const [seed, n, c, scale] of [[1, 200, 4, 6], [2, 300, 10, 3], [3, 150, 3, 12]] as const) {
+  for (const [seed, n, c, scale] of [
+    [1, 200, 4, 6],
+    [2, 300, 10, 3],
+    [3, 150, 3, 12],
+  ] as const) {
     const { labels, logits } = data(seed, n, c, scale);
     const y = tf.tensor1d(labels);
     const z = tf.tensor2d(logits);
     const L = f32(logits);
     it(`N = ${n}, C = ${c}: uceLoss (and class-wise) = uce; mmceLoss (and weighted) = mmce; confidencePenalty = −mean entropy`, () => {
       expect(uceLoss(y, z).arraySync()).toBeCloseTo(uce(labels, L, { input: 'logits' }), 5);
-      expect(uceLoss(y, z, { classwise: true }).arraySync()).toBeCloseTo(uce(labels, L, { input: 'logits', classwise: true }), 5);
+      expect(uceLoss(y, z, { classwise: true }).arraySync()).toBeCloseTo(
+        uce(labels, L, { input: 'logits', classwise: true }),
+        5,
+      );
       expect(uceLoss(y, z, { bins: 7 }).arraySync()).toBeCloseTo(uce(labels, L, { input: 'logits', bins: 7 }), 5);
       expect(mmceLoss(y, z).arraySync()).toBeCloseTo(mmce(labels, L, { input: 'logits' }), 5);
-      expect(mmceLoss(y, z, { weighted: true, kernelWidth: 0.2 }).arraySync()).toBeCloseTo(mmce(labels, L, { input: 'logits', weighted: true, kernelWidth: 0.2 }), 5);
+      expect(mmceLoss(y, z, { weighted: true, kernelWidth: 0.2 }).arraySync()).toBeCloseTo(
+        mmce(labels, L, { input: 'logits', weighted: true, kernelWidth: 0.2 }),
+        5,
+      );
       const h = entropy(L, { input: 'logits' });
       expect(confidencePenalty(z).arraySync()).toBeCloseTo(-h.reduce((a, b) => a + b, 0) / n, 5);
       // one-hot targets give the same losses as integer labels
@@ -56,7 +68,9 @@ describe('gradients match central finite differences', () => {
   for (const [name, loss] of losses) {
     it(`${name}: tf.grad equals (f(z + h) − f(z − h)) / 2h entry by entry (h = 1e-2, float32)`, () => {
       const z = tf.tensor2d(logits);
-      const g = tf.grad((t: tf.Tensor) => loss(t as tf.Tensor2D))(z).arraySync() as number[][];
+      const g = tf
+        .grad((t: tf.Tensor) => loss(t as tf.Tensor2D))(z)
+        .arraySync() as number[][];
       const at = (i: number, k: number, d: number) => {
         const m = logits.map((r) => [...r]);
         (m[i] as number[])[k] = ((m[i] as number[])[k] as number) + d;
@@ -70,11 +84,12 @@ describe('gradients match central finite differences', () => {
         const h = -e.reduce((a, v) => a + (v / t) * Math.log(v / t), 0) / Math.log(row.length);
         return `${row.indexOf(m)}:${Math.min(Math.floor(15 * h), 14)}`;
       };
-      const smooth = (i: number, k: number) => [-1e-2, 1e-2].every((d) => {
-        const row = [...(logits[i] as number[])];
-        row[k] = (row[k] as number) + d;
-        return cellOf(row) === cellOf(logits[i] as number[]);
-      });
+      const smooth = (i: number, k: number) =>
+        [-1e-2, 1e-2].every((d) => {
+          const row = [...(logits[i] as number[])];
+          row[k] = (row[k] as number) + d;
+          return cellOf(row) === cellOf(logits[i] as number[]);
+        });
       let nonzero = 0;
       let compared = 0;
       for (let i = 0; i < logits.length; i++) {
@@ -94,16 +109,59 @@ describe('gradients match central finite differences', () => {
 });
 
 describe('bad input', () => {
-  const z = tf.tensor2d([[1, 0], [0, 1]]);
+  const z = tf.tensor2d([
+    [1, 0],
+    [0, 1],
+  ]);
   const cases: [string, () => unknown, string, RegExp][] = [
-    ['a label ≥ C', () => uceLoss(tf.tensor1d([0, 2]), z), 'UM_LABEL', /^uceLoss: labels\[1\] must be integers in \[0, 2\); got 2/],
-    ['a fractional label', () => mmceLoss(tf.tensor1d([0, 0.5]), z), 'UM_LABEL', /^mmceLoss: labels\[1\] must be integers in \[0, 2\); got 0.5/],
-    ['labels of another length', () => uceLoss(tf.tensor1d([0]), z), 'UM_SHAPE', /^uceLoss: labels must have one label per row of logits \(2\)/],
-    ['1-D logits', () => confidencePenalty(tf.tensor1d([1, 2]) as unknown as tf.Tensor2D), 'UM_SHAPE', /^confidencePenalty: logits must be a 2-D tensor/],
-    ['bins 0', () => uceLoss(tf.tensor1d([0, 1]), z, { bins: 0 }), 'UM_OPTION', /^uceLoss: options.bins must be an integer in \[1, 1048576\]; got 0/],
-    ['kernelWidth −1', () => mmceLoss(tf.tensor1d([0, 1]), z, { kernelWidth: -1 }), 'UM_OPTION', /^mmceLoss: options.kernelWidth must be a finite number > 0; got -1/],
-    ['tensorScores of a vector', () => tensorScores(tf.tensor1d([1, 2])), 'UM_SHAPE', /^tensorScores: scores must be a 2-D tensor/],
-    ['tensorScores with a fractional label', () => tensorScores(z, tf.tensor1d([0, 1.5])), 'UM_LABEL', /^tensorScores: labels\[1\] must be integers; got 1.5/],
+    [
+      'a label ≥ C',
+      () => uceLoss(tf.tensor1d([0, 2]), z),
+      'UM_LABEL',
+      /^uceLoss: labels\[1\] must be integers in \[0, 2\); got 2/,
+    ],
+    [
+      'a fractional label',
+      () => mmceLoss(tf.tensor1d([0, 0.5]), z),
+      'UM_LABEL',
+      /^mmceLoss: labels\[1\] must be integers in \[0, 2\); got 0.5/,
+    ],
+    [
+      'labels of another length',
+      () => uceLoss(tf.tensor1d([0]), z),
+      'UM_SHAPE',
+      /^uceLoss: labels must have one label per row of logits \(2\)/,
+    ],
+    [
+      '1-D logits',
+      () => confidencePenalty(tf.tensor1d([1, 2]) as unknown as tf.Tensor2D),
+      'UM_SHAPE',
+      /^confidencePenalty: logits must be a 2-D tensor/,
+    ],
+    [
+      'bins 0',
+      () => uceLoss(tf.tensor1d([0, 1]), z, { bins: 0 }),
+      'UM_OPTION',
+      /^uceLoss: options.bins must be an integer in \[1, 1048576\]; got 0/,
+    ],
+    [
+      'kernelWidth −1',
+      () => mmceLoss(tf.tensor1d([0, 1]), z, { kernelWidth: -1 }),
+      'UM_OPTION',
+      /^mmceLoss: options.kernelWidth must be a finite number > 0; got -1/,
+    ],
+    [
+      'tensorScores of a vector',
+      () => tensorScores(tf.tensor1d([1, 2])),
+      'UM_SHAPE',
+      /^tensorScores: scores must be a 2-D tensor/,
+    ],
+    [
+      'tensorScores with a fractional label',
+      () => tensorScores(z, tf.tensor1d([0, 1.5])),
+      'UM_LABEL',
+      /^tensorScores: labels\[1\] must be integers; got 1.5/,
+    ],
   ];
   for (const [what, call, code, message] of cases) {
     it(`${what}: ${code}`, () => {
@@ -117,9 +175,21 @@ describe('bad input', () => {
 describe('no tensors leak', () => {
   it('uceLoss, mmceLoss and confidencePenalty leave no tensor behind but their result', () => {
     const y = tf.tensor1d([0, 1, 1, 0]);
-    const z = tf.tensor2d([[2, 0], [0, 1], [1, 1], [0, 3]]);
+    const z = tf.tensor2d([
+      [2, 0],
+      [0, 1],
+      [1, 1],
+      [0, 3],
+    ]);
     const before = tf.memory().numTensors;
-    for (const loss of [uceLoss(y, z), uceLoss(y, z, { classwise: true }), mmceLoss(y, z), mmceLoss(y, z, { weighted: true }), confidencePenalty(z)]) loss.dispose();
+    for (const loss of [
+      uceLoss(y, z),
+      uceLoss(y, z, { classwise: true }),
+      mmceLoss(y, z),
+      mmceLoss(y, z, { weighted: true }),
+      confidencePenalty(z),
+    ])
+      loss.dispose();
     expect(tf.memory().numTensors).toBe(before);
   });
 });

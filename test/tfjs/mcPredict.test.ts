@@ -8,7 +8,14 @@ tf.setBackend('cpu');
 
 function model(dropout: boolean): tf.Sequential {
   const m = tf.sequential();
-  m.add(tf.layers.dense({ inputShape: [4], units: 16, activation: 'relu', kernelInitializer: tf.initializers.glorotUniform({ seed: 1 }) }));
+  m.add(
+    tf.layers.dense({
+      inputShape: [4],
+      units: 16,
+      activation: 'relu',
+      kernelInitializer: tf.initializers.glorotUniform({ seed: 1 }),
+    }),
+  );
   if (dropout) m.add(tf.layers.dropout({ rate: 0.5 }));
   m.add(tf.layers.dense({ units: 3, kernelInitializer: tf.initializers.glorotUniform({ seed: 2 }) }));
   return m;
@@ -36,7 +43,9 @@ describe('mcPredict', () => {
   });
   it('rejects passes 0 (UM_OPTION) and a model whose output is not [N, C] (UM_SHAPE)', () => {
     expect(() => mcPredict(model(true), x, 0)).toThrow(UMError);
-    const flat = tf.sequential({ layers: [tf.layers.dense({ inputShape: [4], units: 3 }), tf.layers.reshape({ targetShape: [3, 1] })] });
+    const flat = tf.sequential({
+      layers: [tf.layers.dense({ inputShape: [4], units: 3 }), tf.layers.reshape({ targetShape: [3, 1] })],
+    });
     expect(() => mcPredict(flat, x, 2)).toThrow(/^mcPredict: model output must be a 2-D tensor \[N, C\]/);
   });
 });

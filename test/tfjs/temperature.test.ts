@@ -8,12 +8,19 @@ import { uniforms } from '../helpers/minstd.js';
 tf.setBackend('cpu');
 
 describe('fitTemperatureTf', () => {
-  for (const [seed, scale] of [[1, 8], [2, 1.5]] as const) {
+  for (const [seed, scale] of [
+    [1, 8],
+    [2, 1.5],
+  ] as const) {
     it(`logits × ${scale}: T matches the core fitTemperature within 1e-4 relative`, () => {
       const n = 400;
       const c = 5;
       const u = uniforms(seed, n * (c + 1));
-      const logits = Array.from({ length: n }, (_, i) => Array.from({ length: c }, (_, k) => Math.fround(scale * ((u[i * c + k] as number) - 0.5) + (k === i % c ? scale / 2 : 0))));
+      const logits = Array.from({ length: n }, (_, i) =>
+        Array.from({ length: c }, (_, k) =>
+          Math.fround(scale * ((u[i * c + k] as number) - 0.5) + (k === i % c ? scale / 2 : 0)),
+        ),
+      );
       const labels = Array.from({ length: n }, (_, i) => ((u[n * c + i] as number) < 0.7 ? i % c : (i + 1) % c));
       const core = fitTemperature(labels, logits, { input: 'logits' }).temperature;
       const r = fitTemperatureTf(tf.tensor1d(labels), tf.tensor2d(logits), { maxSteps: 4000 });

@@ -38,23 +38,59 @@ const METHOD_FLAGS: Record<Method, readonly string[]> = {
 
 export const fitArgs = {
   method: { type: 'enum', options: [...METHODS], description: 'calibrator to fit', required: true },
-  file: { type: 'positional', description: 'validation predictions, in any of the input formats below (members [S, N, C] for mc-temperature)', required: true },
-  output: { type: 'string', alias: 'o', description: 'calibrator file to write (JSON)', valueHint: 'FILE', required: true },
+  file: {
+    type: 'positional',
+    description: 'validation predictions, in any of the input formats below (members [S, N, C] for mc-temperature)',
+    required: true,
+  },
+  output: {
+    type: 'string',
+    alias: 'o',
+    description: 'calibrator file to write (JSON)',
+    valueHint: 'FILE',
+    required: true,
+  },
   ...inputArgs,
-  bounds: { type: 'string', description: 'temperature search interval T_min,T_max (default 0.001,1000)', valueHint: 'MIN,MAX' },
-  objective: { type: 'enum', options: ['predictive', 'mean-nll'], description: 'mc-temperature objective (default predictive)' },
+  bounds: {
+    type: 'string',
+    description: 'temperature search interval T_min,T_max (default 0.001,1000)',
+    valueHint: 'MIN,MAX',
+  },
+  objective: {
+    type: 'enum',
+    options: ['predictive', 'mean-nll'],
+    description: 'mc-temperature objective (default predictive)',
+  },
   bins: { type: 'string', description: 'histogram / top1: number of bins (default 15)', valueHint: 'N' },
-  binning: { type: 'enum', options: ['equal-width', 'equal-mass'], description: 'histogram: bin construction (default equal-width)' },
-  score: { type: 'enum', options: ['max-prob', 'margin', 'entropy', 'normalized-entropy', 'neg-log-max-prob', 'neg-log-top-k'], description: 'top1: uncertainty score to bin (default max-prob)' },
+  binning: {
+    type: 'enum',
+    options: ['equal-width', 'equal-mass'],
+    description: 'histogram: bin construction (default equal-width)',
+  },
+  score: {
+    type: 'enum',
+    options: ['max-prob', 'margin', 'entropy', 'normalized-entropy', 'neg-log-max-prob', 'neg-log-top-k'],
+    description: 'top1: uncertainty score to bin (default max-prob)',
+  },
   top: { type: 'string', description: 'top1: k of the Top-k event (default 1)', valueHint: 'K' },
   delta: { type: 'string', description: 'top1: δ of the per-bin Hoeffding interval (default 0.05)', valueHint: 'X' },
-  regularize: { type: 'boolean', description: 'top1: regularise bins towards the accuracy (default true; --no-regularize)', default: true },
+  regularize: {
+    type: 'boolean',
+    description: 'top1: regularise bins towards the accuracy (default true; --no-regularize)',
+    default: true,
+  },
 } satisfies ArgsDef;
 
 export const applyArgs = {
   calibrator: { type: 'positional', description: 'calibrator file from um calibrate fit', required: true },
   file: { type: 'positional', description: 'predictions to calibrate (labels optional)', required: true },
-  output: { type: 'string', alias: 'o', description: 'file to write (default: stdout): a CSV or JSON Lines input with its scores calibrated, every other column kept; a new CSV for other inputs', valueHint: 'FILE' },
+  output: {
+    type: 'string',
+    alias: 'o',
+    description:
+      'file to write (default: stdout): a CSV or JSON Lines input with its scores calibrated, every other column kept; a new CSV for other inputs',
+    valueHint: 'FILE',
+  },
   ...inputArgs,
 } satisfies ArgsDef;
 
@@ -64,10 +100,20 @@ function given(args: Record<string, unknown>, flag: string): boolean {
 }
 
 /** Fits the calibrator `method` on the data (pure wiring; internal). */
-function fit(command: string, method: Method, data: PredictionData, args: Record<string, unknown>, onWarning: (w: UMWarning) => void): CalibratorParams {
+function fit(
+  command: string,
+  method: Method,
+  data: PredictionData,
+  args: Record<string, unknown>,
+  onWarning: (w: UMWarning) => void,
+): CalibratorParams {
   for (const flag of ['bounds', 'objective', 'bins', 'binning', 'score', 'top', 'delta', 'regularize']) {
     if (given(args, flag) && !METHOD_FLAGS[method].includes(flag)) {
-      throw new UMError('UM_OPTION', `${command}: --${flag === 'regularize' ? 'no-regularize' : flag} does not apply to --method ${method}`, { fn: command, argument: `--${flag}` });
+      throw new UMError(
+        'UM_OPTION',
+        `${command}: --${flag === 'regularize' ? 'no-regularize' : flag} does not apply to --method ${method}`,
+        { fn: command, argument: `--${flag}` },
+      );
     }
   }
   const input = inputOptions(command, data, args);
@@ -125,8 +171,17 @@ function fit(command: string, method: Method, data: PredictionData, args: Record
 function boundsOf(command: string, args: Record<string, unknown>): { bounds?: [number, number] } {
   if (args.bounds === undefined) return {};
   const parts = String(args.bounds).split(',');
-  if (parts.length !== 2) throw new UMError('UM_OPTION', `${command}: --bounds must be MIN,MAX; got ${JSON.stringify(String(args.bounds))}`, { fn: command, argument: '--bounds' });
-  return { bounds: [parseNumberFlag(command, '--bounds', parts[0]) as number, parseNumberFlag(command, '--bounds', parts[1]) as number] };
+  if (parts.length !== 2)
+    throw new UMError('UM_OPTION', `${command}: --bounds must be MIN,MAX; got ${JSON.stringify(String(args.bounds))}`, {
+      fn: command,
+      argument: '--bounds',
+    });
+  return {
+    bounds: [
+      parseNumberFlag(command, '--bounds', parts[0]) as number,
+      parseNumberFlag(command, '--bounds', parts[1]) as number,
+    ],
+  };
 }
 
 /** The human summary printed after fitting. */
@@ -146,7 +201,13 @@ export function describeCalibrator(p: CalibratorParams, classes?: readonly strin
     case 'isotonic':
       return `${head}\n${p.maps.length} map(s), ${p.maps.map((m) => m.x.length).join(', ')} breakpoints`;
     case 'top-binning': {
-      const rows = p.bins.map((b, i) => [String(i), `${formatNumber(b.range[0])} … ${formatNumber(b.range[1])}`, String(b.count), formatNumber(b.probability), `${formatNumber(b.interval[0])} … ${formatNumber(b.interval[1])}`]);
+      const rows = p.bins.map((b, i) => [
+        String(i),
+        `${formatNumber(b.range[0])} … ${formatNumber(b.range[1])}`,
+        String(b.count),
+        formatNumber(b.probability),
+        `${formatNumber(b.interval[0])} … ${formatNumber(b.interval[1])}`,
+      ]);
       return `${head}\nTop-${p.top} event, score ${p.score} (${p.direction}), accuracy ${formatNumber(p.accuracy)}, EOR ${p.eor === null ? 'n/a' : formatNumber(p.eor)}\n\n${renderTable(['bin', 'score range', 'count', 'P(top)', `Hoeffding ${1 - p.delta}`], rows)}`;
     }
   }
@@ -184,16 +245,30 @@ export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promis
     const file = String(args.file);
     const format = applyFormat(file);
     const output = typeof args.output === 'string' && args.output !== '-' ? args.output : undefined;
-    const out = output === undefined ? undefined : await prepareOutput(command, '--output', output, [args.calibrator, args.file, args.labels]);
+    const out =
+      output === undefined
+        ? undefined
+        : await prepareOutput(command, '--output', output, [args.calibrator, args.file, args.labels]);
     if (output !== undefined) {
       const wrote = { csv: '.csv', jsonl: '.jsonl', table: '.csv' }[format];
       const ext = extname(output).toLowerCase();
-      if (['.csv', '.json', '.jsonl', '.ndjson', '.parquet', '.npy'].includes(ext) && ext !== wrote && !(format === 'jsonl' && ext === '.ndjson')) {
-        throw new UMError('UM_OPTION', `${command}: --output ${output}: the output is ${format === 'jsonl' ? 'JSON Lines' : 'CSV'} (${format === 'table' ? 'a new CSV' : `the input ${file} with its scores calibrated`}); give a ${wrote} name`, { fn: command, argument: '--output' });
+      if (
+        ['.csv', '.json', '.jsonl', '.ndjson', '.parquet', '.npy'].includes(ext) &&
+        ext !== wrote &&
+        !(format === 'jsonl' && ext === '.ndjson')
+      ) {
+        throw new UMError(
+          'UM_OPTION',
+          `${command}: --output ${output}: the output is ${format === 'jsonl' ? 'JSON Lines' : 'CSV'} (${format === 'table' ? 'a new CSV' : `the input ${file} with its scores calibrated`}); give a ${wrote} name`,
+          { fn: command, argument: '--output' },
+        );
       }
     }
     // its bytes are read twice (the predictions, then the bytes copied around the new scores): not a FIFO
-    if (format !== 'table') await (await openInput(command, file, false, 'its bytes are copied into the output, which needs a regular file')).close();
+    if (format !== 'table')
+      await (
+        await openInput(command, file, false, 'its bytes are copied into the output, which needs a regular file')
+      ).close();
     const params = await readCalibrator(String(args.calibrator));
     const data = await readPredictions(file, { ...readOptionsOf(args), requireLabels: false });
     context.data = data;
@@ -203,12 +278,24 @@ export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promis
     let chunks: string[];
     if (format === 'table') {
       if (data.ignoredColumns !== undefined && data.ignoredColumns.length > 0 && io.quiet !== true) {
-        io.stderr(`${command}: note: ${file}: ${data.ignoredColumns.join(', ')} ${data.ignoredColumns.length === 1 ? 'is' : 'are'} not copied (only CSV and JSON Lines inputs are written back with every column)\n`);
+        io.stderr(
+          `${command}: note: ${file}: ${data.ignoredColumns.join(', ')} ${data.ignoredColumns.length === 1 ? 'is' : 'are'} not copied (only CSV and JSON Lines inputs are written back with every column)\n`,
+        );
       }
-      chunks = [calibratedTable(values, data.hasLabels ? data.labels : undefined, data.format === 'parquet' ? (args['label-column'] as string | undefined) ?? 'label' : 'label', data.classes)];
+      chunks = [
+        calibratedTable(
+          values,
+          data.hasLabels ? data.labels : undefined,
+          data.format === 'parquet' ? ((args['label-column'] as string | undefined) ?? 'label') : 'label',
+          data.classes,
+        ),
+      ];
     } else {
       const bytes = await readWhole(command, file);
-      chunks = format === 'csv' ? rewriteCsv(command, file, bytes, data, values) : rewriteJsonl(command, file, bytes, data, values);
+      chunks =
+        format === 'csv'
+          ? rewriteCsv(command, file, bytes, data, values)
+          : rewriteJsonl(command, file, bytes, data, values);
     }
     if (out !== undefined) {
       await writeOutput(command, out, chunks);
@@ -218,7 +305,12 @@ export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promis
 }
 
 /** Applies a calibrator to the data read (shared with `um metrics --calibration`). */
-export function applyTo(command: string, params: CalibratorParams, data: PredictionData, args: Record<string, unknown>): ReturnType<typeof applyCalibrator> {
+export function applyTo(
+  command: string,
+  params: CalibratorParams,
+  data: PredictionData,
+  args: Record<string, unknown>,
+): ReturnType<typeof applyCalibrator> {
   const input = inputOptions(command, data, args);
   if ((params.kind === 'mc-temperature') !== (data.members !== undefined)) {
     throw new UMError(
@@ -234,9 +326,18 @@ export function applyTo(command: string, params: CalibratorParams, data: Predict
   return applyCalibrator(params, data.scores as Float64Array, single);
 }
 
-export const calibrateFitCommand = defineCommand({ meta: { name: 'fit', description: 'Fit a calibrator on validation predictions and write it as JSON' }, args: fitArgs });
-export const calibrateApplyCommand = defineCommand({ meta: { name: 'apply', description: 'Apply a calibrator file to predictions and write calibrated CSV' }, args: applyArgs });
+export const calibrateFitCommand = defineCommand({
+  meta: { name: 'fit', description: 'Fit a calibrator on validation predictions and write it as JSON' },
+  args: fitArgs,
+});
+export const calibrateApplyCommand = defineCommand({
+  meta: { name: 'apply', description: 'Apply a calibrator file to predictions and write calibrated CSV' },
+  args: applyArgs,
+});
 export const calibrateCommand = defineCommand({
-  meta: { name: 'calibrate', description: 'Fit and apply calibrators (temperature, mc-temperature, platt, histogram, isotonic, top1)' },
+  meta: {
+    name: 'calibrate',
+    description: 'Fit and apply calibrators (temperature, mc-temperature, platt, histogram, isotonic, top1)',
+  },
   subCommands: { fit: calibrateFitCommand, apply: calibrateApplyCommand },
 });

@@ -99,7 +99,9 @@ export function runCompare(args: Record<string, unknown>, io: Io): Promise<numbe
     if (a.weights !== undefined) options.weights = a.weights;
     const r = comparePaired(a.labels, pa, pb, options);
     if (args.json === true) {
-      io.stdout(`${toJson({ a: a.path, b: b.path, ...(a.classes === undefined ? {} : { classes: a.classes }), ...r })}\n`);
+      io.stdout(
+        `${toJson({ a: a.path, b: b.path, ...(a.classes === undefined ? {} : { classes: a.classes }), ...r })}\n`,
+      );
       return;
     }
     const f = (x: number | null) => (x === null ? 'n/a' : formatNumber(x));

@@ -21,26 +21,81 @@ import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js'
 import type { MetricState } from '../../state/createState.js';
 import { evaluateSpec, streamStates } from '../streamStates.js';
 
-
 export const metricsArgs = {
-  file: { type: 'positional', description: 'predictions of one model or ensemble, in any of the input formats below', required: false },
+  file: {
+    type: 'positional',
+    description: 'predictions of one model or ensemble, in any of the input formats below',
+    required: false,
+  },
   bins: { type: 'string', description: 'number of bins of the binned metrics (default 15)', valueHint: 'N' },
-  preset: { type: 'string', description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')} (default: default)`, valueHint: 'NAME' },
+  preset: {
+    type: 'string',
+    description: `binning conventions of a peer library: ${Object.keys(presets).join(', ')} (default: default)`,
+    valueHint: 'NAME',
+  },
   ...inputArgs,
-  classwise: { type: 'boolean', default: true, description: 'compute SCE, ACE and TACE, which bin all N·C probabilities (--no-classwise skips them: the slow part on many classes); the UCE is always the global one' },
-  calibration: { type: 'string', description: 'calibrator file (um calibrate fit): report the metrics after calibration', valueHint: 'FILE' },
-  json: { type: 'boolean', description: 'print one JSON object instead of a table (non-finite numbers as the strings "Infinity", "-Infinity", "NaN")' },
-  ci: { type: 'string', description: 'add seeded percentile bootstrap intervals at this level to every metric (e.g. 0.95)', valueHint: 'LEVEL' },
+  classwise: {
+    type: 'boolean',
+    default: true,
+    description:
+      'compute SCE, ACE and TACE, which bin all N·C probabilities (--no-classwise skips them: the slow part on many classes); the UCE is always the global one',
+  },
+  calibration: {
+    type: 'string',
+    description: 'calibrator file (um calibrate fit): report the metrics after calibration',
+    valueHint: 'FILE',
+  },
+  json: {
+    type: 'boolean',
+    description:
+      'print one JSON object instead of a table (non-finite numbers as the strings "Infinity", "-Infinity", "NaN")',
+  },
+  ci: {
+    type: 'string',
+    description: 'add seeded percentile bootstrap intervals at this level to every metric (e.g. 0.95)',
+    valueHint: 'LEVEL',
+  },
   resamples: { type: 'string', description: 'bootstrap resamples with --ci (default 1000)', valueHint: 'N' },
   seed: { type: 'string', description: 'bootstrap seed with --ci (default 0)', valueHint: 'N' },
-  stream: { type: 'boolean', description: 'read the file in batches (automatic when reading it whole would exceed --memory): the same numbers as in memory, bit for bit' },
-  memory: { type: 'string', description: 'memory budget of reading the file whole, in MiB (default: a quarter of the machine\'s memory); above the estimate, the file is streamed', valueHint: 'MiB' },
-  bounded: { type: 'boolean', description: 'with --stream: order-based metrics from a fine grid in constant memory, each with its proven error bound (metrics without one are n/a)' },
+  stream: {
+    type: 'boolean',
+    description:
+      'read the file in batches (automatic when reading it whole would exceed --memory): the same numbers as in memory, bit for bit',
+  },
+  memory: {
+    type: 'string',
+    description:
+      "memory budget of reading the file whole, in MiB (default: a quarter of the machine's memory); above the estimate, the file is streamed",
+    valueHint: 'MiB',
+  },
+  bounded: {
+    type: 'boolean',
+    description:
+      'with --stream: order-based metrics from a fine grid in constant memory, each with its proven error bound (metrics without one are n/a)',
+  },
   exact: { type: 'boolean', description: 'with --stream: the default (kept for scripts that pass it)' },
-  threads: { type: 'string', description: 'with --stream: worker threads (default: every core); results do not depend on it', valueHint: 'N' },
-  'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk reduced on its own (default 1048576); exact results never depend on it', valueHint: 'N' },
-  engine: { type: 'enum', options: ['duckdb'], description: 'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, accuracy, Brier, NLL, mean entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query' },
-  query: { type: 'string', description: 'with --engine: one SELECT whose rows are the predictions (instead of FILE); it may read files with read_csv, read_parquet, read_json', valueHint: 'SQL' },
+  threads: {
+    type: 'string',
+    description: 'with --stream: worker threads (default: every core); results do not depend on it',
+    valueHint: 'N',
+  },
+  'chunk-rows': {
+    type: 'string',
+    description: 'with --stream: rows per chunk reduced on its own (default 1048576); exact results never depend on it',
+    valueHint: 'N',
+  },
+  engine: {
+    type: 'enum',
+    options: ['duckdb'],
+    description:
+      'compute inside an embedded DuckDB by generated SQL (ECE, MCE, SCE, UCE, accuracy, Brier, NLL, mean entropy, AUROC); FILE may then be a .csv or .parquet file, or use --query',
+  },
+  query: {
+    type: 'string',
+    description:
+      'with --engine: one SELECT whose rows are the predictions (instead of FILE); it may read files with read_csv, read_parquet, read_json',
+    valueHint: 'SQL',
+  },
 } satisfies ArgsDef;
 
 /** Runs `um metrics`; returns the exit code. */
@@ -53,19 +108,29 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       await engineMetrics(command, args, io, bins);
       return;
     }
-    if (args.file === undefined) throw new UMError('UM_OPTION', `${command}: give a prediction FILE (or --engine duckdb --query SQL)`, { fn: command, argument: 'FILE' });
+    if (args.file === undefined)
+      throw new UMError('UM_OPTION', `${command}: give a prediction FILE (or --engine duckdb --query SQL)`, {
+        fn: command,
+        argument: 'FILE',
+      });
     if (await shouldStream(command, args)) {
       await streamMetrics(command, args, io, context, bins);
       return;
     }
     for (const flag of ['exact', 'bounded', 'threads', 'chunk-rows'] as const) {
-      if (args[flag] !== undefined && args[flag] !== false) throw new UMError('UM_OPTION', `${command}: --${flag} is an option of --stream`, { fn: command, argument: `--${flag}` });
+      if (args[flag] !== undefined && args[flag] !== false)
+        throw new UMError('UM_OPTION', `${command}: --${flag} is an option of --stream`, {
+          fn: command,
+          argument: `--${flag}`,
+        });
     }
     const data = await readPredictions(String(args.file), readOptionsOf(args));
     context.data = data;
     const warnings: UMWarning[] = [];
     const onWarning = (w: UMWarning) => warnings.push(w);
-    const common: { bins?: number; preset?: PresetName; classwise?: boolean; onWarning: typeof onWarning } = { onWarning };
+    const common: { bins?: number; preset?: PresetName; classwise?: boolean; onWarning: typeof onWarning } = {
+      onWarning,
+    };
     if (bins !== undefined) common.bins = bins;
     if (args.classwise === false) common.classwise = false;
     if (typeof args.preset === 'string') common.preset = args.preset as PresetName;
@@ -78,47 +143,81 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       if (params.kind === 'top-binning') {
         const { numMembers: _s, ...single } = input;
         const report = topBinningReport(params, data.labels, data.scores as Float64Array, single);
-        if (args.json === true) io.stdout(`${toJson({ ...report, config: { calibration, file: data.path, format: data.format, ...(data.classes === undefined ? {} : { classes: data.classes }) } })}\n`);
+        if (args.json === true)
+          io.stdout(
+            `${toJson({ ...report, config: { calibration, file: data.path, format: data.format, ...(data.classes === undefined ? {} : { classes: data.classes }) } })}\n`,
+          );
         else io.stdout(`${renderTopReport(report, data, calibration.file)}\n`);
         return;
       }
       const calibrated = applyTo(command, params, data, args) as ProbMatrix;
       result = evaluate(data.labels, calibrated, { ...common, ...weightsOf(data) });
     } else if (data.members !== undefined && data.numMembers !== undefined) {
-      if (data.weights !== undefined) throw new UMError('UM_OPTION', `${command}: --weights is not supported with ensemble members yet`, { fn: command, argument: '--weights' });
+      if (data.weights !== undefined)
+        throw new UMError('UM_OPTION', `${command}: --weights is not supported with ensemble members yet`, {
+          fn: command,
+          argument: '--weights',
+        });
       result = evaluateEnsemble(data.labels, data.members, { ...input, ...common, numMembers: data.numMembers });
     } else if (data.scores !== undefined) {
       const { numMembers: _s, ...single } = input;
       result = evaluate(data.labels, data.scores, { ...single, ...common, ...weightsOf(data) });
     } else {
-      throw new UMError('UM_FILE_FORMAT', `${command}: ${data.path}: holds no scores`, { fn: command, file: data.path });
+      throw new UMError('UM_FILE_FORMAT', `${command}: ${data.path}: holds no scores`, {
+        fn: command,
+        file: data.path,
+      });
     }
     const ci = bootstrapOf(command, args, data, (w) => {
-      if (calibration !== undefined || data.scores === undefined) throw new UMError('UM_OPTION', `${command}: --ci takes one model's scores without --calibration`, { fn: command, argument: '--ci' });
+      if (calibration !== undefined || data.scores === undefined)
+        throw new UMError('UM_OPTION', `${command}: --ci takes one model's scores without --calibration`, {
+          fn: command,
+          argument: '--ci',
+        });
       const { numMembers: _s, ...single } = input;
-      return evaluate(data.labels, data.scores, { ...single, ...common, onWarning: () => {}, weights: w }) as unknown as Record<string, unknown>;
+      return evaluate(data.labels, data.scores, {
+        ...single,
+        ...common,
+        onWarning: () => {},
+        weights: w,
+      }) as unknown as Record<string, unknown>;
     });
     // after everything that can fail: an error is one line, with no warnings of a run that gave no result
     printWarnings(io, command, warnings);
-    if (args.json === true) io.stdout(`${toJson({ ...withSource(result, data, warnings, calibration), ...(ci === undefined ? {} : { intervals: ci }) })}\n`);
+    if (args.json === true)
+      io.stdout(
+        `${toJson({ ...withSource(result, data, warnings, calibration), ...(ci === undefined ? {} : { intervals: ci }) })}\n`,
+      );
     else io.stdout(`${renderEvaluation(result, data, calibration?.file, ci)}\n`);
   });
 }
 
 /** The bootstrap settings of `--ci`, `--resamples`, `--seed` (undefined without `--ci`) (internal; shared with `um compare`). */
-export function ciOptions(command: string, args: Record<string, unknown>): { level: number; resamples: number; seed: number } | undefined {
+export function ciOptions(
+  command: string,
+  args: Record<string, unknown>,
+): { level: number; resamples: number; seed: number } | undefined {
   const level = parseNumberFlag(command, '--ci', args.ci);
   const resamples = parseIntegerFlag(command, '--resamples', args.resamples);
   const seed = parseIntegerFlag(command, '--seed', args.seed);
   if (level === undefined) {
-    if (resamples !== undefined || seed !== undefined) throw new UMError('UM_OPTION', `${command}: --resamples and --seed go with --ci`, { fn: command, argument: '--ci' });
+    if (resamples !== undefined || seed !== undefined)
+      throw new UMError('UM_OPTION', `${command}: --resamples and --seed go with --ci`, {
+        fn: command,
+        argument: '--ci',
+      });
     return undefined;
   }
   return { level, resamples: resamples ?? 1000, seed: seed ?? 0 };
 }
 
 /** Bootstrap intervals of every metric of `evaluate` under `--ci` (internal). */
-function bootstrapOf(command: string, args: Record<string, unknown>, data: PredictionData, metric: (w: Float64Array) => Record<string, unknown>): Record<string, BootstrapInterval> | undefined {
+function bootstrapOf(
+  command: string,
+  args: Record<string, unknown>,
+  data: PredictionData,
+  metric: (w: Float64Array) => Record<string, unknown>,
+): Record<string, BootstrapInterval> | undefined {
   const o = ciOptions(command, args);
   if (o === undefined) return undefined;
   const r = bootstrap(data.n, metric, { ...o, ...weightsOf(data) });
@@ -141,7 +240,8 @@ export async function shouldStream(command: string, args: Record<string, unknown
   const budget = memoryBudget(command, args.memory);
   if (args.stream === true) return true;
   if (args.stream === false) return false; // --no-stream
-  if (['bounded', 'exact', 'threads', 'chunk-rows'].some((f) => args[f] !== undefined && args[f] !== false)) return true;
+  if (['bounded', 'exact', 'threads', 'chunk-rows'].some((f) => args[f] !== undefined && args[f] !== false))
+    return true;
   if (typeof args.calibration === 'string' || args.members === true) return false;
   const file = String(args.file);
   if (/\.json$/i.test(file)) return false;
@@ -160,27 +260,59 @@ export async function shouldStream(command: string, args: Record<string, unknown
  * chunk order — the same chunks and order with any number of threads, so results are identical. Nothing is printed
  * unless the whole file was read (a broken row or truncated file exits 2 with its position and no result).
  */
-async function streamMetrics(command: string, args: Record<string, unknown>, io: Io, context: { data?: PredictionData }, bins: number | undefined): Promise<void> {
-  if (typeof args.calibration === 'string') throw new UMError('UM_OPTION', `${command}: --stream does not take --calibration yet`, { fn: command, argument: '--stream' });
-  if (args.ci !== undefined) throw new UMError('UM_OPTION', `${command}: --ci needs the rows in memory; leave out --stream`, { fn: command, argument: '--ci' });
-  if (args.exact === true && args.bounded === true) throw new UMError('UM_OPTION', `${command}: give --bounded or --exact, not both`, { fn: command, argument: '--bounded' });
+async function streamMetrics(
+  command: string,
+  args: Record<string, unknown>,
+  io: Io,
+  context: { data?: PredictionData },
+  bins: number | undefined,
+): Promise<void> {
+  if (typeof args.calibration === 'string')
+    throw new UMError('UM_OPTION', `${command}: --stream does not take --calibration yet`, {
+      fn: command,
+      argument: '--stream',
+    });
+  if (args.ci !== undefined)
+    throw new UMError('UM_OPTION', `${command}: --ci needs the rows in memory; leave out --stream`, {
+      fn: command,
+      argument: '--ci',
+    });
+  if (args.exact === true && args.bounded === true)
+    throw new UMError('UM_OPTION', `${command}: give --bounded or --exact, not both`, {
+      fn: command,
+      argument: '--bounded',
+    });
   const mode = args.bounded === true ? 'bounded' : 'exact';
   const s = await streamStates(command, String(args.file), args, { evaluate: evaluateSpec(args, bins, mode) }, context);
   const result = (s.states.evaluate as MetricState).result() as Evaluation;
   const warnings = s.warnings();
   printWarnings(io, command, warnings);
   const source = { ...s.source, n: result.n };
-  if (args.json === true) io.stdout(`${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads } })}\n`);
+  if (args.json === true)
+    io.stdout(
+      `${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads } })}\n`,
+    );
   else io.stdout(`${renderEvaluation(result, source)}\n`);
 }
 
 /** The JSON document: the evaluation, the warnings (code, function, message) and the config with the file read. */
-function withSource(result: Evaluation, data: PredictionData, warnings: readonly UMWarning[], calibration?: { file: string; kind: string }): Record<string, unknown> {
+function withSource(
+  result: Evaluation,
+  data: PredictionData,
+  warnings: readonly UMWarning[],
+  calibration?: { file: string; kind: string },
+): Record<string, unknown> {
   const { config, ...values } = result;
   return {
     ...values,
     warnings: warnings.map((w) => ({ code: w.code, fn: w.fn, message: w.message })),
-    config: { ...config, file: data.path, format: data.format, ...(data.classes === undefined ? {} : { classes: data.classes }), ...(calibration === undefined ? {} : { calibration }) },
+    config: {
+      ...config,
+      file: data.path,
+      format: data.format,
+      ...(data.classes === undefined ? {} : { classes: data.classes }),
+      ...(calibration === undefined ? {} : { calibration }),
+    },
   };
 }
 
@@ -217,7 +349,12 @@ export function toJson(value: unknown): string {
 }
 
 /** The readable table of `um metrics`. */
-export function renderEvaluation(r: Evaluation, data: PredictionData, calibration?: string, ci?: Record<string, BootstrapInterval>): string {
+export function renderEvaluation(
+  r: Evaluation,
+  data: PredictionData,
+  calibration?: string,
+  ci?: Record<string, BootstrapInterval>,
+): string {
   const values = r as unknown as Record<string, number | undefined>;
   const bounds = r.bounds;
   const shown = (k: string): string => {
@@ -227,11 +364,15 @@ export function renderEvaluation(r: Evaluation, data: PredictionData, calibratio
     const b = bounds?.[k];
     // bounded streaming: ± the proven bound, ≈ where none is proven
     if (bounds === undefined || b === 0) return formatNumber(v as number);
-    return b === null || b === undefined ? `≈ ${formatNumber(v as number)}` : `${formatNumber(v as number)} ± ${formatNumber(b)}`;
+    return b === null || b === undefined
+      ? `≈ ${formatNumber(v as number)}`
+      : `${formatNumber(v as number)} ± ${formatNumber(b)}`;
   };
   const interval = (k: string): string => {
     const i = ci?.[k];
-    return i === undefined || i.lower === null || i.upper === null ? 'n/a' : `${formatNumber(i.lower)} … ${formatNumber(i.upper)}`;
+    return i === undefined || i.lower === null || i.upper === null
+      ? 'n/a'
+      : `${formatNumber(i.lower)} … ${formatNumber(i.upper)}`;
   };
   const rows = Object.entries(METRICS)
     .filter(([k]) => values[k] !== undefined)

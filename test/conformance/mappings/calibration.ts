@@ -41,11 +41,31 @@ const gceName = /^gce\[(even|adaptive),max_prob=(True|False),class_cond=(True|Fa
 
 export const CALIBRATION_MAPPINGS: Mapping[] = [
   // google/uncertainty-metrics, NumPy backend (float64)
-  ...[10, 15, 30].map((b) => ({ peer: 'google_um_numpy', metric: `ece@${b}`, compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: b }) })),
-  { peer: 'google_um_numpy', metric: 'rmsce_adaptive@15', compute: (c) => rmsce(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: 15 }) },
-  { peer: 'google_um_numpy', metric: 'sce@15', compute: (c) => sce(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: 15 }) },
-  { peer: 'google_um_numpy', metric: 'ace_adaptive@15', compute: (c) => ace(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: 15 }) },
-  { peer: 'google_um_numpy', metric: 'tace@15', compute: (c) => tace(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: 15, threshold: 0.01 }) },
+  ...[10, 15, 30].map((b) => ({
+    peer: 'google_um_numpy',
+    metric: `ece@${b}`,
+    compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: b }),
+  })),
+  {
+    peer: 'google_um_numpy',
+    metric: 'rmsce_adaptive@15',
+    compute: (c) => rmsce(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: 15 }),
+  },
+  {
+    peer: 'google_um_numpy',
+    metric: 'sce@15',
+    compute: (c) => sce(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: 15 }),
+  },
+  {
+    peer: 'google_um_numpy',
+    metric: 'ace_adaptive@15',
+    compute: (c) => ace(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: 15 }),
+  },
+  {
+    peer: 'google_um_numpy',
+    metric: 'tace@15',
+    compute: (c) => tace(c.labels, c.probs, { preset: 'uncertainty-metrics', bins: 15, threshold: 0.01 }),
+  },
   ...['even', 'adaptive'].flatMap((scheme) =>
     ['True', 'False'].flatMap((mp) =>
       ['True', 'False'].flatMap((cc) =>
@@ -62,7 +82,11 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
               norm: norm as 'l1' | 'l2',
             };
             expect(metric).toMatch(gceName);
-            return { peer: 'google_um_numpy', metric, compute: (c: ConformanceCase) => gce(c.labels, c.probs, options) };
+            return {
+              peer: 'google_um_numpy',
+              metric,
+              compute: (c: ConformanceCase) => gce(c.labels, c.probs, options),
+            };
           }),
         ),
       ),
@@ -71,11 +95,16 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
 
   // google/uncertainty-metrics, TensorFlow backend
   ...[10, 15].flatMap((b) => [
-    { peer: 'google_um_tf', metric: `ece@${b}`, compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'uncertainty-metrics-tf', bins: b }) },
+    {
+      peer: 'google_um_tf',
+      metric: `ece@${b}`,
+      compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'uncertainty-metrics-tf', bins: b }),
+    },
     {
       peer: 'google_um_tf',
       metric: `ece@${b}[f64]`,
-      compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'uncertainty-metrics-tf', precision: 'float64', bins: b }),
+      compute: (c: ConformanceCase) =>
+        ece(c.labels, c.probs, { preset: 'uncertainty-metrics-tf', precision: 'float64', bins: b }),
     },
   ]),
   {
@@ -87,8 +116,20 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
 
   // netcal 1.3.6
   ...[10, 15].flatMap((b) => [
-    { peer: 'netcal', metric: `ece@${b}`, compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'netcal', bins: b }), exceptions: netcalBinary({ preset: 'netcal', bins: b }), onPeerError: netcalRaisesOnFewLabels },
-    { peer: 'netcal', metric: `mce@${b}`, compute: (c: ConformanceCase) => mce(c.labels, c.probs, { preset: 'netcal', bins: b }), exceptions: netcalBinary({ preset: 'netcal', bins: b, norm: 'max' }), onPeerError: netcalRaisesOnFewLabels },
+    {
+      peer: 'netcal',
+      metric: `ece@${b}`,
+      compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'netcal', bins: b }),
+      exceptions: netcalBinary({ preset: 'netcal', bins: b }),
+      onPeerError: netcalRaisesOnFewLabels,
+    },
+    {
+      peer: 'netcal',
+      metric: `mce@${b}`,
+      compute: (c: ConformanceCase) => mce(c.labels, c.probs, { preset: 'netcal', bins: b }),
+      exceptions: netcalBinary({ preset: 'netcal', bins: b, norm: 'max' }),
+      onPeerError: netcalRaisesOnFewLabels,
+    },
   ]),
   {
     peer: 'netcal',
@@ -103,16 +144,36 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
       expect(v).toBeLessThanOrEqual(1);
     },
   },
-  { peer: 'netcal', metric: 'ece@15[conf,correct]', compute: (c) => { const { conf, correct } = confCorrect(c.probs, c.labels); return binaryCalibrationError(correct, conf, { preset: 'netcal', bins: 15 }); } },
-  { peer: 'netcal', metric: 'mce@15[conf,correct]', compute: (c) => { const { conf, correct } = confCorrect(c.probs, c.labels); return binaryCalibrationError(correct, conf, { preset: 'netcal', bins: 15, norm: 'max' }); } },
-  { peer: 'netcal', metric: 'ece_pos@15', compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'netcal', bins: 15 }) },
+  {
+    peer: 'netcal',
+    metric: 'ece@15[conf,correct]',
+    compute: (c) => {
+      const { conf, correct } = confCorrect(c.probs, c.labels);
+      return binaryCalibrationError(correct, conf, { preset: 'netcal', bins: 15 });
+    },
+  },
+  {
+    peer: 'netcal',
+    metric: 'mce@15[conf,correct]',
+    compute: (c) => {
+      const { conf, correct } = confCorrect(c.probs, c.labels);
+      return binaryCalibrationError(correct, conf, { preset: 'netcal', bins: 15, norm: 'max' });
+    },
+  },
+  {
+    peer: 'netcal',
+    metric: 'ece_pos@15',
+    compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'netcal', bins: 15 }),
+  },
   {
     peer: 'netcal',
     metric: 'ece@15[ensemble,uncertainty=mean]',
     // netcal averages the members' probabilities, then scores the mean prediction
     compute: (c) => {
       const members = c.member_probs as number[][][];
-      const mean = members.map((ms) => (ms[0] as number[]).map((_, k) => ms.reduce((a, m) => a + (m[k] as number), 0) / ms.length));
+      const mean = members.map((ms) =>
+        (ms[0] as number[]).map((_, k) => ms.reduce((a, m) => a + (m[k] as number), 0) / ms.length),
+      );
       return ece(c.labels, mean, { preset: 'netcal', bins: 15 });
     },
     exceptions: netcalBinary({ preset: 'netcal', bins: 15 }),
@@ -127,7 +188,11 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
     })),
   ),
   // binary_calibration_error keeps the input's precision (float64 here), unlike the float32 multiclass function
-  { peer: 'torchmetrics', metric: 'ece_pos@15', compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'torchmetrics', bins: 15 }) },
+  {
+    peer: 'torchmetrics',
+    metric: 'ece_pos@15',
+    compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'torchmetrics', bins: 15 }),
+  },
   {
     peer: 'torchmetrics',
     metric: 'ece@15[logits]',
@@ -135,7 +200,8 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
     exceptions: (c) =>
       c.id === 'logits_in_unit_interval'
         ? {
-            reason: 'torchmetrics applies softmax only when some value lies outside [0, 1]; these logits are all inside, so it takes them as probabilities (CONVENTIONS.md §4.14). We never guess: declared logits are softmaxed.',
+            reason:
+              'torchmetrics applies softmax only when some value lies outside [0, 1]; these logits are all inside, so it takes them as probabilities (CONVENTIONS.md §4.14). We never guess: declared logits are softmaxed.',
             compute: (k) => {
               // reproduce the peer's quantity explicitly: the logits used as (unnormalized) probabilities
               const { conf, correct } = confCorrect(k.logits as number[][], k.labels);
@@ -147,20 +213,63 @@ export const CALIBRATION_MAPPINGS: Mapping[] = [
   },
 
   // verified_calibration 0.1.4
-  ...[10, 15].map((b) => ({ peer: 'verified_calibration', metric: `ece@${b}`, compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'verified-calibration', bins: b }) })),
-  { peer: 'verified_calibration', metric: 'ece_quantile@15', compute: (c) => gce(c.labels, c.probs, { preset: 'verified-calibration', bins: 15, binning: 'equal-mass' }) },
-  { peer: 'verified_calibration', metric: 'ece_l2@15', compute: (c) => gce(c.labels, c.probs, { preset: 'verified-calibration', bins: 15, norm: 'l2' }) },
-  { peer: 'verified_calibration', metric: 'ece_l2_equalmass@15', compute: (c) => rmsce(c.labels, c.probs, { preset: 'verified-calibration', bins: 15 }) },
-  { peer: 'verified_calibration', metric: 'classwise_ece@15', compute: (c) => sce(c.labels, c.probs, { preset: 'verified-calibration', bins: 15 }) },
-  { peer: 'verified_calibration', metric: 'ece_pos@15', compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'verified-calibration', bins: 15 }) },
+  ...[10, 15].map((b) => ({
+    peer: 'verified_calibration',
+    metric: `ece@${b}`,
+    compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'verified-calibration', bins: b }),
+  })),
+  {
+    peer: 'verified_calibration',
+    metric: 'ece_quantile@15',
+    compute: (c) => gce(c.labels, c.probs, { preset: 'verified-calibration', bins: 15, binning: 'equal-mass' }),
+  },
+  {
+    peer: 'verified_calibration',
+    metric: 'ece_l2@15',
+    compute: (c) => gce(c.labels, c.probs, { preset: 'verified-calibration', bins: 15, norm: 'l2' }),
+  },
+  {
+    peer: 'verified_calibration',
+    metric: 'ece_l2_equalmass@15',
+    compute: (c) => rmsce(c.labels, c.probs, { preset: 'verified-calibration', bins: 15 }),
+  },
+  {
+    peer: 'verified_calibration',
+    metric: 'classwise_ece@15',
+    compute: (c) => sce(c.labels, c.probs, { preset: 'verified-calibration', bins: 15 }),
+  },
+  {
+    peer: 'verified_calibration',
+    metric: 'ece_pos@15',
+    compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'verified-calibration', bins: 15 }),
+  },
 
   // relplot 1.0.3
-  ...[10, 15].map((b) => ({ peer: 'relplot', metric: `ece@${b}`, compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'relplot', bins: b }) })),
-  { peer: 'relplot', metric: 'ece_pos@15', compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'relplot', bins: 15 }) },
+  ...[10, 15].map((b) => ({
+    peer: 'relplot',
+    metric: `ece@${b}`,
+    compute: (c: ConformanceCase) => ece(c.labels, c.probs, { preset: 'relplot', bins: b }),
+  })),
+  {
+    peer: 'relplot',
+    metric: 'ece_pos@15',
+    compute: (c) => binaryCalibrationError(c.labels, pos(c), { preset: 'relplot', bins: 15 }),
+  },
 
   // reference_numpy (textbook float64)
-  { peer: 'reference_numpy', metric: 'normalized_entropy_mean', compute: (c) => { const u = normalizedEntropy(c.probs); return u.reduce((a, b) => a + b, 0) / u.length; } },
-  ...[10, 15].map((b) => ({ peer: 'reference_numpy', metric: `uce_entropy@${b}`, compute: (c: ConformanceCase) => uce(c.labels, c.probs, { bins: b }) })),
+  {
+    peer: 'reference_numpy',
+    metric: 'normalized_entropy_mean',
+    compute: (c) => {
+      const u = normalizedEntropy(c.probs);
+      return u.reduce((a, b) => a + b, 0) / u.length;
+    },
+  },
+  ...[10, 15].map((b) => ({
+    peer: 'reference_numpy',
+    metric: `uce_entropy@${b}`,
+    compute: (c: ConformanceCase) => uce(c.labels, c.probs, { bins: b }),
+  })),
 ];
 
 // scikit-learn calibration_curve, both versions: empty bins dropped from the peer's arrays.
@@ -172,7 +281,11 @@ for (const peer of ['sklearn', 'sklearn_1_9']) {
         metric: `calibration_curve[${strategy}]@${b}`,
         compute: (c) => {
           const { conf, correct } = confCorrect(c.probs, c.labels);
-          const t = binaryReliability(correct, conf, { preset: 'sklearn', bins: b, binning: strategy === 'uniform' ? 'equal-width' : 'equal-mass' });
+          const t = binaryReliability(correct, conf, {
+            preset: 'sklearn',
+            bins: b,
+            binning: strategy === 'uniform' ? 'equal-width' : 'equal-mass',
+          });
           const kept = t.bins.filter((bin) => bin.count > 0);
           return { prob_true: kept.map((bin) => bin.meanOutcome), prob_pred: kept.map((bin) => bin.meanScore) };
         },
@@ -189,4 +302,3 @@ for (const peer of ['sklearn', 'sklearn_1_9']) {
     },
   });
 }
-

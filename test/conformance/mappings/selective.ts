@@ -10,14 +10,26 @@ function singleClass(c: ConformanceCase): boolean {
 }
 
 const SINGLE = {
-  reason: 'one class only (all correct or all wrong): we raise UM_SINGLE_CLASS where sklearn 1.9 returns NaN/0/1 with a warning and torchmetrics 0 or 1',
+  reason:
+    'one class only (all correct or all wrong): we raise UM_SINGLE_CLASS where sklearn 1.9 returns NaN/0/1 with a warning and torchmetrics 0 or 1',
   throws: 'UM_SINGLE_CLASS',
 };
 const single = (c: ConformanceCase) => (singleClass(c) ? SINGLE : undefined);
 
 const mappings = (peer: string): Mapping[] => [
-  { peer, metric: 'auroc_correct', compute: (c) => auroc(c.labels, c.probs), exceptions: single, onPeerError: (c) => expectSingle(c, () => auroc(c.labels, c.probs)) },
-  { peer, metric: 'aupr_correct', compute: (c) => aupr(c.labels, c.probs, { positive: 'correct' }), exceptions: single },
+  {
+    peer,
+    metric: 'auroc_correct',
+    compute: (c) => auroc(c.labels, c.probs),
+    exceptions: single,
+    onPeerError: (c) => expectSingle(c, () => auroc(c.labels, c.probs)),
+  },
+  {
+    peer,
+    metric: 'aupr_correct',
+    compute: (c) => aupr(c.labels, c.probs, { positive: 'correct' }),
+    exceptions: single,
+  },
   { peer, metric: 'aupr_error', compute: (c) => aupr(c.labels, c.probs, { positive: 'error' }), exceptions: single },
 ];
 
@@ -41,6 +53,16 @@ export const SELECTIVE_MAPPINGS: Mapping[] = [
   ...mappings('torchmetrics'),
   // uncertainty_metrics' AUC is Keras' 200-threshold approximation in float32
   { peer: 'google_um_tf', metric: 'auroc_correct', compute: (c) => auroc(c.labels, c.probs, tf), exceptions: single },
-  { peer: 'google_um_tf', metric: 'aupr_correct', compute: (c) => aupr(c.labels, c.probs, { ...tf, positive: 'correct' }), exceptions: single },
-  { peer: 'google_um_tf', metric: 'aupr_error', compute: (c) => aupr(c.labels, c.probs, { ...tf, positive: 'error' }), exceptions: single },
+  {
+    peer: 'google_um_tf',
+    metric: 'aupr_correct',
+    compute: (c) => aupr(c.labels, c.probs, { ...tf, positive: 'correct' }),
+    exceptions: single,
+  },
+  {
+    peer: 'google_um_tf',
+    metric: 'aupr_error',
+    compute: (c) => aupr(c.labels, c.probs, { ...tf, positive: 'error' }),
+    exceptions: single,
+  },
 ];

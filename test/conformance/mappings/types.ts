@@ -14,7 +14,9 @@ export interface Mapping {
    * quantity), where rounding is amplified (the reason and the tolerance that holds), or where we throw by design
    * while the peer returns a number (`throws`: the UMError code our `compute` must raise).
    */
-  exceptions?: (c: ConformanceCase) => { reason: string; compute?: Compute; tolerance?: number; throws?: string } | undefined;
+  exceptions?: (
+    c: ConformanceCase,
+  ) => { reason: string; compute?: Compute; tolerance?: number; throws?: string } | undefined;
   /** Tolerance when the golden entry has no out_dtype (object values): 1e-6 for float32 peers. */
   tolerance?: number;
   /** Maps our result's keys to the golden object's keys (e.g. mutualInformation → mutual_information). */
