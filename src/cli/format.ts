@@ -16,9 +16,4 @@ export function renderTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** "3 classes (setosa, versicolor, virginica)": the count, with the declared names (internal; every command's header). */
-export function classCount(numClasses: number, names?: readonly string[]): string {
-  if (names === undefined) return `${numClasses} classes`;
-  const shown = names.length <= 12 ? names.join(', ') : `${names.slice(0, 12).join(', ')}, …`;
-  return `${names.length} classes (${shown})`;
-}
+export { classCount } from '../report/classCount.js';

@@ -41,6 +41,7 @@ const REPORT = record({
       source: orNull(text()),
       n: count,
       numClasses: count,
+      classes: orNull(arrayOf(text())),
       numMembers: orNull(count),
       evaluation: record({ config: json }),
     }),

@@ -59,6 +59,8 @@ export interface ReportModel {
   readonly members?: EnsembleScores;
   /** How the scores are declared. */
   readonly options?: InputOptions & EnsembleOptions;
+  /** Names of the classes, class 0 first (e.g. from `readPredictions`' `classes`): shown with the class count. */
+  readonly classes?: readonly string[];
   /** Predictions of the same model on out-of-distribution inputs (the OoD chart). */
   readonly ood?: { readonly scores: Scores; readonly options?: InputOptions };
 }
@@ -101,6 +103,8 @@ export interface ReportModelResult {
   readonly source: string | null;
   readonly n: number;
   readonly numClasses: number;
+  /** The model's class names (`ReportModel.classes`), or null. */
+  readonly classes: readonly string[] | null;
   readonly numMembers: number | null;
   readonly evaluation: Evaluation;
 }
@@ -213,7 +217,8 @@ function warningSink(list: { code: string; message: string }[]): (w: UMWarning) 
  * @param models one or more {@link ReportModel}.
  * @param options `title`, `bins`, `preset`, `resamples`, `seed`, `timestamp`, `onProgress`.
  * @returns the {@link Report}.
- * @throws {UMError} on invalid input (located as by each metric) or models with different numbers of classes.
+ * @throws {UMError} on invalid input (located as by each metric), models with different numbers of classes, or
+ *   `classes` that are not one name per class.
  * @example
  * ```js
  * import { createReport } from 'uncertainty-metrics/report';
@@ -325,11 +330,28 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
       );
     }
     classes ??= { name: m.name, numClasses: evaluation.numClasses };
+    if (
+      m.classes !== undefined &&
+      (!Array.isArray(m.classes) ||
+        m.classes.length !== evaluation.numClasses ||
+        m.classes.some((c) => typeof c !== 'string'))
+    ) {
+      fail(
+        'UM_OPTION',
+        fn,
+        `models[${j}].classes`,
+        `be ${evaluation.numClasses} class names (strings), class 0 first`,
+        {
+          value: m.classes,
+        },
+      );
+    }
     const result = {
       name: m.name,
       source: m.source ?? null,
       n: evaluation.n,
       numClasses: evaluation.numClasses,
+      classes: m.classes === undefined ? null : [...m.classes],
       numMembers,
       evaluation,
     };

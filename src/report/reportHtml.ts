@@ -1,5 +1,6 @@
 import { checkReport } from './checkReport.js';
 import type { Report } from './createReport.js';
+import { classCount } from './classCount.js';
 import { metricRows } from './metricRows.js';
 
 /** Escapes text for HTML element content and attribute values (internal). */
@@ -110,7 +111,7 @@ export function reportHtml(report: Report): string {
   const models = report.models
     .map(
       (m) =>
-        `<li><strong>${e(m.name)}</strong>${m.source === null ? '' : ` — ${e(m.source)}`}: ${m.n} examples, ${m.numClasses} classes${m.numMembers === null ? '' : `, ${m.numMembers} members (charts show their mean prediction)`}</li>`,
+        `<li><strong>${e(m.name)}</strong>${m.source === null ? '' : ` — ${e(m.source)}`}: ${m.n} examples, ${e(classCount(m.numClasses, m.classes))}${m.numMembers === null ? '' : `, ${m.numMembers} members (charts show their mean prediction)`}</li>`,
     )
     .join('');
   const perModel = report.summary.models

@@ -1,6 +1,7 @@
 import { checkReport } from './checkReport.js';
 import type { Report } from './createReport.js';
 import { metricRows } from './metricRows.js';
+import { classCount } from './classCount.js';
 
 // eslint-disable-next-line no-control-regex
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]+/g;
@@ -76,7 +77,7 @@ export function reportMarkdown(report: Report): string {
     '',
     ...report.models.map(
       (m) =>
-        `- **${escapeMarkdown(m.name)}**${m.source === null ? '' : ` (${escapeMarkdown(m.source)})`}: ${m.n} examples, ${m.numClasses} classes${m.numMembers === null ? '' : `, ${m.numMembers} members`}`,
+        `- **${escapeMarkdown(m.name)}**${m.source === null ? '' : ` (${escapeMarkdown(m.source)})`}: ${m.n} examples, ${escapeMarkdown(classCount(m.numClasses, m.classes))}${m.numMembers === null ? '' : `, ${m.numMembers} members`}`,
     ),
     '',
     '## Summary',

@@ -151,7 +151,8 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           uncertainty: (st.uncertainty as MetricState).result() as ReliabilityTable,
         };
         printWarnings(io, command, streamed.warnings());
-        models.push({ name: names[j] as string, source: file, summary });
+        const classes = streamed.source.classes;
+        models.push({ name: names[j] as string, source: file, summary, ...(classes === undefined ? {} : { classes }) });
         continue;
       }
       const data: PredictionData = await readPredictions(file, readOptionsOf(args));
@@ -186,6 +187,7 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
         source: file,
         labels: data.labels,
         ...body,
+        ...(data.classes === undefined ? {} : { classes: data.classes }),
         ...(ood === undefined
           ? {}
           : { ood: { scores: ood.scores as Float64Array, options: { ...single, numClasses: ood.numClasses } } }),
