@@ -58,17 +58,11 @@ export class JsonPath {
 
   /** An array of finite numbers (each checked by `ok` when given, with the requirement `what`). */
   numbers(json: unknown, length?: number, ok?: (x: number) => boolean, what = 'be a finite number'): Float64Array {
-    if (json instanceof Float64Array) {
-      // the typed form of a store (passed between threads): checked alike, kept without a copy
-      if (length !== undefined && json.length !== length) this.fail(`have ${length} entries`, json.length);
-      for (let i = 0; i < json.length; i++) {
-        const x = json[i] as number;
-        if (!Number.isFinite(x) || (ok !== undefined && !ok(x))) this.at(i).fail(what, x);
-      }
-      return json;
-    }
-    const a = this.array(json, length);
-    const out = new Float64Array(a.length);
+    // the typed form of a store (passed between threads) is checked alike and kept without a copy
+    const typed = json instanceof Float64Array;
+    if (typed && length !== undefined && json.length !== length) this.fail(`have ${length} entries`, json.length);
+    const a: ArrayLike<unknown> = typed ? json : this.array(json, length);
+    const out = typed ? json : new Float64Array(a.length);
     for (let i = 0; i < a.length; i++) {
       const x = a[i];
       if (typeof x !== 'number' || !Number.isFinite(x) || (ok !== undefined && !ok(x))) this.at(i).fail(what, x);
