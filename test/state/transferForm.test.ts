@@ -31,6 +31,58 @@ describe('transferForm (a state posted between threads)', () => {
     });
   }
 
+  // every multi-class state built on the engine's stores (kept entries, fixed bins, grids, means), in both modes
+  const ENGINE_STATES = [
+    'ece',
+    'mce',
+    'rmsce',
+    'sce',
+    'ace',
+    'tace',
+    'aece',
+    'amce',
+    'gce',
+    'uce',
+    'reliability',
+    'accuracy',
+    'brier',
+    'nll',
+    'brierDecomposition',
+    'auroc',
+    'aupr',
+    'aurc',
+    'eAurc',
+    'rocCurve',
+    'precisionRecallCurve',
+    'riskCoverageCurve',
+    'rejectionCurve',
+    'accuracyAtCoverage',
+    'coverageAtRisk',
+    'oracleCollaborativeAccuracy',
+    'mmce',
+    'debiasedEce',
+    'smoothEce',
+    'bayesianEce',
+  ] as const;
+  it.each(ENGINE_STATES)(
+    '%s: no list per row or entry as heap numbers, in exact and bounded mode; reads back alike',
+    (metric) => {
+      for (const mode of ['exact', 'bounded'] as const) {
+        let s;
+        try {
+          s = createState(metric, { mode, numClasses: 5 });
+        } catch (e) {
+          if (mode === 'exact') throw e;
+          continue; // a metric without a bounded mode
+        }
+        s.update(labels, probs);
+        const form = transferForm(s);
+        expect(longestArray(form), mode).toBeLessThan(rows / 10);
+        expect(JSON.stringify(stateFromJSON(structuredClone(form)))).toBe(JSON.stringify(s));
+      }
+    },
+  );
+
   it('is checked on reading like JSON: a bad value in a typed list names its place', () => {
     const s = createState('ace', { numClasses: 5 });
     s.update(labels, probs);
