@@ -102,14 +102,18 @@ function jackknife(base: Float64Array, metric: WeightedMetric, keys: readonly st
   const w = Float64Array.from(base);
   for (let g = 0; g < groups; g++) {
     for (let j = g; j < rows.length; j += groups) w[rows[j] as number] = 0;
+    let r: Map<string, number | null>;
     try {
-      const r = numbersOf(metric(w));
-      for (const k of keys) {
-        const v = r.get(k);
-        if (typeof v === 'number' && Number.isFinite(v)) out.get(k)?.push(v);
-      }
+      r = numbersOf(metric(w));
     } catch {
       // a group whose removal leaves the metric undefined does not inform the acceleration
+      r = new Map();
+    }
+    for (const k of keys) {
+      // a key the jackknife's metric does not compute would silently give BCa no acceleration: a defect, not data
+      if (r.size > 0 && !r.has(k)) throw new Error(`jackknife: the metric gave no value for ${k}`);
+      const v = r.get(k);
+      if (typeof v === 'number' && Number.isFinite(v)) out.get(k)?.push(v);
     }
     for (let j = g; j < rows.length; j += groups) w[rows[j] as number] = base[rows[j] as number] as number;
   }
@@ -205,7 +209,9 @@ export function bootstrap(n: number, metric: WeightedMetric, options: BootstrapO
 
 /**
  * The resampling loop of {@link bootstrap} on validated settings and base weights; `methodOf` may choose the method
- * per number (internal; shared with comparePaired).
+ * per number; `jackknifeMetric` (default `metric`) computes at least the numbers whose method is BCa — a cheaper
+ * metric when the others (e.g. class-wise errors with union intervals) need no jackknife (internal; shared with
+ * comparePaired and the report).
  */
 export function resample(
   n: number,
@@ -213,6 +219,7 @@ export function resample(
   base: Float64Array,
   settings: BootstrapSettings,
   methodOf: (key: string) => BootstrapMethod = () => settings.method,
+  jackknifeMetric: WeightedMetric = metric,
 ): BootstrapResult {
   const { resamples, level, seed, method } = settings;
   const rng = createRng('bootstrap', seed);
@@ -241,7 +248,8 @@ export function resample(
       else failed.set(k, (failed.get(k) as number) + 1);
     }
   }
-  const jack = keys.some((k) => methodOf(k) === 'bca') ? jackknife(base, metric, keys) : new Map<string, number[]>();
+  const bca = keys.filter((k) => methodOf(k) === 'bca');
+  const jack = bca.length > 0 ? jackknife(base, jackknifeMetric, bca) : new Map<string, number[]>();
   const per = (k: string) =>
     intervalOf(
       methodOf(k),

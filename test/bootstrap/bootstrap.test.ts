@@ -8,6 +8,7 @@ import {
   evaluate,
   type BootstrapInterval,
 } from '../../src/index.js';
+import { resample } from '../../src/bootstrap/bootstrap.js';
 import { exampleCsv } from '../helpers/data.js';
 
 const d = exampleCsv('logreg_test');
@@ -196,5 +197,30 @@ describe('bootstrap', () => {
       expect((caught as UMError).code, String(message)).toBe(code);
       expect((caught as UMError).message).toMatch(message);
     }
+  });
+});
+
+describe('resample with a cheaper jackknife metric', () => {
+  const n = 300;
+  const y = d.labels.slice(0, n);
+  const p = d.probs.slice(0, n);
+  const full = (w: Float64Array) => evaluate(y, p, { weights: w }) as unknown as Record<string, unknown>;
+  const settings = { resamples: 40, level: 0.95, seed: 5, method: 'bca' as const };
+  const methodOf = (k: string) => (['sce', 'ace', 'tace', 'ece'].includes(k) ? ('union' as const) : ('bca' as const));
+  const base = () => new Float64Array(n).fill(1);
+
+  it('gives the intervals of the full metric when it computes every BCa number (class-wise errors left out)', () => {
+    const cheap = (w: Float64Array) =>
+      evaluate(y, p, { weights: w, classwise: false }) as unknown as Record<string, unknown>;
+    const a = resample(n, full, base(), settings, methodOf);
+    const b = resample(n, full, base(), settings, methodOf, cheap);
+    expect(b).toEqual(a);
+    // the jackknife ran: BCa intervals carry a non-zero acceleration
+    expect((a.intervals as Record<string, BootstrapInterval>).brier?.acceleration).not.toBe(0);
+  });
+
+  it('throws when the jackknife metric lacks a BCa number (never a silent zero acceleration)', () => {
+    const lacking = (w: Float64Array) => ({ accuracy: evaluate(y, p, { weights: w, classwise: false }).accuracy });
+    expect(() => resample(n, full, base(), settings, methodOf, lacking)).toThrow(/no value for/);
   });
 });

@@ -12,6 +12,8 @@ import { named, skip } from '../helpers/requirements.js';
 const dir = mkdtempSync(join(tmpdir(), 'um-report-'));
 afterAll(() => rmSync(dir, { recursive: true }));
 const D = 'examples/data/';
+// these tests read no interval or verdict (test/report/ does): few resamples still run that code, at a tenth of the cost
+const FEW = ['--resamples', '20'];
 const F = (name: string) => `test/fixtures/files/${name}`;
 
 describe('um report', () => {
@@ -28,7 +30,7 @@ describe('um report', () => {
   });
   it('--json holds the numbers of um metrics --json; --md the table; - writes to stdout', async () => {
     const out = join(dir, 'r.json');
-    expect((await um(['report', `${D}logreg_test.csv`, '--json', '-o', out])).code).toBe(0);
+    expect((await um(['report', `${D}logreg_test.csv`, '--json', ...FEW, '-o', out])).code).toBe(0);
     const report = JSON.parse(readFileSync(out, 'utf8')) as {
       models: { evaluation: Record<string, unknown> }[];
       charts: unknown[];
@@ -40,7 +42,7 @@ describe('um report', () => {
     for (const k of ['accuracy', 'ece', 'uce', 'aurc', 'auroc', 'nll'])
       expect(report.models[0]?.evaluation[k]).toBe(metrics[k]);
     expect(report.charts).toHaveLength(8);
-    const md = await um(['report', `${D}logreg_test.csv`, '--md', '-o', '-']);
+    const md = await um(['report', `${D}logreg_test.csv`, '--md', ...FEW, '-o', '-']);
     expect(md.stdout).toMatch(/^# Uncertainty report\n/);
     expect(md.stdout).toMatch(/^\| accuracy \| 0\.902500 \|$/m);
   });
@@ -55,6 +57,7 @@ describe('um report', () => {
       'logits',
       '--title',
       'Deep ensemble',
+      ...FEW,
       '-o',
       out,
     ]);
@@ -98,7 +101,7 @@ describe('um report', () => {
     );
     const ece = async (file: string) =>
       (
-        JSON.parse((await um(['report', file, '--json', '-o', '-'])).stdout) as {
+        JSON.parse((await um(['report', file, '--json', ...FEW, '-o', '-'])).stdout) as {
           models: { evaluation: { ece: number } }[];
         }
       ).models[0]?.evaluation.ece;
@@ -109,7 +112,7 @@ describe('um report', () => {
   });
   it('--ood adds the out-of-distribution chart', async () => {
     const out = join(dir, 'ood.html');
-    const r = await um(['report', `${D}logreg_test.csv`, '--ood', `${D}mlp_overfit_test.csv`, '-o', out]);
+    const r = await um(['report', `${D}logreg_test.csv`, '--ood', `${D}mlp_overfit_test.csv`, ...FEW, '-o', out]);
     expect(r.stdout).toBe(`${out}: 1 model, 9 charts\n`);
     expect(readFileSync(out, 'utf8')).toContain('id="chart-ood"');
   });
@@ -127,13 +130,13 @@ describe('progress', () => {
         'script',
         [
           '-qec',
-          `${process.execPath} ${repoRoot}packages/core/dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv -o ${out}`,
+          `${process.execPath} ${repoRoot}packages/core/dist/cli/bin.js report ${repoRoot}${D}logreg_test.csv --resamples 20 -o ${out}`,
           '/dev/null',
         ],
         { encoding: 'utf8' },
       );
       expect(r.stdout).toMatch(/um report \[=+\] 10\/10 Metrics vs temperature/);
-      expect((await um(['report', `${D}logreg_test.csv`, '-o', out])).stderr).toBe('');
+      expect((await um(['report', `${D}logreg_test.csv`, ...FEW, '-o', out])).stderr).toBe('');
     },
   );
 });
