@@ -208,7 +208,7 @@ export function comparePaired(
   if (options.preset !== undefined) common.preset = options.preset;
   if (options.classwise !== undefined) common.classwise = options.classwise;
   const quiet: WarningHandler = () => {};
-  const run = (p: ProbMatrix, w: Float64Array | undefined, model?: 'A' | 'B'): Evaluation => {
+  const run = (p: ProbMatrix, w: Float64Array | undefined, model?: 'A' | 'B', classwise?: false): Evaluation => {
     const onWarning: WarningHandler =
       model === undefined
         ? quiet
@@ -218,7 +218,12 @@ export function comparePaired(
               fn,
               message: `${fn}: model ${model}: ${warning.message.replace(/^evaluate: /, '')}`,
             });
-    return evaluate(y, p, { ...common, onWarning, ...(w === undefined ? {} : { weights: w }) });
+    return evaluate(y, p, {
+      ...common,
+      ...(classwise === false ? { classwise } : {}),
+      onWarning,
+      ...(w === undefined ? {} : { weights: w }),
+    });
   };
   let ea: Evaluation;
   let eb: Evaluation;
@@ -236,6 +241,8 @@ export function comparePaired(
   const difference = (a: Evaluation, b: Evaluation) => {
     const out: Record<string, number | null> = {};
     for (const k of keys) {
+      // a metric the evaluation did not compute (the jackknife's leaves the class-wise ones out) is absent, not null
+      if (!(k in a) || !(k in b)) continue;
       const x = value(a, k);
       const z = value(b, k);
       // Infinity − Infinity (both NLLs infinite) has no difference: null, not NaN
@@ -258,6 +265,11 @@ export function comparePaired(
     base,
     { ...settings, method: 'bca' },
     (k) => methodFor(k, settings.method),
+    // the jackknife serves the BCa metrics only: when no class-wise error is one of them (method 'auto' gives those
+    // union intervals), it leaves the class-wise errors — most of an evaluation's cost — out
+    keys.some((k) => CLASSWISE.has(k) && methodFor(k, settings.method) === 'bca')
+      ? undefined
+      : (w) => difference(run(pa, w, undefined, false), run(pb, w, undefined, false)),
   );
   const intervals = boot.intervals as Readonly<Record<string, BootstrapInterval>>;
   const metrics = keys.map((metric): PairedMetric => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   UMError,
+  bootstrap,
   comparePaired,
+  type BootstrapInterval,
   evaluate,
   toProbabilities,
   type PairedComparison,
@@ -119,6 +121,25 @@ describe('comparePaired', () => {
     expect(p.method).toBe('percentile');
     expect(new Set(p.metrics.map((m) => m.method))).toEqual(new Set(['percentile']));
     expectVerdictsFollowIntervals(p, 'percentile');
+  });
+
+  it('each interval is bootstrap’s of the difference alone, with its method (BCa’s jackknife covers class-wise errors only when they use BCa)', () => {
+    const d = randomProbs(5, 60, 3);
+    const e = randomProbs(6, 60, 3);
+    const diff = (k: string) => (w: Float64Array) => {
+      const a = evaluate(d.labels, d.probs, { weights: w }) as unknown as Record<string, number>;
+      const b = evaluate(d.labels, e.probs, { weights: w }) as unknown as Record<string, number>;
+      return (b[k] as number) - (a[k] as number);
+    };
+    for (const method of ['auto', 'bca'] as const) {
+      const r = comparePaired(d.labels, d.probs, e.probs, { resamples: 30, seed: 2, method });
+      for (const key of ['brier', 'auroc', 'sce', 'ece']) {
+        const m = r.metrics.find((x) => x.metric === key);
+        const used = method === 'bca' || !BINNED.has(key) ? 'bca' : 'union';
+        const ref = bootstrap(60, diff(key), { resamples: 30, seed: 2, method: used }).intervals as BootstrapInterval;
+        expect([m?.lower, m?.upper], `${method} ${key}`).toEqual([ref.lower, ref.upper]);
+      }
+    }
   });
 
   it('compares scores of different kinds through toProbabilities, and passes warnings on once per model', () => {
