@@ -1992,7 +1992,7 @@ for (const fn of ['fitTemperature', 'fitMcTemperature']) {
       call: () => fnOf(fn)(Y2, data, { bounds: [2, 10] }),
       code: 'UM_OPTION',
       message: new RegExp(
-        `^${fn}: options.bounds must be \\[T_min, T_max\\] with 0 < T_min < 1 < T_max < Infinity; got an array of length 2`,
+        `^${fn}: options.bounds must be \\[T_min, T_max\\] with 0 < T_min < 1 < T_max < Infinity; got \\[2, 10\\]$`,
       ),
     },
     {

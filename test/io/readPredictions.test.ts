@@ -192,7 +192,7 @@ describe('ensemble members', () => {
       }),
     );
     expect((await failure(ragged)).message).toBe(
-      `readPredictions: ${ragged}: "member_probs[1][1]" must be an array of 2 numbers like row 0; got an array of length 1`,
+      `readPredictions: ${ragged}: "member_probs[1][1]" must be an array of 2 numbers like row 0; got [1]`,
     );
     const text = join(dir, 'text.json');
     writeFileSync(text, JSON.stringify({ labels: [0], member_logits: [[[0, 1]], [[0, 'x']]] }));
