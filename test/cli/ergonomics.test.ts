@@ -173,11 +173,16 @@ describe('NO_COLOR and --quiet', () => {
     // errors are still printed
     const bad = await um(['metrics', `${D}/logreg_test.csv`, '--bins', '0', '-q']);
     expect([bad.code, bad.stderr]).toEqual([2, 'um metrics: --bins must be an integer in [1, 1048576]; got 0\n']);
-    // no progress bar: it would draw on the process's stderr
+    // the progress bar goes through io.stderr, never the process's own stderr: drawn on a terminal, not with -q
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      const r = await um(['report', `${D}/logreg_test.csv`, '--md', '-o', '-', '-q'], { progress: true });
-      expect([r.code, r.stderr, spy.mock.calls.length]).toEqual([0, '', 0]);
+      const args = ['report', `${D}/logreg_test.csv`, '--md', '--resamples', '2', '-o', '-'];
+      const drawn = await um(args, { progress: true });
+      expect(drawn.code).toBe(0);
+      expect(drawn.stderr).toMatch(/um report \[=+\] 10\/10 Metrics vs temperature/);
+      const quiet = await um([...args, '-q'], { progress: true });
+      expect([quiet.code, quiet.stderr]).toEqual([0, '']);
+      expect(spy.mock.calls.length).toBe(0);
     } finally {
       spy.mockRestore();
     }

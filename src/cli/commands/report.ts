@@ -116,7 +116,16 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
       io.progress === true
         ? new SingleBar({
             format: 'um report [{bar}] {value}/{total} {step}',
-            stream: process.stderr,
+            // through io, like every other byte the command writes (an embedder's or a test's stderr gets the bar too);
+            // cli-progress needs only write, isTTY and columns of its stream (its cursor moves are escape codes)
+            stream: {
+              isTTY: true,
+              columns: io.columns ?? 80,
+              write: (text: string) => {
+                io.stderr(text);
+                return true;
+              },
+            } as unknown as NodeJS.WriteStream,
             hideCursor: true,
             clearOnComplete: true,
           })
