@@ -53,21 +53,35 @@ export function kernelValues(sigma: number, g: number): Float64Array {
 }
 
 /**
+ * The kernel's indices holding values of at least 2⁻⁶⁰ of its peak (beyond ≈ 9σ it is smaller): the terms left
+ * out add less than N·2⁻⁶⁰ of a peak to any sum, below the rounding of every sum near data and far below the
+ * 10⁻⁴ density floor elsewhere; a narrow kernel then costs its reach, not the whole grid.
+ */
+function reach(kernel: Float64Array): [number, number] {
+  const tiny = (kernel[Math.floor(kernel.length / 2)] as number) * 2 ** -60;
+  let lo = 0;
+  while (lo < kernel.length - 1 && (kernel[lo] as number) < tiny) lo++;
+  let hi = kernel.length - 1;
+  while (hi > lo && (kernel[hi] as number) < tiny) hi--;
+  return [lo, hi];
+}
+
+/**
  * Adds `weight` × the smoothed image of grid value i to `out` — one column of the reflected convolution. relplot
  * convolves E = [reverse(V)[:-1], V, reverse(V)[1:]] (length 3g − 2) with the kernel ('valid') and keeps outputs
  * g//2 … g//2 + g − 1, so out[j] = Σ_k E[g//2 + j + k]·κ[g − 1 − k]. V[i] sits in E at up to three places (its two
- * mirror images and itself); each adds a run of kernel values, contiguous in j.
+ * mirror images and itself); each adds a run of kernel values (within the kernel's `span`), contiguous in j.
  */
-function addColumn(out: Float64Array, kernel: Float64Array, i: number, weight: number): void {
+function addColumn(out: Float64Array, kernel: Float64Array, span: [number, number], i: number, weight: number): void {
   const g = kernel.length;
   const start = Math.floor(g / 2);
   const images = [i >= 1 ? g - 1 - i : -1, g - 1 + i, i <= g - 2 ? 3 * g - 3 - i : -1];
   for (const e of images) {
     if (e < 0) continue;
-    // 0 ≤ e − start − j ≤ g − 1, read at kernel index g − 1 − (e − start − j)
-    const lo = Math.max(0, e - start - (g - 1));
-    const hi = Math.min(g - 1, e - start);
+    // 0 ≤ e − start − j ≤ g − 1, read at kernel index base + j = g − 1 − (e − start − j), within the span
     const base = g - 1 - e + start;
+    const lo = Math.max(0, e - start - (g - 1), span[0] - base);
+    const hi = Math.min(g - 1, e - start, span[1] - base);
     for (let j = lo; j <= hi; j++) out[j] = (out[j] as number) + weight * (kernel[base + j] as number);
   }
 }
@@ -75,9 +89,10 @@ function addColumn(out: Float64Array, kernel: Float64Array, i: number, weight: n
 /** The reflected convolution of grid values (empty cells cost nothing: concentrated scores smooth quickly). */
 function reflectedConvolve(values: Float64Array, kernel: Float64Array): Float64Array {
   const out = new Float64Array(values.length);
+  const span = reach(kernel);
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as number;
-    if (v !== 0) addColumn(out, kernel, i, v);
+    if (v !== 0) addColumn(out, kernel, span, i, v);
   }
   return out;
 }
@@ -101,8 +116,7 @@ export function smoothAt(f: ArrayLike<number>, v: ArrayLike<number>, t: Float64A
 /**
  * The smoother read at the mesh t as a matrix over the grid cells `cells` (row c: the mesh values of a unit value in
  * cell cells[c]), so resampled values cost one product with the cells that hold data, not a convolution. Each row
- * keeps the mesh range [lo, hi] outside which its entries are below 2⁻⁶⁰ of the kernel's peak (beyond ≈ 9σ): they
- * add less than N·2⁻⁶⁰ of a peak to any sum, far below the 10⁻⁴ density floor.
+ * keeps the mesh range [lo, hi] outside which its entries are below 2⁻⁶⁰ of the kernel's peak (see `reach`).
  */
 export function meshOperator(
   kernel: Float64Array,
@@ -115,10 +129,11 @@ export function meshOperator(
   const lo = new Int32Array(cells.length);
   const hi = new Int32Array(cells.length).fill(-1);
   const tiny = (kernel[Math.floor(g / 2)] as number) * 2 ** -60;
+  const span = reach(kernel);
   const column = new Float64Array(g);
   for (let c = 0; c < cells.length; c++) {
     column.fill(0);
-    addColumn(column, kernel, cells[c] as number, 1);
+    addColumn(column, kernel, span, cells[c] as number, 1);
     let first = m;
     for (let k = 0; k < m; k++) {
       const v = interpolate(column, t[k] as number);

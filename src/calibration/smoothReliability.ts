@@ -185,32 +185,28 @@ function bootstrapBand(
   }
   const m = t.length;
   const { values: operator, lo: from, hi: to } = meshOperator(kernelValues(sigma, g), Int32Array.from(cells), t);
-  const times = new Float64Array(s.length);
+  // per row: its two cells, the shares splatted there, its outcome (a draw then costs four additions)
+  const lo = Int32Array.from(rows, (i) => cellOf[bin[i] as number] as number);
+  const hi = Int32Array.from(rows, (i) => cellOf[(bin[i] as number) + 1] as number);
+  const wLo = Float64Array.from(rows, (i) => (1 - (frac[i] as number)) * (mass[i] as number));
+  const wHi = Float64Array.from(rows, (i) => (frac[i] as number) * (mass[i] as number));
+  const out = Float64Array.from(rows, (i) => o[i] as number);
   const vy = new Float64Array(cells.length);
   const v1 = new Float64Array(cells.length);
   const num = new Float64Array(m);
   const den = new Float64Array(m);
   const mu = new Float64Array(resamples * m);
   for (let b = 0; b < resamples; b++) {
-    times.fill(0);
-    for (let k = 0; k < rows.length; k++) {
-      const i = rows[rng.integer(rows.length)] as number;
-      times[i] = (times[i] as number) + 1;
-    }
     vy.fill(0);
     v1.fill(0);
-    for (let r = 0; r < rows.length; r++) {
-      const i = rows[r] as number;
-      const c = times[i] as number;
-      if (c === 0) continue;
-      const weight = c * (mass[i] as number);
-      const lo = cellOf[bin[i] as number] as number;
-      const hi = cellOf[(bin[i] as number) + 1] as number;
-      const f = frac[i] as number;
-      v1[lo] = (v1[lo] as number) + (1 - f) * weight;
-      v1[hi] = (v1[hi] as number) + f * weight;
-      vy[lo] = (vy[lo] as number) + (1 - f) * weight * (o[i] as number);
-      vy[hi] = (vy[hi] as number) + f * weight * (o[i] as number);
+    for (let k = 0; k < rows.length; k++) {
+      const r = rng.integer(rows.length);
+      const a = lo[r] as number;
+      const z = hi[r] as number;
+      v1[a] = (v1[a] as number) + (wLo[r] as number);
+      v1[z] = (v1[z] as number) + (wHi[r] as number);
+      vy[a] = (vy[a] as number) + (wLo[r] as number) * (out[r] as number);
+      vy[z] = (vy[z] as number) + (wHi[r] as number) * (out[r] as number);
     }
     num.fill(0);
     den.fill(0);
