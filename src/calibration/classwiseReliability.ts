@@ -3,6 +3,7 @@ import type { Bin, BinningSpec, Precision } from '../binning/types.js';
 import type { MetricDefinition } from '../engine/definition.js';
 import { runMetric } from '../engine/run.js';
 import { checkCount } from '../errors/checkCount.js';
+import { ExactSum } from '../math/exactSum.js';
 import { BINNING_KEYS } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
@@ -87,11 +88,20 @@ export function classwiseReliability(
   scores: Scores,
   options: ClasswiseReliabilityOptions = {},
 ): ClasswiseReliability {
-  return runMetric(CLASSWISE, 'classwiseReliability', labels, scores, options);
+  const r = runMetric(CLASSWISE, 'classwiseReliability', labels, scores, options);
+  // each class's rows (or weight) counted from the labels, exactly: a bin's weight × mean frequency is off by an ulp
+  const support = Array.from({ length: r.numClasses }, () => new ExactSum());
+  const w = options.weights;
+  for (let i = 0; i < labels.length; i++)
+    (support[Number(labels[i])] as ExactSum).add(w === undefined ? 1 : Number(w[i]));
+  return { ...r, classes: r.classes.map((c) => ({ ...c, support: (support[c.index] as ExactSum).value() })) };
 }
 
-/** The definition of class-wise reliability tables (internal). */
-const CLASSWISE: MetricDefinition<ClasswiseConfig, ClasswiseReliability> = {
+/** The definition of class-wise reliability tables (internal; the function adds each class's support). */
+const CLASSWISE: MetricDefinition<
+  ClasswiseConfig,
+  Omit<ClasswiseReliability, 'classes'> & { classes: Omit<ClassReliability, 'support'>[] }
+> = {
   name: 'classwiseReliability',
   keys: [...BINNING_KEYS, 'interval', 'level', 'classes'],
   weightRules: () => ({ finiteTotal: 'the tables report the weight of each bin' }),
@@ -148,12 +158,8 @@ const CLASSWISE: MetricDefinition<ClasswiseConfig, ClasswiseReliability> = {
       numClasses: ctx.numClasses,
       classes: (cfg.classes ?? all).map((k) => {
         const bins: Bin[] = k === 0 ? first : binsOf(k);
-        let support = 0;
-        for (const b of bins) if (b.meanOutcome !== null) support += b.weight * b.meanOutcome;
         return {
           index: k,
-          // weight × mean is the bin's positives up to rounding: whole-number weights count rows
-          support: fractional ? support : Math.round(support),
           table: table('probability', rows, ctx.numClasses, bins, cfg.config, cfg.interval, samplesPer),
         };
       }),
