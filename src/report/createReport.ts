@@ -153,7 +153,7 @@ export interface Report {
  * ```js
  * import { createReport } from 'uncertainty-metrics/report';
  * const r = await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
- * [r.models[0].evaluation.accuracy, r.charts.map((c) => c.id).slice(0, 2)]; // => [0.75, ['positive-class', 'reliability']]
+ * [r.models[0].evaluation.accuracy, r.charts.map((c) => c.id).slice(0, 2)]; // => [0.75, ['positive-class', 'smooth']]
  * ```
  */
 export async function createReport(models: readonly ReportModel[], options: ReportOptions = {}): Promise<Report> {
