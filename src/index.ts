@@ -85,6 +85,18 @@ export { debiasedEce } from './calibration/debiasedEce.js';
 export type { DebiasedEceOptions } from './calibration/debiasedEce.js';
 export { smoothEce } from './calibration/smoothEce.js';
 export type { SmoothEceOptions } from './calibration/smoothEce.js';
+export { classwiseReliability } from './calibration/classwiseReliability.js';
+export type {
+  ClassReliability,
+  ClasswiseReliability,
+  ClasswiseReliabilityOptions,
+} from './calibration/classwiseReliability.js';
+export { smoothReliability } from './calibration/smoothReliability.js';
+export type {
+  SmoothReliability,
+  SmoothReliabilityOptions,
+  SmoothReliabilityPoint,
+} from './calibration/smoothReliability.js';
 export { bayesianEce } from './calibration/bayesianEce.js';
 export type { BayesianEceOptions, BayesianEceResult } from './calibration/bayesianEce.js';
 export { semiparametricCalibrationError } from './calibration/semiparametricCalibrationError.js';

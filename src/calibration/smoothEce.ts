@@ -1,5 +1,5 @@
-import { samplesPerWeight, weightArray, weightUnit, type WeightOptions } from '../input/weights.js';
-import { roundHalfEven } from '../binning/numpy.js';
+import { weightArray, type WeightOptions } from '../input/weights.js';
+import { automaticBandwidth, smoothEceAt } from './kernelSmoother.js';
 import { fail } from '../errors/fail.js';
 import type { Labels, Scores } from '../input/types.js';
 import { calibrationPairs, type TargetOptions } from './pairs.js';
@@ -11,90 +11,6 @@ export interface SmoothEceOptions extends TargetOptions, WeightOptions {
   bandwidth?: number;
   /** Smallest bandwidth the automatic search accepts (default 0.001, as relplot). */
   eps?: number;
-}
-
-/** Linear splatting of weights v at positions f onto a grid of g points over [0, 1] (relplot `smooth_round_to_grid`). */
-function roundToGrid(f: Float64Array, v: ArrayLike<number>, g: number): Float64Array {
-  const values = new Float64Array(g);
-  for (let i = 0; i < f.length; i++) {
-    const x = (f[i] as number) * (g - 1);
-    const bin = Math.min(Math.max(Math.trunc(x), 0), g - 2);
-    const frac = x - bin;
-    const w = v[i] as number;
-    values[bin] = (values[bin] as number) + (1 - frac) * w;
-    values[bin + 1] = (values[bin + 1] as number) + frac * w;
-  }
-  return values;
-}
-
-/** Gaussian kernel N(0.5, σ²) on linspace(0, 1, g) (relplot `kernel_ev`). */
-function kernelValues(sigma: number, g: number): Float64Array {
-  const out = new Float64Array(g);
-  const step = 1 / (g - 1);
-  const variance = sigma ** 2;
-  const norm = Math.sqrt(2 * Math.PI) * sigma;
-  for (let k = 0; k < g; k++) {
-    const t = k === g - 1 ? 1 : k * step;
-    out[k] = Math.exp((-(t - 0.5) * (t - 0.5)) / (2 * variance)) / norm;
-  }
-  return out;
-}
-
-/** Convolution with reflection at both ends of [0, 1] (relplot `ReflectedGaussianKernel.convolve`). */
-function reflectedConvolve(values: Float64Array, kernel: Float64Array): Float64Array {
-  const g = values.length;
-  // ext = [reverse(values)[:-1], values, reverse(values)[1:]], length 3g − 2
-  const ext = new Float64Array(3 * g - 2);
-  for (let j = 0; j < g - 1; j++) ext[j] = values[g - 1 - j] as number;
-  ext.set(values, g - 1);
-  for (let j = 0; j < g - 1; j++) ext[2 * g - 1 + j] = values[g - 2 - j] as number;
-  // 'valid' convolution, indices g//2 … g//2 + g − 1 of its 2g − 1 outputs: out[j] = Σ_k ext[j + k]·kernel[g − 1 − k]
-  const start = Math.floor(g / 2);
-  const out = new Float64Array(g);
-  for (let j = 0; j < g; j++) {
-    let s = 0;
-    const base = start + j;
-    for (let k = 0; k < g; k++) s += (ext[base + k] as number) * (kernel[g - 1 - k] as number);
-    out[j] = s;
-  }
-  return out;
-}
-
-/** Kernel smoothing of weights v at f, evaluated at t (relplot `GaussianKernel.apply` with reflection). */
-function apply(f: Float64Array, v: ArrayLike<number>, t: Float64Array, sigma: number): Float64Array {
-  const g = Math.floor(Math.max(2000, roundHalfEven(20 / sigma)) / 2) + 1;
-  const smoothed = reflectedConvolve(roundToGrid(f, v, g), kernelValues(sigma, g));
-  const bucket = 1 / (g - 1);
-  const out = new Float64Array(t.length);
-  for (let i = 0; i < t.length; i++) {
-    const x = t[i] as number;
-    const ind = Math.min(Math.max(Math.trunc(x * (g - 1)), 0), g - 2);
-    const residual = (x - ind * bucket) / bucket;
-    out[i] = (smoothed[ind] as number) * (1 - residual) + (smoothed[ind + 1] as number) * residual;
-  }
-  return out;
-}
-
-/** smECE at a fixed bandwidth (relplot `smooth_ece`); internal kernel. */
-export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: number, w?: Float64Array): number {
-  const m = Math.max(roundHalfEven(10 / sigma), 200);
-  const t = new Float64Array(m);
-  const step = 1 / (m - 1);
-  for (let k = 0; k < m; k++) t[k] = k === m - 1 ? 1 : k * step;
-  // frequency weights scale each pair's mass (splatting is linear: the same as repeating the pair)
-  const ones = w ?? new Float64Array(f.length).fill(1);
-  const ys = apply(f, w === undefined ? residual : residual.map((r, i) => r * (w[i] as number)), t, sigma);
-  const dens = apply(f, ones, t, sigma);
-  // relplot's density floor of 0.0001 samples, in weight units (see samplesPerWeight)
-  const floor = w === undefined ? 0.0001 : 0.0001 / samplesPerWeight(w, weightUnit(w));
-  let num = 0;
-  let den = 0;
-  for (let k = 0; k < m; k++) {
-    const d = (dens[k] as number) + floor;
-    num += Math.abs((ys[k] as number) / d) * d;
-    den += d;
-  }
-  return num / den;
 }
 
 /**
@@ -137,12 +53,25 @@ export function smoothEce(
   options: SmoothEceOptions = {},
 ): { value: number; bandwidth: number } {
   checkOptions('smoothEce', options, INPUT_KEYS, ['target', 'bandwidth', 'eps', 'weights']);
-  const fn = 'smoothEce';
+  const { value, bandwidth } = smoothFit('smoothEce', labels, scores, options);
+  return { value, bandwidth };
+}
+
+/**
+ * The pairs, weights and bandwidth of a smooth ECE, and its value (internal; shared with `smoothReliability`, which
+ * draws the curve of the same smoother).
+ */
+export function smoothFit(
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: SmoothEceOptions,
+): { s: Float64Array; o: Float64Array; w: Float64Array | undefined; value: number; bandwidth: number } {
   const eps = options.eps ?? 0.001;
   if (typeof eps !== 'number' || !(eps > 0 && eps < 1))
     fail('UM_OPTION', fn, 'options.eps', 'be a number in (0, 1)', { value: eps });
   const fixed = options.bandwidth;
-  // the kernel grid has 20/σ points and the direct convolution costs its square: σ = 1e-308 asked for an array of
+  // the kernel grid has 20/σ points and the convolution costs its square: σ = 1e-308 asked for an array of
   // Infinity; 2^-10 is the finest bandwidth the automatic search reaches
   if (fixed !== undefined && (typeof fixed !== 'number' || !(fixed >= 2 ** -10 && fixed <= 1))) {
     fail('UM_OPTION', fn, 'options.bandwidth', 'be a number in [2^-10, 1] (0.0009765625 … 1)', {
@@ -154,18 +83,6 @@ export function smoothEce(
   const { s, o } = calibrationPairs(fn, labels, scores, rest);
   const w = weightArray(fn, options.weights, s.length);
   const residual = Float64Array.from(s, (v, i) => v - (o[i] as number));
-  if (fixed !== undefined) return { value: smoothEceAt(s, residual, fixed, w), bandwidth: fixed };
-  const predicate = (alpha: number) => alpha < eps || alpha < smoothEceAt(s, residual, alpha, w);
-  let sigma = 1;
-  if (!predicate(1)) {
-    let start = 1;
-    let end = 0;
-    for (let k = 0; k < 10; k++) {
-      const mid = (start + end) / 2;
-      if (predicate(mid)) end = mid;
-      else start = mid;
-    }
-    sigma = start;
-  }
-  return { value: smoothEceAt(s, residual, sigma, w), bandwidth: sigma };
+  const bandwidth = fixed ?? automaticBandwidth(s, residual, eps, w);
+  return { s, o, w, value: smoothEceAt(s, residual, bandwidth, w), bandwidth };
 }

@@ -131,6 +131,8 @@ function warnNulls(
       code: 'UM_W_DEGENERATE',
       fn,
       message: `${fn}: every prediction is ${accuracy === 0 ? 'wrong' : 'correct'}; ${single.join(' and ')} ${single.length === 1 ? 'is' : 'are'} undefined (null)`,
+      // the keys of the metrics a warning concerns, so a report can show it next to them
+      details: { metrics: single.map((k) => k.toLowerCase()) },
     });
   }
   if (keys.some((k) => nulls.get(k)?.details.argument === 'options.weights')) {
@@ -138,6 +140,7 @@ function warnNulls(
       code: 'UM_W_WEIGHTS',
       fn,
       message: `${fn}: AURC and E-AURC average the risk over whole numbers of kept predictions and need whole-number weights; they are null`,
+      details: { metrics: keys.filter((k) => nulls.get(k)?.details.argument === 'options.weights') },
     });
   }
   for (const k of keys.filter((x) => nulls.get(x)?.code === 'UM_EMPTY')) {
@@ -145,6 +148,7 @@ function warnNulls(
       code: 'UM_W_EMPTY',
       fn,
       message: `${fn}: ${k} has nothing to compute on (${(nulls.get(k) as UMError).message.replace(/^[^:]*: /, '')}); it is null`,
+      details: { metrics: [k] },
     });
   }
   if (skipped.length > 0) {
@@ -152,6 +156,7 @@ function warnNulls(
       code: 'UM_W_BOUNDED',
       fn,
       message: `${fn}: ${skipped.join(', ')} ${skipped.length === 1 ? 'has' : 'have'} no proven error bound on the bounded grid and ${skipped.length === 1 ? 'is' : 'are'} null (use the exact mode for ${skipped.length === 1 ? 'it' : 'them'})`,
+      details: { metrics: [...skipped] },
     });
   }
 }

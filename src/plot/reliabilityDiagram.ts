@@ -14,6 +14,7 @@ const AXES: Record<ReliabilityTable['measure'], { x: string; y: string; outcome:
 const TABLE: Check = record({
   measure: text(Object.keys(AXES)),
   calibrationError: finite(),
+  config: record({ binning: text() }),
   bins: arrayOf(
     record({
       index: finite(),
@@ -49,10 +50,17 @@ const SIDES: Record<ReliabilityTable['measure'], [string, string]> = {
   probability: ['gap: frequency below prediction (too high)', 'gap: frequency above prediction (too low)'],
 };
 
-/** What a diagram of these tables draws: bars for one model, lines with points for several (internal). */
-export function reliabilityDrawn(models: number): 'bars' | 'lines' {
-  return models === 1 ? 'bars' : 'lines';
+/**
+ * What a diagram of these tables draws (internal): bars for one model's fixed bins, lines with points for several
+ * models or for equal-mass bins (data-dependent widths: bars over [lower, upper] would hide the narrow bins where
+ * the predictions crowd).
+ */
+export function reliabilityDrawn(models: number, equalMass = false): 'bars' | 'lines' {
+  return models === 1 && !equalMass ? 'bars' : 'lines';
 }
+
+/** Whether a table's bins hold equal numbers of predictions (internal). */
+const isEqualMass = (t: ReliabilityTable) => t.config.binning === 'equal-mass';
 
 /**
  * Reliability diagram: the outcome rate of each bin against its mean score, with the gap to the diagonal coloured by
@@ -66,12 +74,13 @@ export function reliabilityDrawn(models: number): 'bars' | 'lines' {
  * **Conventions.**
  * - The table's `measure` chooses the axes: confidence vs accuracy (ECE, the UCE paper's Fig. 3), normalized entropy vs
  *   top-1 error (UCE, Laves et al. 2019 Fig. 1), or P(y = 1) vs frequency (binary, sklearn's `calibration_curve`).
- * - One table: bars (`usermeta.drawn: 'bars'`); the gap in vermillion where the model is over-confident (confidence
+ * - One table of fixed bins: bars (`usermeta.drawn: 'bars'`); the gap in vermillion where the model is over-confident (confidence
  *   above accuracy; error above uncertainty) and in purple where it is under-confident, with a legend naming both,
  *   the bars and the diagonal.
- * - Several tables (`[{ name, data }]`): lines with points (`usermeta.drawn: 'lines'`), one Okabe–Ito colour and dash
- *   per model; a point's area grows with its bin's count, so bins of a few predictions do not look like bins of
- *   thousands. Empty bins are left out.
+ * - Several tables (`[{ name, data }]`), or equal-mass bins (`binning: 'equal-mass'`, whose widths follow the data):
+ *   lines with points at each bin's mean score (`usermeta.drawn: 'lines'`), one Okabe–Ito colour and dash per
+ *   model; a point's area grows with its bin's count, so bins of a few predictions do not look like bins of
+ *   thousands. Empty bins are left out; with equal-mass tables the score axis says so.
  * - Tables made with `interval` (Wilson or Clopper–Pearson) get their per-bin intervals drawn as vertical rules at the
  *   bin's mean score. The count panel uses a square-root scale, so bins of a few predictions stay visible next to
  *   one holding nearly all.
@@ -104,8 +113,12 @@ export function reliabilityDiagram(series: Series<ReliabilityTable>, options: Ch
     });
   const axes = AXES[measure];
   const sides = SIDES[measure];
+  const equalMass = items.some((s) => isEqualMass(s.data));
+  const allEqualMass = items.every((s) => isEqualMass(s.data));
+  // mixed binnings name the equal-mass ones in the legend; otherwise the axis says it once
   const labels = items.map(
-    (s) => `${s.name} (${measure === 'uncertainty' ? 'UCE' : 'ECE'} ${short(s.data.calibrationError)})`,
+    (s) =>
+      `${s.name} (${measure === 'uncertainty' ? 'UCE' : 'ECE'} ${short(s.data.calibrationError)}${isEqualMass(s.data) && !allEqualMass ? ', equal-mass bins' : ''})`,
   );
   const rows = items.flatMap((s, j) =>
     s.data.bins
@@ -129,9 +142,14 @@ export function reliabilityDiagram(series: Series<ReliabilityTable>, options: Ch
         };
       }),
   );
-  const x = { type: 'quantitative', scale: { domain: [0, 1] }, title: axes.x };
+  // equal-mass bins say so under the axis (a longer legend would widen the chart beside its equal-width twin)
+  const x = {
+    type: 'quantitative',
+    scale: { domain: [0, 1] },
+    title: allEqualMass ? `${axes.x} · equal-mass bins` : axes.x,
+  };
   const y = { type: 'quantitative', scale: { domain: [0, 1] }, title: axes.y };
-  const single = items.length === 1;
+  const single = reliabilityDrawn(items.length, equalMass) === 'bars';
   const intervals = items.some((s) => s.data.intervals !== null);
   const method = items.find((s) => s.data.intervals !== null)?.data.intervals;
   const band =
@@ -218,7 +236,7 @@ export function reliabilityDiagram(series: Series<ReliabilityTable>, options: Ch
       },
     });
   }
-  const diagram = { width, height, ...(single ? { title: labels[0] as string } : {}), layer: layers };
+  const diagram = { width, height, ...(items.length === 1 ? { title: labels[0] as string } : {}), layer: layers };
   const countY = { field: 'count', type: 'quantitative', title: 'predictions (√ scale)', scale: { type: 'sqrt' } };
   const counts = {
     width,
@@ -229,7 +247,7 @@ export function reliabilityDiagram(series: Series<ReliabilityTable>, options: Ch
       : { x: { field: 'score', ...x }, y: countY, color: colorBy(labels), strokeDash: dashBy(labels) },
   };
   return frame(title, {
-    usermeta: { drawn: reliabilityDrawn(items.length) },
+    usermeta: { drawn: reliabilityDrawn(items.length, equalMass) },
     data: { values: rows },
     vconcat: [diagram, counts],
   });

@@ -48,7 +48,15 @@ const REPORT = record({
   ),
   charts: arrayOf(record({ id: text(), title: text(), howToRead: text(), svg: text(), spec: record({}) })),
   notes: arrayOf(text()),
-  warnings: arrayOf(record({ code: text(), message: text() })),
+  warnings: arrayOf(
+    record({
+      code: text(),
+      message: text(),
+      model: orNull(text()),
+      metrics: arrayOf(text()),
+      charts: arrayOf(text()),
+    }),
+  ),
   summary: record({
     models: arrayOf(record({ name: text(), lines: arrayOf(text()) })),
     comparisons: arrayOf(

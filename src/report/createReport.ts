@@ -1,39 +1,20 @@
 import { MAX_RESAMPLES } from '../bootstrap/bootstrap.js';
 import { checkCount } from '../errors/checkCount.js';
-import { binaryReliability } from '../calibration/binaryReliability.js';
 import { reliability, type ReliabilityTable } from '../calibration/reliability.js';
 import { mcIntegrate } from '../ensemble/mcIntegrate.js';
-import { UMError } from '../errors/UMError.js';
 import { count, record } from '../errors/checkShape.js';
 import { fail } from '../errors/fail.js';
-import { relabel, within, withinAsync } from '../errors/within.js';
+import { within, withinAsync } from '../errors/within.js';
 import { evaluate, type Evaluation } from '../evaluate/evaluate.js';
 import { evaluateEnsemble } from '../evaluate/evaluateEnsemble.js';
 import { toProbabilities } from '../input/toProbabilities.js';
 import type { EnsembleOptions, EnsembleScores, InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
-import { oodCurve } from '../ood/oodCurve.js';
-import type { OodInput } from '../ood/oodInput.js';
-import { binSweep } from '../plot/binSweep.js';
-import { binSweepChart } from '../plot/binSweepChart.js';
-import { oodChart } from '../plot/oodChart.js';
-import { precisionRecallChart } from '../plot/precisionRecallChart.js';
-import { rejectionChart } from '../plot/rejectionChart.js';
-import { reliabilityDiagram } from '../plot/reliabilityDiagram.js';
-import { renderSvg } from '../plot/renderSvg.js';
-import { riskCoverageChart } from '../plot/riskCoverageChart.js';
-import { rocChart } from '../plot/rocChart.js';
-import { temperatureChart } from '../plot/temperatureChart.js';
-import { temperatureSweep } from '../plot/temperatureSweep.js';
-import type { Named, VegaLiteSpec } from '../plot/types.js';
+import type { VegaLiteSpec } from '../plot/types.js';
 import type { PresetName } from '../presets/presets.js';
-import { nll } from '../scores/nll.js';
-import { precisionRecallCurve } from '../selective/precisionRecallCurve.js';
-import { rejectionCurve } from '../selective/rejectionCurve.js';
-import { riskCoverageCurve } from '../selective/riskCoverageCurve.js';
-import { rocCurve } from '../selective/rocCurve.js';
 import { VERSION } from '../version.js';
+import { CHART_STEPS, reportCharts, type Prepared, type Streamed } from './reportCharts.js';
+import { warningSink, type ReportWarning } from './reportWarnings.js';
 import { compareModels, modelSummary, tableIntervals, type ReportComparison, type ReportIntervals } from './summary.js';
-import type { UMWarning } from '../warnings/warnings.js';
 
 /** One model of a report: its predictions (one model's scores, or ensemble members) and where they came from. */
 export interface ReportModel {
@@ -119,7 +100,8 @@ export interface Report {
   readonly charts: ReportChart[];
   /** Things left out and why (e.g. a chart that needs both correct and wrong predictions). */
   readonly notes: string[];
-  readonly warnings: { readonly code: string; readonly message: string }[];
+  /** Warnings of the computations, each with its model and the metric rows and charts it concerns. */
+  readonly warnings: ReportWarning[];
   /** What to read first: per model a few sentences; with several models, the comparisons with the first one. */
   readonly summary: {
     readonly models: { readonly name: string; readonly lines: string[] }[];
@@ -129,71 +111,15 @@ export interface Report {
   readonly intervals: ReportIntervals;
 }
 
-/** How to read a reliability diagram, for what it draws (bars: one model; lines: several) and its measure. */
-function howReliability(drawn: unknown, measure: 'confidence' | 'uncertainty' | 'probability'): string {
-  const words = {
-    confidence: {
-      score: 'confidence',
-      mean: 'confidence',
-      outcome: 'accuracy',
-      metric: 'ECE',
-      over: 'accuracy falls short of confidence',
-      under: 'accuracy exceeds it',
-    },
-    uncertainty: {
-      score: 'uncertainty (normalized entropy: 0 = certain, 1 = uniform)',
-      mean: 'uncertainty',
-      outcome: 'top-1 error',
-      metric: 'UCE',
-      over: 'the error exceeds the uncertainty',
-      under: 'it falls short of it',
-    },
-    probability: {
-      score: 'predicted P(y = 1)',
-      mean: 'prediction',
-      outcome: 'observed frequency of y = 1',
-      metric: 'binary ECE',
-      over: 'the frequency falls short of the prediction (too high)',
-      under: 'it exceeds it (too low)',
-    },
-  }[measure];
-  const intro =
-    measure === 'probability'
-      ? 'The positive-class diagram of scikit-learn’s calibration_curve: all predictions, binned by their predicted probability of class 1, against how often class 1 occurred. '
-      : '';
-  const common = `The vertical rules are 95% Wilson intervals of each bin's ${words.outcome}: a gap inside its rule is within the noise of the bin. Below: predictions per bin on a square-root scale, so bins of a few predictions still show.`;
-  return drawn === 'bars'
-    ? `${intro}Predictions are grouped into bins of ${words.score}; each blue bar's height is the ${words.outcome} in its bin. The coloured part between the bar's top and the bin's mean ${words.mean} is the gap: vermillion where ${words.over}, purple where ${words.under}. A calibrated model reaches the dashed diagonal. ${common} The title gives the ${words.metric}, the count-weighted mean gap.`
-    : `${intro}One line per model (colour and dash in the legend) through its bins' points (mean ${words.mean}, ${words.outcome}); a point's area grows with the number of predictions in its bin. A calibrated model follows the dashed diagonal. ${common} The legend gives each model's ${words.metric}.`;
-}
-
-const HOW = {
-  riskCoverage:
-    'Keep only the most confident predictions: the x axis is the share kept, the y axis the error among them. Lower is better everywhere; the area (AURC, in the legend) also rewards making fewer errors, which AUROC does not.',
-  rejection:
-    'Reject predictions whose normalized entropy exceeds a threshold H_max, moving from left (keep all) to right (keep only very certain ones). A useful uncertainty makes the error of the kept predictions fall steadily.',
-  roc: 'How well confidence separates correct from wrong predictions: accepting predictions from the most confident down, the share of correct ones accepted (y) against the share of wrong ones (x). The diagonal is chance; the area is the AUROC.',
-  pr: 'Finding the wrong predictions by their uncertainty: precision (share of flagged predictions that are wrong) against recall (share of wrong ones flagged). The area is the AUPR, whose baseline is the error rate.',
-  bins: 'ECE, ACE and UCE (colours) computed with 2 to 40 bins, one dash per model. A metric that changes a lot with the number of bins ranks models unreliably (the UCE paper, Fig. 1).',
-  temperature:
-    'NLL, ECE and UCE after temperature scaling softmax(z / T), as T varies (log scale, spanning the temperatures computed). The diamond marks the NLL-optimal T; comparing models at their own optimum separates calibration from sharpness (the UCE paper, Fig. 5).',
-  ood: 'A batch of 100 in-distribution inputs is replaced, one by one, by out-of-distribution inputs; the line is the batch’s mean normalized entropy (band: ±1 standard deviation over 10 random batches). A useful uncertainty rises steadily.',
-};
-
-function warningSink(list: { code: string; message: string }[]): (w: UMWarning) => void {
-  return (w) => {
-    if (!list.some((x) => x.message === w.message)) list.push({ code: w.code, message: w.message });
-  };
-}
-
 /**
  * Builds an uncertainty report for one or more models: every metric of {@link evaluate} (or
  * {@link evaluateEnsemble}), and every chart the data allows, each rendered to SVG with its Vega-Lite specification
  * and a short explanation — the content of `um report`.
  *
- * **Formula.** See each metric and chart: reliability diagrams of confidence and of normalized entropy, risk–coverage,
- * rejection, ROC and precision–recall curves, calibration error vs number of bins, metrics vs temperature, and the OoD
- * curve when OoD predictions are given.
+ * **Formula.** See each metric and chart: reliability diagrams of confidence (equal-width and equal-mass bins, and
+ * relplot's smooth curve with its band), Guo's confidence histogram, class-wise diagrams, the diagram of normalized
+ * entropy, risk–coverage, rejection, ROC and precision–recall curves, calibration error vs number of bins, metrics
+ * vs temperature, and the OoD curve when OoD predictions are given.
  *
  * **Conventions.**
  * - All models must predict the same number of classes (`UM_SHAPE` otherwise). Ensembles are evaluated on their mean
@@ -207,6 +133,10 @@ function warningSink(list: { code: string; message: string }[]): (w: UMWarning) 
  *   `um compare first other` prints the same ones.
  * - The table's intervals: row bootstrap of every metric (200 resamples unless `resamples` is given), BCa, and for
  *   the binned calibration errors the conservative union interval (as {@link uncertainty-metrics!comparePaired}), clipped at 0.
+ * - The smooth diagram's band: 100 bootstrap resamples (seed `seed`). Class-wise panels: every class up to 20, else
+ *   the 20 most frequent labels (the text names them); none for two classes, whose positive-class diagram comes first.
+ * - `warnings`: each with its model and the metric rows and charts it concerns (an infinite NLL: the NLL row and the
+ *   temperature chart; undefined AUROC/AUPR: their rows and curves), so a renderer can show it there and at the top.
  * - Deterministic: no timestamp unless given; seeded random draws (bootstrap seed `seed`, default 0; OoD batches,
  *   seed 0).
  * - A model given as a `summary` (a streamed file reduced to states) appears in the metrics table and the reliability
@@ -223,7 +153,7 @@ function warningSink(list: { code: string; message: string }[]): (w: UMWarning) 
  * ```js
  * import { createReport } from 'uncertainty-metrics/report';
  * const r = await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
- * [r.models[0].evaluation.accuracy, r.charts.map((c) => c.id).slice(0, 2)]; // => [0.75, ['positive-class', 'reliability']]
+ * [r.models[0].evaluation.accuracy, r.charts.map((c) => c.id).slice(0, 2)]; // => [0.75, ['positive-class', 'smooth']]
  * ```
  */
 export async function createReport(models: readonly ReportModel[], options: ReportOptions = {}): Promise<Report> {
@@ -281,21 +211,21 @@ const SUMMARY = record({
 async function build(fn: string, models: readonly ReportModel[], options: ReportOptions): Promise<Report> {
   const at = <T>(m: { name: string }, call: () => T): T => within(fn, call, `model ${JSON.stringify(m.name)}`);
   const hasOod = models.some((m) => m.ood !== undefined);
-  let total = 2 * models.length + Math.max(0, models.length - 1) + 8 + (hasOod ? 1 : 0);
+  let total = 2 * models.length + Math.max(0, models.length - 1) + CHART_STEPS + (hasOod ? 1 : 0);
   let done = 0;
   const step = (label: string) => options.onProgress?.(++done, total, label);
-  const warnings: { code: string; message: string }[] = [];
-  const onWarning = warningSink(warnings);
+  const warnings: ReportWarning[] = [];
   const binning = {
     ...(options.bins === undefined ? {} : { bins: options.bins }),
     ...(options.preset === undefined ? {} : { preset: options.preset }),
   };
-  type Prepared = { name: string; labels: Labels; p: ProbMatrix; result: ReportModelResult; model: ReportModel };
   const prepared: Prepared[] = [];
-  const summarized: { name: string; result: ReportModelResult; summary: NonNullable<ReportModel['summary']> }[] = [];
+  const summarized: Streamed[] = [];
   const results: ReportModelResult[] = [];
   let classes: { name: string; numClasses: number } | undefined;
   for (const [j, m] of models.entries()) {
+    // each model's warnings say whose they are and which rows and charts they concern
+    const onWarning = warningSink(warnings, m.name);
     let evaluation: Evaluation;
     let p: ProbMatrix | undefined;
     let numMembers: number | null = null;
@@ -405,153 +335,24 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
   notes.push(
     ...summarized.map(
       (x) =>
-        `${x.name}: streamed (${x.result.n} rows in constant memory) — metrics and reliability diagrams only; the intervals, comparisons, curves, bin and temperature sweeps need every row (run without --stream)`,
+        `${x.name}: streamed (${x.result.n} rows in constant memory) — metrics and reliability diagrams only (with the confidence histogram); the intervals, comparisons, equal-mass, smooth and class-wise diagrams, curves, bin and temperature sweeps need every row (run without --stream)`,
     ),
   );
-  const charts: ReportChart[] = [];
-  const tables = (measure: 'reliability' | 'uncertainty') =>
-    summarized.map((x) => ({ name: x.name, data: x.summary[measure] }));
-  const series = <T>(
-    compute: (x: (typeof prepared)[number]) => T,
-    skip?: (x: (typeof prepared)[number], error: UMError) => string | undefined,
-  ): Named<T>[] =>
-    prepared.flatMap((x) => {
-      try {
-        return [{ name: x.name, data: compute(x) }];
-      } catch (error) {
-        const why = error instanceof UMError ? skip?.(x, error) : undefined;
-        if (why === undefined) throw relabel(fn, error, `model ${JSON.stringify(x.name)}`);
-        notes.push(why);
-        return [];
-      }
-    });
-  const add = async (id: string, title: string, howToRead: string, spec: VegaLiteSpec | undefined) => {
-    if (spec !== undefined) charts.push({ id, title, howToRead, spec, svg: await renderSvg(spec) });
-    step(title);
-  };
-  const oneClass = (x: (typeof prepared)[number], e: UMError) =>
-    e.code === 'UM_SINGLE_CLASS'
-      ? `${x.name}: left out of the ROC and precision–recall charts (${e.message.replace(/^\w+: /, '')})`
-      : undefined;
-  const orNone = <T>(items: Named<T>[], chart: (s: Named<T>[]) => VegaLiteSpec) =>
-    items.length === 0 ? undefined : chart(items);
-
-  const withRows = <T>(chart: (s: Named<T>[]) => VegaLiteSpec, items: Named<T>[]) =>
-    items.length === 0 ? undefined : chart(items);
-  // two classes (--binary among them): first the positive-class diagram every scikit-learn user knows
-  if (classes?.numClasses === 2 && prepared.length > 0) {
-    total++;
-    const positive = series((x) =>
-      binaryReliability(
-        Array.from(x.labels, Number),
-        Array.from({ length: x.p.n }, (_, i) => x.p.data[2 * i + 1] as number),
-        { ...binning, interval: 'wilson' },
-      ),
-    );
-    const spec = reliabilityDiagram(positive);
-    await add(
-      'positive-class',
-      'Reliability diagram (positive class, P(y = 1))',
-      howReliability((spec.usermeta as { drawn: unknown }).drawn, 'probability'),
-      spec,
-    );
-  }
-  const confidenceSpec = reliabilityDiagram([
-    ...series((x) => confidence.get(x) as ReliabilityTable),
-    ...tables('reliability'),
-  ]);
-  await add(
-    'reliability',
-    'Reliability diagram (confidence)',
-    howReliability((confidenceSpec.usermeta as { drawn: unknown }).drawn, 'confidence'),
-    confidenceSpec,
-  );
-  const uncertaintySpec = reliabilityDiagram([
-    ...series((x) => reliability(x.labels, x.p, { ...binning, measure: 'uncertainty', interval: 'wilson' })),
-    ...tables('uncertainty'),
-  ]);
-  await add(
-    'uncertainty',
-    'Reliability diagram (uncertainty)',
-    howReliability((uncertaintySpec.usermeta as { drawn: unknown }).drawn, 'uncertainty'),
-    uncertaintySpec,
-  );
-  await add(
-    'risk-coverage',
-    'Risk–coverage curve',
-    HOW.riskCoverage,
-    withRows(
-      riskCoverageChart,
-      series((x) => riskCoverageCurve(x.labels, x.p)),
-    ),
-  );
-  await add(
-    'rejection',
-    'Rejection curve',
-    HOW.rejection,
-    withRows(
-      rejectionChart,
-      series((x) => rejectionCurve(x.labels, x.p)),
-    ),
-  );
-  await add(
-    'roc',
-    'ROC curve of correctness',
-    HOW.roc,
-    orNone(
-      series((x) => rocCurve(x.labels, x.p), oneClass),
-      (s) => rocChart(s),
-    ),
-  );
-  await add(
-    'pr',
-    'Precision–recall curve of errors',
-    HOW.pr,
-    orNone(
-      series((x) => precisionRecallCurve(x.labels, x.p), oneClass),
-      (s) => precisionRecallChart(s),
-    ),
-  );
-  await add(
-    'bins',
-    'Calibration error vs number of bins',
-    HOW.bins,
-    withRows(
-      binSweepChart,
-      series((x) => binSweep(x.labels, x.p, options.preset === undefined ? {} : { preset: options.preset })),
-    ),
-  );
-  const finite = prepared.filter((x) => {
-    const ok = Number.isFinite(nll(x.labels, x.p, { onWarning: () => undefined }));
-    if (!ok)
-      notes.push(
-        `${x.name}: left out of the temperature chart (a label has probability exactly 0, so the NLL is infinite at every temperature)`,
-      );
-    return ok;
+  const charts = await reportCharts({
+    fn,
+    prepared,
+    summarized,
+    binning,
+    numClasses: classes?.numClasses,
+    classNames: models[0]?.classes ?? null,
+    confidence,
+    seed,
+    hasOod,
+    notes,
+    step,
+    grow: () => total++,
+    at,
   });
-  await add(
-    'temperature',
-    'Metrics vs temperature',
-    HOW.temperature,
-    finite.length === 0
-      ? undefined
-      : temperatureChart(finite.map((x) => ({ name: x.name, data: temperatureSweep(x.labels, x.p) }))),
-  );
-  if (hasOod) {
-    const items = prepared.flatMap((x) => {
-      const o = x.model.ood;
-      if (o === undefined) return [];
-      const out = at(x, () => toProbabilities(o.scores, o.options ?? {}));
-      const batch = Math.min(100, x.p.n, out.n);
-      return [
-        {
-          name: x.name,
-          data: at(x, () => oodCurve(x.p as OodInput, out as OodInput, { batchSize: batch, repeats: 10, seed: 0 })),
-        },
-      ];
-    });
-    await add('ood', 'Out-of-distribution detection', HOW.ood, oodChart(items));
-  }
   return {
     title: options.title ?? 'Uncertainty report',
     version: VERSION,

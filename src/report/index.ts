@@ -7,6 +7,7 @@
 // Re-exports only.
 export { createReport } from './createReport.js';
 export type { Report, ReportChart, ReportModel, ReportModelResult, ReportOptions } from './createReport.js';
+export type { ReportWarning } from './reportWarnings.js';
 export { reportHtml } from './reportHtml.js';
 export { reportMarkdown } from './reportMarkdown.js';
 export { reportJson } from './reportJson.js';

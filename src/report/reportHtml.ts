@@ -25,7 +25,9 @@ nav.toc{background:#f7f7f7;padding:.5rem 1rem;border-radius:4px}nav.toc ol{margi
 .warnings{border-left:4px solid #d55e00;background:#fff6ef;padding:.5rem 1rem}.warnings li{color:#7a3300}
 .summary{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,28rem),1fr));gap:0 2rem}.summary ul{padding-left:1.1rem}
 .verdicts li{margin:.2rem 0}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,34rem),1fr));gap:0 2.5rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,34rem),1fr));grid-auto-flow:dense;gap:0 2.5rem}
+.charts section.wide{grid-column:1/-1}.wide figure svg{width:auto;max-width:100%}
+p.warn{border-left:4px solid #d55e00;background:#fff6ef;padding:.3rem .7rem;color:#7a3300;max-width:60rem}a.warn{color:#d55e00;text-decoration:none}
 @media print{body{max-width:none;margin:0;font-size:11pt}nav.toc{display:none}section{break-inside:avoid}.charts{display:block}h2{break-after:avoid}a{color:inherit;text-decoration:none}}
 `;
 
@@ -44,14 +46,19 @@ function drawnOf(spec: Record<string, unknown>): string {
   return typeof drawn === 'string' ? ` data-drawn="${escapeHtml(drawn)}"` : '';
 }
 
+/** Charts of several panels (small multiples, one panel per model) span the grid's width (internal). */
+function isWide(spec: Record<string, unknown>): boolean {
+  return 'facet' in spec || 'concat' in spec;
+}
+
 /** A bound of an interval: 4 decimals (the table's value keeps 6) (internal). */
 function bound(v: number): string {
   return v !== 0 && Math.abs(v) < 1e-4 ? v.toExponential(2) : v.toFixed(4);
 }
 
 /**
- * The report as one self-contained HTML page: a table of contents, the summary (per model; the paired comparisons),
- * warnings and notes, the metrics table with intervals, every chart as inline SVG with how to read it in a grid that
+ * The report as one self-contained HTML page: a table of contents, warnings and notes, the summary (per model; the
+ * paired comparisons), the metrics table with intervals, every chart as inline SVG with how to read it in a grid that
  * uses the width, and the configuration behind every number.
  *
  * **Formula.** Not applicable (presentation of {@link createReport}'s numbers).
@@ -64,7 +71,9 @@ function bound(v: number): string {
  *   identifier of `um metrics` and ↓/↑ (lower/higher is better).
  * - ★ marks a model better than every other beyond the noise: with two models by the paired comparison's verdict,
  *   otherwise when its interval does not overlap any other model's; never on ties (descriptive rows never).
- * - Warnings and notes come right after the summary; a print stylesheet drops the contents and keeps charts whole.
+ * - Warnings and notes come first, after the contents; each warning is also shown where it applies — a ⚠ linking
+ *   back to it in the model's cell of each metric it concerns, and its text above each chart it concerns. Charts of
+ *   several panels span the width. A print stylesheet drops the contents and keeps charts whole.
  *
  * **References.** None.
  *
@@ -83,6 +92,9 @@ export function reportHtml(report: Report): string {
   const e = escapeHtml;
   const names = report.models.map((m) => m.name);
   const rows = metricRows(report);
+  // every warning gets an anchor at the top; the cells and charts it concerns link back to it
+  const warned = report.warnings.map((warning, i) => ({ warning, id: `warning-${i + 1}` }));
+  const said = (w: Report['warnings'][number]) => `${w.model === null ? '' : `${w.model}: `}${w.message} [${w.code}]`;
   const level = `${Math.round(report.intervals.level * 1000) / 10}%`;
   const table = [
     '<table id="metrics"><thead><tr><th>metric</th><th title="which direction is better">better</th>',
@@ -96,7 +108,11 @@ export function reportHtml(report: Report): string {
           i === null
             ? ''
             : `<span class="ci" data-lower="${String(i.lower)}" data-upper="${String(i.upper)}" title="${level} bootstrap interval (${i.method === 'bca' ? 'BCa' : i.method})">[${bound(i.lower)}, ${bound(i.upper)}]</span>`;
-        return `<td data-metric="${e(r.key)}" data-model="${j}" data-value="${v === null ? 'null' : String(v)}"${best ? ' class="best"' : ''}>${cell(v)}${best ? ' <span class="star" title="best beyond the noise">★</span>' : ''}${ci}</td>`;
+        const flags = warned
+          .filter((w) => w.warning.metrics.includes(r.key) && w.warning.model === names[j])
+          .map((w) => ` <a class="warn" href="#${w.id}" title="${e(w.warning.message)}">⚠</a>`)
+          .join('');
+        return `<td data-metric="${e(r.key)}" data-model="${j}" data-value="${v === null ? 'null' : String(v)}"${best ? ' class="best"' : ''}>${cell(v)}${best ? ' <span class="star" title="best beyond the noise">★</span>' : ''}${flags}${ci}</td>`;
       });
       const dir =
         r.better === 'lower'
@@ -125,10 +141,13 @@ export function reportHtml(report: Report): string {
     )
     .join('');
   const charts = report.charts
-    .map(
-      (c) =>
-        `<section id="chart-${e(c.id)}"${drawnOf(c.spec)}><h2>${e(c.title)}</h2><p class="how">${e(c.howToRead)}</p><figure>${c.svg}</figure></section>`,
-    )
+    .map((c) => {
+      const here = warned
+        .filter((w) => w.warning.charts.includes(c.id))
+        .map((w) => `<p class="warn"><a class="warn" href="#${w.id}">⚠</a> ${e(said(w.warning))}</p>`)
+        .join('');
+      return `<section id="chart-${e(c.id)}"${isWide(c.spec) ? ' class="wide"' : ''}${drawnOf(c.spec)}><h2>${e(c.title)}</h2>${here}<p class="how">${e(c.howToRead)}</p><figure>${c.svg}</figure></section>`;
+    })
     .join('\n');
   const config = report.models
     .map(
@@ -136,14 +155,28 @@ export function reportHtml(report: Report): string {
         `<details><summary>${e(m.name)}</summary><pre>${e(JSON.stringify(m.evaluation.config, null, 2))}</pre></details>`,
     )
     .join('');
-  const attention = [...report.warnings.map((w) => `${w.message} [${w.code}]`), ...report.notes];
+  const chartTitle = new Map(report.charts.map((c) => [c.id, c.title]));
+  const where = (w: Report['warnings'][number]) => {
+    const links = [
+      ...(w.metrics.length === 0 ? [] : [`<a href="#metrics-section">${e(w.metrics.join(', '))} in the table</a>`]),
+      ...w.charts.flatMap((id) => {
+        const t = chartTitle.get(id);
+        return t === undefined ? [] : [`<a href="#chart-${e(id)}">${e(t)}</a>`];
+      }),
+    ];
+    return links.length === 0 ? '' : ` — see ${links.join(', ')}`;
+  };
+  const attention = [
+    ...warned.map((w) => `<li id="${w.id}" class="warn">${e(said(w.warning))}${where(w.warning)}</li>`),
+    ...report.notes.map((t) => `<li>${e(t)}</li>`),
+  ];
   const warnings =
     attention.length === 0
       ? ''
-      : `<section id="warnings" class="warnings"><h2>Warnings and notes</h2><ul>${attention.map((t) => `<li>${e(t)}</li>`).join('')}</ul></section>`;
+      : `<section id="warnings" class="warnings"><h2>Warnings and notes</h2><ul>${attention.join('')}</ul></section>`;
   const toc = [
-    ['summary', 'Summary'],
     ...(attention.length === 0 ? [] : [['warnings', 'Warnings and notes']]),
+    ['summary', 'Summary'],
     ['metrics-section', 'Metrics'],
     ...report.charts.map((c) => [`chart-${c.id}`, c.title]),
     ['configuration', 'Configuration'],
@@ -159,8 +192,8 @@ export function reportHtml(report: Report): string {
     `<p class="meta">uncertainty-metrics ${e(report.version)}${report.timestamp === null ? '' : ` · ${e(report.timestamp)}`}</p>`,
     `<ul>${models}</ul>`,
     `<nav id="toc" class="toc"><strong>Contents</strong><ol>${toc.map(([id, t]) => `<li><a href="#${e(id as string)}">${e(t as string)}</a></li>`).join('')}</ol></nav>`,
-    `<section id="summary"><h2>Summary</h2><div class="summary">${perModel}</div>${comparisons}</section>`,
     warnings,
+    `<section id="summary"><h2>Summary</h2><div class="summary">${perModel}</div>${comparisons}</section>`,
     '<section id="metrics-section"><h2>Metrics</h2>',
     `<p class="how">One column per model; ↓ lower is better, ↑ higher is better. Hover a metric for its meaning; the configuration behind every number is at the end.${intervalText}${report.models.length > 1 ? ' ★ marks a model better than the others beyond the noise: with two models, by the paired comparison above; otherwise when its interval does not overlap any other. Ties and overlapping intervals get no star.' : ''}</p>`,
     table,

@@ -29,8 +29,8 @@ function fence(text: string): string {
 }
 
 /**
- * The report as Markdown: the metrics table (best value in bold), the models, notes, what each chart would show,
- * and the configuration as JSON — for pull requests and notebooks; the charts themselves are in the HTML report.
+ * The report as Markdown: the models, warnings and notes, the summary, the metrics table (best value in bold, ⚠ where
+ * a warning applies), what each chart would show (with the warnings about it), and the configuration as JSON — for pull requests and notebooks; the charts themselves are in the HTML report.
  *
  * **Formula.** Not applicable (presentation of {@link createReport}'s numbers).
  *
@@ -66,10 +66,22 @@ export function reportMarkdown(report: Report): string {
           : Number.isInteger(v) && Math.abs(v) >= 1
             ? String(v)
             : v.toFixed(6);
+  const said = (w: Report['warnings'][number]) => `${w.model === null ? '' : `${w.model}: `}${w.message} [${w.code}]`;
+  // a ⚠ in the model's cell of each metric a warning concerns (the warning itself is listed at the top)
+  const flag = (key: string, j: number) =>
+    report.warnings.some((w) => w.metrics.includes(key) && w.model === report.models[j]?.name) ? ' ⚠' : '';
   const rows = metricRows(report).map(
     (r) =>
-      `| ${escapeMarkdown(r.key)} | ${r.values.map((v, j) => (r.best.includes(j) ? `**${fmt(v)}**` : fmt(v))).join(' | ')} |`,
+      `| ${escapeMarkdown(r.key)} | ${r.values.map((v, j) => (r.best.includes(j) ? `**${fmt(v)}**` : fmt(v)) + flag(r.key, j)).join(' | ')} |`,
   );
+  const titles = new Map(report.charts.map((c) => [c.id, c.title]));
+  const where = (w: Report['warnings'][number]) => {
+    const parts = [
+      ...(w.metrics.length === 0 ? [] : [`${w.metrics.join(', ')} in the table`]),
+      ...w.charts.flatMap((id) => (titles.has(id) ? [titles.get(id) as string] : [])),
+    ];
+    return parts.length === 0 ? '' : ` — see ${parts.join(', ')}`;
+  };
   const lines = [
     `# ${escapeMarkdown(report.title)}`,
     '',
@@ -80,6 +92,15 @@ export function reportMarkdown(report: Report): string {
         `- **${escapeMarkdown(m.name)}**${m.source === null ? '' : ` (${escapeMarkdown(m.source)})`}: ${m.n} examples, ${escapeMarkdown(classCount(m.numClasses, m.classes))}${m.numMembers === null ? '' : `, ${m.numMembers} members`}`,
     ),
     '',
+    ...(report.notes.length + report.warnings.length === 0
+      ? []
+      : [
+          '## Warnings and notes',
+          '',
+          ...report.warnings.map((w) => `- ⚠ ${escapeMarkdown(said(w) + where(w))}`),
+          ...report.notes.map((n) => `- ${escapeMarkdown(n)}`),
+          '',
+        ]),
     '## Summary',
     '',
     ...report.summary.models.flatMap((m) => [
@@ -106,16 +127,13 @@ export function reportMarkdown(report: Report): string {
     '',
     '## Charts (in the HTML report)',
     '',
-    ...report.charts.map((c) => `- **${escapeMarkdown(c.title)}** — ${escapeMarkdown(c.howToRead)}`),
-    ...(report.notes.length + report.warnings.length === 0
-      ? []
-      : [
-          '',
-          '## Notes',
-          '',
-          ...report.notes.map((n) => `- ${escapeMarkdown(n)}`),
-          ...report.warnings.map((w) => `- ${escapeMarkdown(`${w.message} [${w.code}]`)}`),
-        ]),
+    ...report.charts.map(
+      (c) =>
+        `- **${escapeMarkdown(c.title)}** — ${escapeMarkdown(c.howToRead)}${report.warnings
+          .filter((w) => w.charts.includes(c.id))
+          .map((w) => ` ⚠ ${escapeMarkdown(said(w))}`)
+          .join('')}`,
+    ),
     '',
     '## Configuration',
     '',

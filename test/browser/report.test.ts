@@ -2,7 +2,8 @@
  * The report in a real browser: headless Debian Chromium driven by playwright-core, on the README's main job and on a
  * binary task. No console errors, no network requests, every chart has a size, the metrics table shows the numbers
  * of `um metrics --json` with an interval under each, the summary and comparison are there, and each reliability
- * diagram's text matches what is drawn (bars or lines). Saves screenshots to test/.artifacts/.
+ * diagram's text matches what is drawn (bars, lines, the smooth curve with its band, the histogram's two lines, the
+ * class-wise panels), and the equal-mass view sits beside the equal-width one. Saves screenshots to test/.artifacts/.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,25 +76,34 @@ async function checkPage(page: Page, files: string[], charts: number, binary: bo
   expect(await page.textContent('#metrics-section .how')).toMatch(
     /95% bootstrap interval \(\d+ resamples of the rows, seed 0; BCa/,
   );
-  // each reliability diagram: the text describes what the SVG draws
+  // each calibration diagram: the text describes what the SVG draws
   const diagrams = await page.$$eval('section[data-drawn]', (sections) =>
     sections.map((s) => ({
       id: s.id,
       drawn: s.getAttribute('data-drawn'),
       how: s.querySelector('.how')?.textContent ?? '',
-      rects: s.querySelectorAll('svg .mark-rect path').length,
-      lines: s.querySelectorAll('svg .mark-line path').length,
-      rules: s.querySelectorAll('svg .mark-rule line').length,
+      rects: s.querySelectorAll('svg .mark-rect.role-mark path').length,
+      lines: s.querySelectorAll('svg .mark-line.role-mark path').length,
+      areas: s.querySelectorAll('svg .mark-area.role-mark path').length,
+      points: s.querySelectorAll('svg .mark-symbol.role-mark path').length,
+      rules: s.querySelectorAll('svg .mark-rule.role-mark line').length,
+      text: s.querySelector('svg')?.textContent ?? '',
       legend: Array.from(s.querySelectorAll('svg .role-legend-label text')).map(
         (t) => (t as { textContent: string | null }).textContent,
       ),
     })),
   );
+  // two classes: relplot's curve of P(y = 1) beside the positive-class diagram; else of the confidence
   expect(diagrams.map((d) => d.id)).toEqual([
-    ...(binary ? ['chart-positive-class'] : []),
+    ...(binary ? ['chart-positive-class', 'chart-smooth'] : []),
     'chart-reliability',
+    'chart-reliability-equal-mass',
+    ...(binary ? [] : ['chart-smooth']),
+    'chart-histogram',
+    ...(binary ? [] : ['chart-classwise']),
     'chart-uncertainty',
   ]);
+  const models = files.length;
   for (const d of diagrams) {
     if (d.drawn === 'bars') {
       expect(d.how, d.id).toMatch(/each blue bar's height/);
@@ -103,14 +113,50 @@ async function checkPage(page: Page, files: string[], charts: number, binary: bo
         d.legend.some((l) => l?.includes('over-confident') || l?.includes('too high')),
         d.id,
       ).toBe(true);
-    } else {
-      expect(d.drawn).toBe('lines');
-      expect(d.how, d.id).toMatch(/^One line per model/);
+    } else if (d.drawn === 'lines') {
+      expect(d.how, d.id).toMatch(models === 1 ? /Each point|each point/ : /One line per model/);
       expect(d.how, d.id).not.toMatch(/bar/);
-      expect(d.lines, d.id).toBeGreaterThanOrEqual(files.length);
+      expect(d.lines, d.id).toBeGreaterThanOrEqual(models);
+    } else if (d.drawn === 'smooth') {
+      // a band and a line per model (and the diagonal); smECE and σ named in the title or legend
+      expect(d.how, d.id).toMatch(/95% bootstrap band \(100 resamples/);
+      expect(d.areas, d.id).toBeGreaterThanOrEqual(models);
+      expect(d.lines, d.id).toBeGreaterThanOrEqual(models + 1);
+      expect(d.text.match(/smECE \d\.\d{4}, σ \d\.\d{4}/g)?.length, d.id).toBe(models);
+    } else if (d.drawn === 'histogram') {
+      expect(d.how, d.id).toMatch(
+        /accuracy as a solid black line and the average confidence as a dashed vermillion line/,
+      );
+      expect(d.rects, d.id).toBeGreaterThan(3 * models);
+      expect(d.rules, d.id).toBe(2 * models);
+      expect(d.legend, d.id).toEqual(['accuracy', 'average confidence']);
+    } else {
+      expect(d.drawn).toBe('classwise');
+      expect(d.how, d.id).toMatch(/one panel per class.*All 10 classes are shown\.$/);
+      for (let k = 0; k < 10; k++) expect(d.text, d.id).toContain(`class ${k} · n = `);
+      expect(d.points, d.id).toBeGreaterThan(10 * models);
     }
-    expect(d.how, d.id).toMatch(/95% Wilson intervals/);
-    expect(d.rules, d.id).toBeGreaterThan(3); // the per-bin intervals are drawn
+    if (['bars', 'lines', 'classwise'].includes(d.drawn as string)) {
+      expect(d.how, d.id).toMatch(/95% Wilson intervals/);
+      expect(d.rules, d.id).toBeGreaterThan(3); // the per-bin intervals are drawn
+    }
+  }
+  // the equal-mass view sits beside the equal-width one
+  const [left, right] = await page.$$eval(['#chart-reliability', '#chart-reliability-equal-mass'].join(','), (els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { top: r.top, left: r.left };
+    }),
+  );
+  expect(right?.top).toBe(left?.top);
+  expect(right?.left).toBeGreaterThan((left?.left ?? 0) + 300);
+}
+
+/** Screenshots of each new calibration chart (element by element) into test/.artifacts/. */
+async function shoot(page: Page, prefix: string, ids: string[]): Promise<void> {
+  mkdirSync(`${repoRoot}test/.artifacts`, { recursive: true });
+  for (const id of ids) {
+    await page.locator(`#chart-${id}`).screenshot({ path: `${repoRoot}test/.artifacts/${prefix}-${id}.png` });
   }
 }
 
@@ -145,7 +191,7 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
         const { page, problems, requests, url } = await open(browser, file);
         expect(problems).toEqual([]);
         expect(requests).toEqual([url]); // the document itself, nothing else
-        await checkPage(page, files, 8, false);
+        await checkPage(page, files, 12, false);
         const summary = await page.textContent('#summary');
         expect(summary).toMatch(/Over-confident on average/);
         expect(summary).toMatch(
@@ -159,6 +205,7 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
         mkdirSync(`${repoRoot}test/.artifacts`, { recursive: true });
         await page.screenshot({ path: `${repoRoot}test/.artifacts/report.png`, fullPage: true });
         await page.screenshot({ path: `${repoRoot}test/.artifacts/report-top.png` });
+        await shoot(page, 'report', ['reliability-equal-mass', 'smooth', 'histogram', 'classwise']);
       } finally {
         await browser.close();
         rmSync(dir, { recursive: true });
@@ -187,10 +234,11 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
       const { page, problems, requests, url } = await open(browser, file);
       expect(problems).toEqual([]);
       expect(requests).toEqual([url]);
-      await checkPage(page, [csv], 9, true);
+      await checkPage(page, [csv], 12, true);
       expect(await page.textContent('#chart-positive-class svg')).toContain('predicted P(y = 1)');
       mkdirSync(`${repoRoot}test/.artifacts`, { recursive: true });
       await page.screenshot({ path: `${repoRoot}test/.artifacts/report-binary.png`, fullPage: true });
+      await shoot(page, 'report-binary', ['reliability-equal-mass', 'smooth', 'histogram']);
     } finally {
       await browser.close();
       rmSync(dir, { recursive: true });

@@ -179,7 +179,7 @@ describe('NO_COLOR and --quiet', () => {
       const args = ['report', `${D}/logreg_test.csv`, '--md', '--resamples', '2', '-o', '-'];
       const drawn = await um(args, { progress: true });
       expect(drawn.code).toBe(0);
-      expect(drawn.stderr).toMatch(/um report \[=+\] 10\/10 Metrics vs temperature/);
+      expect(drawn.stderr).toMatch(/um report \[=+\] 14\/14 Metrics vs temperature/);
       const quiet = await um([...args, '-q'], { progress: true });
       expect([quiet.code, quiet.stderr]).toEqual([0, '']);
       expect(spy.mock.calls.length).toBe(0);

@@ -24,7 +24,7 @@ describe('um report', () => {
       { bin: `${repoRoot}node_modules/.bin/um`, cwd },
     );
     expect([r.code, r.stderr]).toEqual([0, '']);
-    expect(r.stdout).toBe('report.html: 2 models, 8 charts\n');
+    expect(r.stdout).toBe('report.html: 2 models, 12 charts\n');
     const html = readFileSync(join(cwd, 'report.html'), 'utf8');
     expect(html).toContain('<td data-metric="accuracy" data-model="0" data-value="0.952"');
   });
@@ -41,7 +41,7 @@ describe('um report', () => {
     >;
     for (const k of ['accuracy', 'ece', 'uce', 'aurc', 'auroc', 'nll'])
       expect(report.models[0]?.evaluation[k]).toBe(metrics[k]);
-    expect(report.charts).toHaveLength(8);
+    expect(report.charts).toHaveLength(12);
     const md = await um(['report', `${D}logreg_test.csv`, '--md', ...FEW, '-o', '-']);
     expect(md.stdout).toMatch(/^# Uncertainty report\n/);
     expect(md.stdout).toMatch(/^\| accuracy \| 0\.902500 \|$/m);
@@ -113,7 +113,7 @@ describe('um report', () => {
   it('--ood adds the out-of-distribution chart', async () => {
     const out = join(dir, 'ood.html');
     const r = await um(['report', `${D}logreg_test.csv`, '--ood', `${D}mlp_overfit_test.csv`, ...FEW, '-o', out]);
-    expect(r.stdout).toBe(`${out}: 1 model, 9 charts\n`);
+    expect(r.stdout).toBe(`${out}: 1 model, 13 charts\n`);
     expect(readFileSync(out, 'utf8')).toContain('id="chart-ood"');
   });
 });
@@ -135,7 +135,7 @@ describe('progress', () => {
         ],
         { encoding: 'utf8' },
       );
-      expect(r.stdout).toMatch(/um report \[=+\] 10\/10 Metrics vs temperature/);
+      expect(r.stdout).toMatch(/um report \[=+\] 14\/14 Metrics vs temperature/);
       expect((await um(['report', `${D}logreg_test.csv`, ...FEW, '-o', out])).stderr).toBe('');
     },
   );

@@ -238,7 +238,8 @@ describe('um report --stream', () => {
     };
     const metrics = await json(['metrics', csv, '--stream', '--chunk-rows', '3000'], true);
     for (const k of KEYS) expect(report.models[0]?.evaluation[k], k).toBe(metrics[k]);
-    expect(report.charts.map((c) => c.id)).toEqual(['reliability', 'uncertainty']);
+    // the confidence histogram reads the same table as the diagram
+    expect(report.charts.map((c) => c.id)).toEqual(['reliability', 'histogram', 'uncertainty']);
     expect(report.notes[0]).toMatch(
       /preds: streamed \(10000 rows in constant memory\) — metrics and reliability diagrams only/,
     );

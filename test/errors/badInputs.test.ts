@@ -336,6 +336,7 @@ for (const fn of [
   'aece',
   'amce',
   'reliability',
+  'classwiseReliability',
   'evaluate',
   'debiasedEce',
   'bayesianEce',
@@ -349,7 +350,7 @@ for (const fn of [
   if (!['aece', 'amce', 'brier', 'brierPerExample', 'brierDecomposition', 'nll', 'nllPerExample'].includes(fn))
     add(fn, binsRows(fn, fnOf(fn)));
 }
-for (const fn of ['mmce', 'smoothEce', 'accuracy']) add(fn, labeledRows(fn, fnOf(fn), false));
+for (const fn of ['mmce', 'smoothEce', 'smoothReliability', 'accuracy']) add(fn, labeledRows(fn, fnOf(fn), false));
 const g = um.gce as (l: unknown, s: unknown, o?: unknown) => unknown;
 add('gce', [
   {
@@ -1402,6 +1403,52 @@ add('smoothEce', [
     call: () => fnOf('smoothEce')(Y2, P2, { target: 'class-1' }),
     code: 'UM_OPTION',
     message: /^smoothEce: options.target must be 'top-label' or 'positive-class'; got "class-1"/,
+  },
+]);
+add('smoothReliability', [
+  {
+    what: 'bandwidth above 1',
+    call: () => fnOf('smoothReliability')(Y2, P2, { bandwidth: 2 }),
+    code: 'UM_OPTION',
+    message: /^smoothReliability: options.bandwidth must be a number in \[2\^-10, 1\] \(0.0009765625 … 1\); got 2/,
+  },
+  {
+    what: 'too many resamples',
+    call: () => fnOf('smoothReliability')(Y2, P2, { resamples: 10_001 }),
+    code: 'UM_OPTION',
+    message: /^smoothReliability: options.resamples must be an integer in \[0, 10000\]; got 10001/,
+  },
+  {
+    what: 'a level of 1',
+    call: () => fnOf('smoothReliability')(Y2, P2, { level: 1 }),
+    code: 'UM_OPTION',
+    message: /^smoothReliability: options.level must be a number in \(0, 1\); got 1/,
+  },
+  {
+    what: 'a negative seed',
+    call: () => fnOf('smoothReliability')(Y2, P2, { seed: -1 }),
+    code: 'UM_OPTION',
+    message: /^smoothReliability: options.seed must be an integer in \[0, 2³² − 1\]; got -1/,
+  },
+]);
+add('classwiseReliability', [
+  {
+    what: 'a class out of range',
+    call: () => fnOf('classwiseReliability')(Y2, P2, { classes: [0, 2] }),
+    code: 'UM_OPTION',
+    message: /^classwiseReliability: options.classes\[1\] must be class indices in \[0, 2\); got 2/,
+  },
+  {
+    what: 'classes not an array',
+    call: () => fnOf('classwiseReliability')(Y2, P2, { classes: 1 }),
+    code: 'UM_OPTION',
+    message: /^classwiseReliability: options.classes must be a non-empty array of class indices; got 1/,
+  },
+  {
+    what: 'an interval level without an interval',
+    call: () => fnOf('classwiseReliability')(Y2, P2, { level: 0.9 }),
+    code: 'UM_OPTION',
+    message: /^classwiseReliability: options.level must be given only with options.interval/,
   },
 ]);
 add('debiasedEce', [

@@ -90,6 +90,12 @@ const ROWS: Record<string, Row> = {
   'tace options.bins': bins(um.tace),
   'uce options.bins': bins(um.uce),
   'reliability options.bins': bins(um.reliability),
+  'classwiseReliability options.bins': bins(um.classwiseReliability),
+  'smoothReliability options.resamples': {
+    call: (v) => um.smoothReliability(Y, P, { resamples: v }),
+    min: 0,
+    max: 10_000,
+  },
   'debiasedEce options.bins': bins(um.debiasedEce),
   'bayesianEce options.bins': bins(um.bayesianEce),
   'oracleCollaborativeAccuracy options.bins': bins(um.oracleCollaborativeAccuracy),

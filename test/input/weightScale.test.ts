@@ -136,6 +136,18 @@ const ROWS: Record<string, Row> = {
     call: (w) => um.reliability(labels, probs, { ...o(w), bins: 5 }),
     unscale: binsUnscaled,
   },
+  classwiseReliability: {
+    kind: 'sums',
+    call: (w) => um.classwiseReliability(labels, probs, { ...o(w), bins: 5 }),
+    unscale: (r, s) => ({
+      ...(r as object),
+      classes: (r as um.ClasswiseReliability).classes.map((c) => ({
+        ...c,
+        support: c.support / s,
+        table: binsUnscaled(c.table, s),
+      })),
+    }),
+  },
   binaryReliability: {
     kind: 'sums',
     call: (w) => um.binaryReliability(binaryLabels, binaryProbs, { ...o(w), bins: 5 }),
@@ -159,6 +171,11 @@ const ROWS: Record<string, Row> = {
   },
   'ace whole': { kind: 'counts', whole: true, call: (w) => um.ace(labels, probs, o(w)) },
   'aece whole': { kind: 'counts', whole: true, call: (w) => um.aece(labels, probs, o(w)) },
+  smoothReliability: {
+    kind: 'ratio',
+    sampleSize: true,
+    call: (w) => um.smoothReliability(labels, probs, { ...o(w), resamples: 3 }),
+  },
   'smoothEce whole': { kind: 'counts', whole: true, call: (w) => um.smoothEce(labels, probs, o(w)), tolerance: 1e-9 },
   'negativeWaic whole': { kind: 'counts', whole: true, call: (w) => um.negativeWaic(logLik, o(w)), tolerance: 1e-9 }, // its standard error falls as 1/√N
   aurc: { kind: 'counts', whole: true, call: (w) => um.aurc(labels, probs, o(w)) },

@@ -27,17 +27,10 @@ import {
   temperatureSweep,
   type VegaLiteSpec,
 } from '../../src/plot/index.js';
+import { damagedResults, legendEntries, rounded } from '../helpers/charts.js';
 import { failure } from '../helpers/failure.js';
 import { randomProbs } from '../helpers/data.js';
 import { uniforms } from '../helpers/minstd.js';
-
-/** SVG with every number rounded to one decimal: stable across platforms, still catches a changed chart. */
-function rounded(svg: string): string {
-  return svg.replace(/-?\d+\.\d+(e-?\d+)?/g, (m) => {
-    const v = Math.round(Number(m) * 10) / 10;
-    return Object.is(v, -0) ? '0' : String(v);
-  });
-}
 
 const A = randomProbs(101, 300, 4, 20);
 const B = randomProbs(102, 300, 4, 20);
@@ -175,22 +168,6 @@ describe('what the charts draw', () => {
     expect(svg).toContain('&lt;script&gt;');
   });
 });
-
-/** The legend entries of an SVG: label text, symbol stroke colour and dash (internal to the tests). */
-function legendEntries(svg: string): { label: string; stroke: string; dash: string }[] {
-  const out: { label: string; stroke: string; dash: string }[] = [];
-  const re =
-    /<g class="mark-symbol role-legend-symbol"[^>]*><path ([^>]*)\/><\/g><g class="mark-text role-legend-label"[^>]*><text[^>]*>([^<]*)<\/text>/g;
-  for (const m of svg.matchAll(re)) {
-    const attrs = m[1] as string;
-    out.push({
-      label: (m[2] as string).replace(/&amp;/g, '&'),
-      stroke: /stroke="([^"]+)"/.exec(attrs)?.[1] ?? 'none',
-      dash: /stroke-dasharray="([^"]+)"/.exec(attrs)?.[1] ?? 'solid',
-    });
-  }
-  return out;
-}
 
 describe('several models are told apart', () => {
   it('every legend entry of 2–6 models differs from every other in colour or dash (lines, reliability, temperature)', async () => {
@@ -353,59 +330,7 @@ describe('bad chart input', () => {
         oodCurve({ uncertainty: [0.1, 0.2, 0.3] }, { uncertainty: [0.6, 0.7, 0.8] }, { batchSize: 2, repeats: 2 }),
       ],
     ];
-    const HOSTILE = [undefined, null, NaN, Infinity, -Infinity, 'x', {}, [], 10n];
-    /** Paths to every value in `x` (arrays: first and last entry). */
-    const paths = (x: unknown, at: (string | number)[] = []): (string | number)[][] => {
-      if (x === null || typeof x !== 'object') return [at];
-      const keys = Array.isArray(x) ? [...new Set([0, x.length - 1])].filter((i) => i >= 0) : Object.keys(x);
-      return [at, ...keys.flatMap((k) => paths((x as Record<string | number, unknown>)[k], [...at, k]))];
-    };
-    const replaced = (x: unknown, path: (string | number)[], v: unknown): unknown => {
-      if (path.length === 0) return v;
-      const out = Array.isArray(x) ? [...x] : { ...(x as object) };
-      (out as Record<string | number, unknown>)[path[0] as string] = replaced(
-        (x as Record<string | number, unknown>)[path[0] as string],
-        path.slice(1),
-        v,
-      );
-      return out;
-    };
-    const bad = (x: unknown): boolean =>
-      x === undefined ||
-      (typeof x === 'number' && !Number.isFinite(x)) ||
-      (x !== null && typeof x === 'object' && Object.values(x).some(bad));
-    let checked = 0;
-    for (const [fn, chart, data] of cases) {
-      expect(failure(() => chart(data as never, null as never)).message).toBe(
-        `${fn}: options must be an object; got null`,
-      );
-      // holes in a series list (map skipped them; the spec got undefined names)
-      for (const holes of [
-        [, ,],
-        [{ name: 'm', data }, , { name: 'n', data }],
-      ])
-        expect(failure(() => chart(holes as never)).message).toMatch(
-          new RegExp(`^${fn}: series\\[\\d\\] must be \\{ name: string, data \\}.*; got undefined`),
-        );
-      for (const path of paths(data).slice(1)) {
-        for (const v of HOSTILE) {
-          for (const series of [replaced(data, path, v), [{ name: 'm', data: replaced(data, path, v) }]]) {
-            let spec: VegaLiteSpec | undefined;
-            try {
-              spec = chart(series as never);
-            } catch (e) {
-              expect(e, `${fn} ${path.join('.')} = ${String(v)}`).toBeInstanceOf(UMError);
-              expect((e as UMError).message).toMatch(new RegExp(`^${fn}: series`));
-              checked++;
-              continue;
-            }
-            expect(bad(spec), `${fn} ${path.join('.')} = ${String(v)}: ${JSON.stringify(spec).slice(0, 200)}`).toBe(
-              false,
-            );
-          }
-        }
-      }
-    }
+    const checked = damagedResults(cases);
     expect(checked).toBeGreaterThan(500);
   });
   it('renderSvg rejects a specification that is not Vega-Lite', async () => {

@@ -141,6 +141,19 @@ const CHECKS: Record<string, (preset: PresetName, t: PeerConventions) => void | 
       14,
     );
   },
+  // the SCE's bins, class by class, with zeros kept (the diagram shows the bin at 0)
+  classwiseReliability: (preset, t) => {
+    const r = um.classwiseReliability(Y, P, { preset });
+    expect(r.classes[0]?.table.config).toEqual({
+      preset,
+      binning: 'equal-width',
+      bins: t.topLabel.bins,
+      equalWidth: t.topLabel.rule,
+      precision: t.topLabel.precision,
+    });
+    const mean = r.classes.reduce((a, c) => a + c.table.calibrationError, 0) / r.numClasses;
+    expect(mean).toBeCloseTo(um.sce(Y, P, { ...ew(t), threshold: null }), 14);
+  },
   binaryCalibrationError: (preset, t) => {
     for (const [probs, input] of [
       [V.probs, 'numbers'],

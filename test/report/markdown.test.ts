@@ -115,7 +115,13 @@ async function hostileReport(): Promise<Report> {
       .slice(0, 2)
       .map((c, j) => ({ ...c, title: HOSTILE[j] as string, howToRead: HOSTILE.slice(j).join(' ') })),
     notes: HOSTILE.map((h) => `${h}: left out of a chart`),
-    warnings: HOSTILE.map((h) => ({ code: 'UM_W_DEGENERATE', message: `createReport: ${h} is odd` })),
+    warnings: HOSTILE.map((h) => ({
+      code: 'UM_W_DEGENERATE',
+      message: `createReport: ${h} is odd`,
+      model: null,
+      metrics: [],
+      charts: [],
+    })),
   };
 }
 
@@ -159,11 +165,12 @@ describe('reportMarkdown escapes every text from the user', () => {
       expect(cells(lines[i] as string), lines[i]).toHaveLength(HOSTILE.length + 1);
     }
     expect(rows).toBeGreaterThan(10);
-    const notes = lines.slice(lines.indexOf('## Notes') + 2, lines.indexOf('## Configuration') - 1);
+    // warnings first, then notes, at the top (before the summary)
+    const notes = lines.slice(lines.indexOf('## Warnings and notes') + 2, lines.indexOf('## Summary') - 1);
     expect(notes).toHaveLength(2 * HOSTILE.length);
     expect(notes.every((l) => l.startsWith('- '))).toBe(true);
-    expect(unescape(notes[HOSTILE.length] as string)).toBe(
-      `- createReport: ${shown(HOSTILE[0] as string)} is odd [UM_W_DEGENERATE]`,
+    expect(unescape(notes[0] as string)).toBe(
+      `- ⚠ createReport: ${shown(HOSTILE[0] as string)} is odd [UM_W_DEGENERATE]`,
     );
     // a heading per model, then its configuration in a fence nothing inside can close
     const headings = lines.slice(lines.indexOf('## Configuration')).filter((l) => l.startsWith('### '));

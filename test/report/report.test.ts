@@ -17,7 +17,7 @@ const TWO = [
 const FAST = { resamples: 20 };
 
 describe('createReport', () => {
-  it('evaluates every model exactly as evaluate does and draws eight charts', async () => {
+  it('evaluates every model exactly as evaluate does and draws twelve charts', async () => {
     const r = await createReport(TWO, FAST);
     expect(r.models.map((m) => m.evaluation)).toEqual([
       evaluate(mlp.labels, mlp.probs, { onWarning: () => undefined }),
@@ -25,6 +25,10 @@ describe('createReport', () => {
     ]);
     expect(r.charts.map((c) => c.id)).toEqual([
       'reliability',
+      'reliability-equal-mass',
+      'smooth',
+      'histogram',
+      'classwise',
       'uncertainty',
       'risk-coverage',
       'rejection',
@@ -76,13 +80,13 @@ describe('createReport', () => {
     const seen: string[] = [];
     await createReport(TWO, { ...FAST, onProgress: (done, total, label) => seen.push(`${done}/${total} ${label}`) });
     expect(seen.slice(0, 5)).toEqual([
-      '1/13 evaluated mlp_overfit',
-      '2/13 evaluated logreg',
-      '3/13 intervals of mlp_overfit',
-      '4/13 intervals of logreg',
-      '5/13 compared logreg',
+      '1/17 evaluated mlp_overfit',
+      '2/17 evaluated logreg',
+      '3/17 intervals of mlp_overfit',
+      '4/17 intervals of logreg',
+      '5/17 compared logreg',
     ]);
-    expect(seen.at(-1)).toBe('13/13 Metrics vs temperature');
+    expect(seen.at(-1)).toBe('17/17 Metrics vs temperature');
   });
   it('rejects models with different numbers of classes, and bad labels with their position', async () => {
     const three = {
@@ -145,8 +149,8 @@ describe('reportHtml', () => {
         .match(/https?:\/\/[^"\s]+/g)
         ?.every((u) => u === 'http://www.w3.org/2000/svg' || u === 'http://www.w3.org/1999/xlink'),
     ).toBe(true);
-    expect(html.match(/<svg /g)).toHaveLength(8);
-    expect(html.match(/<p class="how">/g)?.length).toBe(11);
+    expect(html.match(/<svg /g)).toHaveLength(12);
+    expect(html.match(/<p class="how">/g)?.length).toBe(15);
   });
   it('the table holds every number exactly (data-value) and marks the best of each row', () => {
     const html = reportHtml(report);
