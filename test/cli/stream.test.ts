@@ -1,13 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamPredictions } from '../../src/io/index.js';
 import { um } from '../helpers/cli.js';
 import { exampleCsv } from '../helpers/data.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-stream-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const d = exampleCsv('mlp_overfit_test');
 // 5 copies in a different order per copy, with whole-number weights 1–3
 const labels: number[] = [];

@@ -8,7 +8,7 @@
  * - a real PostgreSQL runs the postgres SQL when UM_TEST_POSTGRES is set (.ci/run sets it).
  * The table is created by a route that does not use our quoting (JSON keys for DuckDB, pg's escapeIdentifier).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,7 +204,10 @@ describe('hostile column names through every dialect (DuckDB round trip)', () =>
       ]);
     }
   });
-  afterAll(() => db.close());
+  afterAll(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   for (const dialect of ['duckdb', 'postgres', 'trino', 'spark', 'bigquery'] as const) {
     it(`${dialect}: the generated SQL reads exactly the hostile columns and equals the in-memory metrics`, async () => {
