@@ -1,8 +1,8 @@
 /**
  * MC-dropout / ensemble temperature (fitMcTemperature) after issue 17: Newton/Halley on the exact derivatives of both
- * objectives instead of Brent's derivative-free search. T is the zero of f′ (bisection on plain loops over the raw
- * logits) within 1e-9 relative, the old Brent T agrees within its own resolution (~1e-6: it compared NLL values that
- * are flat to rounding near the minimum), the NLL is never higher, and far fewer passes are needed.
+ * objectives instead of Brent's derivative-free search. T is the zero of f′ (a bracketing search on plain loops over
+ * the raw logits) within 1e-9 relative, the old Brent T agrees within its own resolution (~1e-6: it compared NLL
+ * values that are flat to rounding near the minimum), the NLL is never higher, and far fewer passes are needed.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { fitMcTemperature, fitTemperature, useKernels } from '../../src/index.js';
@@ -11,6 +11,7 @@ import { uniforms } from '../helpers/minstd.js';
 import { bundled } from '../helpers/npy.js';
 import { fitMcTemperatureBefore } from './temperatureBefore.js';
 import { logitsCase } from './temperatureData.js';
+import { zeroTemperature } from './temperatureRoot.js';
 
 afterEach(() => {
   useKernels('wasm');
@@ -61,7 +62,7 @@ function gradient(
   return g / n;
 }
 
-/** The zero of f′ by bisection on ln β inside [1e-3, 1e3], or null when f′ does not change sign there. */
+/** The zero of f′ inside [1e-3, 1e3] (see zeroTemperature), or null when f′ does not change sign there. */
 function exactTemperature(
   labels: readonly number[],
   z: ArrayLike<number>,
@@ -69,18 +70,7 @@ function exactTemperature(
   c: number,
   objective: Objective,
 ): number | null {
-  let a = -Math.log(1e3);
-  let b = -Math.log(1e-3);
-  const g = (u: number) => gradient(labels, z, s, c, objective, Math.exp(u));
-  if (!(g(a) < 0 && g(b) > 0)) return null;
-  for (let k = 0; k < 80; k++) {
-    const mid = (a + b) / 2;
-    const stuck = mid === a || mid === b; // a and b adjacent doubles: this step leaves a fixed point, as 80 would
-    if (g(mid) < 0) a = mid;
-    else b = mid;
-    if (stuck) break;
-  }
-  return Math.exp(-(a + b) / 2);
+  return zeroTemperature((u) => gradient(labels, z, s, c, objective, Math.exp(u)), 1e-3, 1e3);
 }
 
 /** S members around seeded base logits: each entry scaled by 1 ± 0.3·spread and shifted by ±spread. */

@@ -10,6 +10,7 @@ import { caseIds, loadCase } from '../helpers/conformance.js';
 import { bundled } from '../helpers/npy.js';
 import { fitTemperatureBefore } from './temperatureBefore.js';
 import { logitsCase } from './temperatureData.js';
+import { zeroTemperature } from './temperatureRoot.js';
 
 afterEach(() => {
   useKernels('wasm');
@@ -35,33 +36,24 @@ function gradient(labels: readonly number[], z: ArrayLike<number>, c: number, be
   return g / labels.length;
 }
 
-/** The zero of f′ by bisection on ln β (T by convexity), or null when f′ does not change sign inside [lo, hi]. */
+/** The zero of f′ (T by convexity; see zeroTemperature), or null when f′ does not change sign inside [lo, hi]. */
 function exactTemperature(
   labels: readonly number[],
   z: ArrayLike<number>,
   c: number,
   [lo, hi]: readonly [number, number],
 ): number | null {
-  let a = -Math.log(hi);
-  let b = -Math.log(lo);
-  if (!(gradient(labels, z, c, Math.exp(a)) < 0 && gradient(labels, z, c, Math.exp(b)) > 0)) return null;
-  for (let k = 0; k < 80; k++) {
-    const mid = (a + b) / 2;
-    const stuck = mid === a || mid === b; // a and b adjacent doubles: this step leaves a fixed point, as 80 would
-    if (gradient(labels, z, c, Math.exp(mid)) < 0) a = mid;
-    else b = mid;
-    if (stuck) break;
-  }
-  return Math.exp(-(a + b) / 2);
+  return zeroTemperature((u) => gradient(labels, z, c, Math.exp(u)), lo, hi);
 }
 
 let closerThanBefore = 0;
 
 /**
  * Fits with the code before issue 17 and the current one (Float64Array and Float32Array of the same values, both
- * backends): the same bound verdict, T within 1e-9 relative of the zero of f′ (bisection on plain loops) and of the old
- * T — unless the old T itself was further than 1e-9 from that zero (it returned the lowest NLL seen, and near the
- * minimum the NLL is flat to rounding: that choice could move T by ~√(ε/f″)), when the new T must be the closer one.
+ * backends): the same bound verdict, T within 1e-9 relative of the zero of f′ (a bracketing search on plain loops) and
+ * of the old T — unless the old T itself was further than 1e-9 from that zero (it returned the lowest NLL seen, and
+ * near the minimum the NLL is flat to rounding: that choice could move T by ~√(ε/f″)), when the new T must be the
+ * closer one.
  */
 function compare(name: string, labels: number[], z: Float64Array, c: number): { before: number; after: number } {
   const bounds = [1e-3, 1e3] as const;

@@ -217,6 +217,11 @@ describe('semiparametric calibration error', () => {
     expect(Math.abs(r.value - truth)).toBeLessThan(0.03);
     expect(r.interval[0]).toBeLessThan(truth);
     expect(r.interval[1]).toBeGreaterThan(truth);
-    expect(semiparametricCalibrationError(y, q, { seed: 2 })).toEqual(r);
+    // the same seed, the same result: shown on the first 400 pairs (determinism does not depend on N; a second run on
+    // all 2000 was a third of this file's time)
+    const [y4, q4] = [y.slice(0, 400), q.slice(0, 400)];
+    expect(semiparametricCalibrationError(y4, q4, { seed: 2 })).toEqual(
+      semiparametricCalibrationError(y4, q4, { seed: 2 }),
+    );
   });
 });

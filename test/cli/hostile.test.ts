@@ -34,7 +34,8 @@ function commands(c: HostileCase): { name: string; argv: string[] }[] {
   return [
     { name: 'metrics', argv: ['metrics', c.file, ...labels, ...weights] },
     { name: 'metrics --stream', argv: ['metrics', c.file, ...labels, ...weights, '--stream', '--threads', '1'] },
-    { name: 'report', argv: ['report', c.file, ...labels, ...weights, '--md', ...out('md')] },
+    // 2 resamples (compare's 20): reading the file is the subject, not the intervals
+    { name: 'report', argv: ['report', c.file, ...labels, ...weights, '--md', ...out('md'), '--resamples', '2'] },
     {
       name: 'calibrate fit',
       argv: ['calibrate', 'fit', '--method', 'temperature', c.file, ...labels, ...weights, ...out('json')],
@@ -121,9 +122,14 @@ describe('every command on every hostile file: exit 0 or one located line with e
   }
   const devices = CASES.filter((c) => c.device === true);
   for (const c of devices) {
+    // the sequential readers (CSV, JSON Lines) open a device or a FIFO and read it: a stream left reading after an
+    // error would keep a process alive though `main` returned, so each command runs as a process; the other formats
+    // are rejected by `stat` before anything is opened (opening a FIFO without a writer would block, which the
+    // in-process test above times out), so one process each checks the exit
+    const sequential = /\.(csv|jsonl)$/.test(c.file);
     it(`${c.name} as a real process (exit code, no hang)`, async () => {
-      for (const { name, argv } of commands(c).filter(
-        (x) => x.name.startsWith('metrics') || x.name === 'calibrate apply',
+      for (const { name, argv } of commands(c).filter((x) =>
+        sequential ? x.name.startsWith('metrics') || x.name === 'calibrate apply' : x.name === 'metrics',
       ))
         check(c, name, await realProcess(c, argv));
     });

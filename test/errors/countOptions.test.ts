@@ -192,7 +192,16 @@ describe('count-like options: one bound, one message', () => {
     expect(() => um.bayesianEce(Y, P, { bins: 2 ** 20, samples: 5 })).toThrow(
       /^bayesianEce: options.samples must be at most 4 with 1048576 bins \(samples × bins ≤ 2\^22: each sample draws every bin\); got 5$/,
     );
-    expect(um.bayesianEce(Y, P, { bins: 2 ** 12, samples: 2 ** 10 }).samples.length).toBe(1024);
+    // at the bound (samples × bins = 2^22) the check passes and the next one, of the quantiles, fails: the bound is
+    // accepted without drawing its 2^22 variates (~5 s); a bound off by one would name options.samples instead
+    for (const [bins, samples] of [
+      [2 ** 12, 2 ** 10],
+      [2 ** 20, 4],
+    ])
+      expect(() => um.bayesianEce(Y, P, { bins, samples, quantiles: [2] })).toThrow(
+        /^bayesianEce: options.quantiles\[0\] must be numbers in \[0, 1\]; got 2$/,
+      );
+    expect(um.bayesianEce(Y, P, { bins: 2 ** 6, samples: 2 ** 4 }).samples.length).toBe(16);
   });
 
   it('a value above the bound says why', () => {

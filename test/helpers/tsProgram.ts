@@ -1,18 +1,19 @@
 import ts from 'typescript';
 
-/** Programs made so far, by their root files: test files that share a worker share them. */
-const programs = new Map<string, ts.Program>();
-let last: ts.Program | undefined;
+/** The root files of the worker's program: every file asked for so far. */
+const roots = new Set<string>();
+let shared: ts.Program | undefined;
 
 /**
- * A TypeScript program (parsed and type-checked on demand) over the given root files, made once per set of files in a
- * worker: several test files read the public API from the declared types, and each program costs seconds. A new set
- * reuses the source files already parsed.
+ * A TypeScript program (parsed and type-checked on demand) whose roots include the given files, one per worker: the
+ * test files of a worker (docs, errors, presets, weightScale, readme) read the public API from the declared types
+ * over different sets of entry points, and each program costs seconds (its type checker starts afresh). A set within
+ * the roots so far gets the same program and checker; a file outside them makes one program over the union, reusing
+ * the parsed files. A file's exports and types do not depend on the other roots (same compiler options).
  */
 export function programOf(files: readonly string[]): ts.Program {
-  const key = [...files].sort().join('\n');
-  let program = programs.get(key);
-  if (program === undefined) {
+  if (shared === undefined || files.some((f) => !roots.has(f))) {
+    for (const f of files) roots.add(f);
     const options = {
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -20,9 +21,11 @@ export function programOf(files: readonly string[]): ts.Program {
       strict: true,
       types: ['node'],
     };
-    program = ts.createProgram({ rootNames: files, options, ...(last === undefined ? {} : { oldProgram: last }) });
-    programs.set(key, program);
-    last = program;
+    shared = ts.createProgram({
+      rootNames: [...roots],
+      options,
+      ...(shared === undefined ? {} : { oldProgram: shared }),
+    });
   }
-  return program;
+  return shared;
 }

@@ -20,6 +20,7 @@ import { equalMassBins } from '../../src/binning/equalMass.js';
 import { equalWidthEdges, equalWidthIndex } from '../../src/binning/equalWidth.js';
 import { thresholdedAuc } from '../../src/selective/thresholdedAuc.js';
 import { ENTRIES } from '../docs/entries.js';
+import { programOf } from '../helpers/tsProgram.js';
 import {
   ORACLE_PROBES,
   positivePrecision,
@@ -335,7 +336,8 @@ const CHECKS: Record<string, (preset: PresetName, t: PeerConventions) => void | 
     expect(rows).toEqual(want);
   },
   createReport: async (preset, t) => {
-    const report = await createReport([{ name: 'probe', labels: Y, scores: P }], { preset });
+    // 2 resamples: the check reads the evaluation, which no resample changes (the table's intervals were half the cost)
+    const report = await createReport([{ name: 'probe', labels: Y, scores: P }], { preset, resamples: 2 });
     checkEvaluation(report.models[0]?.evaluation as um.Evaluation, preset, t);
   },
   createState: (preset) => {
@@ -417,13 +419,8 @@ describe('every preset × every function that takes one', () => {
 function presetFunctions(): string[] {
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const files = Object.values(ENTRIES).map((e) => `${root}${e}`);
-  const program = ts.createProgram(files, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    strict: true,
-    types: ['node'],
-  });
+  // the worker's one program over the entry points (shared with the docs and errors tests)
+  const program = programOf(files);
   const checker = program.getTypeChecker();
   const names = new Set<string>(['createState']);
   for (const file of files) {

@@ -4,7 +4,7 @@
  * names with glob characters, each next to decoys the glob would also match); engine errors are UMErrors.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { uniforms } from '../helpers/minstd.js';
 import { expectClose, inMemory } from '../helpers/sqlReference.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-source-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const quiet = { onWarning: () => {} };
 /** SQL string literal, test side (DuckDB: doubled single quotes). */
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;

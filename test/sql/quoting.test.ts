@@ -8,7 +8,7 @@
  * - a real PostgreSQL runs the postgres SQL when UM_TEST_POSTGRES is set (.ci/run sets it).
  * The table is created by a route that does not use our quoting (JSON keys for DuckDB, pg's escapeIdentifier).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -188,26 +188,31 @@ function forDuckdb(dialect: SqlDialect, q: MetricsQueries): Record<string, strin
 describe('hostile column names through every dialect (DuckDB round trip)', () => {
   let db: DuckdbEngine;
   const dir = mkdtempSync(join(tmpdir(), 'um-quote-'));
+  // one table per hostile name, read by every dialect's queries (the tables do not depend on the dialect)
   beforeAll(async () => {
     db = await duckdbEngine();
+    for (const [j, h] of HOSTILE.entries()) {
+      const file = join(dir, `t_${j}.jsonl`);
+      writeFileSync(
+        file,
+        `${rowsOf(h)
+          .map((r) => JSON.stringify(r))
+          .join('\n')}\n`,
+      );
+      await db.query(`CREATE OR REPLACE TABLE t_${j} AS SELECT * FROM read_json($1, format = 'newline_delimited')`, [
+        file,
+      ]);
+    }
   });
-  afterAll(() => db.close());
+  afterAll(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   for (const dialect of ['duckdb', 'postgres', 'trino', 'spark', 'bigquery'] as const) {
     it(`${dialect}: the generated SQL reads exactly the hostile columns and equals the in-memory metrics`, async () => {
       for (const [j, h] of HOSTILE.entries()) {
-        const table = `t_${dialect}_${j}`;
-        const file = join(dir, `${table}.jsonl`);
-        writeFileSync(
-          file,
-          `${rowsOf(h)
-            .map((r) => JSON.stringify(r))
-            .join('\n')}\n`,
-        );
-        await db.query(
-          `CREATE OR REPLACE TABLE ${table} AS SELECT * FROM read_json($1, format = 'newline_delimited')`,
-          [file],
-        );
+        const table = `t_${j}`;
         const q = metricsSql(table, { numClasses: C, dialect, ...columnsOf(h) });
         const sql = forDuckdb(dialect, q);
         const rows = {

@@ -22,6 +22,19 @@ import { pos } from './calibration.js';
 import type { Mapping } from './types.js';
 
 const noWarn = { onWarning: () => undefined };
+/**
+ * `smoothEce` with its bandwidth search, once per case (the cases are cached): smece and smece_sigma are the value and
+ * the bandwidth of the same call, and the search is most of the file's time.
+ */
+const searched = new WeakMap<ConformanceCase, ReturnType<typeof smoothEce>>();
+const searchedSmoothEce = (c: ConformanceCase) => {
+  let r = searched.get(c);
+  if (r === undefined) {
+    r = smoothEce(c.labels, c.probs);
+    searched.set(c, r);
+  }
+  return r;
+};
 const members = (c: ConformanceCase, field: 'logits' | 'member_probs') => {
   // cases store [N][M][C]; our layout is [S][N][C]
   const x = c[field] as number[][][];
@@ -206,8 +219,8 @@ export const SCORE_MAPPINGS: Mapping[] = [
           }
         : undefined,
   },
-  { peer: 'relplot', metric: 'smece', compute: (c) => smoothEce(c.labels, c.probs).value },
-  { peer: 'relplot', metric: 'smece_sigma', compute: (c) => smoothEce(c.labels, c.probs).bandwidth },
+  { peer: 'relplot', metric: 'smece', compute: (c) => searchedSmoothEce(c).value },
+  { peer: 'relplot', metric: 'smece_sigma', compute: (c) => searchedSmoothEce(c).bandwidth },
   {
     peer: 'relplot',
     metric: 'smece@sigma=0.05',
