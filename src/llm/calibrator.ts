@@ -295,7 +295,13 @@ export function applyLlmCalibrator(
   if (Array.isArray(responses)) read = readResponses(fn, responses, { ...p.reading, onInvalid });
   else {
     read = checkRead(fn, 'responses', responses);
-    const same = (r: LabelReading) => JSON.stringify({ ...r, onInvalid: null });
+    const same = (r: LabelReading): string => {
+      try {
+        return JSON.stringify({ ...r, onInvalid: null });
+      } catch {
+        return 'not JSON'; // a forged config (BigInt, cycles) is never the stored reading
+      }
+    };
     if (read.calibrated !== undefined || same(read.config) !== same(p.reading))
       fail('UM_CALIBRATOR', fn, 'responses', 'be read as at fitting (params.reading), uncalibrated', {
         value:

@@ -1,28 +1,39 @@
 import { fail } from '../errors/fail.js';
 import type { LabelProbabilities } from './labelProbabilities.js';
 
-/** Checks that a value is what {@link labelProbabilities} returns (internal; `argument` names it). */
+const PROVENANCES = new Set(['logprob', 'verbal', 'sampled']);
+
+/**
+ * Checks that a value is what {@link labelProbabilities} returns, field by field as the functions here read it
+ * (internal; `argument` names it): labels, the matrix, response indices (increasing, below `total`) and provenances.
+ */
 export function checkRead(fn: string, argument: string, value: unknown): LabelProbabilities {
-  const r = value as Partial<LabelProbabilities> | null;
-  if (
-    r === null ||
-    typeof r !== 'object' ||
-    Array.isArray(r) ||
-    typeof r.probs !== 'object' ||
-    r.probs === null ||
-    r.probs.kind !== 'probabilities' ||
-    !(r.rows instanceof Int32Array) ||
-    !Array.isArray(r.provenance) ||
-    !Array.isArray(r.labels) ||
-    typeof r.total !== 'number' ||
-    typeof r.config !== 'object' ||
-    r.rows.length !== r.probs.n ||
-    r.provenance.length !== r.probs.n ||
-    r.labels.length !== r.probs.numClasses
-  )
-    fail('UM_OPTION', fn, argument, 'be label probabilities (from labelProbabilities or applyLlmCalibrator)', {
+  const bad = (what: string): never =>
+    fail('UM_OPTION', fn, argument, `be label probabilities (from labelProbabilities or applyLlmCalibrator): ${what}`, {
       value,
     });
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return bad('not an object');
+  const r = value as Partial<LabelProbabilities>;
+  const p = r.probs;
+  if (p === null || typeof p !== 'object' || p.kind !== 'probabilities' || !ArrayBuffer.isView(p.data))
+    return bad('probs is not a probability matrix');
+  const { n, numClasses: c } = p;
+  if (!Number.isInteger(n) || n < 1 || !Number.isInteger(c) || c < 2 || p.data.length !== n * c)
+    return bad('probs has no [n, C] shape');
+  if (r.n !== n || r.numClasses !== c) return bad('n and numClasses are not those of probs');
+  if (!Array.isArray(r.labels) || r.labels.length !== c) return bad(`labels do not name the ${c} classes`);
+  for (let k = 0; k < c; k++) if (typeof r.labels[k] !== 'string') return bad(`labels[${k}] is not a string`);
+  if (!Number.isInteger(r.total) || (r.total as number) < n) return bad('total is not a count of responses ≥ n');
+  if (!(r.rows instanceof Int32Array) || r.rows.length !== n) return bad('rows is not an Int32Array of n indices');
+  for (let j = 0; j < n; j++) {
+    const i = r.rows[j] as number;
+    if (i < 0 || i >= (r.total as number) || (j > 0 && i <= (r.rows[j - 1] as number)))
+      return bad(`rows[${j}] is not an increasing response index`);
+  }
+  if (!Array.isArray(r.provenance) || r.provenance.length !== n) return bad('provenance has not n entries');
+  for (let j = 0; j < n; j++)
+    if (!PROVENANCES.has(r.provenance[j] as string)) return bad(`provenance[${j}] is not logprob, verbal or sampled`);
+  if (r.config === null || typeof r.config !== 'object') return bad('config is not an object');
   return r as LabelProbabilities;
 }
 

@@ -155,12 +155,14 @@ export function readingOf(
   return { verbalizer: v, format, provenance, position, missing, onInvalid, confidence, pseudocount, sumTolerance };
 }
 
-/** Several raw responses in one row (k separate calls, read as k samples), not a `[{ label, score }]` list. */
+/**
+ * Several raw responses in one row (k separate calls, read as k samples), not a `[{ label, score }]` list: decided by
+ * the first entry, so that every other entry (a hole, a foreign value) is read — and rejected — as a response.
+ */
 function isResponseList(r: unknown): r is unknown[] {
+  const first: unknown = Array.isArray(r) ? r[0] : undefined;
   return (
-    Array.isArray(r) &&
-    r.length > 0 &&
-    r.every((e) => e !== null && typeof e === 'object' && !Array.isArray(e) && !('label' in e) && !('score' in e))
+    first !== null && typeof first === 'object' && !Array.isArray(first) && !('label' in first) && !('score' in first)
   );
 }
 
@@ -187,7 +189,7 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
   const ctx = { fn, row };
   const isList = reading.format !== 'text-classification' && isResponseList(r);
   const parsed: ParsedResponse[] = isList
-    ? r.map((x, j) => parseResponse({ fn, row, prefix: `[${j}]` }, x, reading.format))
+    ? Array.from(r, (x, j) => parseResponse({ fn, row, prefix: `[${j}]` }, x, reading.format))
     : [parseResponse(ctx, r, reading.format)];
   const samples = parsed.flatMap((p, j) => samplesOf(p).map((s) => (isList ? relocate(s, j) : s)));
   const sample = samples[0] as Sample;

@@ -46,7 +46,7 @@ export function confidenceConfig(fn: string, prefix: string, options: unknown): 
     }
   }
   const keywords = o.keywords ?? DEFAULT_KEYWORDS;
-  if (!Array.isArray(keywords) || keywords.some((k) => typeof k !== 'string' || k.trim() === ''))
+  if (!Array.isArray(keywords) || Array.from(keywords).some((k) => typeof k !== 'string' || k.trim() === ''))
     fail('UM_OPTION', fn, `${prefix}.keywords`, 'be an array of non-empty words', { value: keywords });
   return { words, scale, keywords: [...keywords] };
 }
@@ -55,7 +55,10 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whole words: not inside a word or a number (`5` is not in `0.5`). */
 const BEFORE = '(?<![\\p{L}\\p{N}])(?<!\\p{N}[.,])';
 const AFTER = '(?![\\p{L}\\p{N}])(?![.,]\\p{N})';
-const NUMBER = new RegExp(`${BEFORE}(\\d+(?:\\.\\d+)?|\\.\\d+)(?:\\s*(%)|\\s*/\\s*(\\d+(?:\\.\\d+)?))?${AFTER}`, 'gu');
+const NUMBER = new RegExp(
+  `${BEFORE}(\\d+(?:\\.\\d+)?|\\.\\d+)(?:\\s*(%)|\\s*(?:/|\\bout of\\b)\\s*(\\d+(?:\\.\\d+)?))?${AFTER}`,
+  'giu',
+);
 
 /** A stated confidence: its value and where it is in the text (internal). */
 interface Stated {
@@ -81,7 +84,14 @@ function statements(t: string, c: ConfidenceConfig): Stated[] {
     for (const m of t.matchAll(re))
       out.push({ value: v, start: m.index, end: m.index + m[0].length, text: m[0], bare: false });
   }
-  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+  out.sort((a, b) => a.start - b.start || b.end - a.end);
+  // a statement inside another ("likely" in "very likely", "10" in "8 out of 10") is part of it
+  let end = -1;
+  return out.filter((x) => {
+    if (x.end <= end) return false;
+    end = x.end;
+    return true;
+  });
 }
 
 /** The outcome of reading a confidence: found, none, or a stated value outside [0, 1] (internal). */
@@ -120,7 +130,8 @@ export function readConfidence(t: string, c: ConfidenceConfig): ConfidenceRead {
 /**
  * Reads a verbalized confidence from a model's answer: `85%`, `0.85`, `85/100` or a mapped word (`high`).
  *
- * **Formula.** `x%` → x / 100; `a/b` → a / b; a bare number x → x / `scale`; a mapped word → its value.
+ * **Formula.** `x%` → x / 100; `a/b` and `a out of b` → a / b; a bare number x → x / `scale`; a mapped word → its
+ * value.
  *
  * **Conventions.**
  * - Where a keyword (`confidence`, `confident`, `probability`, `certainty`, `likelihood`, or `keywords`) occurs, the

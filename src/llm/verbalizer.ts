@@ -64,12 +64,14 @@ function checkLabels(fn: string, argument: string, labels: unknown): string[] {
   if (!Array.isArray(labels)) fail('UM_OPTION', fn, argument, 'be an array of label names', { value: labels });
   if (labels.length < 2) fail('UM_OPTION', fn, argument, 'hold at least two labels', { value: labels });
   const seen = new Set<string>();
-  labels.forEach((l: unknown, i) => {
+  // an index loop: forEach would skip the holes of a sparse array
+  for (let i = 0; i < labels.length; i++) {
+    const l: unknown = labels[i];
     if (typeof l !== 'string' || l.trim() === '')
       fail('UM_OPTION', fn, argument, 'be a non-empty string', { index: [i], value: l });
     if (seen.has(l)) fail('UM_OPTION', fn, argument, 'be distinct labels', { index: [i], value: l });
     seen.add(l);
-  });
+  }
   return labels as string[];
 }
 
@@ -94,10 +96,9 @@ function build(
       fail('UM_OPTION', fn, `${opt('variants')}.${key}`, `name a label (${list.join(', ')})`, { value: key });
     const v = given[key];
     if (!Array.isArray(v)) fail('UM_OPTION', fn, `${opt('variants')}.${key}`, 'be an array of strings', { value: v });
-    v.forEach((s: unknown, i) => {
-      if (typeof s !== 'string' || s.trim() === '')
-        fail('UM_OPTION', fn, `${opt('variants')}.${key}`, 'hold non-empty strings', { index: [i], value: s });
-    });
+    for (let i = 0; i < v.length; i++)
+      if (typeof v[i] !== 'string' || (v[i] as string).trim() === '')
+        fail('UM_OPTION', fn, `${opt('variants')}.${key}`, 'hold non-empty strings', { index: [i], value: v[i] });
     variants.set(key, [...(v as string[])]);
   }
   const verbalizer: Verbalizer = {
