@@ -225,7 +225,7 @@ export function readLlmCalibrator(fn: string, value: unknown): LlmCalibratorPara
  *
  * **Conventions.**
  * - Checks `format` ("uncertainty-metrics/llm-calibrator"), `version` (1), the provenance, every field of the
- *   reading (all present: none is filled in with a default) and the wrapped calibrator as {@link parseCalibrator}
+ *   reading (all present: none is filled in with a default) and the wrapped calibrator as `parseCalibrator`
  *   does, which must be fitted on as many classes as there are labels.
  *
  * **References.** None.

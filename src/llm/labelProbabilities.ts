@@ -244,7 +244,7 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *   (`LogprobsResult`); llama.cpp server README (`n_probs`, `completion_probabilities`); Transformers.js pipelines.
  *
  * @param responses one raw response per row (an array of responses is read as that row's samples).
- * @param verbalizer the labels (`['yes', 'no']`) or a {@link verbalizer}.
+ * @param verbalizer the labels (`['yes', 'no']`) or a {@link Verbalizer} (from `verbalizer()`).
  * @param options `format`, `provenance`, `position`, `missing`, `onInvalid`, `confidence`, `pseudocount`, `sumTolerance`.
  * @returns {@link LabelProbabilities}.
  * @throws {UMError} `UM_RESPONSE` for malformed or (with `onInvalid: 'error'`) invalid rows, naming the row and field;
