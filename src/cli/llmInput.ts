@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { ArgsDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
@@ -77,14 +78,19 @@ function usage(command: string, flag: string, message: string): UMError {
 }
 
 /**
- * Whether FILE holds LLM responses: an LLM flag is given, or FILE is JSON Lines whose first record has a
- * "response" (internal). Only the first line is read.
+ * Whether FILE holds LLM responses (internal): not a .csv, .json, .parquet or .npy file, and an LLM flag is given or
+ * FILE is a regular JSON Lines file whose first record has a "response". Only the first line is read.
  */
 export async function isLlmInput(args: Record<string, unknown>, file: unknown): Promise<boolean> {
+  const ext = typeof file === 'string' ? extname(file).toLowerCase() : '';
+  // a prediction file by its extension stays one (um report may mix models of both kinds)
+  if (['.csv', '.json', '.parquet', '.npy'].includes(ext)) return false;
   if (LLM_FLAGS.some((f) => args[f] !== undefined)) return true;
-  if (typeof file !== 'string' || !['.jsonl', '.ndjson'].includes(extname(file).toLowerCase())) return false;
+  if (typeof file !== 'string' || !['.jsonl', '.ndjson'].includes(ext)) return false;
   let handle;
   try {
+    // only a regular file is sniffed: the first line of a FIFO would be consumed (give an LLM flag to read one)
+    if (!(await stat(file)).isFile()) return false;
     handle = await openInput('um', file, true);
   } catch {
     return false; // the reader reports a missing or unreadable file
@@ -103,6 +109,13 @@ export async function isLlmInput(args: Record<string, unknown>, file: unknown): 
     stream.destroy();
     await handle.close().catch(() => undefined);
   }
+}
+
+/** Refuses the LLM flags where no LLM responses are read: a flag is never ignored (internal). */
+export function refuseLlmFlags(command: string, args: Record<string, unknown>): void {
+  const given = LLM_FLAGS.find((f) => args[f] !== undefined);
+  if (given !== undefined)
+    throw usage(command, `--${given}`, `--${given} is an option of LLM responses ({id, gold, response} JSON Lines)`);
 }
 
 /** Rewrites an error of the library about row `i` to the line of the file (internal). */

@@ -231,3 +231,31 @@ describe('um report on LLM responses (end to end, bundled judge)', () => {
     );
   });
 });
+
+describe('LLM flags without LLM responses', () => {
+  it('are refused, never ignored', async () => {
+    for (const args of [
+      ['metrics', 'examples/data/logreg_test.csv', '--missing', 'reject'],
+      ['report', 'examples/data/logreg_test.csv', '--on-invalid', 'exclude', '-o', at('r.html')],
+      [
+        'calibrate',
+        'fit',
+        '--method',
+        'isotonic',
+        'examples/data/iris_val.csv',
+        '--classes',
+        'setosa,versicolor,virginica',
+        '--provenance',
+        'verbal',
+        '-o',
+        at('i.json'),
+      ],
+    ]) {
+      const r = await um(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(
+        /^um [a-z ]+: --(missing|on-invalid|provenance) is an option of LLM responses \(\{id, gold, response\} JSON Lines\)\n$/,
+      );
+    }
+  });
+});

@@ -21,7 +21,7 @@ import { classCount, formatNumber, renderTable } from '../format.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
 import { prepareOutput, writeOutput } from '../output.js';
-import { isLlmInput, llmArgs, readLlmCalibratorFile } from '../llmInput.js';
+import { isLlmInput, llmArgs, readLlmCalibratorFile, refuseLlmFlags } from '../llmInput.js';
 import { llmApply, llmFit, llmFitArgs } from './llm.js';
 
 /** `--method` names and the library function each wires to. */
@@ -225,6 +225,7 @@ export function runCalibrateFit(args: Record<string, unknown>, io: Io): Promise<
     // checked before fitting: a fit is never computed only to be lost
     const out = await prepareOutput(command, '--output', String(args.output), [args.file, args.labels]);
     if (await isLlmInput(args, args.file)) return llmFit(command, args, io, context, out);
+    refuseLlmFlags(command, args);
     const data = await readPredictions(String(args.file), readOptionsOf(args));
     context.data = data;
     const warnings: UMWarning[] = [];
@@ -250,6 +251,7 @@ export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promis
   return guard(command, io, async (context) => {
     const llm = await readLlmCalibratorFile(command, String(args.calibrator));
     if (llm !== null) return llmApply(command, args, io, context, llm);
+    refuseLlmFlags(command, args);
     const file = String(args.file);
     const format = applyFormat(file);
     const output = typeof args.output === 'string' && args.output !== '-' ? args.output : undefined;

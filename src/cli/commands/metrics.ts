@@ -20,7 +20,7 @@ import type { ProbMatrix } from '../../input/types.js';
 import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js';
 import type { MetricState } from '../../state/createState.js';
 import { evaluateSpec, streamStates } from '../streamStates.js';
-import { isLlmInput, llmArgs } from '../llmInput.js';
+import { isLlmInput, llmArgs, refuseLlmFlags } from '../llmInput.js';
 import { llmMetrics } from './llm.js';
 
 export const metricsArgs = {
@@ -118,6 +118,7 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       });
     // LLM responses ({id, gold, response} lines): read into label probabilities, then the same suite
     if (await isLlmInput(args, args.file)) return llmMetrics(command, args, io, context, bins);
+    refuseLlmFlags(command, args);
     if (await shouldStream(command, args)) {
       await streamMetrics(command, args, io, context, bins);
       return;

@@ -22,7 +22,7 @@ import { evaluateSpec, streamStates } from '../streamStates.js';
 import type { MetricState } from '../../state/createState.js';
 import type { Evaluation } from '../../evaluate/evaluate.js';
 import type { ReliabilityTable } from '../../calibration/reliability.js';
-import { isLlmInput, llmArgs } from '../llmInput.js';
+import { isLlmInput, llmArgs, refuseLlmFlags } from '../llmInput.js';
 import { llmReportModel } from './llm.js';
 
 export const reportArgs = {
@@ -209,6 +209,7 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           : { ood: { scores: ood.scores as Float64Array, options: { ...single, numClasses: ood.numClasses } } }),
       });
     }
+    if (llmNotes.length === 0) refuseLlmFlags(command, args);
     context.data = undefined;
     progress?.start(1, 0, { step: '' });
     const report = await createReport(models, {
