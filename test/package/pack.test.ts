@@ -70,11 +70,13 @@ describe('the core package, installed alone', () => {
     installOutput = p.output;
   });
 
-  it('brings no other package, installs under 2 MB and runs no script', () => {
+  it('brings no other package, installs under 2.2 MB and runs no script', () => {
     expect(readdirSync(join(coreProject, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual([
       'uncertainty-metrics',
     ]);
-    expect(bytes(join(coreProject, 'node_modules', 'uncertainty-metrics'))).toBeLessThan(2_000_000);
+    // 2 MB until uncertainty-metrics/llm (issue 20) added ~130 kB: 57 kB of JavaScript, 42 kB of documented
+    // declarations, 27 kB of `um` wiring; the core was at 1.99 MB before it
+    expect(bytes(join(coreProject, 'node_modules', 'uncertainty-metrics'))).toBeLessThan(2_200_000);
     expect(installOutput).not.toMatch(/install-scripts|prepare/);
   });
 
