@@ -61,6 +61,10 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
         'temperature.json',
       ],
     },
+    {
+      what: 'an LLM judge: raw chat completions with top_logprobs joined to gold labels (refusals left out, counted)',
+      argv: ['metrics', `${D}/llm_judge_test.jsonl`, '--labels', 'A,B,tie', '--on-invalid', 'exclude'],
+    },
   ],
   'um report': [
     {
@@ -70,6 +74,19 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     {
       what: 'Markdown on stdout, classes by name',
       argv: ['report', `${D}/iris_test.csv`, '--classes', IRIS, '--md', '-o', '-'],
+    },
+    {
+      what: 'an LLM judge, with a note of what its top-k left out',
+      argv: [
+        'report',
+        `${D}/llm_judge_test.jsonl`,
+        '--labels',
+        'A,B,tie',
+        '--on-invalid',
+        'exclude',
+        '-o',
+        'judge.html',
+      ],
     },
   ],
   'um compare': [
@@ -109,6 +126,22 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
         'iris-isotonic.json',
       ],
     },
+    {
+      what: "temperature scaling of an LLM judge's label log-probabilities (the calibrator keeps how responses are read)",
+      argv: [
+        'calibrate',
+        'fit',
+        '--method',
+        'temperature',
+        `${D}/llm_judge_val.jsonl`,
+        '--labels',
+        'A,B,tie',
+        '--on-invalid',
+        'exclude',
+        '-o',
+        'judge-temperature.json',
+      ],
+    },
   ],
   'um calibrate apply': [
     {
@@ -138,6 +171,10 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
         '-o',
         'iris-calibrated.csv',
       ],
+    },
+    {
+      what: 'calibrated label probabilities of new LLM responses, one JSON line each (refusals listed as excluded)',
+      argv: ['calibrate', 'apply', 'judge-temperature.json', `${D}/llm_judge_test.jsonl`, '--on-invalid', 'exclude'],
     },
   ],
 };

@@ -44,6 +44,10 @@ const FORMATS: readonly (readonly [string, string])[] = [
     'JSON: {"labels": [...], "probs" | "logits" | "logprobs": [[...], ...]}; ensemble members "member_probs" | "member_logits" | "member_logprobs" [S][N][C]',
   ],
   ['.jsonl, .ndjson', 'JSON Lines: one {"label": ..., "probs" | "logits" | "logprobs": [...]} per line; --weights KEY'],
+  [
+    '.jsonl (LLM)',
+    'LLM responses: one {"id": ..., "gold": "yes", "response": <the raw API response>} per line (or {"id", "response"} and a --gold FILE of {"id", "gold"}); OpenAI chat/completions, Responses, Gemini, llama.cpp, text-classification; --labels yes,no or --verbalizer FILE',
+  ],
   ['.parquet', 'Parquet: a label column and a list column probs | logits | logprobs, or score columns as in CSV'],
   ['.npy', 'NumPy: scores [N, C] (ensemble members [S, N, C]); the labels in a second .npy given by --labels'],
 ];

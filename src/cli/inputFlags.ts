@@ -11,7 +11,11 @@ export const inputArgs = {
     options: ['probs', 'logits', 'logprobs'],
     description: 'what the scores are (default probs; JSON: the key present)',
   },
-  labels: { type: 'string', description: 'labels .npy (with .npy scores)', valueHint: 'FILE' },
+  labels: {
+    type: 'string',
+    description: 'labels .npy (with .npy scores); with LLM responses, the label set, e.g. yes,no',
+    valueHint: 'FILE|LIST',
+  },
   'label-column': { type: 'string', description: 'CSV label column (default label)', valueHint: 'NAME' },
   'score-prefix': {
     type: 'string',

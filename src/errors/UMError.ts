@@ -17,6 +17,7 @@
  * | `UM_FILE_WRITE` | an output file (`um … -o`) cannot be written: its directory is missing or not writable, it is a directory, or the write failed (the previous file is left as it was) |
  * | `UM_DEPENDENCY` | an optional package a function needs is not installed (`vega` and `vega-lite` for `renderSvg`, `@duckdb/node-api` for `duckdbEngine`); the message names the package to install |
  * | `UM_MEMORY` | a streamed file's chunk did not fit a worker thread's memory (the command names the chunk and what to change) |
+ * | `UM_RESPONSE` | a language-model response (`uncertainty-metrics/llm`) is malformed (a field missing or of the wrong type, a log-probability above 0, top-k probabilities summing past 1), or gives no label probabilities where the policy requires them (a refusal, no label token, a label missing under `missing: 'reject'`, no stated confidence) with `onInvalid: 'error'`; the message names the row and the field |
  * | `UM_STATE` | mergeable states that cannot be merged (different metric, options, classes or mode), a malformed state JSON, or a state configuration that cannot be merged exactly (float32 presets) |
  */
 export type UMErrorCode =
@@ -36,6 +37,7 @@ export type UMErrorCode =
   | 'UM_FILE_WRITE'
   | 'UM_DEPENDENCY'
   | 'UM_MEMORY'
+  | 'UM_RESPONSE'
   | 'UM_STATE';
 
 /** Where an error happened: the public function, the argument, the index into it and the offending value. */

@@ -11,3 +11,5 @@ export { readCalibrator } from './readCalibrator.js';
 export { formatPredictions } from './formatPredictions.js';
 export { streamPredictions } from './readPredictions.js';
 export type { PredictionBatch } from './batches.js';
+export { readLlmResponses } from './readLlmResponses.js';
+export type { GoldValue, LlmRecords } from './readLlmResponses.js';

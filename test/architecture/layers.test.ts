@@ -24,7 +24,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['calibrate', 'evaluate'],
   ['bootstrap', 'state'],
   ['index.ts'],
-  ['io', 'sql', 'parallel', 'plot', 'tfjs'],
+  ['io', 'sql', 'parallel', 'plot', 'tfjs', 'llm'],
   ['report'],
   ['cli'],
 ];

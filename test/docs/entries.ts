@@ -8,4 +8,5 @@ export const ENTRIES: Record<string, string> = {
   'uncertainty-metrics/sql': 'src/sql/index.ts',
   'uncertainty-metrics/parallel': 'src/parallel/index.ts',
   'uncertainty-metrics/tfjs': 'src/tfjs/index.ts',
+  'uncertainty-metrics/llm': 'src/llm/index.ts',
 };

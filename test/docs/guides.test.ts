@@ -83,6 +83,7 @@ describe('guides', () => {
       'calibrating-and-saving.md',
       'choosing-a-calibration-metric.md',
       'evaluating-from-the-command-line.md',
+      'llm-judge.md',
       'streaming-and-sql.md',
       'training-with-tensorflow.md',
     ]);

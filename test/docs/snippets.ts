@@ -81,6 +81,7 @@ export const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   // workers start from the built JavaScript (dist/parallel/rowStatsWorker.js), so this entry runs from dist
   'uncertainty-metrics/parallel': () => import('../../packages/core/dist/parallel/index.js'),
   'uncertainty-metrics/tfjs': () => import('../../src/tfjs/index.js'),
+  'uncertainty-metrics/llm': () => import('../../src/llm/index.js'),
   '@tensorflow/tfjs': () => import('@tensorflow/tfjs'),
 };
 

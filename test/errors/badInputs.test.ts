@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import * as um from '../../src/index.js';
 import { UMError, type UMErrorCode } from '../../src/index.js';
 import { publicExports } from '../helpers/publicApi.js';
+import { LLM_ROWS } from './llmRows.js';
 
 interface Row {
   what: string;
@@ -2389,6 +2390,8 @@ add('parseCalibrator', [
   },
 ]);
 
+for (const [fn, rows] of Object.entries(LLM_ROWS)) add(fn, rows);
+
 describe('bad input throws typed, located errors', () => {
   for (const [fn, rows] of Object.entries(ROWS)) {
     describe(fn, () => {
@@ -2410,8 +2413,11 @@ describe('bad input throws typed, located errors', () => {
     });
   }
 
-  it('covers every public function of the core', () => {
-    const functions = publicExports({ 'uncertainty-metrics': 'src/index.ts' })
+  it('covers every public function of the core and of uncertainty-metrics/llm', () => {
+    const functions = publicExports({
+      'uncertainty-metrics': 'src/index.ts',
+      'uncertainty-metrics/llm': 'src/llm/index.ts',
+    })
       .filter((e) => e.kind === 'function')
       .map((e) => e.name);
     expect(functions.filter((name) => (ROWS[name] ?? []).length === 0)).toEqual([]);

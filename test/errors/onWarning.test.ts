@@ -10,6 +10,7 @@ import type { UMError } from '../../src/index.js';
 import { evaluateParallel } from '../../packages/core/dist/parallel/index.js';
 import { finishSqlMetrics, sqlMetrics } from '../../src/sql/index.js';
 import { temperatureSweep } from '../../src/plot/index.js';
+import { fitLlmCalibrator, labelProbabilities } from '../../src/llm/index.js';
 import { publicOptions } from '../helpers/publicOptions.js';
 import { ENTRIES } from '../docs/entries.js';
 
@@ -123,6 +124,17 @@ const CALLS: Record<string, (h: unknown) => unknown> = {
     );
   },
   temperatureSweep: (h) => temperatureSweep(Y, ZERO, { temperatures: [1, 2], onWarning: h } as never),
+  // renormalize gives "no" probability 0 in the first row, whose gold is "no": the infinite NLL warns
+  fitLlmCalibrator: (h) =>
+    fitLlmCalibrator(
+      ['no', 'yes'],
+      labelProbabilities(
+        [0.9, 0.6].map((p) => [{ label: 'yes', score: p }]),
+        ['yes', 'no'],
+        { missing: 'renormalize', format: 'text-classification' },
+      ),
+      { onWarning: h } as never,
+    ),
   evaluateParallel: (h) =>
     evaluateParallel(Y, Float64Array.from(ZERO.flat()), { numClasses: 2, threads: 1, onWarning: h } as never),
 };
@@ -154,7 +166,7 @@ describe('onWarning: a function, or a typed error when it is given', () => {
       await call(() => {});
     });
   }
-  it('a handler receives the warnings (infinite NLL and KL: evaluate, evaluateEnsemble, nll, pairwiseKl, averagePairwiseDiversity, topBinningReport, temperatureSweep)', () => {
+  it('a handler receives the warnings (infinite NLL and KL: evaluate, evaluateEnsemble, nll, pairwiseKl, averagePairwiseDiversity, topBinningReport, temperatureSweep, fitLlmCalibrator)', () => {
     for (const fn of [
       'evaluate',
       'evaluateEnsemble',
@@ -163,6 +175,7 @@ describe('onWarning: a function, or a typed error when it is given', () => {
       'averagePairwiseDiversity',
       'topBinningReport',
       'temperatureSweep',
+      'fitLlmCalibrator',
     ]) {
       const seen: string[] = [];
       (CALLS[fn] as (h: unknown) => unknown)((w: um.UMWarning) => seen.push(w.code));

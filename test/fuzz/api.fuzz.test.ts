@@ -1,5 +1,5 @@
 /**
- * API fuzz: every public function of every entry point (core, io, plot, report, sql, parallel; the CLI's `main` is
+ * API fuzz: every public function of every entry point (core, io, plot, report, sql, parallel, llm; the CLI's `main` is
  * fuzzed with generated files in files.fuzz.test.ts, tfjs in tfjs.fuzz.test.ts) is called with seeded mutations of
  * the valid calls in the documentation examples — wrong types, broken arrays, special numbers, hostile options,
  * extreme counts and weights, presets. Each call must return a result without NaN or undefined (±Infinity only with
@@ -18,6 +18,7 @@ import * as io from '../../src/io/index.js';
 import * as plot from '../../src/plot/index.js';
 import * as report from '../../src/report/index.js';
 import * as sql from '../../src/sql/index.js';
+import * as llm from '../../src/llm/index.js';
 // workers start from the built JavaScript (dist/parallel/rowStatsWorker.js), so this entry runs from dist
 import * as parallel from '../../packages/core/dist/parallel/index.js';
 import { judge } from './check.js';
@@ -38,6 +39,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   'uncertainty-metrics/report': report,
   'uncertainty-metrics/sql': sql,
   'uncertainty-metrics/parallel': parallel as unknown as Record<string, unknown>,
+  'uncertainty-metrics/llm': llm,
 };
 
 /** Cases per function in one default run; functions that start engines, workers or renderers get fewer. */

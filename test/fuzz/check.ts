@@ -21,12 +21,12 @@ export const LIMIT_MS = Number(process.env.UM_FUZZ_LIMIT_MS ?? 2000);
  * - the ROC curve starts at the threshold ±Infinity (its (0, 0) point, as scikit-learn's roc_curve) — rocCurve's
  *   result and a rocCurve state's;
  * - a validated matrix keeps exact log-probabilities, −Infinity for a probability of exactly 0 (toProbabilities,
- *   toEnsemble and tensorScores return such matrices; see ProbMatrix.logData).
+ *   toEnsemble and tensorScores return such matrices; see ProbMatrix.logData; the LLM readers return one as `probs`).
  */
 function documentedInfinite(path: string, x: number): boolean {
   return (
     /^result\.points\[0\]\.threshold$/.test(path) ||
-    (x === -Infinity && /^result(\.scores)?\.logData\[\d+\]$/.test(path))
+    (x === -Infinity && /^result(\.scores|\.probs)?\.logData\[\d+\]$/.test(path))
   );
 }
 

@@ -33,7 +33,10 @@ describe('package entry points', () => {
       ),
     );
   });
-  it('uncertainty-metrics/io, /cli, /plot and /report', async () => {
+  it('uncertainty-metrics/io, /cli, /plot, /report and /llm', async () => {
+    expect(Object.keys(await import('uncertainty-metrics/llm')).sort()).toEqual(
+      Object.keys(await import('../../src/llm/index.js')).sort(),
+    );
     expect(Object.keys(await import('uncertainty-metrics/plot')).sort()).toEqual(
       Object.keys(await import('../../src/plot/index.js')).sort(),
     );
@@ -68,7 +71,7 @@ describe('package entry points', () => {
     expect(workspace.private).toBe(true);
     const exports = core.exports as Record<string, Record<string, unknown>>;
     expect(Object.keys(exports['.'] ?? {})).toEqual(['import', 'require']);
-    for (const sub of ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel'])
+    for (const sub of ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel', './llm'])
       expect(Object.keys(exports[sub] ?? {})).toEqual(['types', 'default']);
   });
 });
@@ -115,6 +118,13 @@ describe('the core runs in browsers', () => {
       'node:path',
       'node:stream',
     ]);
+  });
+  it('/llm reaches no Node built-in and no dependency: it runs in browsers like the core', () => {
+    const { files, external } = importGraph(`${repoRoot}packages/core/dist/llm/index.js`);
+    expect(files.length).toBeGreaterThan(5);
+    expect(external).toEqual([]);
+    for (const f of files)
+      expect(readFileSync(f, 'utf8'), f).not.toMatch(/\b(process|Buffer|require|__dirname)\b\s*[.(]/);
   });
   it('/plot and /report use Vega and Vega-Lite but no Node built-in, so they run in browsers too', () => {
     for (const entry of ['plot', 'report'])

@@ -21,6 +21,8 @@ import { classCount, formatNumber, renderTable } from '../format.js';
 import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
 import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
 import { prepareOutput, writeOutput } from '../output.js';
+import { isLlmInput, llmArgs, readLlmCalibratorFile, refuseLlmFlags } from '../llmInput.js';
+import { llmApply, llmFit, llmFitArgs } from './llm.js';
 
 /** `--method` names and the library function each wires to. */
 const METHODS = ['temperature', 'mc-temperature', 'platt', 'histogram', 'isotonic', 'top1'] as const;
@@ -51,6 +53,8 @@ export const fitArgs = {
     required: true,
   },
   ...inputArgs,
+  ...llmArgs,
+  ...llmFitArgs,
   bounds: {
     type: 'string',
     description: 'temperature search interval T_min,T_max (default 0.001,1000)',
@@ -92,6 +96,7 @@ export const applyArgs = {
     valueHint: 'FILE',
   },
   ...inputArgs,
+  ...llmArgs,
 } satisfies ArgsDef;
 
 function given(args: Record<string, unknown>, flag: string): boolean {
@@ -219,6 +224,8 @@ export function runCalibrateFit(args: Record<string, unknown>, io: Io): Promise<
   return guard(command, io, async (context) => {
     // checked before fitting: a fit is never computed only to be lost
     const out = await prepareOutput(command, '--output', String(args.output), [args.file, args.labels]);
+    if (await isLlmInput(args, args.file)) return llmFit(command, args, io, context, out);
+    refuseLlmFlags(command, args);
     const data = await readPredictions(String(args.file), readOptionsOf(args));
     context.data = data;
     const warnings: UMWarning[] = [];
@@ -242,6 +249,9 @@ function applyFormat(file: string): 'csv' | 'jsonl' | 'table' {
 export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promise<number> {
   const command = 'um calibrate apply';
   return guard(command, io, async (context) => {
+    const llm = await readLlmCalibratorFile(command, String(args.calibrator));
+    if (llm !== null) return llmApply(command, args, io, context, llm);
+    refuseLlmFlags(command, args);
     const file = String(args.file);
     const format = applyFormat(file);
     const output = typeof args.output === 'string' && args.output !== '-' ? args.output : undefined;

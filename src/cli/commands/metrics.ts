@@ -20,6 +20,8 @@ import type { ProbMatrix } from '../../input/types.js';
 import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js';
 import type { MetricState } from '../../state/createState.js';
 import { evaluateSpec, streamStates } from '../streamStates.js';
+import { isLlmInput, llmArgs, refuseLlmFlags } from '../llmInput.js';
+import { llmMetrics } from './llm.js';
 
 export const metricsArgs = {
   file: {
@@ -34,6 +36,7 @@ export const metricsArgs = {
     valueHint: 'NAME',
   },
   ...inputArgs,
+  ...llmArgs,
   classwise: {
     type: 'boolean',
     default: true,
@@ -113,6 +116,9 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
         fn: command,
         argument: 'FILE',
       });
+    // LLM responses ({id, gold, response} lines): read into label probabilities, then the same suite
+    if (await isLlmInput(args, args.file)) return llmMetrics(command, args, io, context, bins);
+    refuseLlmFlags(command, args);
     if (await shouldStream(command, args)) {
       await streamMetrics(command, args, io, context, bins);
       return;

@@ -22,6 +22,8 @@ import { evaluateSpec, streamStates } from '../streamStates.js';
 import type { MetricState } from '../../state/createState.js';
 import type { Evaluation } from '../../evaluate/evaluate.js';
 import type { ReliabilityTable } from '../../calibration/reliability.js';
+import { isLlmInput, llmArgs, refuseLlmFlags } from '../llmInput.js';
+import { llmReportModel } from './llm.js';
 
 export const reportArgs = {
   files: {
@@ -74,6 +76,7 @@ export const reportArgs = {
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core)', valueHint: 'N' },
   'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk (default 1048576)', valueHint: 'N' },
   ...inputArgs,
+  ...llmArgs,
 } satisfies ArgsDef;
 
 /** Model names from file names: the base name without extension, made unique with a number (internal). */
@@ -131,7 +134,20 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           })
         : undefined;
     const models: ReportModel[] = [];
+    const llmNotes: string[] = [];
     for (const [j, file] of files.entries()) {
+      if (await isLlmInput(args, file)) {
+        // LLM responses: their label probabilities are the model; what the reading left out becomes a note
+        if (oodFiles[j] !== undefined)
+          throw new UMError('UM_OPTION', `${command}: --ood is not read for LLM responses (${file})`, {
+            fn: command,
+            argument: '--ood',
+          });
+        const m = await llmReportModel(command, args, file, names[j] as string, context);
+        models.push(m.model);
+        llmNotes.push(m.note);
+        continue;
+      }
       if (await shouldStream(command, { ...args, file })) {
         if (oodFiles[j] !== undefined)
           throw new UMError('UM_OPTION', `${command}: --ood needs ${file} in memory; give --no-stream`, {
@@ -202,6 +218,7 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
           : { ood: { scores: ood.scores as Float64Array, options: { ...single, numClasses: ood.numClasses } } }),
       });
     }
+    if (llmNotes.length === 0) refuseLlmFlags(command, args);
     context.data = undefined;
     progress?.start(1, 0, { step: '' });
     const report = await createReport(models, {
@@ -217,6 +234,7 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
       },
     });
     progress?.stop();
+    report.notes.push(...llmNotes);
     const text = format === 'json' ? reportJson(report) : format === 'md' ? reportMarkdown(report) : reportHtml(report);
     // written once, after everything succeeded, and atomically: a failing run leaves no partial report
     if (out === undefined) io.stdout(text);
