@@ -300,7 +300,7 @@ describe('malformed entries are UM_RESPONSE naming the row and field, whatever o
       /^labelProbabilities: responses\[0\] must be a response of a known shape/,
     );
     expect(failure(() => labelProbabilities([{ choices: [] }], YN)).message).toBe(
-      'labelProbabilities: responses[0].choices must hold at least one choice; got an array of length 0',
+      'labelProbabilities: responses[0].choices must hold at least one choice; got []',
     );
     expect(failure(() => labelProbabilities([[{ label: 'yes', score: 1.5 }]], YN)).message).toBe(
       'labelProbabilities: responses[0][0].score must be a probability in [0, 1]; got 1.5',

@@ -154,7 +154,7 @@ describe('the types', () => {
     const problems = report.analysis.problems.map((p) => `${p.entrypoint} ${p.resolutionKind} ${p.kind}`);
     // `./cli/bin` is the script behind `um` (no types, no API); the ES-module entry points are require()d by Node
     // ≥ 20.19, which TypeScript's node16 mode (before `module: node20`) does not model
-    const expected = ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel'].map(
+    const expected = ['./io', './cli', './plot', './report', './sql', './tfjs', './parallel', './llm'].map(
       (e) => `${e} node16-cjs CJSResolvesToESM`,
     );
     expect(problems.filter((p) => !p.startsWith('./cli/bin ')).sort()).toEqual(expected.sort());
