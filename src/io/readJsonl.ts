@@ -1,6 +1,6 @@
 import type { ScoreKind } from '../input/types.js';
 import { fileFail, openInput, readFail } from './fileError.js';
-import { textLines } from './textInput.js';
+import { jsonObjectLine, textLines } from './textInput.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
 import { classOf, type ClassNames } from './classNames.js';
@@ -69,23 +69,7 @@ export async function* streamJsonl(
   try {
     for await (const { text, line: lineNo } of textLines(fn, path, stream as AsyncIterable<Buffer>)) {
       if (text.trim() === '') continue;
-      let obj: unknown;
-      try {
-        obj = JSON.parse(text);
-      } catch (error) {
-        fileFail(
-          'UM_FILE_FORMAT',
-          fn,
-          path,
-          `is not valid JSON (${error instanceof Error ? error.message.replace(/ in JSON at position \d+.*$/, '') : String(error)})`,
-          { line: lineNo },
-        );
-      }
-      if (obj === null || typeof obj !== 'object' || Array.isArray(obj))
-        fileFail('UM_FILE_FORMAT', fn, path, 'must hold an object {label, probs | logits | logprobs}', {
-          line: lineNo,
-        });
-      const o = obj as Record<string, unknown>;
+      const o = jsonObjectLine(fn, path, text, lineNo, '{label, probs | logits | logprobs}');
       if (key === undefined) {
         const present = KEYS.filter((k) => k in o);
         if (present.length !== 1) {

@@ -1,7 +1,7 @@
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { fileFail, openInput, readFail } from './fileError.js';
-import { textLines } from './textInput.js';
+import { jsonObjectLine, textLines } from './textInput.js';
 
 /** A gold label as written: a label name, a class index, or null (none). */
 export type GoldValue = string | number | null;
@@ -37,21 +37,7 @@ async function objects(fn: string, path: string): Promise<Line[]> {
   try {
     for await (const { text, line } of textLines(fn, path, stream as AsyncIterable<Buffer>)) {
       if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        fileFail(
-          'UM_FILE_FORMAT',
-          fn,
-          path,
-          `is not valid JSON (${error instanceof Error ? error.message.replace(/ in JSON at position \d+.*$/, '') : String(error)})`,
-          { line },
-        );
-      }
-      if (value === null || typeof value !== 'object' || Array.isArray(value))
-        fileFail('UM_FILE_FORMAT', fn, path, 'must hold an object {id, gold, response}', { line }, { value });
-      out.push({ line, record: value as Record<string, unknown> });
+      out.push({ line, record: jsonObjectLine(fn, path, text, line, '{id, gold, response}') });
     }
   } catch (error) {
     if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);

@@ -260,3 +260,32 @@ export async function* textLines(
   }
   if (pending > 0) yield emit(Buffer.concat(parts));
 }
+
+/**
+ * One line of a JSON Lines file as an object, or a `UM_FILE_FORMAT` error naming the file and line: the JSON error
+ * without its position (the line is named instead), or `must hold <what>` for a value that is not an object
+ * (internal; every JSON Lines reader).
+ */
+export function jsonObjectLine(
+  fn: string,
+  path: string,
+  text: string,
+  line: number,
+  what: string,
+): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    fileFail(
+      'UM_FILE_FORMAT',
+      fn,
+      path,
+      `is not valid JSON (${error instanceof Error ? error.message.replace(/ in JSON at position \d+.*$/, '') : String(error)})`,
+      { line },
+    );
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    fileFail('UM_FILE_FORMAT', fn, path, `must hold an object ${what}`, { line }, { value });
+  return value as Record<string, unknown>;
+}

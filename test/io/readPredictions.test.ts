@@ -256,7 +256,7 @@ describe('JSON Lines and Parquet', () => {
         /: line 1: has probs and logits; choose one with --input$/,
       ],
       ['{"probs": [0.5, 0.5]}', /: line 1: "label" must be a number; got undefined$/],
-      ['[0.5, 0.5]', /: line 1: must hold an object \{label, probs \| logits \| logprobs\}$/],
+      ['[0.5, 0.5]', /: line 1: must hold an object \{label, probs \| logits \| logprobs\}; got \[0\.5, 0\.5\]$/],
       ['\n\n', /has no data lines$/],
     ];
     for (const [text, message] of bad) {
