@@ -4,6 +4,7 @@ import { UMError } from '../errors/UMError.js';
 import { toProbabilities } from '../input/toProbabilities.js';
 import type { ProbMatrix } from '../input/types.js';
 import {
+  badField,
   joinPath,
   parseResponse,
   RESPONSE_FORMATS,
@@ -31,8 +32,8 @@ export interface LabelProbabilityOptions {
   /** The response shape (default `'auto'`: recognised row by row from its keys). */
   format?: ResponseFormat | 'auto';
   /**
-   * Where the probabilities come from (default `'auto'`: `'logprob'` when the response holds token
-   * log-probabilities, `'sampled'` when it holds several answers, else `'verbal'`).
+   * Where the probabilities come from (default `'auto'`: `'sampled'` when the row holds several answers, else
+   * `'logprob'` when it holds token log-probabilities, else `'verbal'`).
    */
   provenance?: Provenance | 'auto';
   /** The generated token that holds the answer: an index, or `'label'` (default): the first label token. */
@@ -199,8 +200,16 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
   const sample = samples[0] as Sample;
   const s: RowSettings = { ...s0, prefixes: s0.prefixes && parsed[0]?.format !== 'text-classification' };
   let prov = reading.provenance;
-  if (prov === 'auto') prov = sample.steps !== null ? 'logprob' : samples.length > 1 ? 'sampled' : 'verbal';
+  if (prov === 'auto') prov = samples.length > 1 ? 'sampled' : sample.steps !== null ? 'logprob' : 'verbal';
   if (prov === 'sampled') return sampledRow(ctx, s, samples);
+  // one answer gives logprob and verbal rows: the others would be dropped unseen
+  if (samples.length > 1)
+    badField(
+      ctx,
+      '',
+      `hold one answer for provenance: '${prov}' (read several as samples with provenance: 'sampled')`,
+      `${samples.length} answers`,
+    );
   if (sample.refusal !== null)
     return invalid(ctx, sample.refusal.reason, sample.refusal.field, 'be an answer', sample.refusal.text);
   if (prov === 'verbal') return verbalRow(ctx, s, sample);
@@ -230,7 +239,8 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *
  * **Conventions.**
  * - The answer position (`position: 'label'`) is the first generated token the verbalizer reads as a label, else
- *   the first whose top-k offers one; `choices[0]` / `candidates[0]` is read (others only as samples).
+ *   the first whose top-k offers one. A row with several answers (a list of responses, n > 1 choices or candidates)
+ *   is read as samples; with `provenance: 'logprob'` or `'verbal'` it is a `UM_RESPONSE` error, never cut to one.
  * - `floor` (default) never gives a label probability 0 — b is a per-token upper limit, not a guess, and may be
  *   below the mass of a label with several spellings — so NLL stays finite (with `sumTolerance: 0` and all the
  *   probability returned there is no positive limit: a row missing a label is then invalid, `missing-label`);
