@@ -289,6 +289,13 @@ export async function readLlmCalibratorFile(command: string, path: string): Prom
 
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
+/** The largest of `xs`, or `empty` for none: a loop, since `Math.max(...xs)` overflows the stack past ~10⁵ rows. */
+function maxOf(xs: readonly number[], empty: number): number {
+  let m = empty;
+  for (const x of xs) if (x > m) m = x;
+  return m;
+}
+
 /** What the reading left out or unknown, as text lines and as JSON (internal; every LLM command prints it). */
 export function llmSummary(records: LlmRecords, read: LabelProbabilities): { lines: string[]; json: object } {
   const byReason = new Map<string, number[]>();
@@ -299,7 +306,10 @@ export function llmSummary(records: LlmRecords, read: LabelProbabilities): { lin
   const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
   const outside = lp.map((j) => read.outside[j] as number);
   const missingRows = lp.filter((j) => (read.missing[j] as number) > 0);
-  const bound = Math.max(0, ...missingRows.map((j) => read.bound[j] as number));
+  const bound = maxOf(
+    missingRows.map((j) => read.bound[j] as number),
+    0,
+  );
   const lines = [
     `LLM responses: ${read.total} read, ${read.n} with label probabilities (${Object.entries(provenance)
       .map(([p, k]) => `${k} ${p}`)
@@ -319,7 +329,7 @@ export function llmSummary(records: LlmRecords, read: LabelProbabilities): { lin
     );
   if (lp.length > 0) {
     lines.push(
-      `top-k: probability outside the returned tokens mean ${formatNumber(mean(outside))}, max ${formatNumber(Math.max(...outside))}; label tokens hold ${formatNumber(mean(lp.map((j) => read.labelMass[j] as number)))} on average`,
+      `top-k: probability outside the returned tokens mean ${formatNumber(mean(outside))}, max ${formatNumber(maxOf(outside, 0))}; label tokens hold ${formatNumber(mean(lp.map((j) => read.labelMass[j] as number)))} on average`,
     );
     lines.push(
       missingRows.length === 0
@@ -335,7 +345,7 @@ export function llmSummary(records: LlmRecords, read: LabelProbabilities): { lin
       labels: read.labels,
       provenance,
       missing: read.config.missing,
-      outside: { mean: mean(outside), max: outside.length === 0 ? 0 : Math.max(...outside) },
+      outside: { mean: mean(outside), max: maxOf(outside, 0) },
       rowsMissingLabels: missingRows.length,
       labelMass: mean(lp.map((j) => read.labelMass[j] as number)),
       excluded: read.excluded.map((e) => ({

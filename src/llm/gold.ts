@@ -48,13 +48,17 @@ export function checkRead(fn: string, argument: string, value: unknown): LabelPr
  *   the labels of the others; the entries of excluded rows are not read (they may be null).
  * - An entry is a label name (exactly as in the label set) or an integer class index; anything else is a `UM_LABEL`
  *   error naming the response index and value.
+ * - A number is read as a class index, or as a label name when its text names a label (labels `1`–`5`: `5` is
+ *   label "5"); when it is both and the two differ (labels `1`–`5`: `4` is class 4 = "5" and label "4"), it is a
+ *   `UM_LABEL` error asking for the name as a string (`"4"`): never guessed.
  *
  * **References.** None.
  *
  * @param read label probabilities from {@link labelProbabilities}.
  * @param gold one gold label per response (name or index).
  * @returns the class index of each kept row, `Int32Array` of length `read.n`.
- * @throws {UMError} `UM_SHAPE` when gold does not have `read.total` entries; `UM_LABEL` for an unknown label.
+ * @throws {UMError} `UM_SHAPE` when gold does not have `read.total` entries; `UM_LABEL` for an unknown label or a
+ * number that is both a class index and another label's name.
  * @example
  * ```js
  * import { goldLabels, labelProbabilities } from 'uncertainty-metrics/llm';
@@ -76,19 +80,28 @@ export function goldIndices(fn: string, r: LabelProbabilities, gold: ArrayLike<u
   if (gold.length !== r.total)
     fail('UM_SHAPE', fn, 'gold', `hold one label per response read (${r.total})`, { value: `${gold.length} labels` });
   const index = new Map(r.labels.map((l, k) => [l, k]));
+  const c = r.numClasses;
   return Int32Array.from(r.rows, (i) => {
     const g = gold[i];
     if (typeof g === 'string' && index.has(g)) return index.get(g) as number;
-    if (typeof g === 'number' && Number.isInteger(g) && g >= 0 && g < r.numClasses) return g;
-    return fail(
-      'UM_LABEL',
-      fn,
-      'gold',
-      `be a label (${r.labels.join(', ')}) or a class index in [0, ${r.numClasses})`,
-      {
-        index: [i],
-        value: g,
-      },
-    );
+    if (typeof g === 'number' && Number.isInteger(g)) {
+      // a JSON number may be a class index or a numeric label name ("1".."5"): read it only when both agree
+      const asIndex = g >= 0 && g < c ? g : undefined;
+      const asName = index.get(String(g));
+      if (asIndex !== undefined && asName !== undefined && asIndex !== asName)
+        return fail(
+          'UM_LABEL',
+          fn,
+          'gold',
+          `be unambiguous: the number ${g} is the class index of label "${r.labels[asIndex]}" and the name of label "${String(g)}" (class ${asName}); write the label name as a string ("${String(g)}" or "${r.labels[asIndex]}")`,
+          { index: [i], value: g },
+        );
+      const k = asIndex ?? asName;
+      if (k !== undefined) return k;
+    }
+    return fail('UM_LABEL', fn, 'gold', `be a label (${r.labels.join(', ')}) or a class index in [0, ${c})`, {
+      index: [i],
+      value: g,
+    });
   });
 }

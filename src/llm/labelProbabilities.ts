@@ -4,6 +4,7 @@ import { UMError } from '../errors/UMError.js';
 import { toProbabilities } from '../input/toProbabilities.js';
 import type { ProbMatrix } from '../input/types.js';
 import {
+  badField,
   joinPath,
   parseResponse,
   RESPONSE_FORMATS,
@@ -31,8 +32,8 @@ export interface LabelProbabilityOptions {
   /** The response shape (default `'auto'`: recognised row by row from its keys). */
   format?: ResponseFormat | 'auto';
   /**
-   * Where the probabilities come from (default `'auto'`: `'logprob'` when the response holds token
-   * log-probabilities, `'sampled'` when it holds several answers, else `'verbal'`).
+   * Where the probabilities come from (default `'auto'`: `'sampled'` when the row holds several answers, else
+   * `'logprob'` when it holds token log-probabilities, else `'verbal'`).
    */
   provenance?: Provenance | 'auto';
   /** The generated token that holds the answer: an index, or `'label'` (default): the first label token. */
@@ -90,7 +91,11 @@ export interface LabelProbabilities {
   readonly provenance: readonly Provenance[];
   /** Per row: the probability mass of tokens not returned, 1 − Σ returned (sampled: the answers naming no label). */
   readonly outside: Float64Array;
-  /** Per row: every token not returned has probability ≤ this (the smallest returned one, at most `outside`). */
+  /**
+   * Per row: every token not returned has probability ≤ this — min(max(`outside`, `sumTolerance`), the smallest
+   * top-k probability): a rest below `sumTolerance` cannot be told from rounding. A bound per token: a label with
+   * s spellings, none returned, holds at most min(`outside`, s × bound).
+   */
   readonly bound: Float64Array;
   /** Per row: labels none of whose tokens were returned (sampled: never sampled). */
   readonly missing: Int32Array;
@@ -195,8 +200,16 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
   const sample = samples[0] as Sample;
   const s: RowSettings = { ...s0, prefixes: s0.prefixes && parsed[0]?.format !== 'text-classification' };
   let prov = reading.provenance;
-  if (prov === 'auto') prov = sample.steps !== null ? 'logprob' : samples.length > 1 ? 'sampled' : 'verbal';
+  if (prov === 'auto') prov = samples.length > 1 ? 'sampled' : sample.steps !== null ? 'logprob' : 'verbal';
   if (prov === 'sampled') return sampledRow(ctx, s, samples);
+  // one answer gives logprob and verbal rows: the others would be dropped unseen
+  if (samples.length > 1)
+    badField(
+      ctx,
+      '',
+      `hold one answer for provenance: '${prov}' (read several as samples with provenance: 'sampled')`,
+      `${samples.length} answers`,
+    );
   if (sample.refusal !== null)
     return invalid(ctx, sample.refusal.reason, sample.refusal.field, 'be an answer', sample.refusal.text);
   if (prov === 'verbal') return verbalRow(ctx, s, sample);
@@ -216,18 +229,29 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  * verbalized confidences, or the frequencies of sampled answers — with the mass the response left unknown.
  *
  * **Formula.** Token log-probabilities: m_ℓ = Σ_{t ∈ R, t ~ ℓ} p(t) over the returned set R (the top-k and the
- * chosen token) and the tokens t the verbalizer reads as ℓ; outside mass O = 1 − Σ_{t ∈ R} p(t); bound
- * b = min(O, min_{t ∈ top-k} p(t)), so each token not returned has p ≤ b and the labels not returned share at most
- * O. A label with no returned token gets m_ℓ = b (`floor`), 0 (`renormalize`) or rejects the row (`reject`); then
- * P(ℓ) = m_ℓ / Σ_j m_j, in log space. Verbal: P(named) = c, the others (1 − c)/(C − 1). Sampled: P(ℓ) =
- * (n_ℓ + α)/(n + Cα) over the n answers naming a label.
+ * chosen token) and the tokens t the verbalizer reads as ℓ; outside mass O = max(0, 1 − Σ_{t ∈ R} p(t)); bound
+ * b = min(max(O, τ), min_{t ∈ top-k} p(t)) with τ = `sumTolerance` (a rest below the rounding allowed cannot be told
+ * from rounding), so each token not returned has p ≤ b. It is a bound per token: a label with s spellings, none
+ * returned, holds at most min(O, s·b), and the labels not returned share at most O. A label with no returned token
+ * gets m_ℓ = b (`floor`), 0 (`renormalize`) or rejects the row (`reject`); then P(ℓ) = m_ℓ / Σ_j m_j, in log space.
+ * Verbal: P(named) = c, the others (1 − c)/(C − 1). Sampled: P(ℓ) = (n_ℓ + α)/(n + Cα) over the n answers naming a
+ * label.
  *
  * **Conventions.**
  * - The answer position (`position: 'label'`) is the first generated token the verbalizer reads as a label, else
- *   the first whose top-k offers one; `choices[0]` / `candidates[0]` is read (others only as samples).
- * - `floor` (default) never gives a label probability 0 — its bound is an upper limit, not a guess — so NLL stays
- *   finite; `renormalize` gives 0, `reject` turns such rows invalid. `outside`, `bound`, `missing` and `labelMass`
- *   report per row what the top-k left out, whatever the policy.
+ *   the first whose top-k offers one. A row with several answers (a list of responses, n > 1 choices or candidates)
+ *   is read as samples; with `provenance: 'logprob'` or `'verbal'` it is a `UM_RESPONSE` error, never cut to one.
+ * - `floor` (default) never gives a label probability 0 — b is a per-token upper limit, not a guess, and may be
+ *   below the mass of a label with several spellings — so NLL stays finite (with `sumTolerance: 0` and all the
+ *   probability returned there is no positive limit: a row missing a label is then invalid, `missing-label`);
+ *   `renormalize` gives 0, `reject` turns such rows invalid. A row whose returned tokens hold no label is invalid
+ *   (`no-label`) under every policy. `outside`, `bound`, `missing` and `labelMass` report per row what the top-k
+ *   left out, whatever the policy.
+ * - OpenAI's placeholder `logprob: -9999` (a token too unlikely to report) and anything below it (llama.cpp's float
+ *   minimum for 0) is read as not returned. A token listed twice in one top-k list is a `UM_RESPONSE` error (it
+ *   would count twice).
+ * - Known caveat: b assumes the top-k are the k most likely tokens; vLLM may add the sampled token beyond them
+ *   (k + 1 entries), and a rare sampled token then makes b smaller than the true limit.
  * - Invalid rows — API errors, refusals (`message.refusal`, `refusal` parts, Gemini `SAFETY`-like finish reasons,
  *   blocked prompts), no log-probabilities, no label, no confidence — throw `UM_RESPONSE` naming the row and field
  *   (`onInvalid: 'error'`), or are left out and listed in `excluded` (`'exclude'`): never dropped silently.

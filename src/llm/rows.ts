@@ -100,27 +100,48 @@ function answerStep(
   return invalid(ctx, 'no-label', path, `hold a token of a label (${labelList(s.v)})`, shown);
 }
 
-/** A row from token log-probabilities: label masses, the mass outside the top-k and its bound (internal). */
+/**
+ * OpenAI's documented stand-in for a token too unlikely to report (`logprob: -9999.0`): it carries no probability,
+ * so entries at or below it are read as not returned (they neither bound the rest nor make a label present).
+ */
+const PLACEHOLDER_LOGPROB = -9999;
+
+/**
+ * A row from token log-probabilities: label masses, the mass outside the top-k and its per-token bound (internal).
+ * The bound assumes the top-k are the k most likely tokens; vLLM may add the sampled token beyond them (k + 1
+ * entries), which can make the bound too small when that token is rare (a known caveat).
+ */
 export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): RowResult | InvalidRow {
   const c = s.v.numClasses;
   const steps = sample.steps as readonly TokenStep[];
   const found = answerStep(ctx, s, steps, sample.stepsPath);
   if ('kind' in found) return found;
   const step = steps[found.index] as TokenStep;
+  // the same token twice in one list would count its probability twice: the provider documents no such lists
+  const listed = new Set<string>();
+  for (const t of step.top) {
+    if (listed.has(t.token))
+      badField(ctx, step.topPath, 'list each token once (a repeated token would count twice)', `${t.token} twice`);
+    listed.add(t.token);
+  }
+  const real = (logprob: number) => logprob > PLACEHOLDER_LOGPROB;
+  const top = step.top.filter((t) => real(t.logprob));
   // the returned set: the top-k and the chosen token (when sampled from outside the top-k)
-  const entries = [...step.top];
+  const entries = [...top];
   const chosen = step.chosen;
-  if (chosen !== null && chosen.logprob !== null && !step.top.some((t) => t.token === chosen.token))
+  if (chosen !== null && chosen.logprob !== null && real(chosen.logprob) && !listed.has(chosen.token))
     entries.push({ token: chosen.token, logprob: chosen.logprob });
   let returned = 0;
   let minTop = Infinity;
   for (const e of entries) returned += Math.exp(e.logprob);
-  for (const e of step.top) minTop = Math.min(minTop, Math.exp(e.logprob));
+  for (const e of top) minTop = Math.min(minTop, e.logprob);
   if (returned > 1 + s.sumTolerance)
     badField(ctx, step.topPath, `hold probabilities summing to at most 1 (tolerance ${s.sumTolerance})`, returned);
   const outside = Math.max(0, 1 - returned);
-  // every token not returned is at most as likely as the least likely of the top-k (and than all that is left)
-  const bound = Math.min(outside, minTop);
+  // every token not returned is at most as likely as the least likely of the top-k, and than all that is left; a rest
+  // below sumTolerance (the rounding allowed) cannot be told from rounding, so sumTolerance stands for it
+  const logBound = Math.min(Math.log(Math.max(outside, s.sumTolerance)), minTop);
+  const bound = Number.isFinite(logBound) ? Math.exp(logBound) : 0;
   const lm = new Float64Array(c).fill(-Infinity);
   const seen = new Uint8Array(c);
   let labelMass = 0;
@@ -133,18 +154,24 @@ export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): Row
   }
   let missing = 0;
   for (let k = 0; k < c; k++) if (seen[k] === 0) missing++;
-  if (missing > 0 && s.missing === 'reject') {
-    const absent = s.v.verbalizer.labels.filter((_l, k) => seen[k] === 0);
-    return invalid(
-      ctx,
-      'missing-label',
-      step.topPath,
-      "hold a token of every label (missing: 'reject')",
-      `none of ${absent.join(', ')}`,
-    );
+  // no label among the returned tokens: the row says nothing about the labels, whatever the policy
+  if (missing === c)
+    return invalid(ctx, 'no-label', step.topPath, `hold a token of a label (${labelList(s.v)})`, 'none');
+  const absent = () => `none of ${s.v.verbalizer.labels.filter((_l, k) => seen[k] === 0).join(', ')}`;
+  if (missing > 0 && s.missing === 'reject')
+    return invalid(ctx, 'missing-label', step.topPath, "hold a token of every label (missing: 'reject')", absent());
+  if (missing > 0 && s.missing === 'floor') {
+    if (!Number.isFinite(logBound))
+      return invalid(
+        ctx,
+        'missing-label',
+        step.topPath,
+        "bound the labels not returned (missing: 'floor'): the returned tokens hold all the probability and no top-k entry is left to bound the rest",
+        absent(),
+      );
+    for (let k = 0; k < c; k++) if (seen[k] === 0) lm[k] = logBound;
   }
-  if (s.missing === 'floor') for (let k = 0; k < c; k++) if (seen[k] === 0) lm[k] = Math.log(bound);
-  const logp = missing === c && s.missing === 'renormalize' ? null : normalised(lm);
+  const logp = normalised(lm);
   if (logp === null)
     return invalid(ctx, 'no-label', step.topPath, `hold a token of a label (${labelList(s.v)})`, 'none');
   return { kind: 'row', logp, provenance: 'logprob', outside, bound, missing, labelMass, position: found.index };

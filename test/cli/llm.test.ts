@@ -129,6 +129,20 @@ describe('um metrics on LLM responses', () => {
       `um metrics: ${at('bad-gold.jsonl')}: line 3 (id "test-2"): "gold" must be a label (A, B, tie) or a class index in [0, 3); got "C"\n`,
     );
   });
+  it('a numeric gold that is both a class index and another label is refused with its line', async () => {
+    const graded = (t: string) => ({ choices: [{ message: { content: `${t} (70%)` } }] });
+    const rows = [
+      { id: 'a', gold: '4', response: graded('4') },
+      { id: 'b', gold: 5, response: graded('5') },
+      { id: 'c', gold: 4, response: graded('4') },
+    ];
+    writeFileSync(at('graded.jsonl'), rows.map((x) => `${JSON.stringify(x)}\n`).join(''));
+    const r = await um(['metrics', at('graded.jsonl'), '--labels', '1,2,3,4,5']);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `um metrics: ${at('graded.jsonl')}: line 3 (id "c"): "gold" must be unambiguous: the number 4 is the class index of label "5" and the name of label "4" (class 3); write the label name as a string ("4" or "5"); got 4\n`,
+    ]);
+  });
   it('--ci adds bootstrap intervals', async () => {
     const r = await um(['metrics', TEST, ...LABELS, ...EXCLUDE, '--ci', '0.9', '--resamples', '50', '--json']);
     const out = JSON.parse(r.stdout) as { ece: number; intervals: { ece: { lower: number; upper: number } } };

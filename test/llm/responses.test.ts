@@ -77,13 +77,11 @@ describe('OpenAI chat completions', () => {
     const r = one(chat[3]);
     expect(r.position).toBe(4);
     close(r.probs, [0.08 / 0.98, 0.9 / 0.98]);
-    // position 0 ('{"') offers no label: with floor, both labels get the bound — nothing is known of either
-    const at0 = one(chat[3], YN, { position: 0 });
-    close(at0.probs, [0.5, 0.5]);
-    close([at0.bound, at0.labelMass], [0.01, 0]);
-    expect(failure(() => labelProbabilities([chat[3]], YN, { position: 0, missing: 'renormalize' })).message).toMatch(
-      /^labelProbabilities: responses\[0\]\.choices\[0\]\.logprobs\.content\[0\]\.top_logprobs must hold a token of a label \(yes, no\); got "none" \(no-label;/,
-    );
+    // position 0 ('{"') offers no label: nothing is known of either, an invalid row under every policy
+    for (const missing of ['floor', 'renormalize', 'reject'] as const)
+      expect(failure(() => labelProbabilities([chat[3]], YN, { position: 0, missing })).message).toMatch(
+        /^labelProbabilities: responses\[0\]\.choices\[0\]\.logprobs\.content\[0\]\.top_logprobs must hold a token of a label \(yes, no\); got "none" \(no-label;/,
+      );
     expect(failure(() => labelProbabilities([chat[3]], YN, { position: 9 })).message).toMatch(
       /responses\[0\]\.choices\[0\]\.logprobs\.content must hold a token at position 9; got "6 tokens"/,
     );
@@ -178,24 +176,25 @@ describe('the other shapes', () => {
       [1, 'refusal', 'promptFeedback.blockReason'],
       [2, 'refusal', 'candidates[0].finishReason'],
     ]);
-    // logProbability left out = 0: "no" has probability 1, nothing is outside, yes is bounded by 0
-    close(Array.from(read.probs.data).slice(2), [0, 1]);
-    close([read.outside[1] as number, read.bound[1] as number], [0, 0]);
+    // logProbability left out = 0: "no" has probability 1, nothing is outside to within sumTolerance, yes ≤ 1e-3
+    close(Array.from(read.probs.data).slice(2), [0.001 / 1.001, 1 / 1.001]);
+    close([read.outside[1] as number, read.bound[1] as number], [0, 0.001]);
   });
   it('llama.cpp: top_logprobs, post-sampling top_probs, the old probs form, and the float minimum for 0', () => {
     const r = labelProbabilities(fixture('llamacpp'), YN);
-    // .5 + .1 vs .3 | .375 vs .625 (returned 1) | .15 vs .8 | .9 vs exp(−3.4e38) = 0
-    close(Array.from(r.probs.data), [0.6 / 0.9, 0.3 / 0.9, 0.375, 0.625, 0.15 / 0.95, 0.8 / 0.95, 1, 0]);
+    // .5 + .1 vs .3 | .375 vs .625 (returned 1: bound sumTolerance) | .15 vs .8 | .9 vs the float minimum −3.4e38,
+    // read as not returned (below OpenAI's −9999 placeholder): "no" is missing and gets the bound .1
+    close(Array.from(r.probs.data), [0.6 / 0.9, 0.3 / 0.9, 0.375, 0.625, 0.15 / 0.95, 0.8 / 0.95, 0.9, 0.1]);
     close(Array.from(r.outside), [0.1, 0, 0.05, 0.1]);
-    close(Array.from(r.bound), [0.1, 0, 0.05, 0]);
-    expect(Array.from(r.missing)).toEqual([0, 0, 0, 0]);
+    close(Array.from(r.bound), [0.1, 0.001, 0.05, 0.1]);
+    expect(Array.from(r.missing)).toEqual([0, 0, 0, 1]);
   });
   it('text-classification: whole label names, top-k truncation bounded, a batch of one', () => {
     const labels = ['positive', 'negative', 'neutral'];
     const r = labelProbabilities(fixture('text-classification'), labels);
     // top-2 of a softmax: neutral ≤ min(1 − .98, .08) = .02
     close(Array.from(r.probs.data), [0.9, 0.08, 0.02, 0.2, 0.7, 0.1]);
-    close(Array.from(r.bound), [0.02, 0]);
+    close(Array.from(r.bound), [0.02, 0.001]);
     expect(Array.from(r.missing)).toEqual([1, 0]);
     // a label is matched whole: "POS" is not the start of "positive" here
     const partial = labelProbabilities(
@@ -207,7 +206,8 @@ describe('the other shapes', () => {
       ],
       ['positive', 'negative'],
     );
-    close(Array.from(partial.probs.data), [0, 1]);
+    // the scores sum to 1: positive, not returned, is bounded by sumTolerance (never 0 under floor)
+    close(Array.from(partial.probs.data), [0.001 / 0.101, 0.1 / 0.101]);
   });
   it('detects the shape row by row, and reads a declared one', () => {
     const all = [
