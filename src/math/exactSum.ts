@@ -44,10 +44,24 @@ export function scaledOf(x: number): bigint {
   return hi >>> 31 === 1 ? -shifted : shifted;
 }
 
-/** Number of bits of a positive BigInt. */
-function bitLength(a: bigint): number {
-  const hex = a.toString(16);
-  return (hex.length - 1) * 4 + (32 - Math.clz32(parseInt(hex[0] as string, 16)));
+const TWO_1000 = 1n << 1000n;
+
+/**
+ * Number of bits of a positive BigInt (internal, exported for its test): from the exponent of the nearest double,
+ * after shifting below 2^1000 where needed (a scaled sum of ~1 has 1074 bits), one step lower where the rounding
+ * reached the next power of two. It runs on every value read; writing the ~280 hexadecimal digits of the number, as
+ * it did, took four times as long.
+ */
+export function bitLength(a: bigint): number {
+  let bits = 0;
+  while (a >= TWO_1000) {
+    a >>= 960n;
+    bits += 960;
+  }
+  scratch[0] = Number(a); // a < 2^1000: finite, rounded to nearest
+  let length = (((scratchBits[1] as number) >>> 20) & 0x7ff) - 1022;
+  if (length > 1 && a < 1n << BigInt(length - 1)) length--;
+  return bits + length;
 }
 
 /** The double nearest to scaled · 2^−1074 (ties to even; ±Infinity beyond the largest double). */

@@ -36,17 +36,19 @@ interface Row {
   after: Metrics;
 }
 
+// (400 / 100 / 200 images and 16 hidden units: 30 % less CPU per run than 500 / 200 / 300 and 32, which the checks
+// below did not need; the first objective still reaches 71.5 % test accuracy)
 const small = [
   '--train',
-  '500',
+  '400',
   '--val',
-  '200',
+  '100',
   '--test',
-  '300',
+  '200',
   '--epochs',
   '3',
   '--hidden',
-  '32',
+  '16',
   '--lr',
   '0.005',
   '--quiet',
@@ -72,7 +74,7 @@ describe('examples/mnist-regularizers.mjs', () => {
       'NLL + 0.1·penalty',
       'NLL + 0.1·penalty + T',
     ]);
-    expect(result.stdout).toContain('500 training, 200 validation (fits T), 300 test images');
+    expect(result.stdout).toContain('400 training, 100 validation (fits T), 200 test images');
   });
 
   it('reports what temperature scaling must and must not change', () => {
@@ -94,7 +96,7 @@ describe('examples/mnist-regularizers.mjs', () => {
         expect(m.nll).toBeGreaterThan(0);
       }
     }
-    // three epochs on 500 images at a high learning rate beat chance (10 %) by far (81.7 % when written)
+    // three epochs on 400 images at a high learning rate beat chance (10 %) by far (71.5 % when written)
     expect(results[0]?.before.accuracy).toBeGreaterThan(0.6);
   });
 

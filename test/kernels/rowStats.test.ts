@@ -155,6 +155,7 @@ describe('row statistics: WebAssembly SIMD vs the reference', () => {
   });
 
   it('the shipped binary (src/kernels/wasmBinary.ts) is a fresh compile of assembly/rowStats.ts', () => {
+    // (the check compiles again whenever a source, the script, the compiler or the file changed since its last success)
     const root = fileURLToPath(new URL('../..', import.meta.url));
     const r = spawnSync(process.execPath, ['scripts/build-wasm.mjs', '--check'], { cwd: root, encoding: 'utf8' });
     expect(r.stderr).toBe('');

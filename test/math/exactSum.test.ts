@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DenseSums, ExactSum, pow2, roundScaled, scaledOf } from '../../src/math/exactSum.js';
+import { bitLength, DenseSums, ExactSum, pow2, roundScaled, scaledOf } from '../../src/math/exactSum.js';
 import { Fsum } from '../helpers/fsum.js';
 import { createRng } from '../../src/random/rng.js';
 
@@ -113,6 +113,15 @@ describe('ExactSum', () => {
       { scaled: '1', special: 'inf' },
     ]) {
       expect(typeof ExactSum.fromJSON(bad)).toBe('string');
+    }
+  });
+
+  it('bitLength is the number of binary digits: around every power of two to 2^2200 (past each shift of 960 bits)', () => {
+    for (let k = 1; k <= 2200; k++) {
+      const p = 1n << BigInt(k);
+      // just below, at and above 2^k; 2^k − 1 rounds up to 2^k as a double; and a mid-length value
+      for (const a of [p - 1n, p, p + 1n, (p * 3n) / 2n, p + (p >> 60n) - 1n])
+        expect(bitLength(a), `2^${k} neighbour`).toBe(a.toString(2).length);
     }
   });
 
