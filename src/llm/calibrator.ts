@@ -11,7 +11,13 @@ import type { ProbMatrix } from '../input/types.js';
 import { VERSION } from '../version.js';
 import type { WarningOptions } from '../warnings/warnings.js';
 import { checkRead, goldIndices } from './gold.js';
-import { readResponses, readingOf, type LabelProbabilities, type LabelReading } from './labelProbabilities.js';
+import {
+  READING_KEYS,
+  readResponses,
+  readingOf,
+  type LabelProbabilities,
+  type LabelReading,
+} from './labelProbabilities.js';
 import { renamed } from './renamed.js';
 import type { Provenance } from './rows.js';
 
@@ -174,17 +180,7 @@ export function readLlmCalibrator(fn: string, value: unknown): LlmCalibratorPara
   if (stored === null || typeof stored !== 'object' || Array.isArray(stored))
     fail('UM_CALIBRATOR', fn, 'params.reading', 'be an object', { value: stored });
   // every field present: a default filled in here would read responses differently from the fit
-  for (const k of [
-    'verbalizer',
-    'format',
-    'provenance',
-    'position',
-    'missing',
-    'onInvalid',
-    'confidence',
-    'pseudocount',
-    'sumTolerance',
-  ])
+  for (const k of ['verbalizer', ...READING_KEYS])
     if (!(k in stored)) fail('UM_CALIBRATOR', fn, `params.reading.${k}`, 'be given', { value: undefined });
   const { verbalizer: v, ...rest } = stored;
   const reading = renamed(

@@ -111,7 +111,8 @@ export interface LabelProbabilities {
   readonly calibrated?: string;
 }
 
-const KEYS = [
+/** The options of a reading (besides the verbalizer): what a calibrator stores so that `apply` reads alike. */
+export const READING_KEYS = [
   'format',
   'provenance',
   'position',
@@ -138,7 +139,7 @@ export function readingOf(
   verbalizerArg = 'verbalizer',
 ): LabelReading {
   const v = verbalizerOf(fn, verbalizer, verbalizerArg).verbalizer;
-  checkOptions(fn, options, KEYS);
+  checkOptions(fn, options, READING_KEYS);
   const o = (options ?? {}) as Record<string, unknown>;
   const format = oneOf(fn, `${prefix}.format`, o.format, ['auto', ...RESPONSE_FORMATS], 'auto');
   const provenance = oneOf(fn, `${prefix}.provenance`, o.provenance, ['auto', 'logprob', 'verbal', 'sampled'], 'auto');
