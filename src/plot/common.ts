@@ -1,3 +1,4 @@
+import type { ReliabilityTable } from '../calibration/reliability.js';
 import type { Check } from '../errors/checkShape.js';
 import { fail } from '../errors/fail.js';
 import type { ChartOptions, Named, Series, VegaLiteSpec } from './types.js';
@@ -146,4 +147,27 @@ export function dashBy(models: readonly string[]): Record<string, unknown> {
 /** A number for a legend label: 4 significant decimals (internal). */
 export function short(v: number): string {
   return Number.isFinite(v) ? (Math.abs(v) >= 1e-3 || v === 0 ? v.toFixed(4) : v.toExponential(2)) : String(v);
+}
+
+/**
+ * The reliability tables of a chart, of one measure (internal; every chart of reliability tables): `named` with the
+ * table test, `check` validating the fields that chart reads, and one measure across the series.
+ */
+export function tablesOfOneMeasure(
+  fn: string,
+  series: Series<ReliabilityTable>,
+  check: Check,
+): { items: Named<ReliabilityTable>[]; measure: ReliabilityTable['measure'] } {
+  const isTable = (x: unknown) =>
+    typeof x === 'object' &&
+    x !== null &&
+    Array.isArray((x as ReliabilityTable).bins) &&
+    typeof (x as ReliabilityTable).measure === 'string';
+  const items = named(fn, series, isTable, check);
+  const measure = items[0]?.data.measure ?? 'confidence';
+  if (items.some((s) => s.data.measure !== measure))
+    fail('UM_OPTION', fn, 'series', 'hold tables of one measure', {
+      value: items.map((s) => s.data.measure).join(', '),
+    });
+  return { items, measure };
 }

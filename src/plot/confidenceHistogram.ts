@@ -1,7 +1,7 @@
 import type { ReliabilityTable } from '../calibration/reliability.js';
 import { arrayOf, finite, orNull, record, text, type Check } from '../errors/checkShape.js';
 import { fail } from '../errors/fail.js';
-import { frame, named, PALETTE, short, size } from './common.js';
+import { frame, PALETTE, short, size, tablesOfOneMeasure } from './common.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
 /** Every field the histogram reads. */
@@ -18,12 +18,6 @@ const TABLE: Check = record({
     }),
   ),
 });
-
-const isTable = (x: unknown) =>
-  typeof x === 'object' &&
-  x !== null &&
-  Array.isArray((x as ReliabilityTable).bins) &&
-  typeof (x as ReliabilityTable).measure === 'string';
 
 const WORDS: Record<ReliabilityTable['measure'], { x: string; outcome: string; mean: string }> = {
   confidence: { x: 'confidence (max probability)', outcome: 'accuracy', mean: 'average confidence' },
@@ -78,13 +72,8 @@ export function tableMeans(t: Pick<ReliabilityTable, 'bins'>): { score: number; 
  */
 export function confidenceHistogram(series: Series<ReliabilityTable>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'confidenceHistogram';
-  const items = named(fn, series, isTable, TABLE);
+  const { items, measure } = tablesOfOneMeasure(fn, series, TABLE);
   const { width, height, title } = size(fn, options);
-  const measure = items[0]?.data.measure ?? 'confidence';
-  if (items.some((s) => s.data.measure !== measure))
-    fail('UM_OPTION', fn, 'series', 'hold tables of one measure', {
-      value: items.map((s) => s.data.measure).join(', '),
-    });
   const words = WORDS[measure];
   const lines = [words.outcome, words.mean];
   const means = items.map((s, j) => {

@@ -1,7 +1,6 @@
 import type { ReliabilityTable } from '../calibration/reliability.js';
-import { fail } from '../errors/fail.js';
 import { arrayOf, finite, orNull, record, text, type Check } from '../errors/checkShape.js';
-import { colorBy, dashBy, frame, named, short, size } from './common.js';
+import { colorBy, dashBy, frame, short, size, tablesOfOneMeasure } from './common.js';
 import type { ChartOptions, Series, VegaLiteSpec } from './types.js';
 
 const AXES: Record<ReliabilityTable['measure'], { x: string; y: string; outcome: string; score: string }> = {
@@ -33,15 +32,6 @@ const TABLE: Check = record({
     }),
   ),
 });
-
-function isTable(x: unknown): boolean {
-  return (
-    typeof x === 'object' &&
-    x !== null &&
-    Array.isArray((x as ReliabilityTable).bins) &&
-    typeof (x as ReliabilityTable).measure === 'string'
-  );
-}
 
 /** The gap's two sides, in the words of each measure: over-confident first (internal). */
 const SIDES: Record<ReliabilityTable['measure'], [string, string]> = {
@@ -104,13 +94,8 @@ const isEqualMass = (t: ReliabilityTable) => t.config.binning === 'equal-mass';
  */
 export function reliabilityDiagram(series: Series<ReliabilityTable>, options: ChartOptions = {}): VegaLiteSpec {
   const fn = 'reliabilityDiagram';
-  const items = named(fn, series, isTable, TABLE);
+  const { items, measure } = tablesOfOneMeasure(fn, series, TABLE);
   const { width, height, title } = size(fn, options);
-  const measure = items[0]?.data.measure ?? 'confidence';
-  if (items.some((s) => s.data.measure !== measure))
-    fail('UM_OPTION', fn, 'series', 'hold tables of one measure', {
-      value: items.map((s) => s.data.measure).join(', '),
-    });
   const axes = AXES[measure];
   const sides = SIDES[measure];
   const equalMass = items.some((s) => isEqualMass(s.data));
