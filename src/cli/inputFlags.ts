@@ -2,6 +2,9 @@ import type { ArgsDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
 import type { ScoreKind } from '../input/types.js';
 import type { PredictionData, ReadOptions } from '../io/types.js';
+import { extname } from 'node:path';
+import { FORMATS, OPTION_FORMATS } from '../io/readPredictions.js';
+import { FLAGS } from './errors.js';
 import { parseNumberFlag } from './io.js';
 
 /** Flags that say how to read a prediction file and what its scores are (shared by every command). */
@@ -51,7 +54,43 @@ export function classList(text: string): string[] {
   return text.split(',').map((name) => name.trim());
 }
 
-/** Read options from the input flags (shared by fit, apply and metrics). */
+/**
+ * Refuses a reading flag that applies to none of the files a command reads (`um metrics preds.csv --labels L.npy`
+ * printed the metrics of the CSV's own labels, --labels silently ignored); with several files (`um compare`,
+ * `um report`) a flag needs only one file it applies to — {@link readOptionsFor} gives each file its own.
+ */
+export function checkReadFlags(command: string, args: Record<string, unknown>, paths: readonly string[]): void {
+  const all = readOptionsOf(args);
+  for (const [key, formats] of Object.entries(OPTION_FORMATS) as [keyof ReadOptions, readonly string[]][]) {
+    if (all[key] === undefined) continue;
+    // an unknown extension is the reader's error, named there
+    if (paths.some((path) => formatOf(path) === undefined || formats.includes(formatOf(path) as string))) continue;
+    const flag = FLAGS[key] ?? key;
+    const which = paths.length === 1 ? `${paths[0]} is not one` : `none of ${paths.join(', ')} is one`;
+    throw new UMError(
+      'UM_OPTION',
+      `${command}: ${flag} applies to ${formats.map((f) => `.${f}`).join(', ')} files; ${which}`,
+      { fn: command, argument: flag, value: all[key] },
+    );
+  }
+}
+
+/** The read options of one file: the flags that apply to its format (see {@link checkReadFlags}). */
+export function readOptionsFor(args: Record<string, unknown>, path: string): ReadOptions {
+  const all = readOptionsOf(args);
+  const format = formatOf(path);
+  if (format === undefined) return all;
+  const kept = Object.entries(all).filter(
+    ([key]) => !(key in OPTION_FORMATS) || OPTION_FORMATS[key as keyof typeof OPTION_FORMATS].some((f) => f === format),
+  );
+  return Object.fromEntries(kept) as ReadOptions;
+}
+
+function formatOf(path: string): string | undefined {
+  return FORMATS[extname(path).toLowerCase()];
+}
+
+/** Read options from the input flags, whatever the file (the reader rejects one its format does not read). */
 export function readOptionsOf(args: Record<string, unknown>): ReadOptions {
   const o: ReadOptions = {};
   if (args.input !== undefined) o.input = args.input as ScoreKind;

@@ -5,7 +5,7 @@ import type { PredictionData } from '../io/types.js';
 import { stateFromJSON, type MetricState, type StateMetric } from '../state/createState.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import type { ChunkResult, ChunkTask } from './chunkState.js';
-import { readOptionsOf } from './inputFlags.js';
+import { readOptionsFor } from './inputFlags.js';
 import { parseIntegerFlag, parseNumberFlag } from './io.js';
 import { reduceChunks } from './parallelChunks.js';
 
@@ -47,7 +47,7 @@ export async function streamStates(
       argument: '--chunk-rows',
       value: chunkRows,
     });
-  const read = readOptionsOf(args);
+  const read = readOptionsFor(args, path);
   const chunks = await planChunks(path, read, chunkRows);
   const threads = Math.min(chunks.length, threadsFlag ?? availableParallelism());
   const sumTolerance = parseNumberFlag(command, '--sum-tolerance', args['sum-tolerance']);

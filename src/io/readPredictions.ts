@@ -45,6 +45,9 @@ export const FORMATS: Record<string, PredictionFormat> = {
  *   number by its decimal form); another is a `UM_LABEL` error at its line or row. CSV and Parquet scores are the
  *   columns named `<scorePrefix><name>` (no prefix by default) when every class has one, else the numbered ones; a
  *   header with both, on different columns, is ambiguous and rejected. The names are kept in `classes`.
+ * - An option the format does not read is a `UM_OPTION` error, never ignored: `labels` is for NumPy only;
+ *   `labelColumn` and `scorePrefix` for CSV and Parquet; `weightColumn` for CSV, JSON Lines and Parquet; `members` for
+ *   JSON and NumPy; `classes` for all but NumPy.
  * - Values are read as they are; the metrics validate them and `locate` turns a row (and column) index into the
  *   file position for error messages.
  * - Text (CSV, JSON Lines, JSON) must be UTF-8; a leading byte-order mark is dropped; another byte that is not UTF-8
@@ -271,14 +274,37 @@ export function checkRead(
     fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json', 'jsonl', 'parquet' or 'npy'`, { value: format });
   if (options.weightColumn !== undefined && typeof options.weightColumn !== 'string')
     fail('UM_OPTION', fn, 'options.weightColumn', 'be a column name', { value: options.weightColumn });
+  // an option the format does not read would be ignored: the caller meant something else (a NumPy label array holds
+  // class indices, not names, and its scores have no column names; a CSV has no second labels file)
+  for (const [key, formats] of Object.entries(OPTION_FORMATS) as [keyof typeof OPTION_FORMATS, readonly string[]][]) {
+    if (options[key] !== undefined && !formats.includes(format))
+      fail('UM_OPTION', fn, `options.${key}`, `be left out for ${path}: it applies to ${OPTION_USE[key]}`, {
+        value: options[key],
+      });
+  }
   const classes = classNames(fn, options.classes, options.scorePrefix);
-  // a NumPy label array holds numbers: class indices, not names (and its scores have no column names)
-  if (classes !== undefined && format === 'npy')
-    fail(
-      'UM_OPTION',
-      fn,
-      'options.classes',
-      'name the classes of a CSV, JSON, JSON Lines or Parquet file (NumPy labels are class indices)',
-    );
   return { format, input, requireLabels, classes };
 }
+
+/**
+ * The formats each reading option applies to. An option given for another format is a `UM_OPTION` error rather than
+ * ignored (`um metrics preds.csv --labels labels.npy` printed the CSV's own labels' metrics).
+ */
+export const OPTION_FORMATS = {
+  labels: ['npy'],
+  labelColumn: ['csv', 'parquet'],
+  scorePrefix: ['csv', 'parquet'],
+  weightColumn: ['csv', 'jsonl', 'parquet'],
+  members: ['json', 'npy'],
+  classes: ['csv', 'json', 'jsonl', 'parquet'],
+} as const satisfies Partial<Record<(typeof READ_KEYS)[number], readonly PredictionFormat[]>>;
+
+/** What each format-bound option is for, in its error message. */
+const OPTION_USE: Record<keyof typeof OPTION_FORMATS, string> = {
+  labels: 'NumPy scores (a .npy of labels beside a .npy of scores)',
+  labelColumn: 'CSV and Parquet files (JSON and JSON Lines read the key label)',
+  scorePrefix: 'CSV and Parquet files (the score columns)',
+  weightColumn: 'CSV, JSON Lines and Parquet files',
+  members: 'JSON and NumPy files (ensemble members)',
+  classes: 'CSV, JSON, JSON Lines and Parquet files (NumPy labels are class indices)',
+};

@@ -18,7 +18,7 @@ import type { PredictionData } from '../../io/types.js';
 import type { UMWarning } from '../../warnings/warnings.js';
 import { guard, printWarnings } from '../guard.js';
 import { classCount, formatNumber, renderTable } from '../format.js';
-import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
+import { checkReadFlags, inputArgs, inputOptions, readOptionsFor } from '../inputFlags.js';
 import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
 import { prepareOutput, writeOutput } from '../output.js';
 import { isLlmInput, llmArgs, readLlmCalibratorFile, refuseLlmFlags } from '../llmInput.js';
@@ -226,7 +226,8 @@ export function runCalibrateFit(args: Record<string, unknown>, io: Io): Promise<
     const out = await prepareOutput(command, '--output', String(args.output), [args.file, args.labels]);
     if (await isLlmInput(args, args.file)) return llmFit(command, args, io, context, out);
     refuseLlmFlags(command, args);
-    const data = await readPredictions(String(args.file), readOptionsOf(args));
+    checkReadFlags(command, args, [String(args.file)]);
+    const data = await readPredictions(String(args.file), readOptionsFor(args, String(args.file)));
     context.data = data;
     const warnings: UMWarning[] = [];
     const params = fit(command, args.method as Method, data, args, (w) => warnings.push(w));
@@ -280,7 +281,8 @@ export function runCalibrateApply(args: Record<string, unknown>, io: Io): Promis
         await openInput(command, file, false, 'its bytes are copied into the output, which needs a regular file')
       ).close();
     const params = await readCalibrator(String(args.calibrator));
-    const data = await readPredictions(file, { ...readOptionsOf(args), requireLabels: false });
+    checkReadFlags(command, args, [file]);
+    const data = await readPredictions(file, { ...readOptionsFor(args, file), requireLabels: false });
     context.data = data;
     const result = applyTo(command, params, data, args);
     context.data = undefined;

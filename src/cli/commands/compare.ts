@@ -8,7 +8,7 @@ import type { PredictionData } from '../../io/types.js';
 import type { PresetName } from '../../presets/presets.js';
 import { classCount, formatNumber, renderTable } from '../format.js';
 import { guard } from '../guard.js';
-import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
+import { checkReadFlags, inputArgs, inputOptions, readOptionsFor } from '../inputFlags.js';
 import { parseIntegerFlag, type Io } from '../io.js';
 import { verdictSentences } from '../../report/verdicts.js';
 import { ciOptions, toJson } from './metrics.js';
@@ -73,9 +73,10 @@ export function runCompare(args: Record<string, unknown>, io: Io): Promise<numbe
       resamples: number;
       seed: number;
     };
-    const a = await readPredictions(String(args.a), readOptionsOf(args));
+    checkReadFlags(command, args, [String(args.a), String(args.b)]);
+    const a = await readPredictions(String(args.a), readOptionsFor(args, String(args.a)));
     context.data = a;
-    const b = await readPredictions(String(args.b), readOptionsOf(args));
+    const b = await readPredictions(String(args.b), readOptionsFor(args, String(args.b)));
     context.data = b;
     if (a.scores === undefined || b.scores === undefined)
       throw new UMError(

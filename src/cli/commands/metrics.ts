@@ -12,7 +12,7 @@ import type { PredictionData } from '../../io/types.js';
 import { guard, printWarnings } from '../guard.js';
 import { classCount, formatNumber, renderTable } from '../format.js';
 import { parseIntegerFlag, parseNumberFlag, type Io } from '../io.js';
-import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
+import { checkReadFlags, inputArgs, inputOptions, readOptionsFor } from '../inputFlags.js';
 import { applyTo } from './calibrate.js';
 import { readCalibrator } from '../../io/readCalibrator.js';
 import { topBinningReport, type TopBinningReport } from '../../calibrate/topBinningReport.js';
@@ -119,6 +119,7 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
     // LLM responses ({id, gold, response} lines): read into label probabilities, then the same suite
     if (await isLlmInput(args, args.file)) return llmMetrics(command, args, io, context, bins);
     refuseLlmFlags(command, args);
+    checkReadFlags(command, args, [String(args.file)]);
     if (await shouldStream(command, args)) {
       await streamMetrics(command, args, io, context, bins);
       return;
@@ -130,7 +131,7 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
           argument: `--${flag}`,
         });
     }
-    const data = await readPredictions(String(args.file), readOptionsOf(args));
+    const data = await readPredictions(String(args.file), readOptionsFor(args, String(args.file)));
     context.data = data;
     const warnings: UMWarning[] = [];
     const onWarning = (w: UMWarning) => warnings.push(w);

@@ -14,7 +14,7 @@ import { reportJson } from '../../report/reportJson.js';
 import { reportMarkdown } from '../../report/reportMarkdown.js';
 import { presets } from '../../presets/presets.js';
 import { guard, printWarnings } from '../guard.js';
-import { inputArgs, inputOptions, readOptionsOf } from '../inputFlags.js';
+import { checkReadFlags, inputArgs, inputOptions, readOptionsFor } from '../inputFlags.js';
 import { parseIntegerFlag, type Io } from '../io.js';
 import { prepareOutput, writeOutput } from '../output.js';
 import { shouldStream } from './metrics.js';
@@ -135,8 +135,13 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
         : undefined;
     const models: ReportModel[] = [];
     const llmNotes: string[] = [];
+    const llm = await Promise.all(files.map((file) => isLlmInput(args, file)));
+    // the reading flags of the prediction files (and --ood's); with LLM responses, --labels is their label set
+    const predictionFiles = [...files.filter((_, j) => llm[j] !== true), ...oodFiles];
+    if (predictionFiles.length > 0)
+      checkReadFlags(command, llm.includes(true) ? { ...args, labels: undefined } : args, predictionFiles);
     for (const [j, file] of files.entries()) {
-      if (await isLlmInput(args, file)) {
+      if (llm[j] === true) {
         // LLM responses: their label probabilities are the model; what the reading left out becomes a note
         if (oodFiles[j] !== undefined)
           throw new UMError('UM_OPTION', `${command}: --ood is not read for LLM responses (${file})`, {
@@ -180,13 +185,16 @@ export function runReport(args: Record<string, unknown>, io: Io): Promise<number
         models.push({ name: names[j] as string, source: file, summary, ...(classes === undefined ? {} : { classes }) });
         continue;
       }
-      const data: PredictionData = await readPredictions(file, readOptionsOf(args));
+      const data: PredictionData = await readPredictions(file, readOptionsFor(args, file));
       context.data = data;
       const options = inputOptions(command, data, args);
       const ood =
         oodFiles[j] === undefined
           ? undefined
-          : await readPredictions(oodFiles[j] as string, { ...readOptionsOf(args), requireLabels: false });
+          : await readPredictions(oodFiles[j] as string, {
+              ...readOptionsFor(args, oodFiles[j] as string),
+              requireLabels: false,
+            });
       if (ood !== undefined && ood.scores === undefined)
         throw new UMError(
           'UM_OPTION',
