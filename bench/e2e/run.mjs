@@ -1,4 +1,4 @@
-// npm run bench — the path users run: `um` as a real process (node dist/cli/bin.js, default flags unless the row
+// npm run bench — the path users run: `um` as a real process (node packages/cli/bin/um.js, the bundled command, default flags unless the row
 // says otherwise) against the numpy scripts of bench/e2e/ on the same files, interleaved, median of BENCH_REPEATS;
 // wall time and peak RSS of the whole process. Every um value is checked against the numpy value (1e-9 relative).
 // Writes bench/results.json (a full run) and prints a Markdown table for docs/benchmarks.md. Not a test.
@@ -29,7 +29,7 @@ const full = filter === undefined && scale === 1;
 const outPath =
   process.env.BENCH_OUT ?? (full ? join(root, 'bench', 'results.json') : join(dir, 'results-partial.json'));
 mkdirSync(join(dir, 'e2e'), { recursive: true });
-const um = join(root, 'packages', 'core', 'dist', 'cli', 'bin.js');
+const um = join(root, 'packages', 'cli', 'bin', 'um.js'); // the CLI package's bundled command, as users run it
 const rows = (n) => Math.max(100, Math.round(n * scale));
 
 // ---------------------------------------------------------------------------------------------------------- rows

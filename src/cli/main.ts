@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs, type ArgsDef, type CommandDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
+import { VERSION } from '../version.js';
 import {
   calibrateApplyCommand,
   calibrateCommand,
@@ -15,9 +15,9 @@ import { ioFrom, stripAnsi, type Io } from './io.js';
 import { helpWidth, renderHelp, type HelpTopic } from './help.js';
 import { EXAMPLES, ROOT_EXAMPLES } from './examples.js';
 
-const version = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
+// the library's version constant (a test keeps it equal to package.json): no file read at start-up, and the same in
+// the bundled `um` of the CLI package, which does not sit where the core's package.json is
+const version = VERSION;
 
 interface Command {
   def: CommandDef<ArgsDef>;

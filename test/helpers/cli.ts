@@ -57,7 +57,8 @@ export async function um(args: readonly string[], options: { cwd?: string; built
  * devices and FIFOs that could keep a process alive.
  */
 export function umProcess(args: readonly string[], options: { bin?: string; cwd?: string } = {}): UmResult {
-  const bin = options.bin ?? `${repoRoot}packages/core/dist/cli/bin.js`;
+  // the CLI package's `um` (the bundled command users install), as its bin link runs it
+  const bin = options.bin ?? `${repoRoot}packages/cli/bin/um.js`;
   const r = spawnSync(bin.endsWith('.js') ? process.execPath : bin, bin.endsWith('.js') ? [bin, ...args] : [...args], {
     cwd: options.cwd ?? repoRoot,
     encoding: 'utf8',

@@ -19,6 +19,16 @@ function staleSource(): string | undefined {
   return undefined;
 }
 
+/** Whether the bundled `um` (packages/cli/dist/um.js) is missing or older than a source or the bundler's settings. */
+function staleBundle(): boolean {
+  const bundle = statSync(`${root}packages/cli/dist/um.js`, { throwIfNoEntry: false });
+  if (bundle === undefined) return true;
+  const sources = readdirSync(`${root}src`, { recursive: true }).map((f) => `src/${String(f)}`);
+  return ['tsup.config.ts', ...sources].some(
+    (f) => f.endsWith('.ts') && statSync(`${root}${f}`).mtimeMs > bundle.mtimeMs,
+  );
+}
+
 /**
  * Tests that need a process or a worker thread (the bin smoke tests, `um --stream` on threads, the parallel
  * evaluation) run the built dist/, so it must reflect the sources under test: compile when a source is newer than its
@@ -30,6 +40,14 @@ export default function setup(): void {
     execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-p', `${root}tsconfig.build.json`], {
       cwd: root,
       stdio: 'inherit',
+    });
+  }
+  // the CLI package's bundled `um` (what the real-process tests run), rebuilt from the sources when older than one
+  if (staleBundle()) {
+    execFileSync(process.execPath, [`${root}node_modules/tsup/dist/cli-default.js`, '--silent'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, UM_BUNDLE: 'cli' },
     });
   }
   for (const [what, reason] of Object.entries(skip)) {
