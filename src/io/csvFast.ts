@@ -15,12 +15,25 @@ const POW10 = [
   1e21, 1e22,
 ];
 
+/** Where the last {@link scanDecimal} stopped (one past the number's last byte). */
+let scanned = 0;
+
 /**
  * A strict decimal number (`[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?`, the general path's rule) in the bytes `text[s, e)`, or
  * undefined. Correctly rounded: with at most 15 significant digits and a decimal exponent within ±22 the value is
  * one exact product or quotient of two exact doubles (Clinger's fast path); otherwise `Number` reads the text.
  */
 export function parseDecimal(text: Uint8Array, s: number, e: number): number | undefined {
+  const v = scanDecimal(text, s, e);
+  return scanned === e ? v : undefined;
+}
+
+/**
+ * The longest strict decimal number starting at `text[s]` and ending by `e`, or undefined when none starts there
+ * (or its exponent has no digits); leaves its end in `scanned`. The line parser reads each field once this way
+ * instead of finding the comma first and then parsing the field (half the passes over the bytes).
+ */
+function scanDecimal(text: Uint8Array, s: number, e: number): number | undefined {
   let i = s;
   let negative = false;
   let c = text[i] as number;
@@ -70,11 +83,11 @@ export function parseDecimal(text: Uint8Array, s: number, e: number): number | u
     if (expDigits === 0) return undefined;
     if (expNegative) exp = -exp;
   }
-  if (i !== e) return undefined;
-  if (sig > 15) return Number(latin1(text, s, e));
+  scanned = i;
+  if (sig > 15) return Number(latin1(text, s, i));
   if (m === 0) return negative ? -0 : 0;
   const e10 = exp - frac;
-  if (e10 < -22 || e10 > 22) return Number(latin1(text, s, e));
+  if (e10 < -22 || e10 > 22) return Number(latin1(text, s, i));
   const v = e10 >= 0 ? m * (POW10[e10] as number) : m / (POW10[-e10] as number);
   return negative ? -v : v;
 }
@@ -95,7 +108,10 @@ export interface FastRows {
 
 /**
  * Parses one line `text[a, b)` (no line end) into row `rows.count` (counted only on success); false when the line
- * is not a plain numeric line of `width` fields (the caller then hands it to the general parser).
+ * is not a plain numeric line of `width` fields (the caller then hands it to the general parser). One pass: a read
+ * field is parsed where it starts and must end at a comma or the line's end (blanks around it allowed); a skipped
+ * field is scanned to its comma. A quote, a carriage return or a byte beyond ASCII anywhere refuses the line (in a
+ * read field it ends the number where no comma is, so the same bytes refuse it).
  */
 export function parseLine(
   text: Uint8Array,
@@ -108,32 +124,34 @@ export function parseLine(
 ): boolean {
   const width = roles.length;
   const r = rows.count;
-  let j = 0;
-  let s = a;
-  for (let i = a; i <= b; i++) {
-    const c = i < b ? (text[i] as number) : 44;
-    if (c !== 44) {
-      // quotes, line breaks and anything beyond ASCII belong to the general parser
-      if (c === 34 || c === 13 || c > 126) return false;
+  let i = a;
+  for (let j = 0; j < width; j++) {
+    if (j > 0) {
+      // the previous field ended at a comma
+      if (i >= b || text[i] !== 44) return false;
+      i++;
+    }
+    const role = roles[j] as number;
+    if (role === -1) {
+      for (; i < b; i++) {
+        const c = text[i] as number;
+        if (c === 44) break;
+        // quotes, line breaks and anything beyond ASCII belong to the general parser
+        if (c === 34 || c === 13 || c > 126) return false;
+      }
       continue;
     }
-    if (j >= width) return false;
-    const role = roles[j] as number;
-    if (role !== -1) {
-      let cs = s;
-      let ce = i;
-      while (cs < ce && (text[cs] === 32 || text[cs] === 9)) cs++;
-      while (ce > cs && (text[ce - 1] === 32 || text[ce - 1] === 9)) ce--;
-      const v = parseDecimal(text, cs, ce);
-      if (v === undefined) return false;
-      if (role >= 0) rows.scores[r * numClasses + role] = v;
-      else if (role === -2) rows.labels[r] = v;
-      else rows.weights[r] = v;
-    }
-    j++;
-    s = i + 1;
+    while (i < b && (text[i] === 32 || text[i] === 9)) i++;
+    const v = scanDecimal(text, i, b);
+    if (v === undefined) return false;
+    i = scanned;
+    while (i < b && (text[i] === 32 || text[i] === 9)) i++;
+    if (role >= 0) rows.scores[r * numClasses + role] = v;
+    else if (role === -2) rows.labels[r] = v;
+    else rows.weights[r] = v;
   }
-  if (j !== width) return false;
+  // more fields than the header's (or a field that does not end at a comma)
+  if (i !== b) return false;
   rows.lines[r] = line;
   rows.count = r + 1;
   return true;

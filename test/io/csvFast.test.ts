@@ -143,13 +143,19 @@ describe('the fast path reads what the general parser reads', () => {
         const pad = () => (r.uniform() < 0.05 ? (r.uniform() < 0.5 ? ' ' : '\t') : '');
         let text = order.map((j) => `${pad()}${cells[head[j] as string]}${pad()}`).join(',');
         if (i === spoil) {
-          const how = r.integer(6);
+          const how = r.integer(11);
           if (how === 0 && extra) text = text.replace(`n${i}`, `"n,${i}"`);
           if (how === 1) text = text.replace(/p?[0-9.]+e?-?\d*/, 'NaN');
           if (how === 2 && extra) text = text.replace(`n${i}`, 'né');
           if (how === 3) text = `${text},1`;
           if (how === 4) text = text.replace(/,[^,]*$/, ',abc');
           if (how === 5 && extra) text = text.replace(`n${i}`, '"multi\nline"');
+          // the fast path reads a number where its field starts: what may follow it before the comma
+          if (how === 6) text = text.replace(/,[^,]*$/, ''); // a field short
+          if (how === 7) text = text.replace(/(\d),/, '$1",'); // a quote right after a number
+          if (how === 8) text = text.replace(/(\d),/, '$1 \t ,'); // blanks after a number (read)
+          if (how === 9) text = text.replace(/(\d),/, '$1 x,'); // a word after a number and a blank
+          if (how === 10) text = text.replace(/(\d),/, '$1;'); // a separator that is not a comma
         }
         lines.push(text);
         if (r.uniform() < 0.03) lines.push('');
@@ -161,6 +167,28 @@ describe('the fast path reads what the general parser reads', () => {
       const [fast, general] = await both(file, 1 + r.integer(50), weighted ? 'w' : undefined);
       FAST_CSV.chunkBytes = 4 * 2 ** 20;
       expect(fast, `file ${f}`).toEqual(general);
+    }
+  });
+  it('lines that end a number before its comma: each read as the general parser reads it', async () => {
+    // the fast path parses a number where its field starts; what follows it must be blanks, then a comma or the end
+    const lines = [
+      '1,0.25;0.75', // a separator that is not a comma
+      '1,0.25,0.75;', // a separator at the end
+      '1,0.25x,0.75', // a letter after a number
+      '1,0.25 x,0.75', // a word after a number and a blank
+      '1,0.25",0.75', // a quote after a number
+      '1,0.25 \t ,\t0.75 ', // blanks around numbers (read)
+      '1,0.25', // a field short
+      '1,0.25,0.75,', // an empty field more
+      '1,,0.75', // an empty field
+      '1,0.2.5,0.75', // two points
+      '1,0.25e,0.75', // an exponent without digits
+    ];
+    for (const [i, bad] of lines.entries()) {
+      const file = join(dir, `line${i}.csv`);
+      writeFileSync(file, `label,p_0,p_1\n0,0.5,0.5\n${bad}\n1,0.125,0.875\n`);
+      const [fast, general] = await both(file, 2);
+      expect(fast, JSON.stringify(bad)).toEqual(general);
     }
   });
   it('header cases: a BOM, quoted names, an empty first line, only a header, an empty file', async () => {
