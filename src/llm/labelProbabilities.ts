@@ -93,8 +93,9 @@ export interface LabelProbabilities {
   readonly outside: Float64Array;
   /**
    * Per row: every token not returned has probability ≤ this — min(max(`outside`, `sumTolerance`), the smallest
-   * top-k probability): a rest below `sumTolerance` cannot be told from rounding. A bound per token: a label with
-   * s spellings, none returned, holds at most min(`outside`, s × bound).
+   * top-k probability): a rest below `sumTolerance` cannot be told from rounding. A
+   * bound per token: a label none of whose tokens was returned holds at most min(`outside`, s × bound), s the number
+   * of vocabulary tokens the verbalizer reads as that label.
    */
   readonly bound: Float64Array;
   /** Per row: labels none of whose tokens were returned (sampled: never sampled). */
@@ -231,10 +232,12 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *
  * **Formula.** Token log-probabilities: m_ℓ = Σ_{t ∈ R, t ~ ℓ} p(t) over the returned set R (the top-k and the
  * chosen token) and the tokens t the verbalizer reads as ℓ; outside mass O = max(0, 1 − Σ_{t ∈ R} p(t)); bound
- * b = min(max(O, τ), min_{t ∈ top-k} p(t)) with τ = `sumTolerance` (a rest below the rounding allowed cannot be told
- * from rounding), so each token not returned has p ≤ b. It is a bound per token: a label with s spellings, none
- * returned, holds at most min(O, s·b), and the labels not returned share at most O. A label with no returned token
- * gets m_ℓ = b (`floor`), 0 (`renormalize`) or rejects the row (`reject`); then P(ℓ) = m_ℓ / Σ_j m_j, in log space.
+ * b = min(max(O, τ), min_{t ∈ top-k} p(t)) with τ = `sumTolerance` (a rest below the rounding allowed
+ * cannot be told from rounding), so each token not returned has p ≤ b. It is a bound per token: a label none of
+ * whose tokens was returned holds at most min(O, s·b), s the number of vocabulary tokens the verbalizer reads as it
+ * (case, leading-space and first-token forms of every spelling, not only the spellings listed), and the labels not
+ * returned share at most O. A label with no returned token gets m_ℓ = b (`floor`), 0 (`renormalize`) or rejects the
+ * row (`reject`); then P(ℓ) = m_ℓ / Σ_j m_j, in log space.
  * Verbal: P(named) = c, the others (1 − c)/(C − 1). Sampled: P(ℓ) = (n_ℓ + α)/(n + Cα) over the n answers naming a
  * label.
  *
@@ -249,8 +252,9 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *   (`no-label`) under every policy. `outside`, `bound`, `missing` and `labelMass` report per row what the top-k
  *   left out, whatever the policy.
  * - OpenAI's placeholder `logprob: -9999` (a token too unlikely to report) and anything below it (llama.cpp's float
- *   minimum for 0) is read as not returned. A token listed twice in one top-k list is a `UM_RESPONSE` error (it
- *   would count twice).
+ *   minimum for 0) is read as not returned. Two top-k entries of one text are two tokens, and both count, when their
+ *   log-probability, `id`/`tokenId` or `bytes` differ (vLLM renders `▁true` and `true` both as "true", llama.cpp and
+ *   vLLM byte-fallback tokens as ""); the same entry listed twice is a `UM_RESPONSE` error (it would count twice).
  * - Known caveat: b assumes the top-k are the k most likely tokens; vLLM may add the sampled token beyond them
  *   (k + 1 entries), and a rare sampled token then makes b smaller than the true limit.
  * - Invalid rows — API errors, refusals (`message.refusal`, `refusal` parts, Gemini `SAFETY`-like finish reasons,

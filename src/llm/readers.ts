@@ -7,6 +7,7 @@ import {
   optionalText,
   probability,
   text,
+  tokenId,
   tokenSteps,
   topEntries,
   type Obj,
@@ -149,6 +150,7 @@ function geminiToken(ctx: RowContext, value: unknown, path: string): TokenLogpro
   return {
     token: o.token === undefined ? '' : text(ctx, o.token, at(path, 'token')),
     logprob: o.logProbability === undefined ? 0 : logprob(ctx, o.logProbability, at(path, 'logProbability')),
+    ...tokenId(o),
   };
 }
 

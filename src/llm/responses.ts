@@ -31,6 +31,11 @@ export const RESPONSE_FORMATS: readonly ResponseFormat[] = [
 export interface TokenLogprob {
   readonly token: string;
   readonly logprob: number;
+  /**
+   * What tells apart two tokens of the same text, when the response gives it: llama.cpp's `id`, Gemini's `tokenId`
+   * or the token's `bytes` (vLLM renders `▁true` and `true` both as "true", and byte-fallback tokens as "").
+   */
+  readonly id?: string;
 }
 
 /** One generated position: the token chosen (its log-probability may be unknown) and the top-k returned (internal). */

@@ -117,23 +117,31 @@ export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): Row
   const found = answerStep(ctx, s, steps, sample.stepsPath);
   if ('kind' in found) return found;
   const step = steps[found.index] as TokenStep;
-  // the same token twice in one list would count its probability twice: the provider documents no such lists
-  const listed = new Set<string>();
-  for (const t of step.top) {
-    if (listed.has(t.token))
-      badField(ctx, step.topPath, 'list each token once (a repeated token would count twice)', `${t.token} twice`);
-    listed.add(t.token);
-  }
   const real = (logprob: number) => logprob > PLACEHOLDER_LOGPROB;
   const top = step.top.filter((t) => real(t.logprob));
+  // two entries of one text are two tokens when their log-probability, id or bytes differ (vLLM renders ▁true and
+  // true both as "true", byte-fallback tokens as ""): both count. The same entry twice would count one token twice.
+  const entryKeys = new Set<string>();
+  for (const t of top) {
+    const key = JSON.stringify([t.token, t.logprob, t.id ?? null]);
+    if (entryKeys.has(key))
+      badField(
+        ctx,
+        step.topPath,
+        'list each token once (the same entry twice would count twice)',
+        `${JSON.stringify(t.token)} with log-probability ${t.logprob} twice`,
+      );
+    entryKeys.add(key);
+  }
+  const listed = new Set(top.map((t) => t.token));
   // the returned set: the top-k and the chosen token (when sampled from outside the top-k)
   const entries = [...top];
   const chosen = step.chosen;
   if (chosen !== null && chosen.logprob !== null && real(chosen.logprob) && !listed.has(chosen.token))
     entries.push({ token: chosen.token, logprob: chosen.logprob });
   let returned = 0;
-  let minTop = Infinity;
   for (const e of entries) returned += Math.exp(e.logprob);
+  let minTop = Infinity;
   for (const e of top) minTop = Math.min(minTop, e.logprob);
   if (returned > 1 + s.sumTolerance)
     badField(ctx, step.topPath, `hold probabilities summing to at most 1 (tolerance ${s.sumTolerance})`, returned);
