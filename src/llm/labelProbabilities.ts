@@ -93,7 +93,7 @@ export interface LabelProbabilities {
   readonly outside: Float64Array;
   /**
    * Per row: every token not returned has probability ≤ this — min(max(`outside`, `sumTolerance`), the smallest
-   * top-k probability): a rest below `sumTolerance` cannot be told from rounding. A
+   * top-k probability besides the sampled token's): a rest below `sumTolerance` cannot be told from rounding. A
    * bound per token: a label none of whose tokens was returned holds at most min(`outside`, s × bound), s the number
    * of vocabulary tokens the verbalizer reads as that label.
    */
@@ -232,7 +232,7 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *
  * **Formula.** Token log-probabilities: m_ℓ = Σ_{t ∈ R, t ~ ℓ} p(t) over the returned set R (the top-k and the
  * chosen token) and the tokens t the verbalizer reads as ℓ; outside mass O = max(0, 1 − Σ_{t ∈ R} p(t)); bound
- * b = min(max(O, τ), min_{t ∈ top-k} p(t)) with τ = `sumTolerance` (a rest below the rounding allowed
+ * b = min(max(O, τ), min_{t ∈ top-k, t ≠ chosen} p(t)) with τ = `sumTolerance` (a rest below the rounding allowed
  * cannot be told from rounding), so each token not returned has p ≤ b. It is a bound per token: a label none of
  * whose tokens was returned holds at most min(O, s·b), s the number of vocabulary tokens the verbalizer reads as it
  * (case, leading-space and first-token forms of every spelling, not only the spellings listed), and the labels not
@@ -255,8 +255,9 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *   minimum for 0) is read as not returned. Two top-k entries of one text are two tokens, and both count, when their
  *   log-probability, `id`/`tokenId` or `bytes` differ (vLLM renders `▁true` and `true` both as "true", llama.cpp and
  *   vLLM byte-fallback tokens as ""); the same entry listed twice is a `UM_RESPONSE` error (it would count twice).
- * - Known caveat: b assumes the top-k are the k most likely tokens; vLLM may add the sampled token beyond them
- *   (k + 1 entries), and a rare sampled token then makes b smaller than the true limit.
+ * - The sampled token is left out of the minimum in b: vLLM lists it first in place of the k-th most likely token,
+ *   so a rare sampled token limits nothing; the other entries are the most likely tokens besides it on every server.
+ *   Known caveat: a top-k of the sampled token alone (`top_logprobs: 1` with sampling on vLLM) is read as it is.
  * - Invalid rows — API errors, refusals (`message.refusal`, `refusal` parts, Gemini `SAFETY`-like finish reasons,
  *   blocked prompts), no log-probabilities, no label, no confidence — throw `UM_RESPONSE` naming the row and field
  *   (`onInvalid: 'error'`), or are left out and listed in `excluded` (`'exclude'`): never dropped silently.

@@ -108,8 +108,7 @@ const PLACEHOLDER_LOGPROB = -9999;
 
 /**
  * A row from token log-probabilities: label masses, the mass outside the top-k and its per-token bound (internal).
- * The bound assumes the top-k are the k most likely tokens; vLLM may add the sampled token beyond them (k + 1
- * entries), which can make the bound too small when that token is rare (a known caveat).
+ * The bound assumes the top-k entries other than the sampled token are the most likely tokens besides it.
  */
 export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): RowResult | InvalidRow {
   const c = s.v.numClasses;
@@ -141,8 +140,12 @@ export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): Row
     entries.push({ token: chosen.token, logprob: chosen.logprob });
   let returned = 0;
   for (const e of entries) returned += Math.exp(e.logprob);
+  // the least likely of the top-k other than the sampled token: vLLM lists the sampled token first in place of the
+  // k-th most likely, so a rare sampled token is no limit on the tokens left out; the others are the most likely
+  // tokens besides it, whatever the server (only a top-k of the sampled token alone is read as it is)
+  const others = top.filter((t) => chosen === null || t.token !== chosen.token);
   let minTop = Infinity;
-  for (const e of top) minTop = Math.min(minTop, e.logprob);
+  for (const e of others.length > 0 ? others : top) minTop = Math.min(minTop, e.logprob);
   if (returned > 1 + s.sumTolerance)
     badField(ctx, step.topPath, `hold probabilities summing to at most 1 (tolerance ${s.sumTolerance})`, returned);
   const outside = Math.max(0, 1 - returned);
