@@ -194,6 +194,7 @@ export function verbalRow(ctx: RowContext, s: RowSettings, sample: Sample): RowR
   if (sample.text === null) return invalid(ctx, 'no-label', field, 'hold the answer text', null);
   const r = readConfidence(sample.text, s.confidence);
   if (r.kind === 'range') return invalid(ctx, 'no-confidence', field, 'state a confidence in [0, 1]', r.text);
+  if (r.kind === 'span') return invalid(ctx, 'no-confidence', field, 'state one confidence, not a span', r.text);
   if (r.kind === 'none')
     return invalid(ctx, 'no-confidence', field, 'state a confidence (85%, 0.85, 85/100 or a mapped word)', sample.text);
   const k = labelOfText(s.v, sample.text, r);
