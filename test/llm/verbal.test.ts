@@ -161,7 +161,11 @@ describe('verbal and sampled rows of labelProbabilities', () => {
   });
   it('verbal: a signed or spanned confidence is an invalid row (no-confidence), never read as one value', () => {
     const texts = ['yes (-20%)', 'no, confidence: -0.3', 'yes (70-80%)', 'no. Confidence 0.6 to 0.9', 'yes 85%'];
-    const r = labelProbabilities(texts.map(say), ['yes', 'no'], { onInvalid: 'exclude' });
+    const r = labelProbabilities(
+      texts.map((t) => say(t)),
+      ['yes', 'no'],
+      { onInvalid: 'exclude' },
+    );
     expect(r.excluded.map((e) => [e.row, e.reason])).toEqual([
       [0, 'no-confidence'],
       [1, 'no-confidence'],
