@@ -102,6 +102,20 @@ describe('um metrics on LLM responses', () => {
       2,
       `um metrics: ${at('responses.jsonl')}: line 1: id "test-0" has no line in the gold file ${at('gold-short.jsonl')}\n`,
     ]);
+    // the bundled file has its own gold: --gold agreeing with it reads the same, disagreeing is refused (never ignored)
+    const same = await um(['metrics', TEST, '--gold', at('gold.jsonl'), ...LABELS, ...EXCLUDE, '--json']);
+    expect((JSON.parse(same.stdout) as { ece: number }).ece).toBe(one.ece);
+    writeFileSync(
+      at('gold-other.jsonl'),
+      rows
+        .map((x, i) => `${JSON.stringify({ id: x.id, gold: i === 3 ? (x.gold === 'A' ? 'B' : 'A') : x.gold })}\n`)
+        .join(''),
+    );
+    const clash = await um(['metrics', TEST, '--gold', at('gold-other.jsonl'), ...LABELS]);
+    expect([clash.code, clash.stderr]).toEqual([
+      2,
+      `um metrics: ${TEST}: line 4: "gold" ${JSON.stringify(rows[3]?.gold)} disagrees with line 4 of the gold file ${at('gold-other.jsonl')} (${JSON.stringify(rows[3]?.gold === 'A' ? 'B' : 'A')}): give each gold label once\n`,
+    ]);
   });
   it('labels from --verbalizer FILE; both, neither or a bad one are usage errors; file flags are refused', async () => {
     writeFileSync(at('judge.json'), JSON.stringify({ labels: ['A', 'B', 'tie'], variants: { tie: ['Tie'] } }));
