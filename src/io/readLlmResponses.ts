@@ -87,14 +87,15 @@ function goldOf(fn: string, path: string, l: Line): GoldValue {
  * **Formula.** Not applicable (input/output).
  *
  * **Conventions.**
- * - `response` is the provider's raw response object as returned (any shape `labelProbabilities` reads), or an
- *   array of them (k calls, read as samples); `gold` a label name or class index (optional: null or absent rows
- *   have none, for applying a calibrator; numeric label names are best written as strings, `"4"`: a number that is
- *   both a class index and another label's name is refused as ambiguous when the labels are read, see `goldLabels`); `id` a string or number (optional in the one-file form: the line number
- *   stands in). Other keys are ignored. Blank lines are skipped; lines are UTF-8 of at most 16 MiB.
- * - With `options.gold`, every response must have exactly one gold line and every gold line a response (`UM_FILE_FORMAT`
- *   naming the file and line otherwise); ids are unique in each file and join with their type (`0` is not `"0"`). A
- *   `gold` also on a response line must agree with the gold file's. The order is the responses file's.
+ * - `response` is the provider's raw response object as returned (any shape `labelProbabilities` reads), or an array of
+ *   them (k calls, read as samples; or the chunks of one streamed chat completion, read as it); `gold` a label name or
+ *   class index (optional: null or absent rows have none, for applying a calibrator; numeric label names are best
+ *   written as strings, `"4"`: a number that is both a class index and another label's name is refused as ambiguous
+ *   when the labels are read, see `goldLabels`); `id` a string or number (optional in the one-file form: the line
+ *   number stands in). Other keys are ignored. Blank lines are skipped; lines are UTF-8 of at most 16 MiB.
+ * - With `options.gold`, every response must have exactly one gold line and every gold line a response
+ *   (`UM_FILE_FORMAT` naming the file and line otherwise); ids are unique in each file and join with their type (`0` is
+ *   not `"0"`). A `gold` also on a response line must agree with the gold file's. The order is the responses file's.
  * - Every problem is a `UMError` naming the file and line; nothing is dropped.
  *
  * **References.** JSON Lines, https://jsonlines.org.

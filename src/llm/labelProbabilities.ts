@@ -24,6 +24,7 @@ import {
   type RowResult,
   type RowSettings,
 } from './rows.js';
+import { chatStream, isChunk } from './readers.js';
 import { confidenceConfig, type ConfidenceConfig, type ConfidenceOptions } from './verbal.js';
 import { verbalizerOf, type Verbalizer } from './verbalizer.js';
 
@@ -194,10 +195,14 @@ function samplesOf(p: ParsedResponse): readonly Sample[] {
 /** One response row → its probabilities or why it gives none (internal). */
 function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0: RowSettings): RowResult | InvalidRow {
   const ctx = { fn, row };
-  const isList = reading.format !== 'text-classification' && isResponseList(r);
-  const parsed: ParsedResponse[] = isList
-    ? Array.from(r, (x, j) => parseResponse({ fn, row, prefix: `[${j}]` }, x, reading.format))
-    : [parseResponse(ctx, r, reading.format)];
+  // the chunks of one streamed chat completion are one response, not k samples
+  const isStream = (reading.format === 'auto' || reading.format === 'chat') && Array.isArray(r) && isChunk(r[0]);
+  const isList = !isStream && reading.format !== 'text-classification' && isResponseList(r);
+  const parsed: ParsedResponse[] = isStream
+    ? [{ format: 'chat', samples: chatStream(ctx, r as unknown[]), problem: null }]
+    : isList
+      ? Array.from(r, (x, j) => parseResponse({ fn, row, prefix: `[${j}]` }, x, reading.format))
+      : [parseResponse(ctx, r, reading.format)];
   const samples = parsed.flatMap((p, j) => samplesOf(p).map((s) => (isList ? relocate(s, j) : s)));
   const sample = samples[0] as Sample;
   const s: RowSettings = { ...s0, prefixes: s0.prefixes && parsed[0]?.format !== 'text-classification' };
@@ -245,6 +250,8 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  * - The answer position (`position: 'label'`) is the first generated token the verbalizer reads as a label, else
  *   the first whose top-k offers one. A row with several answers (a list of responses, n > 1 choices or candidates)
  *   is read as samples; with `provenance: 'logprob'` or `'verbal'` it is a `UM_RESPONSE` error, never cut to one.
+ *   A list of streamed `chat.completion.chunk` objects is one response: its deltas and token log-probabilities are
+ *   concatenated per choice in order (an error chunk makes it an `error` row).
  * - `floor` (default) never gives a label probability 0 — b is a per-token upper limit, not a guess, and may be
  *   below the mass of a label with several spellings — so NLL stays finite (with `sumTolerance: 0` and all the
  *   probability returned there is no positive limit: a row missing a label is then invalid, `missing-label`);
