@@ -76,7 +76,8 @@ describe('streamed chat completions', () => {
     ];
     for (const o of options) {
       // rows of several answers under an explicit logprob/verbal provenance are errors in both forms alike
-      const single = o.provenance === 'verbal' ? full.filter((r) => (r as { choices: [] }).choices.length === 1) : full;
+      const single =
+        o.provenance === 'verbal' ? full.filter((r) => (r as { choices: unknown[] }).choices.length === 1) : full;
       const keep = single.map((r) => full.indexOf(r));
       const a = labelProbabilities(single, YN, o);
       const b = labelProbabilities(
