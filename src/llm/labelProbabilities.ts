@@ -219,7 +219,7 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
     );
   if (sample.refusal !== null)
     return invalid(ctx, sample.refusal.reason, sample.refusal.field, 'be an answer', sample.refusal.text);
-  if (prov === 'verbal') return verbalRow(ctx, s, sample);
+  if (prov === 'verbal') return verbalRow(ctx, s, sample, reading.provenance === 'auto');
   if (sample.steps === null)
     return invalid(
       ctx,

@@ -188,15 +188,29 @@ export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): Row
   return { kind: 'row', logp, provenance: 'logprob', outside, bound, missing, labelMass, position: found.index };
 }
 
-/** A row from a verbalized confidence: the named label gets it, the other labels share the rest (internal). */
-export function verbalRow(ctx: RowContext, s: RowSettings, sample: Sample): RowResult | InvalidRow {
+/**
+ * A row from a verbalized confidence: the named label gets it, the other labels share the rest (internal). `auto`:
+ * read so because the response holds no token log-probabilities, which a missing confidence then also says.
+ */
+export function verbalRow(ctx: RowContext, s: RowSettings, sample: Sample, auto = false): RowResult | InvalidRow {
   const field = sample.textPath;
-  if (sample.text === null) return invalid(ctx, 'no-label', field, 'hold the answer text', null);
+  // under auto provenance a row without log-probabilities is read as verbal: say that both are missing, since the
+  // usual cause is a request without logprobs
+  const orTokens = auto
+    ? ` — or hold token log-probabilities at ${sample.stepsPath} (none returned: request logprobs with top_logprobs)`
+    : '';
+  if (sample.text === null) return invalid(ctx, 'no-label', field, `hold the answer text${orTokens}`, null);
   const r = readConfidence(sample.text, s.confidence);
   if (r.kind === 'range') return invalid(ctx, 'no-confidence', field, 'state a confidence in [0, 1]', r.text);
   if (r.kind === 'span') return invalid(ctx, 'no-confidence', field, 'state one confidence, not a span', r.text);
   if (r.kind === 'none')
-    return invalid(ctx, 'no-confidence', field, 'state a confidence (85%, 0.85, 85/100 or a mapped word)', sample.text);
+    return invalid(
+      ctx,
+      'no-confidence',
+      field,
+      `state a confidence (85%, 0.85, 85/100 or a mapped word)${orTokens}`,
+      sample.text,
+    );
   const k = labelOfText(s.v, sample.text, r);
   if (k === NO_LABEL) return invalid(ctx, 'no-label', field, `name a label (${labelList(s.v)})`, sample.text);
   const c = s.v.numClasses;

@@ -155,9 +155,36 @@ describe('verbal and sampled rows of labelProbabilities', () => {
       [2, 'no-label', 'choices[0].message.content'],
       [3, 'no-label', 'choices[0].message.content'],
     ]);
-    expect(failure(() => labelProbabilities([say('No idea')], ['yes', 'no'])).message).toBe(
+    expect(failure(() => labelProbabilities([say('No idea')], ['yes', 'no'], { provenance: 'verbal' })).message).toBe(
       `labelProbabilities: responses[0].choices[0].message.content must state a confidence (85%, 0.85, 85/100 or a mapped word); got "No idea" (no-confidence; onInvalid: 'exclude' leaves such rows out and lists them)`,
     );
+  });
+  it('auto provenance: a row with neither log-probabilities nor a confidence says both are missing, in every shape', () => {
+    // the usual cause is a request without logprobs: every shape's answer with no token log-probabilities
+    const shapes: [unknown, string, string][] = [
+      [say('Yes'), 'choices[0].message.content', 'choices[0].logprobs.content'],
+      [{ choices: [{ text: 'Yes', logprobs: null }] }, 'choices[0].text', 'choices[0].logprobs'],
+      [
+        { object: 'response', output: [{ type: 'message', content: [{ type: 'output_text', text: 'Yes' }] }] },
+        'output',
+        'output',
+      ],
+      [
+        { candidates: [{ content: { parts: [{ text: 'Yes' }] } }] },
+        'candidates[0].content.parts',
+        'candidates[0].logprobsResult',
+      ],
+      [{ content: 'Yes', tokens_predicted: 1 }, 'content', 'completion_probabilities'],
+    ];
+    for (const [response, text, steps] of shapes) {
+      const tail = `must state a confidence (85%, 0.85, 85/100 or a mapped word)`;
+      expect(failure(() => labelProbabilities([response], ['yes', 'no'])).message).toBe(
+        `labelProbabilities: responses[0].${text} ${tail} — or hold token log-probabilities at ${steps} (none returned: request logprobs with top_logprobs); got "Yes" (no-confidence; onInvalid: 'exclude' leaves such rows out and lists them)`,
+      );
+      expect(failure(() => labelProbabilities([response], ['yes', 'no'], { provenance: 'verbal' })).message).toBe(
+        `labelProbabilities: responses[0].${text} ${tail}; got "Yes" (no-confidence; onInvalid: 'exclude' leaves such rows out and lists them)`,
+      );
+    }
   });
   it('verbal: a signed or spanned confidence is an invalid row (no-confidence), never read as one value', () => {
     const texts = ['yes (-20%)', 'no, confidence: -0.3', 'yes (70-80%)', 'no. Confidence 0.6 to 0.9', 'yes 85%'];
