@@ -266,8 +266,9 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *   so a rare sampled token limits nothing; the other entries are the most likely tokens besides it on every server.
  *   Known caveat: a top-k of the sampled token alone (`top_logprobs: 1` with sampling on vLLM) is read as it is.
  * - Invalid rows — API errors, refusals (`message.refusal`, `refusal` parts, Gemini `SAFETY`-like finish reasons,
- *   blocked prompts), no log-probabilities, no label, no confidence — throw `UM_RESPONSE` naming the row and field
- *   (`onInvalid: 'error'`), or are left out and listed in `excluded` (`'exclude'`): never dropped silently.
+ *   blocked prompts, a Responses answer `incomplete` for `content_filter`), no log-probabilities, no label, no
+ *   confidence — throw `UM_RESPONSE` naming the row and field (`onInvalid: 'error'`), or are left out and listed in
+ *   `excluded` (`'exclude'`): never dropped silently.
  * - Malformed entries (a missing field, a non-string token, a log-probability above 0, a probability outside [0, 1],
  *   top-k summing past 1 + `sumTolerance`) always throw `UM_RESPONSE` naming the row and field.
  * - Gemini's proto3 JSON leaves out zero values: a missing `logProbability` is 0. llama.cpp's `post_sampling_probs`

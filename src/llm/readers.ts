@@ -184,6 +184,13 @@ export function responses(ctx: RowContext, r: Obj): Sample[] {
       if (lp !== null) steps = [...(steps ?? []), ...tokenSteps(ctx, lp, at(path, 'logprobs'))];
     });
   });
+  // an answer cut by the content filter is withheld, as chat's finish_reason content_filter
+  const incomplete =
+    r.incomplete_details === undefined || r.incomplete_details === null
+      ? null
+      : obj(ctx, r.incomplete_details, 'incomplete_details');
+  if (refusal === null && incomplete?.reason === 'content_filter')
+    refusal = { field: 'incomplete_details.reason', text: 'content_filter', reason: 'refusal' };
   return [{ text: content, steps, refusal, stepsPath: 'output', textPath: 'output' }];
 }
 
