@@ -39,7 +39,10 @@ export interface LabelProbabilityOptions {
   provenance?: Provenance | 'auto';
   /** The generated token that holds the answer: an index, or `'label'` (default): the first label token. */
   position?: 'label' | number;
-  /** Labels none of whose tokens were returned (default `'floor'`). */
+  /**
+   * Labels none of whose tokens were returned (default `'floor'`). Sampled rows: `'reject'` refuses a row that never
+   * sampled a label; otherwise such a label gets its frequency (0 unless `pseudocount` > 0).
+   */
   missing?: MissingPolicy;
   /** Rows that give no probabilities — refusals, errors, no label, no confidence (default `'error'`). */
   onInvalid?: 'error' | 'exclude';
@@ -252,12 +255,13 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *   is read as samples; with `provenance: 'logprob'` or `'verbal'` it is a `UM_RESPONSE` error, never cut to one.
  *   A list of streamed `chat.completion.chunk` objects is one response: its deltas and token log-probabilities are
  *   concatenated per choice in order (an error chunk makes it an `error` row).
- * - `floor` (default) never gives a label probability 0 — b is a per-token upper limit, not a guess, and may be
- *   below the mass of a label with several spellings — so NLL stays finite (with `sumTolerance: 0` and all the
- *   probability returned there is no positive limit: a row missing a label is then invalid, `missing-label`);
+ * - `floor` (default) never gives a label of a logprob row probability 0 — b is a per-token upper limit, not a guess,
+ *   and may be below the mass of a label with several spellings — so NLL stays finite (with `sumTolerance: 0` and all
+ *   the probability returned there is no positive limit: a row missing a label is then invalid, `missing-label`);
  *   `renormalize` gives 0, `reject` turns such rows invalid. A row whose returned tokens hold no label is invalid
- *   (`no-label`) under every policy. `outside`, `bound`, `missing` and `labelMass` report per row what the top-k
- *   left out, whatever the policy.
+ *   (`no-label`) under every policy. `outside`, `bound`, `missing` and `labelMass` report per row what the top-k left
+ *   out, whatever the policy. Sampled rows have no bound: a label never sampled gets probability 0 unless
+ *   `pseudocount` is positive (`reject` refuses the row).
  * - OpenAI's placeholder `logprob: -9999` (a token too unlikely to report) and anything below it (llama.cpp's float
  *   minimum for 0) is read as not returned. Two top-k entries of one text are two tokens, and both count, when their
  *   log-probability, `id`/`tokenId` or `bytes` differ (vLLM renders `▁true` and `true` both as "true", llama.cpp and
