@@ -25,7 +25,8 @@ export interface JudgeOptions {
  * **Conventions.**
  * - Pairwise labels are case-sensitive (the article "a" is not the answer "A"); `tie` also reads `Tie`, `TIE` only
  *   through `variants`. Prefix matching is off for both kinds (`1` never starts `10`; `T` never starts `tie`).
- * - A grade scale has 2 … 101 grades, integers.
+ * - A grade scale has 2 … 101 grades, integers. With token log-probabilities, a scale past 9 needs a tokenizer that
+ *   keeps `10` one token: where digits are split (Llama 2, Mistral), the first token `1` of `10` is read as grade 1.
  *
  * **References.**
  * - Zheng et al., "Judging LLM-as-a-Judge with MT-Bench and Chatbot Arena", NeurIPS 2023, arXiv:2306.05685.
