@@ -122,7 +122,7 @@ export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): Row
   // true both as "true", byte-fallback tokens as ""): both count. The same entry twice would count one token twice.
   const entryKeys = new Set<string>();
   for (const t of top) {
-    const key = JSON.stringify([t.token, t.logprob, t.id ?? null]);
+    const key = `${t.logprob}\u0000${t.id ?? ''}\u0000${t.token}`;
     if (entryKeys.has(key))
       badField(
         ctx,
