@@ -58,9 +58,24 @@ export const llmArgs = {
     description: 'LLM responses: the generated token holding the answer, from 0 (default: the first label token)',
     valueHint: 'N',
   },
+  pseudocount: {
+    type: 'string',
+    description:
+      'LLM responses: added to every label count of sampled answers, (n_label + a)/(n + C·a) (default 0: a label never sampled has probability 0)',
+    valueHint: 'A',
+  },
 } satisfies ArgsDef;
 
-const LLM_FLAGS = ['verbalizer', 'gold', 'response-format', 'missing', 'on-invalid', 'provenance', 'position'];
+const LLM_FLAGS = [
+  'verbalizer',
+  'gold',
+  'response-format',
+  'missing',
+  'on-invalid',
+  'provenance',
+  'position',
+  'pseudocount',
+];
 /** Flags of prediction files that mean nothing for LLM responses (rejected, never ignored). */
 const FILE_FLAGS = [
   'input',
@@ -187,6 +202,13 @@ function optionsOf(command: string, args: Record<string, unknown>): LabelProbabi
       );
     o.position = text === 'label' ? 'label' : Number(text);
   }
+  if (args.pseudocount !== undefined) {
+    const text = String(args.pseudocount);
+    const a = /^\s*[\d.eE+-]+\s*$/.test(text) ? Number(text) : NaN;
+    if (!(Number.isFinite(a) && a >= 0))
+      throw usage(command, '--pseudocount', `--pseudocount must be a finite number ≥ 0; got ${JSON.stringify(text)}`);
+    o.pseudocount = a;
+  }
   return o;
 }
 
@@ -310,6 +332,9 @@ export function llmSummary(records: LlmRecords, read: LabelProbabilities): { lin
     missingRows.map((j) => read.bound[j] as number),
     0,
   );
+  const sampledMissing = Array.from(read.rows.keys()).filter(
+    (j) => read.provenance[j] === 'sampled' && (read.missing[j] as number) > 0,
+  ).length;
   const lines = [
     `LLM responses: ${read.total} read, ${read.n} with label probabilities (${Object.entries(provenance)
       .map(([p, k]) => `${k} ${p}`)
@@ -337,6 +362,12 @@ export function llmSummary(records: LlmRecords, read: LabelProbabilities): { lin
         : `${count(missingRows.length, 'row')} miss a label in the top-k (--missing ${read.config.missing}${read.config.missing === 'floor' ? `: each gets its bound, at most ${formatNumber(bound)}` : ''})`,
     );
   }
+  if (sampledMissing > 0) {
+    const a = read.config.pseudocount;
+    lines.push(
+      `${count(sampledMissing, 'sampled row')} never sampled a label (${a === 0 ? 'its probability is 0: --pseudocount A smooths it' : `each gets ${formatNumber(a)} / (answers + ${read.numClasses} × ${formatNumber(a)})`})`,
+    );
+  }
   return {
     lines,
     json: {
@@ -347,6 +378,8 @@ export function llmSummary(records: LlmRecords, read: LabelProbabilities): { lin
       missing: read.config.missing,
       outside: { mean: mean(outside), max: maxOf(outside, 0) },
       rowsMissingLabels: missingRows.length,
+      sampledRowsMissingLabels: sampledMissing,
+      pseudocount: read.config.pseudocount,
       labelMass: mean(lp.map((j) => read.labelMass[j] as number)),
       excluded: read.excluded.map((e) => ({
         line: records.lines[e.row],

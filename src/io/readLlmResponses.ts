@@ -87,13 +87,15 @@ function goldOf(fn: string, path: string, l: Line): GoldValue {
  * **Formula.** Not applicable (input/output).
  *
  * **Conventions.**
- * - `response` is the provider's raw response object as returned (any shape `labelProbabilities` reads), or an
- *   array of them (k calls, read as samples); `gold` a label name or class index (optional: null or absent rows
- *   have none, for applying a calibrator; numeric label names are best written as strings, `"4"`: a number that is
- *   both a class index and another label's name is refused as ambiguous when the labels are read, see `goldLabels`); `id` a string or number (optional in the one-file form: the line number
- *   stands in). Other keys are ignored. Blank lines are skipped; lines are UTF-8 of at most 16 MiB.
- * - With `options.gold`, every response must have exactly one gold line and every gold line a response (`UM_FILE_FORMAT`
- *   naming the file and line otherwise); ids are unique in each file. The order is the responses file's.
+ * - `response` is the provider's raw response object as returned (any shape `labelProbabilities` reads), or an array of
+ *   them (k calls, read as samples; or the chunks of one streamed chat completion, read as it); `gold` a label name or
+ *   class index (optional: null or absent rows have none, for applying a calibrator; numeric label names are best
+ *   written as strings, `"4"`: a number that is both a class index and another label's name is refused as ambiguous
+ *   when the labels are read, see `goldLabels`); `id` a string or number (optional in the one-file form: the line
+ *   number stands in). Other keys are ignored. Blank lines are skipped; lines are UTF-8 of at most 16 MiB.
+ * - With `options.gold`, every response must have exactly one gold line and every gold line a response
+ *   (`UM_FILE_FORMAT` naming the file and line otherwise); ids are unique in each file and join with their type (`0` is
+ *   not `"0"`). A `gold` also on a response line must agree with the gold file's. The order is the responses file's.
  * - Every problem is a `UMError` naming the file and line; nothing is dropped.
  *
  * **References.** JSON Lines, https://jsonlines.org.
@@ -102,7 +104,7 @@ function goldOf(fn: string, path: string, l: Line): GoldValue {
  * @param options `gold`: a second file of `{id, gold}` lines.
  * @returns {@link LlmRecords}.
  * @throws {UMError} `UM_FILE_NOT_FOUND`, `UM_FILE_READ`, `UM_FILE_FORMAT` (invalid JSON, missing `response`, bad id
- * or gold, ids that do not join), `UM_EMPTY` for a file without lines.
+ * or gold, ids that do not join, a gold in both files that disagrees), `UM_EMPTY` for a file without lines.
  * @example
  * ```js
  * import { readLlmResponses } from 'uncertainty-metrics/io';
@@ -137,7 +139,7 @@ export async function readLlmResponses(path: string, options: { gold?: string } 
   let gold: GoldValue[];
   if (goldPath === undefined) gold = lines.map((l) => goldOf(fn, path, l));
   else {
-    const byId = new Map<string, { gold: GoldValue; line: number; used: boolean }>();
+    const byId = new Map<string, { id: string | number; gold: GoldValue; line: number; used: boolean }>();
     for (const l of await objects(fn, goldPath)) {
       const id = idOf(fn, goldPath, l, true) as string | number;
       const key = `${typeof id}:${id}`;
@@ -150,20 +152,44 @@ export async function readLlmResponses(path: string, options: { gold?: string } 
           `"id" must be unique; ${JSON.stringify(id)} is also on line ${first.line}`,
           { line: l.line },
         );
-      byId.set(key, { gold: goldOf(fn, goldPath, l), line: l.line, used: false });
+      byId.set(key, { id, gold: goldOf(fn, goldPath, l), line: l.line, used: false });
     }
     gold = ids.map((id, i) => {
+      const line = (lines[i] as Line).line;
       const g = byId.get(`${typeof id}:${id}`);
-      if (g === undefined)
-        fileFail('UM_FILE_FORMAT', fn, path, `id ${JSON.stringify(id)} has no line in the gold file ${goldPath}`, {
-          line: (lines[i] as Line).line,
-        });
+      if (g === undefined) {
+        // ids join with their type: 0 and "0" are different ids, which a file written by another tool may mix
+        const other = byId.get(`${typeof id === 'number' ? 'string' : 'number'}:${id}`);
+        const hint =
+          other === undefined
+            ? ''
+            : ` (its line ${other.line} has the id ${JSON.stringify(other.id)}: ids join with their type, write both as strings or both as numbers)`;
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `id ${JSON.stringify(id)} has no line in the gold file ${goldPath}${hint}`,
+          {
+            line,
+          },
+        );
+      }
       g.used = true;
+      // a gold label in both files is read once: two that disagree would leave one of them silently unused
+      const own = goldOf(fn, path, lines[i] as Line);
+      if (own !== null && own !== g.gold)
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `"gold" ${JSON.stringify(own)} disagrees with line ${g.line} of the gold file ${goldPath} (${JSON.stringify(g.gold)}): give each gold label once`,
+          { line },
+        );
       return g.gold;
     });
-    for (const [key, g] of byId)
+    for (const g of byId.values())
       if (!g.used)
-        fileFail('UM_FILE_FORMAT', fn, goldPath, `id ${key.slice(key.indexOf(':') + 1)} has no response in ${path}`, {
+        fileFail('UM_FILE_FORMAT', fn, goldPath, `id ${JSON.stringify(g.id)} has no response in ${path}`, {
           line: g.line,
         });
   }

@@ -46,6 +46,14 @@ export function probability(ctx: RowContext, value: unknown, path: string): numb
   return Math.log(value);
 }
 
+/** What tells a token apart from another of the same text: its `id`, Gemini's `tokenId` or its `bytes` (internal). */
+export function tokenId(o: Obj): { id?: string } {
+  if (typeof o.id === 'number' || typeof o.id === 'string') return { id: `id ${o.id}` };
+  if (typeof o.tokenId === 'number') return { id: `id ${o.tokenId}` };
+  if (Array.isArray(o.bytes)) return { id: `bytes ${o.bytes.join(',')}` };
+  return {};
+}
+
 /** `{ token, logprob }` entries of a top-k list (chat, responses, llama.cpp). */
 export function topEntries(
   ctx: RowContext,
@@ -61,6 +69,7 @@ export function topEntries(
     return {
       token: text(ctx, o[key], at(at(path, i), key)),
       logprob: read(ctx, o[valueKey], at(at(path, i), valueKey)),
+      ...tokenId(o),
     };
   });
 }

@@ -25,7 +25,8 @@ export interface JudgeOptions {
  * **Conventions.**
  * - Pairwise labels are case-sensitive (the article "a" is not the answer "A"); `tie` also reads `Tie`, `TIE` only
  *   through `variants`. Prefix matching is off for both kinds (`1` never starts `10`; `T` never starts `tie`).
- * - A grade scale has 2 … 101 grades, integers.
+ * - A grade scale has 2 … 101 grades, integers. With token log-probabilities, a scale past 9 needs a tokenizer that
+ *   keeps `10` one token: where digits are split (Llama 2, Mistral), the first token `1` of `10` is read as grade 1.
  *
  * **References.**
  * - Zheng et al., "Judging LLM-as-a-Judge with MT-Bench and Chatbot Arena", NeurIPS 2023, arXiv:2306.05685.
@@ -107,7 +108,8 @@ function argmax(p: ArrayLike<number>, o: number, c: number): number {
  *
  * **Conventions.**
  * - Rows pair by response index (`rows`): the i-th response of `swapped` judges the i-th pair of `forward` with the
- *   two answers exchanged. Pairs excluded in either order are left out and counted in `unpaired`.
+ *   two answers exchanged, so both must have read as many responses (`total`; `UM_SHAPE` otherwise — a shifted or
+ *   truncated file would pair other pairs). Pairs excluded in either order are left out and counted in `unpaired`.
  * - A decision is the argmax label (ties → first label); it is consistent when it names the same answer in both
  *   orders (A ↔ B exchanged, any other label such as `tie` kept).
  * - `first` and `second` name the labels of the two positions (default `A`, `B`).
@@ -120,8 +122,8 @@ function argmax(p: ArrayLike<number>, o: number, c: number): number {
  * @param swapped label probabilities of the same pairs with the answers exchanged.
  * @param options `first`, `second`: the labels of the two positions.
  * @returns {@link PositionBias}.
- * @throws {UMError} `UM_OPTION` for other inputs, different label sets or unknown position labels; `UM_EMPTY` when
- * no pair was read in both orders.
+ * @throws {UMError} `UM_OPTION` for other inputs, different label sets or unknown position labels; `UM_SHAPE` when
+ * the two read different numbers of responses; `UM_EMPTY` when no pair was read in both orders.
  * @example
  * ```js
  * import { labelProbabilities, positionBias } from 'uncertainty-metrics/llm';
@@ -147,6 +149,15 @@ export function positionBias(
     fail('UM_OPTION', fn, 'swapped', `have the labels of forward (${f.labels.join(', ')})`, {
       value: s.labels.join(', '),
     });
+  // pairs are matched by response index: files of different lengths cannot hold the same pairs in the same order
+  if (s.total !== f.total)
+    fail(
+      'UM_SHAPE',
+      fn,
+      'swapped',
+      `hold one response per pair of forward (${f.total} responses read): the i-th response of each judges the same pair`,
+      { value: `${s.total} responses read` },
+    );
   const position = (key: 'first' | 'second', fallback: string): number => {
     const name = options[key] ?? fallback;
     const k = f.labels.indexOf(name);

@@ -24,6 +24,7 @@ import {
   type RowResult,
   type RowSettings,
 } from './rows.js';
+import { chatStream, isChunk } from './readers.js';
 import { confidenceConfig, type ConfidenceConfig, type ConfidenceOptions } from './verbal.js';
 import { verbalizerOf, type Verbalizer } from './verbalizer.js';
 
@@ -38,7 +39,10 @@ export interface LabelProbabilityOptions {
   provenance?: Provenance | 'auto';
   /** The generated token that holds the answer: an index, or `'label'` (default): the first label token. */
   position?: 'label' | number;
-  /** Labels none of whose tokens were returned (default `'floor'`). */
+  /**
+   * Labels none of whose tokens were returned (default `'floor'`). Sampled rows: `'reject'` refuses a row that never
+   * sampled a label; otherwise such a label gets its frequency (0 unless `pseudocount` > 0).
+   */
   missing?: MissingPolicy;
   /** Rows that give no probabilities — refusals, errors, no label, no confidence (default `'error'`). */
   onInvalid?: 'error' | 'exclude';
@@ -93,8 +97,9 @@ export interface LabelProbabilities {
   readonly outside: Float64Array;
   /**
    * Per row: every token not returned has probability ≤ this — min(max(`outside`, `sumTolerance`), the smallest
-   * top-k probability): a rest below `sumTolerance` cannot be told from rounding. A bound per token: a label with
-   * s spellings, none returned, holds at most min(`outside`, s × bound).
+   * top-k probability besides the sampled token's): a rest below `sumTolerance` cannot be told from rounding. A
+   * bound per token: a label none of whose tokens was returned holds at most min(`outside`, s × bound), s the number
+   * of vocabulary tokens the verbalizer reads as that label.
    */
   readonly bound: Float64Array;
   /** Per row: labels none of whose tokens were returned (sampled: never sampled). */
@@ -193,10 +198,14 @@ function samplesOf(p: ParsedResponse): readonly Sample[] {
 /** One response row → its probabilities or why it gives none (internal). */
 function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0: RowSettings): RowResult | InvalidRow {
   const ctx = { fn, row };
-  const isList = reading.format !== 'text-classification' && isResponseList(r);
-  const parsed: ParsedResponse[] = isList
-    ? Array.from(r, (x, j) => parseResponse({ fn, row, prefix: `[${j}]` }, x, reading.format))
-    : [parseResponse(ctx, r, reading.format)];
+  // the chunks of one streamed chat completion are one response, not k samples
+  const isStream = (reading.format === 'auto' || reading.format === 'chat') && Array.isArray(r) && isChunk(r[0]);
+  const isList = !isStream && reading.format !== 'text-classification' && isResponseList(r);
+  const parsed: ParsedResponse[] = isStream
+    ? [{ format: 'chat', samples: chatStream(ctx, r as unknown[]), problem: null }]
+    : isList
+      ? Array.from(r, (x, j) => parseResponse({ fn, row, prefix: `[${j}]` }, x, reading.format))
+      : [parseResponse(ctx, r, reading.format)];
   const samples = parsed.flatMap((p, j) => samplesOf(p).map((s) => (isList ? relocate(s, j) : s)));
   const sample = samples[0] as Sample;
   const s: RowSettings = { ...s0, prefixes: s0.prefixes && parsed[0]?.format !== 'text-classification' };
@@ -213,7 +222,7 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
     );
   if (sample.refusal !== null)
     return invalid(ctx, sample.refusal.reason, sample.refusal.field, 'be an answer', sample.refusal.text);
-  if (prov === 'verbal') return verbalRow(ctx, s, sample);
+  if (prov === 'verbal') return verbalRow(ctx, s, sample, reading.provenance === 'auto');
   if (sample.steps === null)
     return invalid(
       ctx,
@@ -231,10 +240,12 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  *
  * **Formula.** Token log-probabilities: m_ℓ = Σ_{t ∈ R, t ~ ℓ} p(t) over the returned set R (the top-k and the
  * chosen token) and the tokens t the verbalizer reads as ℓ; outside mass O = max(0, 1 − Σ_{t ∈ R} p(t)); bound
- * b = min(max(O, τ), min_{t ∈ top-k} p(t)) with τ = `sumTolerance` (a rest below the rounding allowed cannot be told
- * from rounding), so each token not returned has p ≤ b. It is a bound per token: a label with s spellings, none
- * returned, holds at most min(O, s·b), and the labels not returned share at most O. A label with no returned token
- * gets m_ℓ = b (`floor`), 0 (`renormalize`) or rejects the row (`reject`); then P(ℓ) = m_ℓ / Σ_j m_j, in log space.
+ * b = min(max(O, τ), min_{t ∈ top-k, t ≠ chosen} p(t)) with τ = `sumTolerance` (a rest below the rounding allowed
+ * cannot be told from rounding), so each token not returned has p ≤ b. It is a bound per token: a label none of
+ * whose tokens was returned holds at most min(O, s·b), s the number of vocabulary tokens the verbalizer reads as it
+ * (case, leading-space and first-token forms of every spelling, not only the spellings listed), and the labels not
+ * returned share at most O. A label with no returned token gets m_ℓ = b (`floor`), 0 (`renormalize`) or rejects the
+ * row (`reject`); then P(ℓ) = m_ℓ / Σ_j m_j, in log space.
  * Verbal: P(named) = c, the others (1 − c)/(C − 1). Sampled: P(ℓ) = (n_ℓ + α)/(n + Cα) over the n answers naming a
  * label.
  *
@@ -242,20 +253,26 @@ function readRow(fn: string, row: number, r: unknown, reading: LabelReading, s0:
  * - The answer position (`position: 'label'`) is the first generated token the verbalizer reads as a label, else
  *   the first whose top-k offers one. A row with several answers (a list of responses, n > 1 choices or candidates)
  *   is read as samples; with `provenance: 'logprob'` or `'verbal'` it is a `UM_RESPONSE` error, never cut to one.
- * - `floor` (default) never gives a label probability 0 — b is a per-token upper limit, not a guess, and may be
- *   below the mass of a label with several spellings — so NLL stays finite (with `sumTolerance: 0` and all the
- *   probability returned there is no positive limit: a row missing a label is then invalid, `missing-label`);
+ *   A list of streamed `chat.completion.chunk` objects is one response: its deltas and token log-probabilities are
+ *   concatenated per choice in order (an error chunk makes it an `error` row).
+ * - `floor` (default) never gives a label of a logprob row probability 0 — b is a per-token upper limit, not a guess,
+ *   and may be below the mass of a label with several spellings — so NLL stays finite (with `sumTolerance: 0` and all
+ *   the probability returned there is no positive limit: a row missing a label is then invalid, `missing-label`);
  *   `renormalize` gives 0, `reject` turns such rows invalid. A row whose returned tokens hold no label is invalid
- *   (`no-label`) under every policy. `outside`, `bound`, `missing` and `labelMass` report per row what the top-k
- *   left out, whatever the policy.
+ *   (`no-label`) under every policy. `outside`, `bound`, `missing` and `labelMass` report per row what the top-k left
+ *   out, whatever the policy. Sampled rows have no bound: a label never sampled gets probability 0 unless
+ *   `pseudocount` is positive (`reject` refuses the row).
  * - OpenAI's placeholder `logprob: -9999` (a token too unlikely to report) and anything below it (llama.cpp's float
- *   minimum for 0) is read as not returned. A token listed twice in one top-k list is a `UM_RESPONSE` error (it
- *   would count twice).
- * - Known caveat: b assumes the top-k are the k most likely tokens; vLLM may add the sampled token beyond them
- *   (k + 1 entries), and a rare sampled token then makes b smaller than the true limit.
+ *   minimum for 0) is read as not returned. Two top-k entries of one text are two tokens, and both count, when their
+ *   log-probability, `id`/`tokenId` or `bytes` differ (vLLM renders `▁true` and `true` both as "true", llama.cpp and
+ *   vLLM byte-fallback tokens as ""); the same entry listed twice is a `UM_RESPONSE` error (it would count twice).
+ * - The sampled token is left out of the minimum in b: vLLM lists it first in place of the k-th most likely token,
+ *   so a rare sampled token limits nothing; the other entries are the most likely tokens besides it on every server.
+ *   Known caveat: a top-k of the sampled token alone (`top_logprobs: 1` with sampling on vLLM) is read as it is.
  * - Invalid rows — API errors, refusals (`message.refusal`, `refusal` parts, Gemini `SAFETY`-like finish reasons,
- *   blocked prompts), no log-probabilities, no label, no confidence — throw `UM_RESPONSE` naming the row and field
- *   (`onInvalid: 'error'`), or are left out and listed in `excluded` (`'exclude'`): never dropped silently.
+ *   blocked prompts, a Responses answer `incomplete` for `content_filter`), no log-probabilities, no label, no
+ *   confidence — throw `UM_RESPONSE` naming the row and field (`onInvalid: 'error'`), or are left out and listed in
+ *   `excluded` (`'exclude'`): never dropped silently.
  * - Malformed entries (a missing field, a non-string token, a log-probability above 0, a probability outside [0, 1],
  *   top-k summing past 1 + `sumTolerance`) always throw `UM_RESPONSE` naming the row and field.
  * - Gemini's proto3 JSON leaves out zero values: a missing `logProbability` is 0. llama.cpp's `post_sampling_probs`

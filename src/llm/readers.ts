@@ -1,5 +1,6 @@
 import {
   at,
+  isObj,
   list,
   logprob,
   obj,
@@ -7,6 +8,7 @@ import {
   optionalText,
   probability,
   text,
+  tokenId,
   tokenSteps,
   topEntries,
   type Obj,
@@ -18,38 +20,91 @@ import { badField, type RowContext, type Sample, type TokenLogprob, type TokenSt
 export function chat(ctx: RowContext, r: Obj): Sample[] {
   const choices = list(ctx, r.choices, 'choices');
   if (choices.length === 0) badField(ctx, 'choices', 'hold at least one choice', choices);
-  return choices.map((c0, i) => {
-    const path = at('choices', i);
-    const c = obj(ctx, c0, path);
-    const message = c.message === undefined || c.message === null ? {} : obj(ctx, c.message, at(path, 'message'));
-    // content is a string, or (some compatible servers) an array of { type: 'text', text } parts
-    let content: string | null;
-    if (Array.isArray(message.content))
-      content = list(ctx, message.content, at(path, 'message.content'))
-        .map((part, k) => {
-          const p = at(at(path, 'message.content'), k);
-          return optionalText(ctx, obj(ctx, part, p).text, at(p, 'text')) ?? '';
-        })
-        .join('');
-    else content = optionalText(ctx, message.content, at(path, 'message.content'));
-    const lp = c.logprobs === undefined || c.logprobs === null ? null : obj(ctx, c.logprobs, at(path, 'logprobs'));
-    const steps = lp === null ? null : optionalList(ctx, lp.content, at(path, 'logprobs.content'));
-    const refusalText = optionalText(ctx, message.refusal, at(path, 'message.refusal'));
-    const refusalTokens = lp === null ? null : optionalList(ctx, lp.refusal, at(path, 'logprobs.refusal'));
-    let refusal: Sample['refusal'] = null;
-    if (refusalText !== null) refusal = { field: at(path, 'message.refusal'), text: refusalText, reason: 'refusal' };
-    else if (refusalTokens !== null && refusalTokens.length > 0)
-      refusal = { field: at(path, 'logprobs.refusal'), text: 'refusal tokens', reason: 'refusal' };
-    else if (c.finish_reason === 'content_filter')
-      refusal = { field: at(path, 'finish_reason'), text: 'content_filter', reason: 'refusal' };
-    return {
-      text: content,
-      steps: steps === null ? null : tokenSteps(ctx, steps, at(path, 'logprobs.content')),
-      refusal,
-      stepsPath: at(path, 'logprobs.content'),
-      textPath: at(path, 'message.content'),
-    };
-  });
+  return choices.map((c0, i) => chatChoice(ctx, obj(ctx, c0, at('choices', i)), at('choices', i)));
+}
+
+/** One choice of a chat completion, or of a streamed chunk (whose message is its `delta`) (internal). */
+function chatChoice(ctx: RowContext, c: Obj, path: string): Sample {
+  const key = c.message === undefined && c.delta !== undefined ? 'delta' : 'message';
+  const message = c[key] === undefined || c[key] === null ? {} : obj(ctx, c[key], at(path, key));
+  // content is a string, or (some compatible servers) an array of { type: 'text', text } parts
+  let content: string | null;
+  if (Array.isArray(message.content))
+    content = list(ctx, message.content, at(path, `${key}.content`))
+      .map((part, k) => {
+        const p = at(at(path, `${key}.content`), k);
+        return optionalText(ctx, obj(ctx, part, p).text, at(p, 'text')) ?? '';
+      })
+      .join('');
+  else content = optionalText(ctx, message.content, at(path, `${key}.content`));
+  const lp = c.logprobs === undefined || c.logprobs === null ? null : obj(ctx, c.logprobs, at(path, 'logprobs'));
+  const steps = lp === null ? null : optionalList(ctx, lp.content, at(path, 'logprobs.content'));
+  const refusalText = optionalText(ctx, message.refusal, at(path, `${key}.refusal`));
+  const refusalTokens = lp === null ? null : optionalList(ctx, lp.refusal, at(path, 'logprobs.refusal'));
+  let refusal: Sample['refusal'] = null;
+  if (refusalText !== null) refusal = { field: at(path, `${key}.refusal`), text: refusalText, reason: 'refusal' };
+  else if (refusalTokens !== null && refusalTokens.length > 0)
+    refusal = { field: at(path, 'logprobs.refusal'), text: 'refusal tokens', reason: 'refusal' };
+  else if (c.finish_reason === 'content_filter')
+    refusal = { field: at(path, 'finish_reason'), text: 'content_filter', reason: 'refusal' };
+  return {
+    text: content,
+    steps: steps === null ? null : tokenSteps(ctx, steps, at(path, 'logprobs.content')),
+    refusal,
+    stepsPath: at(path, 'logprobs.content'),
+    textPath: at(path, `${key}.content`),
+  };
+}
+
+/** A streamed chat completion chunk (`object: 'chat.completion.chunk'`, choices holding a `delta`) (internal). */
+export function isChunk(x: unknown): boolean {
+  if (!isObj(x)) return false;
+  const first: unknown = Array.isArray(x.choices) ? x.choices[0] : undefined;
+  return x.object === 'chat.completion.chunk' || (isObj(first) && 'delta' in first && !('message' in first));
+}
+
+/**
+ * The chunks of one streamed chat completion, as its answers: per choice `index`, the deltas' text and token
+ * log-probabilities concatenated in order (each step keeps the path of its chunk); a chunk without choices (the usage
+ * chunk) adds nothing; an error chunk is an answer that failed (internal).
+ */
+export function chatStream(ctx: RowContext, chunks: readonly unknown[]): Sample[] {
+  const merged = new Map<number, Sample>();
+  for (let j = 0; j < chunks.length; j++) {
+    const chunk = obj(ctx, chunks[j], `[${j}]`);
+    if (chunk.error !== undefined && chunk.error !== null) {
+      // a stream that ends in an error is one answer that failed, whatever its chunks held before
+      const e = chunk.error;
+      const text = isObj(e) && typeof e.message === 'string' ? e.message : typeof e === 'string' ? e : 'error';
+      const field = `[${j}].error`;
+      return [
+        { text: null, steps: null, refusal: { field, text, reason: 'error' }, stepsPath: field, textPath: field },
+      ];
+    }
+    if (!isChunk(chunk))
+      badField(ctx, `[${j}]`, 'be a chunk of the same stream (object: chat.completion.chunk)', chunk);
+    list(ctx, chunk.choices, `[${j}].choices`).forEach((ch0, i) => {
+      const path = `[${j}].choices[${i}]`;
+      const ch = obj(ctx, ch0, path);
+      const index = ch.index ?? i;
+      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0)
+        badField(ctx, at(path, 'index'), 'be a choice index (an integer ≥ 0)', index);
+      const next = chatChoice(ctx, ch, path);
+      const prev = merged.get(index);
+      if (prev === undefined) merged.set(index, next);
+      else
+        merged.set(index, {
+          text: prev.text === null ? next.text : next.text === null ? prev.text : prev.text + next.text,
+          steps: prev.steps === null ? next.steps : next.steps === null ? prev.steps : [...prev.steps, ...next.steps],
+          refusal: prev.refusal ?? next.refusal,
+          stepsPath: prev.steps === null ? next.stepsPath : prev.stepsPath,
+          textPath: prev.text === null ? next.textPath : prev.textPath,
+        });
+    });
+  }
+  if (merged.size === 0)
+    badField(ctx, '', 'hold a chunk with a choice (a stream of no answer)', `${chunks.length} chunks`);
+  return [...merged].sort((a, b) => a[0] - b[0]).map(([, sample]) => sample);
 }
 
 export function completions(ctx: RowContext, r: Obj): Sample[] {
@@ -129,6 +184,13 @@ export function responses(ctx: RowContext, r: Obj): Sample[] {
       if (lp !== null) steps = [...(steps ?? []), ...tokenSteps(ctx, lp, at(path, 'logprobs'))];
     });
   });
+  // an answer cut by the content filter is withheld, as chat's finish_reason content_filter
+  const incomplete =
+    r.incomplete_details === undefined || r.incomplete_details === null
+      ? null
+      : obj(ctx, r.incomplete_details, 'incomplete_details');
+  if (refusal === null && incomplete?.reason === 'content_filter')
+    refusal = { field: 'incomplete_details.reason', text: 'content_filter', reason: 'refusal' };
   return [{ text: content, steps, refusal, stepsPath: 'output', textPath: 'output' }];
 }
 
@@ -149,6 +211,7 @@ function geminiToken(ctx: RowContext, value: unknown, path: string): TokenLogpro
   return {
     token: o.token === undefined ? '' : text(ctx, o.token, at(path, 'token')),
     logprob: o.logProbability === undefined ? 0 : logprob(ctx, o.logProbability, at(path, 'logProbability')),
+    ...tokenId(o),
   };
 }
 

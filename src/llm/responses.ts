@@ -6,7 +6,8 @@ import { chat, completions, gemini, llamacpp, responses, textClassification } fr
 /**
  * The response shapes read, each from its provider's documented schema:
  * - `'chat'` — OpenAI-compatible chat completions (`choices[i].message`, `choices[i].logprobs.content[j]` with
- *   `token`, `logprob`, `top_logprobs`); also vLLM, llama.cpp's server, Ollama's OpenAI endpoint and others.
+ *   `token`, `logprob`, `top_logprobs`); also vLLM, llama.cpp's server, Ollama's OpenAI endpoint and others. Streamed
+ *   `chat.completion.chunk` objects are read too (`delta` for `message`); a row's list of them is one response.
  * - `'completions'` — the legacy completions endpoint (`choices[i].text`, `logprobs.tokens`, `token_logprobs`,
  *   `top_logprobs` as `{ token: logprob }` objects).
  * - `'responses'` — the Responses API (`output[].content[]` parts of type `output_text` with `logprobs`, or `refusal`).
@@ -31,6 +32,11 @@ export const RESPONSE_FORMATS: readonly ResponseFormat[] = [
 export interface TokenLogprob {
   readonly token: string;
   readonly logprob: number;
+  /**
+   * What tells apart two tokens of the same text, when the response gives it: llama.cpp's `id`, Gemini's `tokenId`
+   * or the token's `bytes` (vLLM renders `▁true` and `true` both as "true", and byte-fallback tokens as "").
+   */
+  readonly id?: string;
 }
 
 /** One generated position: the token chosen (its log-probability may be unknown) and the top-k returned (internal). */

@@ -108,8 +108,7 @@ const PLACEHOLDER_LOGPROB = -9999;
 
 /**
  * A row from token log-probabilities: label masses, the mass outside the top-k and its per-token bound (internal).
- * The bound assumes the top-k are the k most likely tokens; vLLM may add the sampled token beyond them (k + 1
- * entries), which can make the bound too small when that token is rare (a known caveat).
+ * The bound assumes the top-k entries other than the sampled token are the most likely tokens besides it.
  */
 export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): RowResult | InvalidRow {
   const c = s.v.numClasses;
@@ -117,24 +116,36 @@ export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): Row
   const found = answerStep(ctx, s, steps, sample.stepsPath);
   if ('kind' in found) return found;
   const step = steps[found.index] as TokenStep;
-  // the same token twice in one list would count its probability twice: the provider documents no such lists
-  const listed = new Set<string>();
-  for (const t of step.top) {
-    if (listed.has(t.token))
-      badField(ctx, step.topPath, 'list each token once (a repeated token would count twice)', `${t.token} twice`);
-    listed.add(t.token);
-  }
   const real = (logprob: number) => logprob > PLACEHOLDER_LOGPROB;
   const top = step.top.filter((t) => real(t.logprob));
+  // two entries of one text are two tokens when their log-probability, id or bytes differ (vLLM renders ▁true and
+  // true both as "true", byte-fallback tokens as ""): both count. The same entry twice would count one token twice.
+  const entryKeys = new Set<string>();
+  for (const t of top) {
+    const key = `${t.logprob}\u0000${t.id ?? ''}\u0000${t.token}`;
+    if (entryKeys.has(key))
+      badField(
+        ctx,
+        step.topPath,
+        'list each token once (the same entry twice would count twice)',
+        `${JSON.stringify(t.token)} with log-probability ${t.logprob} twice`,
+      );
+    entryKeys.add(key);
+  }
+  const listed = new Set(top.map((t) => t.token));
   // the returned set: the top-k and the chosen token (when sampled from outside the top-k)
   const entries = [...top];
   const chosen = step.chosen;
   if (chosen !== null && chosen.logprob !== null && real(chosen.logprob) && !listed.has(chosen.token))
     entries.push({ token: chosen.token, logprob: chosen.logprob });
   let returned = 0;
-  let minTop = Infinity;
   for (const e of entries) returned += Math.exp(e.logprob);
-  for (const e of top) minTop = Math.min(minTop, e.logprob);
+  // the least likely of the top-k other than the sampled token: vLLM lists the sampled token first in place of the
+  // k-th most likely, so a rare sampled token is no limit on the tokens left out; the others are the most likely
+  // tokens besides it, whatever the server (only a top-k of the sampled token alone is read as it is)
+  const others = top.filter((t) => chosen === null || t.token !== chosen.token);
+  let minTop = Infinity;
+  for (const e of others.length > 0 ? others : top) minTop = Math.min(minTop, e.logprob);
   if (returned > 1 + s.sumTolerance)
     badField(ctx, step.topPath, `hold probabilities summing to at most 1 (tolerance ${s.sumTolerance})`, returned);
   const outside = Math.max(0, 1 - returned);
@@ -177,14 +188,29 @@ export function logprobRow(ctx: RowContext, s: RowSettings, sample: Sample): Row
   return { kind: 'row', logp, provenance: 'logprob', outside, bound, missing, labelMass, position: found.index };
 }
 
-/** A row from a verbalized confidence: the named label gets it, the other labels share the rest (internal). */
-export function verbalRow(ctx: RowContext, s: RowSettings, sample: Sample): RowResult | InvalidRow {
+/**
+ * A row from a verbalized confidence: the named label gets it, the other labels share the rest (internal). `auto`:
+ * read so because the response holds no token log-probabilities, which a missing confidence then also says.
+ */
+export function verbalRow(ctx: RowContext, s: RowSettings, sample: Sample, auto = false): RowResult | InvalidRow {
   const field = sample.textPath;
-  if (sample.text === null) return invalid(ctx, 'no-label', field, 'hold the answer text', null);
+  // under auto provenance a row without log-probabilities is read as verbal: say that both are missing, since the
+  // usual cause is a request without logprobs
+  const orTokens = auto
+    ? ` — or hold token log-probabilities at ${sample.stepsPath} (none returned: request logprobs with top_logprobs)`
+    : '';
+  if (sample.text === null) return invalid(ctx, 'no-label', field, `hold the answer text${orTokens}`, null);
   const r = readConfidence(sample.text, s.confidence);
   if (r.kind === 'range') return invalid(ctx, 'no-confidence', field, 'state a confidence in [0, 1]', r.text);
+  if (r.kind === 'span') return invalid(ctx, 'no-confidence', field, 'state one confidence, not a span', r.text);
   if (r.kind === 'none')
-    return invalid(ctx, 'no-confidence', field, 'state a confidence (85%, 0.85, 85/100 or a mapped word)', sample.text);
+    return invalid(
+      ctx,
+      'no-confidence',
+      field,
+      `state a confidence (85%, 0.85, 85/100 or a mapped word)${orTokens}`,
+      sample.text,
+    );
   const k = labelOfText(s.v, sample.text, r);
   if (k === NO_LABEL) return invalid(ctx, 'no-label', field, `name a label (${labelList(s.v)})`, sample.text);
   const c = s.v.numClasses;

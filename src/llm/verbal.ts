@@ -55,10 +55,14 @@ const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** Whole words: not inside a word or a number (`5` is not in `0.5`). */
 const BEFORE = '(?<![\\p{L}\\p{N}])(?<!\\p{N}[.,])';
 const AFTER = '(?![\\p{L}\\p{N}])(?![.,]\\p{N})';
+/** A minus sign, unless it joins two numbers (`70-80%`, `70% - 80%` are spans) or a word (`v-2`). */
+const SIGN = '(?:(?<!\\p{L})(?<![\\p{N}%]\\s*)([-\u2212]))?';
 const NUMBER = new RegExp(
-  `${BEFORE}(\\d+(?:\\.\\d+)?|\\.\\d+)(?:\\s*(%)|\\s*(?:/|\\bout of\\b)\\s*(\\d+(?:\\.\\d+)?))?${AFTER}`,
+  `${SIGN}${BEFORE}(\\d+(?:\\.\\d+)?|\\.\\d+)(?:\\s*(%|percent\\b|per\\s?cent\\b)|\\s*(?:/|\\bout of\\b)\\s*(\\d+(?:\\.\\d+)?))?${AFTER}`,
   'giu',
 );
+/** What joins the two ends of a span: `70-80%`, `0.7 – 0.8`, `70% to 80%` (also `4 - 90%`: never guessed). */
+const SPAN = /^\s*(?:-|\u2013|\u2014|to)\s*$/iu;
 
 /** A stated confidence: its value and where it is in the text (internal). */
 interface Stated {
@@ -68,16 +72,34 @@ interface Stated {
   readonly text: string;
   /** A bare number (no `%`, no `/`), which may be a label rather than a confidence. */
   readonly bare: boolean;
+  /** The two ends of a span (`70-80%`): a statement, but not of one confidence. */
+  readonly span?: readonly [number, number];
 }
 
-/** Every number and mapped word of a text, in order (internal). */
+/** Every number and mapped word of a text, in order; two numbers joined by a dash or `to` are one span (internal). */
 function statements(t: string, c: ConfidenceConfig): Stated[] {
-  const out: Stated[] = [];
+  const numbers: Stated[] = [];
   for (const m of t.matchAll(NUMBER)) {
-    const x = Number(m[1]);
-    const value = m[2] !== undefined ? x / 100 : m[3] !== undefined ? x / Number(m[3]) : x / c.scale;
-    const bare = m[2] === undefined && m[3] === undefined;
-    out.push({ value, start: m.index, end: m.index + m[0].length, text: m[0], bare });
+    const x = (m[1] === undefined ? 1 : -1) * Number(m[2]);
+    const value = m[3] !== undefined ? x / 100 : m[4] !== undefined ? x / Number(m[4]) : x / c.scale;
+    const bare = m[3] === undefined && m[4] === undefined;
+    numbers.push({ value, start: m.index, end: m.index + m[0].length, text: m[0], bare });
+  }
+  const out: Stated[] = [];
+  for (let i = 0; i < numbers.length; i++) {
+    const a = numbers[i] as Stated;
+    const b = numbers[i + 1];
+    if (b !== undefined && SPAN.test(t.slice(a.end, b.start))) {
+      out.push({
+        value: NaN,
+        start: a.start,
+        end: b.end,
+        text: t.slice(a.start, b.end),
+        bare: a.bare && b.bare,
+        span: [a.value, b.value],
+      });
+      i++;
+    } else out.push(a);
   }
   for (const [w, v] of Object.entries(c.words)) {
     const re = new RegExp(`${BEFORE}${escape(w.trim())}${AFTER}`, 'giu');
@@ -94,11 +116,15 @@ function statements(t: string, c: ConfidenceConfig): Stated[] {
   });
 }
 
-/** The outcome of reading a confidence: found, none, or a stated value outside [0, 1] (internal). */
+/**
+ * The outcome of reading a confidence: found, none, a stated value outside [0, 1], or a span of two values
+ * (internal).
+ */
 export type ConfidenceRead =
   | { readonly kind: 'found'; readonly value: number; readonly start: number; readonly end: number }
   | { readonly kind: 'none' }
-  | { readonly kind: 'range'; readonly text: string; readonly value: number };
+  | { readonly kind: 'range'; readonly text: string; readonly value: number }
+  | { readonly kind: 'span'; readonly text: string };
 
 /**
  * Reads the stated confidence of a text (internal; see {@link parseConfidence}): the first statement after the last
@@ -111,20 +137,19 @@ export function readConfidence(t: string, c: ConfidenceConfig): ConfidenceRead {
     const re = new RegExp(`${BEFORE}${escape(k.trim())}${AFTER}`, 'giu');
     for (const m of t.matchAll(re)) keywordEnd = Math.max(keywordEnd, m.index + m[0].length);
   }
-  const inRange = (s: Stated) => s.value >= 0 && s.value <= 1;
+  const inRange = (x: number) => x >= 0 && x <= 1;
+  // a bare number (or span of them) outside [0, 1] is not read as a confidence without a keyword: a grade, a count
+  const candidate = (s: Stated) => !s.bare || (s.span === undefined ? inRange(s.value) : s.span.every(inRange));
   let chosen: Stated | undefined;
-  if (keywordEnd >= 0) {
-    chosen = all.find((s) => s.start >= keywordEnd);
-    if (chosen !== undefined && !inRange(chosen)) return { kind: 'range', text: chosen.text, value: chosen.value };
-  }
+  if (keywordEnd >= 0) chosen = all.find((s) => s.start >= keywordEnd);
   if (chosen === undefined) {
-    const candidates = all.filter((s) => !s.bare || inRange(s));
+    const candidates = all.filter(candidate);
     chosen = candidates[candidates.length - 1];
-    if (chosen !== undefined && !inRange(chosen)) return { kind: 'range', text: chosen.text, value: chosen.value };
   }
-  return chosen === undefined
-    ? { kind: 'none' }
-    : { kind: 'found', value: chosen.value, start: chosen.start, end: chosen.end };
+  if (chosen === undefined) return { kind: 'none' };
+  if (chosen.span !== undefined) return { kind: 'span', text: chosen.text };
+  if (!inRange(chosen.value)) return { kind: 'range', text: chosen.text, value: chosen.value };
+  return { kind: 'found', value: chosen.value, start: chosen.start, end: chosen.end };
 }
 
 /**
@@ -140,8 +165,11 @@ export function readConfidence(t: string, c: ConfidenceConfig): ConfidenceRead {
  *   bare number in [0, 1] — where models usually put it ("yes (85%)" → 0.85). A bare number outside [0, 1] is not
  *   read as a confidence without a keyword (a grade, a count); with `scale: 100`, `85` reads 0.85.
  * - Numbers are whole: the `5` inside `0.5` or `v5` is never a statement of its own. Words match whole, ignoring case.
- * - No statement gives `null`; a statement outside [0, 1] (`120%`, `7/5`, or `85` after a keyword with scale 1) is a
- *   `UM_RESPONSE` error — never clipped.
+ * - `percent` and `per cent` read as `%`. A minus sign is read: `-20%` is outside [0, 1], never its absolute value.
+ * - No statement gives `null`; a statement outside [0, 1] (`120%`, `7/5`, `-0.2`, or `85` after a keyword with
+ *   scale 1) is a `UM_RESPONSE` error — never clipped. Two numbers joined by a dash or `to` (`70-80%`, `0.7 to 0.8`)
+ *   state a span, not one confidence: also a `UM_RESPONSE` error — neither end nor the middle is guessed (a grade
+ *   and a confidence written `4 - 90%` read as a span too: `4, confidence 90%` reads 0.9).
  *
  * **References.**
  * - Tian et al., "Just Ask for Calibration: Strategies for Eliciting Calibrated Confidence Scores from Language
@@ -153,7 +181,7 @@ export function readConfidence(t: string, c: ConfidenceConfig): ConfidenceRead {
  * @param options `words`, `scale`, `keywords`.
  * @returns the confidence in [0, 1], or null when the text states none.
  * @throws {UMError} `UM_OPTION` for a text that is not a string or bad options; `UM_RESPONSE` for a stated
- * confidence outside [0, 1].
+ * confidence outside [0, 1] or a span.
  * @example
  * ```js
  * import { parseConfidence } from 'uncertainty-metrics/llm';
@@ -166,15 +194,13 @@ export function parseConfidence(text: string, options: ConfidenceOptions = {}): 
   const fn = 'parseConfidence';
   if (typeof text !== 'string') fail('UM_OPTION', fn, 'text', 'be a string', { value: text });
   const r = readConfidence(text, confidenceConfig(fn, 'options', options));
-  if (r.kind === 'range')
+  if (r.kind === 'range' || r.kind === 'span')
     throw new UMError(
       'UM_RESPONSE',
-      `${fn}: text must state a confidence in [0, 1]; got ${formatValue(r.text)} (${r.value})`,
-      {
-        fn,
-        argument: 'text',
-        value: r.text,
-      },
+      r.kind === 'range'
+        ? `${fn}: text must state a confidence in [0, 1]; got ${formatValue(r.text)} (${r.value})`
+        : `${fn}: text must state one confidence, not a span; got ${formatValue(r.text)}`,
+      { fn, argument: 'text', value: r.text },
     );
   return r.kind === 'found' ? r.value : null;
 }

@@ -102,6 +102,20 @@ describe('um metrics on LLM responses', () => {
       2,
       `um metrics: ${at('responses.jsonl')}: line 1: id "test-0" has no line in the gold file ${at('gold-short.jsonl')}\n`,
     ]);
+    // the bundled file has its own gold: --gold agreeing with it reads the same, disagreeing is refused (never ignored)
+    const same = await um(['metrics', TEST, '--gold', at('gold.jsonl'), ...LABELS, ...EXCLUDE, '--json']);
+    expect((JSON.parse(same.stdout) as { ece: number }).ece).toBe(one.ece);
+    writeFileSync(
+      at('gold-other.jsonl'),
+      rows
+        .map((x, i) => `${JSON.stringify({ id: x.id, gold: i === 3 ? (x.gold === 'A' ? 'B' : 'A') : x.gold })}\n`)
+        .join(''),
+    );
+    const clash = await um(['metrics', TEST, '--gold', at('gold-other.jsonl'), ...LABELS]);
+    expect([clash.code, clash.stderr]).toEqual([
+      2,
+      `um metrics: ${TEST}: line 4: "gold" ${JSON.stringify(rows[3]?.gold)} disagrees with line 4 of the gold file ${at('gold-other.jsonl')} (${JSON.stringify(rows[3]?.gold === 'A' ? 'B' : 'A')}): give each gold label once\n`,
+    ]);
   });
   it('labels from --verbalizer FILE; both, neither or a bad one are usage errors; file flags are refused', async () => {
     writeFileSync(at('judge.json'), JSON.stringify({ labels: ['A', 'B', 'tie'], variants: { tie: ['Tie'] } }));
@@ -142,6 +156,47 @@ describe('um metrics on LLM responses', () => {
       2,
       `um metrics: ${at('graded.jsonl')}: line 3 (id "c"): "gold" must be unambiguous: the number 4 is the class index of label "5" and the name of label "4" (class 3); write the label name as a string ("4" or "5"); got 4\n`,
     ]);
+  });
+  it('sampled answers: a label never sampled is reported, and --pseudocount smooths it as the library does', async () => {
+    let seed = 3;
+    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const say = (t: string) => ({ choices: [{ message: { content: t } }] });
+    const rows = Array.from({ length: 60 }, (_x, i) => {
+      const p = next();
+      const k = 2 + Math.floor(next() * 6);
+      return {
+        id: `s${i}`,
+        gold: next() < p ? 'yes' : 'no',
+        response: Array.from({ length: k }, () => say(next() < p ? 'yes' : 'no')),
+      };
+    });
+    writeFileSync(at('sampled.jsonl'), rows.map((x) => `${JSON.stringify(x)}\n`).join(''));
+    const never = rows.filter((r) => new Set(r.response.map((a) => a.choices[0]?.message.content)).size === 1).length;
+    expect(never).toBeGreaterThan(5);
+    const plain = await um(['metrics', at('sampled.jsonl'), '--labels', 'yes,no']);
+    expect(plain.stdout).toContain(
+      `${never} sampled rows never sampled a label (its probability is 0: --pseudocount A smooths it)`,
+    );
+    const smooth = await um(['metrics', at('sampled.jsonl'), '--labels', 'yes,no', '--pseudocount', '0.5', '--json']);
+    const read = labelProbabilities(
+      rows.map((r) => r.response),
+      ['yes', 'no'],
+      { pseudocount: 0.5 },
+    );
+    const out = JSON.parse(smooth.stdout) as {
+      nll: number;
+      llm: { sampledRowsMissingLabels: number; pseudocount: number };
+    };
+    const y = goldLabels(
+      read,
+      rows.map((r) => r.gold),
+    );
+    expect(out.nll).toBe(evaluate(y, read.probs).nll);
+    expect([out.llm.sampledRowsMissingLabels, out.llm.pseudocount]).toEqual([never, 0.5]);
+    for (const bad of ['-1', 'x', 'Infinity', '1e999'])
+      expect((await um(['metrics', at('sampled.jsonl'), '--labels', 'yes,no', '--pseudocount', bad])).stderr).toBe(
+        `um metrics: --pseudocount must be a finite number ≥ 0; got ${JSON.stringify(bad)}\n`,
+      );
   });
   it('--ci adds bootstrap intervals', async () => {
     const r = await um(['metrics', TEST, ...LABELS, ...EXCLUDE, '--ci', '0.9', '--resamples', '50', '--json']);

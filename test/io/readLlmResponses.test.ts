@@ -68,6 +68,12 @@ describe('readLlmResponses', () => {
       '{"id":1,"gold":"yes"}\n{"id":9,"gold":"no"}\n',
       /: line 2: id 9 has no response in/,
     ],
+    [
+      'a gold id of text without a response',
+      `{"id":1,"response":${R}}\n`,
+      '{"id":1,"gold":"yes"}\n{"id":"q9","gold":"no"}\n',
+      /: line 2: id "q9" has no response in/,
+    ],
     ['an empty file', '\n\n', undefined, /has no data lines/],
   ];
   for (const [what, text, gold, message] of broken)
@@ -77,6 +83,44 @@ describe('readLlmResponses', () => {
       expect(e.message.startsWith('readLlmResponses: ')).toBe(true);
       expect(e.message).toMatch(message);
     });
+  it('a gold in both files: read when the two agree, refused naming both lines when they differ (seeded)', async () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const values = ['yes', 'no', 0, 1];
+    for (let trial = 0; trial < 30; trial++) {
+      const n = 1 + Math.floor(next() * 6);
+      const gold = Array.from({ length: n }, () => values[Math.floor(next() * 4)] as string | number);
+      // each response line repeats its gold, leaves it out or gives null; one may disagree
+      const bad = next() < 0.5 ? Math.floor(next() * n) : -1;
+      const own = gold.map((g, i) => {
+        if (i === bad) return g === 'yes' ? 'no' : 'yes';
+        const r = next();
+        return r < 1 / 3 ? g : r < 2 / 3 ? null : undefined;
+      });
+      const p = file(
+        own
+          .map((g, i) => JSON.stringify({ id: `q${i}`, ...(g === undefined ? {} : { gold: g }), response: {} }))
+          .join('\n'),
+      );
+      const gf = file(gold.map((g, i) => JSON.stringify({ id: `q${i}`, gold: g })).join('\n'));
+      if (bad < 0) {
+        expect((await readLlmResponses(p, { gold: gf })).gold).toEqual(gold);
+        continue;
+      }
+      const e = await error(() => readLlmResponses(p, { gold: gf }));
+      expect([e.code, e.message]).toEqual([
+        'UM_FILE_FORMAT',
+        `readLlmResponses: ${p}: line ${bad + 1}: "gold" ${JSON.stringify(own[bad])} disagrees with line ${bad + 1} of the gold file ${gf} (${JSON.stringify(gold[bad])}): give each gold label once`,
+      ]);
+    }
+  });
+  it('ids join with their type: 0 and "0" are different ids, and the message says so', async () => {
+    const p = file(`{"id":0,"response":${R}}\n`);
+    const e = await error(() => readLlmResponses(p, { gold: file('{"id":"0","gold":"yes"}\n') }));
+    expect(e.message).toMatch(
+      /: line 1: id 0 has no line in the gold file .*\(its line 1 has the id "0": ids join with their type, write both as strings or both as numbers\)$/,
+    );
+  });
   it('bad arguments', async () => {
     expect((await error(() => readLlmResponses(''))).code).toBe('UM_OPTION');
     expect((await error(() => readLlmResponses(join(dir, 'none.jsonl')))).code).toBe('UM_FILE_NOT_FOUND');

@@ -141,4 +141,28 @@ describe('positionBias', () => {
     const one = positionBias(ab, ab);
     expect([one.n, one.standardError]).toEqual([1, null]);
   });
+
+  it('refuses reads of different numbers of responses: pairs match by index, a shifted file pairs other pairs', () => {
+    const rng = createRng('t', 9);
+    const v = judgeVerbalizer('pairwise');
+    for (let trial = 0; trial < 20; trial++) {
+      const n = 2 + rng.integer(30);
+      const m = rng.uniform() < 0.5 ? n : 2 + rng.integer(40);
+      const rows = (k: number) =>
+        Array.from({ length: k }, () => judged(['A', 'B', 'tie'], softmax([rng.normal(), rng.normal(), -1])));
+      // a refusal at the end of the longer file: the kept rows alone would still overlap
+      const swappedRows = [...rows(m - 1), { choices: [{ message: { refusal: 'no' } }] }];
+      const forward = labelProbabilities(rows(n), v);
+      const swapped = labelProbabilities(swappedRows, v, { onInvalid: 'exclude' });
+      if (m === n) {
+        expect(positionBias(forward, swapped).n).toBe(Math.min(n, m - 1));
+        continue;
+      }
+      const e = failure(() => positionBias(forward, swapped));
+      expect([e.code, e.message]).toEqual([
+        'UM_SHAPE',
+        `positionBias: swapped must hold one response per pair of forward (${n} responses read): the i-th response of each judges the same pair; got "${m} responses read"`,
+      ]);
+    }
+  });
 });

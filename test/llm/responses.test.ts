@@ -155,8 +155,12 @@ describe('the other shapes', () => {
     close(r.probs, [0.65 / 0.95, 0.3 / 0.95]);
     close([r.outside, r.bound], [0.05, 0.05]);
   });
-  it('Responses API: output_text logprobs, and refusal parts', () => {
-    const [resp, refused] = fixture('responses');
+  it('Responses API: output_text logprobs, refusal parts, and an answer cut by the content filter', () => {
+    const [resp, refused, filtered, truncated] = fixture('responses');
+    // incomplete for content_filter is a withheld answer (as chat's finish_reason); for max_output_tokens it is read
+    const read = labelProbabilities([filtered, truncated], YN, { onInvalid: 'exclude' });
+    expect(read.excluded.map((x) => [x.row, x.reason, x.field])).toEqual([[0, 'refusal', 'incomplete_details.reason']]);
+    close(Array.from(read.probs.data), [0.15 / 0.95, 0.8 / 0.95]);
     // No .55 + NO .02 = .57, Yes .4: returned .97, outside .03, bound .02
     const r = one(resp);
     close(r.probs, [0.4 / 0.97, 0.57 / 0.97]);

@@ -1,7 +1,7 @@
 /**
- * One logprob row (src/llm/rows.ts) on seeded top-k lists: a token listed twice is refused, OpenAI's −9999
- * placeholder is read as not returned, `floor` never gives 0 (a returned mass reaching 1 leaves sumTolerance), and a
- * row with no label token is invalid under every policy.
+ * One logprob row (src/llm/rows.ts) on seeded top-k lists: one text twice is two tokens unless the entry repeats
+ * (then refused), OpenAI's −9999 placeholder is read as not returned, `floor` never gives 0 (a returned mass reaching
+ * 1 leaves sumTolerance), and a row with no label token is invalid under every policy.
  */
 import { describe, expect, it } from 'vitest';
 import { labelProbabilities, type LabelProbabilityOptions } from '../../src/llm/index.js';
@@ -30,26 +30,76 @@ function topK(r: () => number, k: number, mass: number): Entry[] {
 }
 
 describe('logprob rows', () => {
-  it('a token listed twice in one top-k list is refused, naming the row and field', () => {
+  it('one text twice: two tokens when log-probability, id or bytes differ (both count), else refused', () => {
     const r = rng(1);
+    /** The same top-k list as chat (bytes), llama.cpp (id) and Gemini (tokenId) responses. */
+    const shapes = (top: readonly (Entry & { id: number })[]) => [
+      chat(top.map((t) => ({ token: t.token, logprob: t.logprob, bytes: [t.id] }))),
+      {
+        content: (top[0] as Entry).token,
+        tokens_predicted: 1,
+        completion_probabilities: [{ ...top[0], top_logprobs: top }],
+      },
+      {
+        candidates: [
+          {
+            content: { parts: [{ text: (top[0] as Entry).token }] },
+            logprobsResult: {
+              chosenCandidates: [{ token: top[0]?.token, tokenId: top[0]?.id, logProbability: top[0]?.logprob }],
+              topCandidates: [
+                { candidates: top.map((t) => ({ token: t.token, tokenId: t.id, logProbability: t.logprob })) },
+              ],
+            },
+          },
+        ],
+      },
+    ];
     for (let trial = 0; trial < 200; trial++) {
       // a label token leads, so the list is the answer step whatever else it holds
-      const top = [
-        { token: 'Yes', logprob: Math.log(0.3) },
-        ...topK(r, 2 + Math.floor(r() * 6), 0.2 + 0.4 * r()).filter((t) => t.token !== 'Yes'),
-      ];
-      const twin = top[Math.floor(r() * top.length)] as Entry;
-      const listed = [...top];
-      // the repeat may carry the same or another log-probability, anywhere in the list
-      listed.splice(Math.floor(r() * (top.length + 1)), 0, { token: twin.token, logprob: twin.logprob - r() * 3 });
-      const rows = [chat(top), chat(listed)];
-      for (const missing of ['floor', 'renormalize', 'reject'] as const) {
-        const e = failure(() => labelProbabilities(rows, YN, { missing, onInvalid: 'exclude' }));
-        expect([e.code, e.details.index]).toEqual(['UM_RESPONSE', [1]]);
-        expect(e.message).toBe(
-          `labelProbabilities: responses[1].choices[0].logprobs.content[0].top_logprobs must list each token once (a repeated token would count twice); got ${JSON.stringify(`${twin.token} twice`)}`,
-        );
+      // at most .25 + .35 returned, so a second token of any entry's text keeps the sum below 1
+      const base = [
+        { token: 'Yes', logprob: Math.log(0.25) },
+        ...topK(r, 2 + Math.floor(r() * 6), 0.1 + 0.25 * r()).filter((t) => t.token !== 'Yes'),
+      ].map((t, id) => ({ ...t, id }));
+      const twin = base[Math.floor(r() * base.length)] as Entry & { id: number };
+      // vLLM renders ▁Yes and Yes both "Yes", byte-fallback tokens "": another token of the same text
+      const other = r() < 0.5 ? { ...twin, logprob: twin.logprob - 1 - r() * 3 } : { ...twin, id: 100 + trial };
+      const at = Math.floor(r() * (base.length + 1));
+      // placeholders (vLLM clamps −inf to −9999 and renders many tokens "") are not returned: repeats are harmless
+      const placeholder = { token: '', logprob: -9999, id: 900 };
+      const two = [...base.slice(0, at), other, ...base.slice(at), placeholder, placeholder];
+      const byLabel = [0, 0];
+      for (const t of two) {
+        const k = /^\s*y/i.test(t.token) ? 0 : /^\s*no/i.test(t.token) ? 1 : -1;
+        if (k >= 0) byLabel[k] = (byLabel[k] as number) + Math.exp(t.logprob);
       }
+      const read = labelProbabilities(shapes(two), YN, { missing: 'renormalize' });
+      const returned = two.reduce((a, t) => a + Math.exp(t.logprob), 0);
+      const total = (byLabel[0] as number) + (byLabel[1] as number);
+      for (let j = 0; j < 3; j++) {
+        expect(
+          Math.abs((read.outside[j] as number) - Math.max(0, 1 - returned)),
+          `trial ${trial} shape ${j}`,
+        ).toBeLessThan(1e-12);
+        expect(Math.abs((read.labelMass[j] as number) - total)).toBeLessThan(1e-12);
+        expect(Math.abs((read.probs.data[2 * j] as number) - (byLabel[0] as number) / total)).toBeLessThan(1e-12);
+      }
+      // the same entry twice (text, log-probability and id alike) would count one token twice
+      const same = [...base.slice(0, at), twin, ...base.slice(at)];
+      const paths = [
+        TOP,
+        'completion_probabilities[0].top_logprobs',
+        'candidates[0].logprobsResult.topCandidates[0].candidates',
+      ];
+      shapes(same).forEach((resp, j) => {
+        for (const missing of ['floor', 'renormalize', 'reject'] as const) {
+          const e = failure(() => labelProbabilities([chat(base), resp], YN, { missing, onInvalid: 'exclude' }));
+          expect([e.code, e.details.index]).toEqual(['UM_RESPONSE', [1]]);
+          expect(e.message).toBe(
+            `labelProbabilities: responses[1].${paths[j]} must list each token once (the same entry twice would count twice); got ${JSON.stringify(`${JSON.stringify(twin.token)} with log-probability ${twin.logprob} twice`)}`,
+          );
+        }
+      });
     }
   });
 
@@ -73,7 +123,9 @@ describe('logprob rows', () => {
       const p = top.map((t) => Math.exp(t.logprob));
       const returned = p.reduce((a, b) => a + b, 0);
       const outside = Math.max(0, 1 - returned);
-      const bound = Math.min(Math.max(outside, tol), ...p);
+      // the least likely top-k entry besides the sampled one (top[0]), unless it stands alone
+      const others = top.filter((t) => t.token !== (top[0] as Entry).token).map((t) => Math.exp(t.logprob));
+      const bound = Math.min(Math.max(outside, tol), ...(others.length > 0 ? others : p));
       const yes = top.filter((t) => /yes/i.test(t.token)).reduce((a, t) => a + Math.exp(t.logprob), 0);
       expect(read.missing[0]).toBe(1);
       expect(Math.abs((read.outside[0] as number) - outside)).toBeLessThan(1e-12);

@@ -66,12 +66,46 @@ describe('parseConfidence', () => {
     ['Probably yes — high', 0.9, { words: { high: 0.9, low: 0.2 } }],
     ['VERY LIKELY', 0.85, { words: { likely: 0.7, 'very likely': 0.85 } }],
     ['0.5 or so, version 2.0', 0.5],
+    ['Confidence: 50 percent', 0.5],
+    ['yes, 85 per cent', 0.85],
+    ['v-2 says yes, 0.8', 0.8],
+    ['Grade 4-5, confidence 90%', 0.9],
+    ['on 2024-05-01: yes 0.9', 0.9],
+    ['yes, -0.2', null],
   ];
   for (const [text, expected, options] of table)
     it(`${JSON.stringify(text)} → ${expected}`, () => expect(parseConfidence(text, options)).toBe(expected));
   it('a stated confidence outside [0, 1] is an error, never clipped', () => {
     for (const text of ['120%', 'Confidence: 85', 'confidence 7/5'])
       expect(failure(() => parseConfidence(text)).code, text).toBe('UM_RESPONSE');
+    // a minus sign is read, never dropped: every signed form of every unit is outside [0, 1] (a bare number is a
+    // confidence only after a keyword or inside [0, 1], so "yes (-0.2)" states none)
+    for (const sign of ['-', '\u2212'])
+      for (const form of ['20%', '0.2', '1/5', '20 percent'])
+        for (const template of ['Confidence: $', 'yes ($)', 'confidence $, answer yes']) {
+          const text = template.replace('$', sign + form);
+          if (form === '0.2' && template === 'yes ($)') expect(parseConfidence(text)).toBe(null);
+          else
+            expect(failure(() => parseConfidence(text)).message).toMatch(
+              /^parseConfidence: text must state a confidence in \[0, 1\]; got ".*" \(-0\.2\)$/,
+            );
+        }
+  });
+  it('a span of two values is an error: neither end nor the middle is guessed', () => {
+    const ends = [
+      ['70', '80%'],
+      ['70%', '80%'],
+      ['0.7', '0.8'],
+      ['7/10', '8/10'],
+    ];
+    for (const [a, b] of ends)
+      for (const join of ['-', ' - ', '\u2013', ' \u2014 ', ' to '])
+        for (const template of ['yes ($)', 'Confidence: $', 'I would say $ that it is B']) {
+          const span = `${a}${join}${b}`;
+          expect(failure(() => parseConfidence(template.replace('$', span))).message, span).toBe(
+            `parseConfidence: text must state one confidence, not a span; got ${JSON.stringify(span)}`,
+          );
+        }
     expect(failure(() => parseConfidence('Confidence: 85')).message).toBe(
       'parseConfidence: text must state a confidence in [0, 1]; got "85" (85)',
     );
@@ -121,9 +155,53 @@ describe('verbal and sampled rows of labelProbabilities', () => {
       [2, 'no-label', 'choices[0].message.content'],
       [3, 'no-label', 'choices[0].message.content'],
     ]);
-    expect(failure(() => labelProbabilities([say('No idea')], ['yes', 'no'])).message).toBe(
+    expect(failure(() => labelProbabilities([say('No idea')], ['yes', 'no'], { provenance: 'verbal' })).message).toBe(
       `labelProbabilities: responses[0].choices[0].message.content must state a confidence (85%, 0.85, 85/100 or a mapped word); got "No idea" (no-confidence; onInvalid: 'exclude' leaves such rows out and lists them)`,
     );
+  });
+  it('auto provenance: a row with neither log-probabilities nor a confidence says both are missing, in every shape', () => {
+    // the usual cause is a request without logprobs: every shape's answer with no token log-probabilities
+    const shapes: [unknown, string, string][] = [
+      [say('Yes'), 'choices[0].message.content', 'choices[0].logprobs.content'],
+      [{ choices: [{ text: 'Yes', logprobs: null }] }, 'choices[0].text', 'choices[0].logprobs'],
+      [
+        { object: 'response', output: [{ type: 'message', content: [{ type: 'output_text', text: 'Yes' }] }] },
+        'output',
+        'output',
+      ],
+      [
+        { candidates: [{ content: { parts: [{ text: 'Yes' }] } }] },
+        'candidates[0].content.parts',
+        'candidates[0].logprobsResult',
+      ],
+      [{ content: 'Yes', tokens_predicted: 1 }, 'content', 'completion_probabilities'],
+    ];
+    for (const [response, text, steps] of shapes) {
+      const tail = `must state a confidence (85%, 0.85, 85/100 or a mapped word)`;
+      expect(failure(() => labelProbabilities([response], ['yes', 'no'])).message).toBe(
+        `labelProbabilities: responses[0].${text} ${tail} — or hold token log-probabilities at ${steps} (none returned: request logprobs with top_logprobs); got "Yes" (no-confidence; onInvalid: 'exclude' leaves such rows out and lists them)`,
+      );
+      expect(failure(() => labelProbabilities([response], ['yes', 'no'], { provenance: 'verbal' })).message).toBe(
+        `labelProbabilities: responses[0].${text} ${tail}; got "Yes" (no-confidence; onInvalid: 'exclude' leaves such rows out and lists them)`,
+      );
+    }
+  });
+  it('verbal: a signed or spanned confidence is an invalid row (no-confidence), never read as one value', () => {
+    const texts = ['yes (-20%)', 'no, confidence: -0.3', 'yes (70-80%)', 'no. Confidence 0.6 to 0.9', 'yes 85%'];
+    const r = labelProbabilities(
+      texts.map((t) => say(t)),
+      ['yes', 'no'],
+      { onInvalid: 'exclude' },
+    );
+    expect(r.excluded.map((e) => [e.row, e.reason])).toEqual([
+      [0, 'no-confidence'],
+      [1, 'no-confidence'],
+      [2, 'no-confidence'],
+      [3, 'no-confidence'],
+    ]);
+    expect(r.excluded[2]?.message).toMatch(/content must state one confidence, not a span; got "70-80%"/);
+    expect(r.excluded[1]?.message).toMatch(/content must state a confidence in \[0, 1\]; got "-0\.3"/);
+    expect(Array.from(r.probs.data)).toEqual([0.85, 0.15000000000000002]);
   });
   it('sampled: label frequencies over the answers naming one, the rest reported outside', () => {
     const k5 = {

@@ -35,7 +35,7 @@ export const llmFitArgs = {
 } satisfies ArgsDef;
 
 /** Flags that read or shape the responses: an LLM calibrator holds its own reading. */
-const READING_FLAGS = ['labels', 'verbalizer', 'response-format', 'missing', 'provenance', 'position'];
+const READING_FLAGS = ['labels', 'verbalizer', 'response-format', 'missing', 'provenance', 'position', 'pseudocount'];
 
 function usage(command: string, flag: string, message: string): UMError {
   return new UMError('UM_OPTION', `${command}: ${message}`, { fn: command, argument: flag });
