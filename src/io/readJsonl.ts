@@ -1,6 +1,6 @@
 import type { ScoreKind } from '../input/types.js';
 import { fileFail, openInput, readFail } from './fileError.js';
-import { jsonObjectLine, textLines } from './textInput.js';
+import { byteLineRuns, jsonObjectLine } from './textInput.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
 import { classOf, type ClassNames } from './classNames.js';
@@ -66,83 +66,88 @@ export async function* streamJsonl(
     lineOf = [];
     return b;
   };
+  // a run of lines per read (one await per read, not per line)
   try {
-    for await (const { text, line: lineNo } of textLines(fn, path, stream as AsyncIterable<Buffer>)) {
-      if (text.trim() === '') continue;
-      const o = jsonObjectLine(fn, path, text, lineNo, '{label, probs | logits | logprobs}');
-      if (key === undefined) {
-        const present = KEYS.filter((k) => k in o);
-        if (present.length !== 1) {
-          fileFail(
-            'UM_FILE_FORMAT',
-            fn,
-            path,
-            present.length === 0
-              ? 'must have a "probs", "logits" or "logprobs" key'
-              : `has ${present.join(' and ')}; choose one with --input`,
-            { line: lineNo },
-          );
-        }
-        key = present[0] as ScoreKind;
-      }
-      const row = o[key];
-      if (!Array.isArray(row))
-        fileFail(
-          'UM_FILE_FORMAT',
-          fn,
-          path,
-          `"${key}" must be an array of numbers (like every line)`,
-          { line: lineNo },
-          { value: row },
-        );
-      if (c < 0) c = row.length;
-      if (row.length !== c)
-        fileFail(
-          'UM_FILE_FORMAT',
-          fn,
-          path,
-          `"${key}" must have ${c} numbers like the first line`,
-          { line: lineNo },
-          { value: row.length },
-        );
-      for (let k = 0; k < c; k++) {
-        const v: unknown = row[k];
-        if (typeof v !== 'number')
-          fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${k}]" must be a number`, { line: lineNo }, { value: v });
-        scores.push(v);
-      }
-      const lab = o.label;
-      if (hasLabels === undefined) hasLabels = lab !== undefined;
-      if (hasLabels || requireLabels) {
-        if (classes !== undefined) labels.push(classOf(fn, path, classes, lab, `line ${lineNo}, "label"`));
-        else {
-          if (typeof lab !== 'number')
+    for await (const run of byteLineRuns(fn, path, stream as AsyncIterable<Buffer>)) {
+      for (const [j, bytes] of run.lines.entries()) {
+        const lineNo = run.first + j;
+        const text = bytes.toString('utf8');
+        if (text.trim() === '') continue;
+        const o = jsonObjectLine(fn, path, text, lineNo, '{label, probs | logits | logprobs}');
+        if (key === undefined) {
+          const present = KEYS.filter((k) => k in o);
+          if (present.length !== 1) {
             fileFail(
               'UM_FILE_FORMAT',
               fn,
               path,
-              `"label" must be a number${typeof lab === 'string' ? ' (string labels need options.classes)' : ''}`,
+              present.length === 0
+                ? 'must have a "probs", "logits" or "logprobs" key'
+                : `has ${present.join(' and ')}; choose one with --input`,
               { line: lineNo },
-              { value: lab },
             );
-          labels.push(lab);
+          }
+          key = present[0] as ScoreKind;
         }
-      }
-      if (weightKey !== undefined) {
-        const wv = o[weightKey];
-        if (typeof wv !== 'number')
+        const row = o[key];
+        if (!Array.isArray(row))
           fileFail(
             'UM_FILE_FORMAT',
             fn,
             path,
-            `${JSON.stringify(weightKey)} must be a number`,
+            `"${key}" must be an array of numbers (like every line)`,
             { line: lineNo },
-            { value: wv },
+            { value: row },
           );
-        weights.push(wv);
+        if (c < 0) c = row.length;
+        if (row.length !== c)
+          fileFail(
+            'UM_FILE_FORMAT',
+            fn,
+            path,
+            `"${key}" must have ${c} numbers like the first line`,
+            { line: lineNo },
+            { value: row.length },
+          );
+        for (let k = 0; k < c; k++) {
+          const v: unknown = row[k];
+          if (typeof v !== 'number')
+            fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${k}]" must be a number`, { line: lineNo }, { value: v });
+          scores.push(v);
+        }
+        const lab = o.label;
+        if (hasLabels === undefined) hasLabels = lab !== undefined;
+        if (hasLabels || requireLabels) {
+          if (classes !== undefined) labels.push(classOf(fn, path, classes, lab, `line ${lineNo}, "label"`));
+          else {
+            if (typeof lab !== 'number')
+              fileFail(
+                'UM_FILE_FORMAT',
+                fn,
+                path,
+                `"label" must be a number${typeof lab === 'string' ? ' (string labels need options.classes)' : ''}`,
+                { line: lineNo },
+                { value: lab },
+              );
+            labels.push(lab);
+          }
+        }
+        if (weightKey !== undefined) {
+          const wv = o[weightKey];
+          if (typeof wv !== 'number')
+            fileFail(
+              'UM_FILE_FORMAT',
+              fn,
+              path,
+              `${JSON.stringify(weightKey)} must be a number`,
+              { line: lineNo },
+              { value: wv },
+            );
+          weights.push(wv);
+        }
+        lineOf.push(lineNo);
+        if (lineOf.length >= batchRows) yield batch();
       }
-      lineOf.push(lineNo);
-      if (lineOf.length >= batchRows) yield batch();
     }
   } catch (error) {
     if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);

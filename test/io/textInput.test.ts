@@ -151,6 +151,14 @@ describe('checkedText and textLines, whatever the chunks', () => {
         expect((error as UMError).message).toMatch(
           new RegExp(`line ${line}, byte ${bad + bytes.length - body.length}: is not valid UTF-8`),
         );
+        // every line before the bad one came first (a reader's error on one of them is the one it reports)
+        expect(lines).toEqual(
+          body
+            .subarray(0, bad)
+            .toString('utf8')
+            .split(/\r\n|\r|\n/)
+            .slice(0, -1),
+        );
       }
     }
   });
