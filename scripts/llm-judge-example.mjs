@@ -103,7 +103,8 @@ const refusal = (id) => ({
     {
       index: 0,
       message: { role: 'assistant', content: null, refusal: "I'm sorry, but I can't compare these responses." },
-      logprobs: { content: null, refusal: [entry("I'm", 0.93)] },
+      // the refusal's tokens carry top_logprobs like content tokens (the schema requires the field)
+      logprobs: { content: null, refusal: [{ ...entry("I'm", 0.93), top_logprobs: [entry("I'm", 0.93)] }] },
       finish_reason: 'stop',
     },
   ],
