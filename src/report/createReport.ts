@@ -14,7 +14,9 @@ import type { PresetName } from '../presets/presets.js';
 import { VERSION } from '../version.js';
 import { CHART_STEPS, reportCharts, type Prepared, type Streamed } from './reportCharts.js';
 import { warningSink, type ReportWarning } from './reportWarnings.js';
-import { compareModels, modelSummary, tableIntervals, type ReportComparison, type ReportIntervals } from './summary.js';
+import { reportResampling } from './resampling.js';
+import { comparisonOf, modelSummary, type ReportComparison, type ReportIntervals } from './summary.js';
+import type { PairedComparison } from '../bootstrap/comparePaired.js';
 
 /** One model of a report: its predictions (one model's scores, or ensemble members) and where they came from. */
 export interface ReportModel {
@@ -296,12 +298,45 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
   const confidence = new Map(
     prepared.map((x) => [x, at(x, () => reliability(x.labels, x.p, { ...binning, interval: 'wilson' }))] as const),
   );
+  const baseline = prepared.find((x) => x.result === results[0]);
+  const notes: string[] = [];
+  const compared = results.slice(1).flatMap((r) => {
+    const x = prepared.find((q) => q.result === r);
+    if (baseline !== undefined && x !== undefined && sameRows(baseline.labels, x.labels)) return [x];
+    notes.push(
+      `${r.name}: not compared with ${results[0]?.name ?? ''} (a paired comparison needs both in memory, on the same rows with the same labels)`,
+    );
+    return [];
+  });
+  // progress in the report's order — every model's intervals, then each comparison — as each completes
+  const steps = [
+    ...results.map((r) => ({ label: `intervals of ${r.name}`, done: false })),
+    ...results.slice(1).map((r) => ({ label: `compared ${r.name}`, done: false })),
+  ];
+  let next = 0;
+  const complete = (i: number) => {
+    (steps[i] as { done: boolean }).done = true;
+    while (steps[next]?.done === true) step((steps[next++] as { label: string }).label);
+  };
+  const tableStep = (r: ReportModelResult) => results.indexOf(r);
+  const compareStep = (r: ReportModelResult) => results.length - 1 + results.indexOf(r);
+  for (const r of results) if (!prepared.some((x) => x.result === r)) complete(tableStep(r));
+  for (const r of results.slice(1)) if (!compared.some((x) => x.result === r)) complete(compareStep(r));
+  const resampled = reportResampling({
+    models: prepared,
+    baseline,
+    compared,
+    binning,
+    tableResamples: options.resamples ?? 200,
+    compareResamples: options.resamples ?? 1000,
+    seed,
+    done: (what, x) => complete(what === 'table' ? tableStep(x.result) : compareStep(x.result)),
+    at,
+  });
   const summaries = results.map((r) => {
     const x = prepared.find((q) => q.result === r);
     const streamed = summarized.find((q) => q.result === r);
-    const table =
-      x === undefined ? null : at(x, () => tableIntervals(x.labels, x.p, binning, options.resamples ?? 200, seed));
-    step(`intervals of ${r.name}`);
+    const table = x === undefined ? null : (resampled.tables.get(x) ?? null);
     const input =
       x === undefined
         ? {
@@ -318,20 +353,9 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
           };
     return { name: r.name, lines: modelSummary(input, table, binning), table };
   });
-  const comparisons: ReportComparison[] = [];
-  const baseline = prepared.find((x) => x.result === results[0]);
-  const notes: string[] = [];
-  for (const r of results.slice(1)) {
-    const x = prepared.find((q) => q.result === r);
-    if (baseline !== undefined && x !== undefined && sameRows(baseline.labels, x.labels)) {
-      comparisons.push(at(x, () => compareModels(baseline, x, binning, options.resamples ?? 1000, seed)));
-    } else {
-      notes.push(
-        `${r.name}: not compared with ${results[0]?.name ?? ''} (a paired comparison needs both in memory, on the same rows with the same labels)`,
-      );
-    }
-    step(`compared ${r.name}`);
-  }
+  const comparisons: ReportComparison[] = compared.map((x) =>
+    comparisonOf(resampled.comparisons.get(x) as PairedComparison, (baseline as Prepared).name, x.name),
+  );
   notes.push(
     ...summarized.map(
       (x) =>
