@@ -67,6 +67,12 @@ export interface ReportOptions {
   seed?: number;
   /** Called after each step with (done, total, label) — for a progress bar. */
   onProgress?: (done: number, total: number, label: string) => void;
+  /**
+   * Render each chart to SVG (default true). `false` leaves every chart's `svg` empty and never loads Vega: for
+   * {@link reportJson} and {@link reportMarkdown}, which do not contain the SVG ({@link reportHtml} refuses such a
+   * report).
+   */
+  svg?: boolean;
 }
 
 /** One chart of a report. */
@@ -76,7 +82,7 @@ export interface ReportChart {
   /** What the chart shows and how to read it. */
   readonly howToRead: string;
   readonly spec: VegaLiteSpec;
-  /** The rendered chart. */
+  /** The rendered chart ('' when the report was made with `svg: false`). */
   readonly svg: string;
 }
 
@@ -139,6 +145,8 @@ export interface Report {
  *   the 20 most frequent labels (the text names them); none for two classes, whose positive-class diagram comes first.
  * - `warnings`: each with its model and the metric rows and charts it concerns (an infinite NLL: the NLL row and the
  *   temperature chart; undefined AUROC/AUPR: their rows and curves), so a renderer can show it there and at the top.
+ * - `svg: false` computes every chart's specification and text but renders none (`svg` is ''): JSON and Markdown
+ *   output do not contain the SVG, and Vega is then not needed.
  * - Deterministic: no timestamp unless given; seeded random draws (bootstrap seed `seed`, default 0; OoD batches,
  *   seed 0).
  * - A model given as a `summary` (a streamed file reduced to states) appears in the metrics table and the reliability
@@ -147,7 +155,7 @@ export interface Report {
  * **References.** See each metric and chart.
  *
  * @param models one or more {@link ReportModel}.
- * @param options `title`, `bins`, `preset`, `resamples`, `seed`, `timestamp`, `onProgress`.
+ * @param options `title`, `bins`, `preset`, `resamples`, `seed`, `timestamp`, `onProgress`, `svg`.
  * @returns the {@link Report}.
  * @throws {UMError} on invalid input (located as by each metric), models with different numbers of classes, or
  *   `classes` that are not one name per class.
@@ -165,7 +173,7 @@ export async function createReport(models: readonly ReportModel[], options: Repo
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
   for (const key of Object.keys(options)) {
-    if (!['title', 'bins', 'preset', 'timestamp', 'onProgress', 'resamples', 'seed'].includes(key))
+    if (!['title', 'bins', 'preset', 'timestamp', 'onProgress', 'resamples', 'seed', 'svg'].includes(key))
       fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
   }
   if (options.bins !== undefined) checkCount(fn, 'options.bins', options.bins);
@@ -187,6 +195,8 @@ export async function createReport(models: readonly ReportModel[], options: Repo
     if (options[key] !== undefined && typeof options[key] !== 'string')
       fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
   }
+  if (options.svg !== undefined && typeof options.svg !== 'boolean')
+    fail('UM_OPTION', fn, 'options.svg', 'be true or false', { value: options.svg });
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     fail('UM_OPTION', fn, 'options.onProgress', 'be a function', { value: options.onProgress });
   models.forEach((m, j) => {
@@ -371,6 +381,7 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
     classNames: models[0]?.classes ?? null,
     confidence,
     seed,
+    svg: options.svg ?? true,
     hasOod,
     notes,
     step,

@@ -214,6 +214,22 @@ describe('reportMarkdown and reportJson', () => {
   });
 });
 
+describe('svg: false (what um report --json and --md make)', () => {
+  it('gives the same JSON and Markdown without rendering a chart; reportHtml refuses it', async () => {
+    const r = await createReport(TWO, { ...FAST, svg: false });
+    const full = await twoReport();
+    expect(r.charts.map((c) => c.svg)).toEqual(full.charts.map(() => ''));
+    expect(reportJson(r)).toBe(reportJson(full));
+    expect(reportMarkdown(r)).toBe(reportMarkdown(full));
+    expect(() => reportHtml(r)).toThrow(
+      'reportHtml: report.charts[0].svg must be rendered (made without svg: false); got ""',
+    );
+    await expect(createReport(TWO, { svg: 'no' as never })).rejects.toThrow(
+      'createReport: options.svg must be true or false; got "no"',
+    );
+  });
+});
+
 describe('a damaged report is a located UMError in every renderer', () => {
   it('each field the renderers read, replaced by a value of another kind (or BigInt anywhere)', async () => {
     const r = await createReport([
