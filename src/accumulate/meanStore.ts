@@ -16,29 +16,60 @@ export class MeanStore implements Store {
 
   /** Adds values (and weights, all > 0; undefined = 1). */
   add(values: ArrayLike<number>, weights: ArrayLike<number> | undefined): void {
-    const dense = scratchSums();
-    let bad = 0;
-    for (let i = 0; i < values.length; i++) {
+    const n = values.length;
+    // Whole numbers (0/1 outcomes, resampling counts) whose magnitudes sum below 2^53 have every partial sum exact in
+    // float64: such a sum is added as one number, the same exact sum as term by term, at a fraction of the cost.
+    let sum = 0;
+    let size = 0;
+    let weightSum = 0;
+    let weightSize = 0;
+    for (let i = 0; i < n; i++) {
       const v = values[i] as number;
       if (!Number.isFinite(v)) {
         if (this.firstNonFinite < 0) this.firstNonFinite = this.rows + i;
-        bad++;
+        this.nonFinite++;
       }
-      if (weights === undefined) dense.add(0, v);
-      else {
-        const w = weights[i] as number;
+      const w = weights === undefined ? 1 : (weights[i] as number);
+      const p = weights === undefined ? v : w * v;
+      sum += p;
+      size += Number.isInteger(p) ? Math.abs(p) : Infinity;
+      weightSum += w;
+      weightSize += Number.isInteger(w) ? w : Infinity;
+    }
+    const wholeValues = size < 2 ** 53;
+    const wholeWeights = weights === undefined || weightSize < 2 ** 53;
+    if (wholeValues) this.weighted.add(sum);
+    if (weights === undefined) this.weight.addInteger(n);
+    else if (wholeWeights) this.weight.add(weightSum);
+    if (!wholeValues || !wholeWeights) this.addTerms(values, weights, !wholeValues, !wholeWeights);
+    this.rows += n;
+  }
+
+  /** Adds Σw·v (`products`) and Σw (`totals`) term by term, exactly. */
+  private addTerms(
+    values: ArrayLike<number>,
+    weights: ArrayLike<number> | undefined,
+    products: boolean,
+    totals: boolean,
+  ): void {
+    const dense = scratchSums();
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i] as number;
+      if (weights === undefined) {
+        dense.add(0, v);
+        continue;
+      }
+      const w = weights[i] as number;
+      if (products) {
         const p = w * v;
         // a product beyond float64 (or lost among the subnormals) is added exactly
         if ((Number.isFinite(p) && Math.abs(p) >= 2 ** -1022) || p === 0 || !Number.isFinite(v)) dense.add(0, p);
         else this.weighted.addProduct(w, v);
-        dense.add(1, w);
       }
+      if (totals) dense.add(1, w);
     }
-    dense.foldInto(0, this.weighted);
-    if (weights === undefined) this.weight.addInteger(values.length);
-    else dense.foldInto(1, this.weight);
-    this.rows += values.length;
-    this.nonFinite += bad;
+    if (products) dense.foldInto(0, this.weighted);
+    if (totals) dense.foldInto(1, this.weight);
   }
 
   merge(other: Store): void {

@@ -79,9 +79,12 @@ export function bootstrapSettings<M extends string>(
   return { resamples: count, level, seed, method: method as M };
 }
 
+/** The numbers of one call of a metric: its value under '', or its named values (null where undefined) (internal). */
+export type Numbers = Map<string, number | null>;
+
 /** The numbers of a metric result: the number itself under '', or the numeric (or null) fields (internal). */
-function numbersOf(r: number | null | Readonly<Record<string, unknown>>): Map<string, number | null> {
-  const out = new Map<string, number | null>();
+export function numbersOf(r: number | null | Readonly<Record<string, unknown>>): Numbers {
+  const out: Numbers = new Map();
   // a NaN from the metric is "undefined" (null), as the metrics' own undefined values are: never a NaN estimate
   const defined = (v: number | null) => (v !== null && Number.isNaN(v) ? null : v);
   if (r === null || typeof r === 'number') out.set('', defined(r));
@@ -89,35 +92,122 @@ function numbersOf(r: number | null | Readonly<Record<string, unknown>>): Map<st
   return out;
 }
 
+/** The numbers of `call()`, or null when it throws: a resample (or jackknife group) the metric is undefined on. */
+export function tryNumbers(call: () => number | null | Readonly<Record<string, unknown>>): Numbers | null {
+  try {
+    return numbersOf(call());
+  } catch {
+    return null;
+  }
+}
+
 /**
- * The metric with one group of rows left out, for each of min(rows of positive weight, {@link JACKKNIFE_GROUPS})
- * groups; row j of positive weight is in group j mod G (interleaved, so sorted data spreads over every group).
- * Values where the metric is undefined or throws are left out (internal).
+ * The resamples of a bootstrap: for b = 0 … count − 1, `visit` gets resample b's weights — row counts drawn with
+ * replacement (seeded) times `base` — in one array reused from call to call. The sequence depends on n, `base` and the
+ * seed only, so bootstraps of several metrics with the same settings resample the same rows, and one pass over the
+ * resamples can feed them all (the report's table and its comparisons) (internal).
  */
-function jackknife(base: Float64Array, metric: WeightedMetric, keys: readonly string[]): Map<string, number[]> {
+export function forEachResample(
+  n: number,
+  base: Float64Array,
+  seed: number,
+  count: number,
+  visit: (w: Float64Array, b: number) => void,
+): void {
+  const rng = createRng('bootstrap', seed);
+  const w = new Float64Array(n);
+  for (let b = 0; b < count; b++) {
+    w.fill(0);
+    for (let j = 0; j < n; j++) {
+      const i = rng.integer(n);
+      w[i] = (w[i] as number) + 1;
+    }
+    for (let i = 0; i < n; i++) w[i] = (w[i] as number) * (base[i] as number);
+    visit(w, b);
+  }
+}
+
+/**
+ * The jackknife of BCa's acceleration: `visit` gets the weights with one group of rows left out (weight 0), for each
+ * of min(rows of positive weight, {@link JACKKNIFE_GROUPS}) groups; row j of positive weight is in group j mod G
+ * (interleaved, so sorted data spreads over every group). One array, reused (internal).
+ */
+export function forEachJackknifeGroup(base: Float64Array, visit: (w: Float64Array, g: number) => void): void {
   const rows: number[] = [];
   for (let i = 0; i < base.length; i++) if ((base[i] as number) > 0) rows.push(i);
   const groups = Math.min(rows.length, JACKKNIFE_GROUPS);
-  const out = new Map<string, number[]>(keys.map((k) => [k, []]));
   const w = Float64Array.from(base);
   for (let g = 0; g < groups; g++) {
     for (let j = g; j < rows.length; j += groups) w[rows[j] as number] = 0;
-    let r: Map<string, number | null>;
-    try {
-      r = numbersOf(metric(w));
-    } catch {
-      // a group whose removal leaves the metric undefined does not inform the acceleration
-      r = new Map();
-    }
-    for (const k of keys) {
-      // a key the jackknife's metric does not compute would silently give BCa no acceleration: a defect, not data
-      if (r.size > 0 && !r.has(k)) throw new Error(`jackknife: the metric gave no value for ${k}`);
-      const v = r.get(k);
-      if (typeof v === 'number' && Number.isFinite(v)) out.get(k)?.push(v);
-    }
+    visit(w, g);
     for (let j = g; j < rows.length; j += groups) w[rows[j] as number] = base[rows[j] as number] as number;
   }
-  return out;
+}
+
+/**
+ * What a bootstrap collects, call by call: the estimate's numbers, each key's finite resampled values and failures
+ * (resamples where the metric was undefined, not finite or threw, left out), and the jackknife values of the keys that
+ * need them; then the intervals (internal; the one reading of every bootstrap of the library: {@link bootstrap},
+ * comparePaired, the report's table and comparisons).
+ */
+export class Resampled {
+  readonly keys: readonly string[];
+  private readonly samples = new Map<string, number[]>();
+  private readonly failed = new Map<string, number>();
+  private readonly jack = new Map<string, number[]>();
+
+  constructor(readonly estimate: Numbers) {
+    this.keys = [...estimate.keys()];
+    for (const k of this.keys) {
+      this.samples.set(k, []);
+      this.failed.set(k, 0);
+    }
+  }
+
+  /** One resample's numbers, or null when the metric threw on it (every key fails). */
+  add(r: Numbers | null): void {
+    for (const k of this.keys) {
+      const v = r?.get(k);
+      if (typeof v === 'number' && Number.isFinite(v)) this.samples.get(k)?.push(v);
+      else this.failed.set(k, (this.failed.get(k) as number) + 1);
+    }
+  }
+
+  /**
+   * One jackknife group's numbers for `keys` (those with BCa intervals), or null when the metric threw: a group whose
+   * removal leaves the metric undefined does not inform the acceleration.
+   */
+  addGroup(r: Numbers | null, keys: readonly string[]): void {
+    for (const k of keys) {
+      // a key the jackknife's metric does not compute would silently give BCa no acceleration: a defect, not data
+      if (r !== null && r.size > 0 && !r.has(k)) throw new Error(`jackknife: the metric gave no value for ${k}`);
+      const v = r?.get(k);
+      if (typeof v === 'number' && Number.isFinite(v)) {
+        let list = this.jack.get(k);
+        if (list === undefined) this.jack.set(k, (list = []));
+        list.push(v);
+      }
+    }
+  }
+
+  /** The interval of each key by its method (one interval when the metric is a single number). */
+  intervals(
+    level: number,
+    methodOf: (key: string) => BootstrapMethod,
+  ): BootstrapInterval | Readonly<Record<string, BootstrapInterval>> {
+    const per = (k: string) =>
+      intervalOf(
+        methodOf(k),
+        this.estimate.get(k) ?? null,
+        this.samples.get(k) ?? [],
+        this.failed.get(k) ?? 0,
+        level,
+        this.jack.get(k) ?? [],
+      );
+    return this.estimate.has('') && this.estimate.size === 1
+      ? per('')
+      : Object.fromEntries(this.keys.map((k) => [k, per(k)]));
+  }
 }
 
 /**
@@ -222,44 +312,15 @@ export function resample(
   jackknifeMetric: WeightedMetric = metric,
 ): BootstrapResult {
   const { resamples, level, seed, method } = settings;
-  const rng = createRng('bootstrap', seed);
-  const estimate = numbersOf(metric(Float64Array.from(base)));
-  const keys = [...estimate.keys()];
-  const samples = new Map<string, number[]>(keys.map((k) => [k, []]));
-  const failed = new Map<string, number>(keys.map((k) => [k, 0]));
-  const w = new Float64Array(n);
-  for (let b = 0; b < resamples; b++) {
-    w.fill(0);
-    for (let j = 0; j < n; j++) {
-      const i = rng.integer(n);
-      w[i] = (w[i] as number) + 1;
-    }
-    for (let i = 0; i < n; i++) w[i] = (w[i] as number) * (base[i] as number);
-    let r: Map<string, number | null>;
-    try {
-      r = numbersOf(metric(w));
-    } catch {
-      for (const k of keys) failed.set(k, (failed.get(k) as number) + 1);
-      continue;
-    }
-    for (const k of keys) {
-      const v = r.get(k);
-      if (typeof v === 'number' && Number.isFinite(v)) samples.get(k)?.push(v);
-      else failed.set(k, (failed.get(k) as number) + 1);
-    }
-  }
-  const bca = keys.filter((k) => methodOf(k) === 'bca');
-  const jack = bca.length > 0 ? jackknife(base, jackknifeMetric, bca) : new Map<string, number[]>();
-  const per = (k: string) =>
-    intervalOf(
-      methodOf(k),
-      estimate.get(k) ?? null,
-      samples.get(k) ?? [],
-      failed.get(k) ?? 0,
-      level,
-      jack.get(k) ?? [],
+  const r = new Resampled(numbersOf(metric(Float64Array.from(base))));
+  forEachResample(n, base, seed, resamples, (w) => r.add(tryNumbers(() => metric(w))));
+  const bca = r.keys.filter((k) => methodOf(k) === 'bca');
+  if (bca.length > 0)
+    forEachJackknifeGroup(base, (w) =>
+      r.addGroup(
+        tryNumbers(() => jackknifeMetric(w)),
+        bca,
+      ),
     );
-  const intervals =
-    estimate.has('') && estimate.size === 1 ? per('') : Object.fromEntries(keys.map((k) => [k, per(k)]));
-  return { intervals, level, resamples, seed, method };
+  return { intervals: r.intervals(level, methodOf), level, resamples, seed, method };
 }

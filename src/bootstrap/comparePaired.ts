@@ -1,7 +1,9 @@
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
 import { UMError } from '../errors/UMError.js';
-import { evaluate, type Evaluation } from '../evaluate/evaluate.js';
+import type { Evaluation } from '../evaluate/evaluate.js';
+import { EVALUATE } from '../evaluate/suite.js';
+import { prepareSuite } from '../engine/suite.js';
 import { METRICS } from '../evaluate/metricInfo.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
@@ -9,7 +11,15 @@ import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js
 import { weightArray } from '../input/weights.js';
 import type { PresetName } from '../presets/presets.js';
 import { emitWarning, type UMWarning, type WarningHandler, type WarningOptions } from '../warnings/warnings.js';
-import { bootstrapSettings, resample } from './bootstrap.js';
+import {
+  bootstrapSettings,
+  forEachJackknifeGroup,
+  forEachResample,
+  numbersOf,
+  Resampled,
+  tryNumbers,
+  type BootstrapSettings,
+} from './bootstrap.js';
 import { BOOTSTRAP_METHODS, type BootstrapInterval, type BootstrapMethod } from './intervals.js';
 
 /** What a paired comparison concludes about one metric. */
@@ -174,6 +184,56 @@ export function comparePaired(
   scoresB: Scores,
   options: ComparePairedOptions = {},
 ): PairedComparison {
+  const s = pairedSetup(labels, scoresA, scoresB, options);
+  const { resamples, seed, method } = s.settings;
+  const r = new Resampled(numbersOf(pairedDifference(s.keys, s.ea, s.eb)));
+  forEachResample(s.n, s.base, seed, resamples, (w) =>
+    r.add(tryNumbers(() => pairedDifference(s.keys, s.evaluate('A', w), s.evaluate('B', w)))),
+  );
+  const bca = r.keys.filter((k) => methodFor(k, method) === 'bca');
+  if (bca.length > 0) {
+    forEachJackknifeGroup(s.base, (w) => {
+      const cw = s.jackknifeClasswise;
+      r.addGroup(
+        tryNumbers(() => pairedDifference(s.keys, s.evaluate('A', w, cw), s.evaluate('B', w, cw))),
+        bca,
+      );
+    });
+  }
+  return pairedResult(s, r);
+}
+
+/** A paired comparison's input validated and both models' evaluations prepared (internal; shared with the report). */
+export interface PairedSetup {
+  readonly settings: BootstrapSettings<'auto' | BootstrapMethod>;
+  /** Rows of both models. */
+  readonly n: number;
+  /** Weights the resamples multiply (the user's, or 1 each). */
+  readonly base: Float64Array;
+  /** The compared metrics: every metric of {@link evaluate} the options compute, in its order. */
+  readonly keys: readonly string[];
+  /** Both models on all rows, their warnings passed on naming the model. */
+  readonly ea: Evaluation;
+  readonly eb: Evaluation;
+  /**
+   * Model A or B under frequency weights `w`, warnings dropped — `evaluate(labels, scores, { …, weights: w })`, with the
+   * input validated once; `classwise: false` leaves the class-wise errors out.
+   */
+  evaluate(model: 'A' | 'B', w: Float64Array, classwise?: boolean): Evaluation;
+  /**
+   * Whether the jackknife needs the class-wise errors: only when one of them has a BCa interval (method 'auto' gives
+   * them union intervals), since they are most of an evaluation's cost.
+   */
+  readonly jackknifeClasswise: boolean;
+}
+
+/** Validates a paired comparison's input and options and evaluates both models on all rows (internal). */
+export function pairedSetup(
+  labels: Labels,
+  scoresA: Scores,
+  scoresB: Scores,
+  options: ComparePairedOptions,
+): PairedSetup {
   const fn = 'comparePaired';
   checkOptions(fn, options, INPUT_KEYS, [
     'bins',
@@ -207,94 +267,86 @@ export function comparePaired(
   if (options.bins !== undefined) common.bins = options.bins;
   if (options.preset !== undefined) common.preset = options.preset;
   if (options.classwise !== undefined) common.classwise = options.classwise;
-  const quiet: WarningHandler = () => {};
-  const run = (p: ProbMatrix, w: Float64Array | undefined, model?: 'A' | 'B', classwise?: false): Evaluation => {
-    const onWarning: WarningHandler =
-      model === undefined
-        ? quiet
-        : (warning: UMWarning) =>
-            emitWarning(options, {
-              ...warning,
-              fn,
-              message: `${fn}: model ${model}: ${warning.message.replace(/^evaluate: /, '')}`,
-            });
-    return evaluate(y, p, {
-      ...common,
-      ...(classwise === false ? { classwise } : {}),
-      onWarning,
-      ...(w === undefined ? {} : { weights: w }),
-    });
-  };
-  let ea: Evaluation;
-  let eb: Evaluation;
+  const named =
+    (model: 'A' | 'B'): WarningHandler =>
+    (warning: UMWarning) =>
+      emitWarning(options, {
+        ...warning,
+        fn,
+        message: `${fn}: model ${model}: ${warning.message.replace(/^evaluate: /, '')}`,
+      });
+  // evaluate's own option errors (bins, preset, classwise) are this function's
+  return ownErrors(fn, () => {
+    const prepare = (p: ProbMatrix, classwise: boolean) =>
+      prepareSuite(EVALUATE, 'evaluate', y, p, { ...common, ...(classwise ? {} : { classwise: false }) });
+    const full = { A: prepare(pa, true), B: prepare(pb, true) };
+    const ea = full.A(weights, named('A'));
+    const eb = full.B(weights, named('B'));
+    const keys = Object.keys(METRICS).filter((k) => k in ea && !(common.classwise === false && CLASSWISE.has(k)));
+    const jackknifeClasswise = keys.some((k) => CLASSWISE.has(k) && methodFor(k, settings.method) === 'bca');
+    const lean = jackknifeClasswise ? full : { A: prepare(pa, false), B: prepare(pb, false) };
+    return {
+      settings,
+      n: pa.n,
+      base: weights ?? new Float64Array(pa.n).fill(1),
+      keys,
+      ea,
+      eb,
+      evaluate: (model, w, classwise = true) => (classwise ? full : lean)[model](w, quiet),
+      jackknifeClasswise,
+    };
+  });
+}
+
+/** Runs `call`, naming `fn` in the option errors of the evaluate it calls. */
+function ownErrors<T>(fn: string, call: () => T): T {
   try {
-    ea = run(pa, weights, 'A');
-    eb = run(pb, weights, 'B');
+    return call();
   } catch (e) {
-    // evaluate's own option errors (bins, preset, classwise) are this function's
     if (e instanceof UMError && e.details.fn === 'evaluate')
       throw new UMError(e.code, `${fn}: ${e.message.slice('evaluate: '.length)}`, { ...e.details, fn });
     throw e;
   }
-  const keys = Object.keys(METRICS).filter((k) => k in ea && !(common.classwise === false && CLASSWISE.has(k)));
-  const value = (e: Evaluation, k: string) => (e as unknown as Record<string, number | null>)[k] ?? null;
-  const difference = (a: Evaluation, b: Evaluation) => {
-    const out: Record<string, number | null> = {};
-    for (const k of keys) {
-      // a metric the evaluation did not compute (the jackknife's leaves the class-wise ones out) is absent, not null
-      if (!(k in a) || !(k in b)) continue;
-      const x = value(a, k);
-      const z = value(b, k);
-      // Infinity − Infinity (both NLLs infinite) has no difference: null, not NaN
-      out[k] = x === null || z === null || (x === z && !Number.isFinite(x)) ? null : z - x;
-    }
-    return out;
-  };
-  const base = weights ?? new Float64Array(pa.n).fill(1);
-  let first = true;
-  const boot = resample(
-    pa.n,
-    (w) => {
-      // the first call is the full data, already evaluated
-      if (first) {
-        first = false;
-        return difference(ea, eb);
-      }
-      return difference(run(pa, w), run(pb, w));
-    },
-    base,
-    { ...settings, method: 'bca' },
-    (k) => methodFor(k, settings.method),
-    // the jackknife serves the BCa metrics only: when no class-wise error is one of them (method 'auto' gives those
-    // union intervals), it leaves the class-wise errors — most of an evaluation's cost — out
-    keys.some((k) => CLASSWISE.has(k) && methodFor(k, settings.method) === 'bca')
-      ? undefined
-      : (w) => difference(run(pa, w, undefined, false), run(pb, w, undefined, false)),
-  );
-  const intervals = boot.intervals as Readonly<Record<string, BootstrapInterval>>;
-  const metrics = keys.map((metric): PairedMetric => {
+}
+
+const quiet: WarningHandler = () => {};
+
+/** B − A of every key (null where undefined; absent where either evaluation did not compute it) (internal). */
+export function pairedDifference(keys: readonly string[], a: Evaluation, b: Evaluation): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const k of keys) {
+    // a metric the evaluation did not compute (the jackknife's leaves the class-wise ones out) is absent, not null
+    if (!(k in a) || !(k in b)) continue;
+    const x = valueOf(a, k);
+    const z = valueOf(b, k);
+    // Infinity − Infinity (both NLLs infinite) has no difference: null, not NaN
+    out[k] = x === null || z === null || (x === z && !Number.isFinite(x)) ? null : z - x;
+  }
+  return out;
+}
+
+const valueOf = (e: Evaluation, k: string) => (e as unknown as Record<string, number | null>)[k] ?? null;
+
+/** The comparison from the resampled differences (internal). */
+export function pairedResult(s: PairedSetup, r: Resampled): PairedComparison {
+  const { level, resamples, seed, method } = s.settings;
+  const intervals = r.intervals(level, (k) => methodFor(k, method)) as Readonly<Record<string, BootstrapInterval>>;
+  const metrics = s.keys.map((metric): PairedMetric => {
     const i = intervals[metric] as BootstrapInterval;
     const better = METRICS[metric]?.better ?? null;
     return {
       metric,
       better,
-      a: value(ea, metric),
-      b: value(eb, metric),
+      a: valueOf(s.ea, metric),
+      b: valueOf(s.eb, metric),
       difference: i.estimate,
       lower: i.lower,
       upper: i.upper,
       standardError: i.standardError,
       failed: i.failed,
-      method: i.method ?? methodFor(metric, settings.method),
+      method: i.method ?? methodFor(metric, method),
       verdict: verdictOf(i.lower, i.upper, better),
     };
   });
-  return {
-    n: ea.n,
-    level: settings.level,
-    resamples: settings.resamples,
-    seed: settings.seed,
-    method: settings.method,
-    metrics,
-  };
+  return { n: s.ea.n, level, resamples, seed, method, metrics };
 }

@@ -1,7 +1,7 @@
 /** The input side of the engine: one validated batch, the combined weight rules, an outcome's value (internal). */
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
-import type { InputOptions, Labels, Scores } from '../input/types.js';
+import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
 import { positiveRows, weightInput, type WeightOptions, type WeightRules } from '../input/weights.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { WarningOptions } from '../warnings/warnings.js';
@@ -26,7 +26,22 @@ export function labeledBatch(
 ): Batch {
   const p = probMatrix(fn, scores, options, statsMode, stats);
   const y = labelArray(fn, labels, p.n, p.numClasses);
-  return positiveRows(p, y, weightInput(fn, options.weights, p.n, rules)?.w);
+  return weightedBatch(fn, p, y, options.weights, statsMode, rules);
+}
+
+/**
+ * The batch of validated rows under `weights` (validated here; rows of weight 0 dropped, their row statistics gathered
+ * from the whole matrix's) — the part of {@link labeledBatch} that depends on the weights (internal).
+ */
+export function weightedBatch(
+  fn: string,
+  p: ProbMatrix,
+  y: Int32Array,
+  weights: unknown,
+  statsMode: RowStatsMode,
+  rules: WeightRules,
+): Batch {
+  return positiveRows(p, y, weightInput(fn, weights, p.n, rules)?.w, statsMode);
 }
 
 /** Combines the weight rules of several metrics (the strictest of each). */

@@ -1,11 +1,13 @@
 import { INPUT_KEYS, WEIGHT_KEYS, checkOptions } from '../errors/checkOptions.js';
-import type { Labels, Scores } from '../input/types.js';
+import type { InputOptions, Labels, Scores } from '../input/types.js';
 import type { WeightRules } from '../input/weights.js';
 import type { RowStats } from '../kernels/rowStatsTypes.js';
-import { emitWarning, type UMWarning, type WarningOptions } from '../warnings/warnings.js';
+import { emitWarning, type UMWarning, type WarningHandler, type WarningOptions } from '../warnings/warnings.js';
 import { Computation, type Member, type Outcome } from './computation.js';
 import type { Batch, MetricDefinition, StateMode } from './definition.js';
-import { labeledBatch, valueOf, weightRulesOf, type RunOptions } from './inputs.js';
+import { labeledBatch, valueOf, weightedBatch, weightRulesOf, type RunOptions } from './inputs.js';
+import { labelArray } from '../input/labelArray.js';
+import { probMatrix } from '../input/probMatrix.js';
 
 /** What a suite's `assemble` may use besides the members' outcomes. */
 export interface SuiteContext {
@@ -67,6 +69,31 @@ export function runSuite<R>(
     labeledBatch(fn, labels, scores, options, computation.statsMode(), suiteWeightRules(suite, members), stats),
     options,
   );
+}
+
+/**
+ * A suite prepared for many weightings of the same rows (a bootstrap's resamples): options checked and resolved,
+ * scores and labels validated and their row statistics computed once; each call validates only its weights, and gives
+ * what `runSuite(suite, fn, labels, scores, { ...options, weights, onWarning })` gives (internal).
+ */
+export function prepareSuite<R>(
+  suite: Suite<R>,
+  fn: string,
+  labels: Labels,
+  scores: Scores,
+  options: InputOptions & Readonly<Record<string, unknown>> = {},
+): (weights: ArrayLike<number> | undefined, onWarning?: WarningHandler) => R {
+  checkOptions(fn, options, INPUT_KEYS, suite.keys);
+  const members = suite.members(fn, options as Readonly<Record<string, unknown>>, 'exact');
+  const statsMode = new Computation(fn, members, 'exact').statsMode();
+  const rules = suiteWeightRules(suite, members);
+  const p = probMatrix(fn, scores, options, statsMode);
+  const y = labelArray(fn, labels, p.n, p.numClasses);
+  return (weights, onWarning) => {
+    const computation = new Computation(fn, members, 'exact');
+    const batch = weightedBatch(fn, p, y, weights, statsMode, rules);
+    return finishOne(suite, computation, batch, onWarning === undefined ? {} : { onWarning });
+  };
 }
 
 /** Runs a suite on one validated batch (internal; `evaluateEnsemble` on the mean prediction). */

@@ -161,6 +161,9 @@ function warnNulls(
   }
 }
 
+/** The configuration of a list of members without the batch's part, made once per list (a bootstrap reuses one). */
+const CONFIGS = new WeakMap<readonly Member[], Omit<EvaluationConfig, 'input' | 'binary' | 'weighted'>>();
+
 function configOf(
   list: readonly Member[],
   classwise: boolean,
@@ -168,6 +171,35 @@ function configOf(
   input: EvaluationConfig['input'],
   binary: boolean,
 ): EvaluationConfig {
+  let known = CONFIGS.get(list);
+  if (known === undefined) CONFIGS.set(list, (known = membersConfig(list, classwise)));
+  // a fresh object per result (callers may change theirs), in the order of the keys of EvaluationConfig
+  const { preset, bins, precision, equalWidth, equalMass, threshold, taceThreshold, ding, uce, brierForm, nllClip } =
+    known;
+  return {
+    input,
+    binary,
+    preset,
+    bins,
+    precision,
+    equalWidth,
+    equalMass,
+    threshold,
+    taceThreshold,
+    ding: { ...ding },
+    uce: { ...uce },
+    brierForm,
+    nllClip,
+    weighted,
+    classwise: known.classwise,
+    selective: { ...known.selective },
+  };
+}
+
+function membersConfig(
+  list: readonly Member[],
+  classwise: boolean,
+): Omit<EvaluationConfig, 'input' | 'binary' | 'weighted'> {
   const cfg = (key: string) => list.find((m) => m.key === key)?.config;
   const ece = cfg('ece') as ResolvedCalibration;
   const ace = (cfg('ace') ??
@@ -186,8 +218,6 @@ function configOf(
   const auroc = cfg('auroc') as RankingConfig;
   const ew = ece.config as Extract<BinningConfig, { binning: 'equal-width' }>;
   return {
-    input,
-    binary,
     preset: ew.preset,
     bins: ew.bins,
     precision: ew.precision,
@@ -199,7 +229,6 @@ function configOf(
     uce: { classwise: uce.classwise, classAverage: uce.classAverage, norm: 'l1' },
     brierForm: (cfg('brier') as { form: BrierForm }).form,
     nllClip: null,
-    weighted,
     classwise,
     selective: {
       by: 'max-prob',

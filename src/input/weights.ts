@@ -3,6 +3,9 @@ import type { ProbMatrix } from './types.js';
 import { markValidated } from './validated.js';
 import { gather } from '../math/gather.js';
 import { exponentOf, rescaleExponent, timesPow2, WINDOW } from '../math/pow2.js';
+import { rememberRowStats, rowStatsOf } from '../kernels/rowStats.js';
+import { rowStatsResult } from '../kernels/rowStatsResult.js';
+import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 
 /** Options of every function that accepts sample weights. */
 export interface WeightOptions {
@@ -165,38 +168,66 @@ export function weightArray(fn: string, weights: unknown, n: number, allowZeroTo
   return weightInput(fn, weights, n, allowZeroTotal ? { allowZeroTotal, exact: true } : {})?.w;
 }
 
-/** The rows of weight > 0 of validated probabilities and labels (the same objects when none is 0) (internal). */
+/**
+ * The rows of weight > 0 of validated probabilities and labels (the same objects when none is 0) (internal). With
+ * `statsMode`, the row statistics of those rows are gathered from the whole matrix's (computed once and kept with it,
+ * so the resamples of a bootstrap never recompute them) instead of recomputed on the copy: each row's statistics are
+ * its own (the row pass reduces every row alone), so they are the same numbers either way.
+ */
 export function positiveRows(
   p: ProbMatrix,
   y: Int32Array,
   w: Float64Array | undefined,
+  statsMode?: RowStatsMode,
 ): { p: ProbMatrix; y: Int32Array; w: Float64Array | undefined } {
-  if (w === undefined || w.every((v) => v > 0)) return { p, y, w };
-  const keep: number[] = [];
-  for (let i = 0; i < w.length; i++) if ((w[i] as number) > 0) keep.push(i);
+  if (w === undefined) return { p, y, w };
+  const n = w.length;
+  let kept = 0;
+  for (let i = 0; i < n; i++) if ((w[i] as number) > 0) kept++;
+  if (kept === n) return { p, y, w };
+  const keep = new Int32Array(kept);
+  for (let i = 0, j = 0; i < n; i++) if ((w[i] as number) > 0) keep[j++] = i;
   const c = p.numClasses;
-  const data = new Float64Array(keep.length * c);
-  const logData = p.logData === undefined ? undefined : new Float64Array(keep.length * c);
-  keep.forEach((i, j) => {
-    for (let k = 0; k < c; k++) {
-      data[j * c + k] = p.data[i * c + k] as number;
-      if (logData !== undefined) logData[j * c + k] = p.logData?.[i * c + k] as number;
-    }
-  });
+  const data = p.data instanceof Float32Array ? new Float32Array(kept * c) : new Float64Array(kept * c);
+  copyRows(p.data, data, keep, c);
+  let logData: Float64Array | undefined;
+  if (p.logData !== undefined) copyRows(p.logData, (logData = new Float64Array(kept * c)), keep, c);
   const q: ProbMatrix =
     logData === undefined
-      ? {
-          kind: 'probabilities',
-          data: p.data instanceof Float32Array ? Float32Array.from(data) : data,
-          n: keep.length,
-          numClasses: c,
-          input: p.input,
-          binary: p.binary,
-        }
-      : { kind: 'probabilities', data, logData, n: keep.length, numClasses: c, input: p.input, binary: p.binary };
-  return {
-    p: markValidated(q),
-    y: Int32Array.from(keep, (i) => y[i] as number),
-    w: withUnit(gather(w, keep), weightUnit(w)),
-  };
+      ? { kind: 'probabilities', data, n: kept, numClasses: c, input: p.input, binary: p.binary }
+      : { kind: 'probabilities', data, logData, n: kept, numClasses: c, input: p.input, binary: p.binary };
+  if (statsMode !== undefined) rememberRowStats(q, gatherRowStats(rowStatsOf(p, statsMode), keep));
+  return { p: markValidated(q), y: gatherInt(y, keep), w: withUnit(gather(w, keep), weightUnit(w)) };
+}
+
+/** `values[keep[j]]` for every j (a plain loop: `Int32Array.from` with a mapping callback is several times slower). */
+function gatherInt(values: Int32Array, keep: Int32Array): Int32Array {
+  const out = new Int32Array(keep.length);
+  for (let j = 0; j < keep.length; j++) out[j] = values[keep[j] as number] as number;
+  return out;
+}
+
+/** Copies rows `keep` of a row-major [·, c] array into consecutive rows of `to`. */
+function copyRows(from: ArrayLike<number>, to: Float32Array | Float64Array, keep: Int32Array, c: number): void {
+  for (let j = 0; j < keep.length; j++) {
+    const a = (keep[j] as number) * c;
+    const b = j * c;
+    for (let k = 0; k < c; k++) to[b + k] = from[a + k] as number;
+  }
+}
+
+/** The statistics of rows `keep` (in that order) from those of every row. */
+function gatherRowStats(s: RowStats, keep: Int32Array): RowStats {
+  return rowStatsResult(
+    s.mode,
+    {
+      max: gather(s.max, keep),
+      arg: gatherInt(s.arg, keep),
+      min: gather(s.min, keep),
+      sum: gather(s.sum, keep),
+      sumSq: s.sumSq === undefined ? undefined : gather(s.sumSq, keep),
+      xlogx: s.xlogx === undefined ? undefined : gather(s.xlogx, keep),
+    },
+    s.sumSlack,
+  );
 }

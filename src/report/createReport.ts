@@ -14,7 +14,9 @@ import type { PresetName } from '../presets/presets.js';
 import { VERSION } from '../version.js';
 import { CHART_STEPS, reportCharts, type Prepared, type Streamed } from './reportCharts.js';
 import { warningSink, type ReportWarning } from './reportWarnings.js';
-import { compareModels, modelSummary, tableIntervals, type ReportComparison, type ReportIntervals } from './summary.js';
+import { reportResampling } from './resampling.js';
+import { comparisonOf, modelSummary, type ReportComparison, type ReportIntervals } from './summary.js';
+import type { PairedComparison } from '../bootstrap/comparePaired.js';
 
 /** One model of a report: its predictions (one model's scores, or ensemble members) and where they came from. */
 export interface ReportModel {
@@ -65,6 +67,12 @@ export interface ReportOptions {
   seed?: number;
   /** Called after each step with (done, total, label) — for a progress bar. */
   onProgress?: (done: number, total: number, label: string) => void;
+  /**
+   * Render each chart to SVG (default true). `false` leaves every chart's `svg` empty and never loads Vega: for
+   * {@link reportJson} and {@link reportMarkdown}, which do not contain the SVG ({@link reportHtml} refuses such a
+   * report).
+   */
+  svg?: boolean;
 }
 
 /** One chart of a report. */
@@ -74,7 +82,7 @@ export interface ReportChart {
   /** What the chart shows and how to read it. */
   readonly howToRead: string;
   readonly spec: VegaLiteSpec;
-  /** The rendered chart. */
+  /** The rendered chart ('' when the report was made with `svg: false`). */
   readonly svg: string;
 }
 
@@ -137,6 +145,8 @@ export interface Report {
  *   the 20 most frequent labels (the text names them); none for two classes, whose positive-class diagram comes first.
  * - `warnings`: each with its model and the metric rows and charts it concerns (an infinite NLL: the NLL row and the
  *   temperature chart; undefined AUROC/AUPR: their rows and curves), so a renderer can show it there and at the top.
+ * - `svg: false` computes every chart's specification and text but renders none (`svg` is ''): JSON and Markdown
+ *   output do not contain the SVG, and Vega is then not needed.
  * - Deterministic: no timestamp unless given; seeded random draws (bootstrap seed `seed`, default 0; OoD batches,
  *   seed 0).
  * - A model given as a `summary` (a streamed file reduced to states) appears in the metrics table and the reliability
@@ -145,7 +155,7 @@ export interface Report {
  * **References.** See each metric and chart.
  *
  * @param models one or more {@link ReportModel}.
- * @param options `title`, `bins`, `preset`, `resamples`, `seed`, `timestamp`, `onProgress`.
+ * @param options `title`, `bins`, `preset`, `resamples`, `seed`, `timestamp`, `onProgress`, `svg`.
  * @returns the {@link Report}.
  * @throws {UMError} on invalid input (located as by each metric), models with different numbers of classes, or
  *   `classes` that are not one name per class.
@@ -163,7 +173,7 @@ export async function createReport(models: readonly ReportModel[], options: Repo
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     fail('UM_OPTION', fn, 'options', 'be an object', { value: options });
   for (const key of Object.keys(options)) {
-    if (!['title', 'bins', 'preset', 'timestamp', 'onProgress', 'resamples', 'seed'].includes(key))
+    if (!['title', 'bins', 'preset', 'timestamp', 'onProgress', 'resamples', 'seed', 'svg'].includes(key))
       fail('UM_OPTION', fn, `options.${key}`, `not be given: ${fn} has no such option`);
   }
   if (options.bins !== undefined) checkCount(fn, 'options.bins', options.bins);
@@ -185,6 +195,8 @@ export async function createReport(models: readonly ReportModel[], options: Repo
     if (options[key] !== undefined && typeof options[key] !== 'string')
       fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
   }
+  if (options.svg !== undefined && typeof options.svg !== 'boolean')
+    fail('UM_OPTION', fn, 'options.svg', 'be true or false', { value: options.svg });
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function')
     fail('UM_OPTION', fn, 'options.onProgress', 'be a function', { value: options.onProgress });
   models.forEach((m, j) => {
@@ -296,12 +308,45 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
   const confidence = new Map(
     prepared.map((x) => [x, at(x, () => reliability(x.labels, x.p, { ...binning, interval: 'wilson' }))] as const),
   );
+  const baseline = prepared.find((x) => x.result === results[0]);
+  const notes: string[] = [];
+  const compared = results.slice(1).flatMap((r) => {
+    const x = prepared.find((q) => q.result === r);
+    if (baseline !== undefined && x !== undefined && sameRows(baseline.labels, x.labels)) return [x];
+    notes.push(
+      `${r.name}: not compared with ${results[0]?.name ?? ''} (a paired comparison needs both in memory, on the same rows with the same labels)`,
+    );
+    return [];
+  });
+  // progress in the report's order — every model's intervals, then each comparison — as each completes
+  const steps = [
+    ...results.map((r) => ({ label: `intervals of ${r.name}`, done: false })),
+    ...results.slice(1).map((r) => ({ label: `compared ${r.name}`, done: false })),
+  ];
+  let next = 0;
+  const complete = (i: number) => {
+    (steps[i] as { done: boolean }).done = true;
+    while (steps[next]?.done === true) step((steps[next++] as { label: string }).label);
+  };
+  const tableStep = (r: ReportModelResult) => results.indexOf(r);
+  const compareStep = (r: ReportModelResult) => results.length - 1 + results.indexOf(r);
+  for (const r of results) if (!prepared.some((x) => x.result === r)) complete(tableStep(r));
+  for (const r of results.slice(1)) if (!compared.some((x) => x.result === r)) complete(compareStep(r));
+  const resampled = reportResampling({
+    models: prepared,
+    baseline,
+    compared,
+    binning,
+    tableResamples: options.resamples ?? 200,
+    compareResamples: options.resamples ?? 1000,
+    seed,
+    done: (what, x) => complete(what === 'table' ? tableStep(x.result) : compareStep(x.result)),
+    at,
+  });
   const summaries = results.map((r) => {
     const x = prepared.find((q) => q.result === r);
     const streamed = summarized.find((q) => q.result === r);
-    const table =
-      x === undefined ? null : at(x, () => tableIntervals(x.labels, x.p, binning, options.resamples ?? 200, seed));
-    step(`intervals of ${r.name}`);
+    const table = x === undefined ? null : (resampled.tables.get(x) ?? null);
     const input =
       x === undefined
         ? {
@@ -318,20 +363,9 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
           };
     return { name: r.name, lines: modelSummary(input, table, binning), table };
   });
-  const comparisons: ReportComparison[] = [];
-  const baseline = prepared.find((x) => x.result === results[0]);
-  const notes: string[] = [];
-  for (const r of results.slice(1)) {
-    const x = prepared.find((q) => q.result === r);
-    if (baseline !== undefined && x !== undefined && sameRows(baseline.labels, x.labels)) {
-      comparisons.push(at(x, () => compareModels(baseline, x, binning, options.resamples ?? 1000, seed)));
-    } else {
-      notes.push(
-        `${r.name}: not compared with ${results[0]?.name ?? ''} (a paired comparison needs both in memory, on the same rows with the same labels)`,
-      );
-    }
-    step(`compared ${r.name}`);
-  }
+  const comparisons: ReportComparison[] = compared.map((x) =>
+    comparisonOf(resampled.comparisons.get(x) as PairedComparison, (baseline as Prepared).name, x.name),
+  );
   notes.push(
     ...summarized.map(
       (x) =>
@@ -347,6 +381,7 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
     classNames: models[0]?.classes ?? null,
     confidence,
     seed,
+    svg: options.svg ?? true,
     hasOod,
     notes,
     step,

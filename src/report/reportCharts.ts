@@ -65,6 +65,8 @@ export interface ChartContext {
   /** The confidence tables (with Wilson intervals) the summary read too. */
   readonly confidence: ReadonlyMap<Prepared, ReliabilityTable>;
   readonly seed: number;
+  /** Whether to render each chart to SVG (otherwise `svg` is ''). */
+  readonly svg: boolean;
   /** Whether any model came with OoD predictions. */
   readonly hasOod: boolean;
   readonly notes: string[];
@@ -124,7 +126,7 @@ export async function reportCharts(ctx: ChartContext): Promise<ReportChart[]> {
       }
     });
   const add = async (id: string, title: string, howToRead: string, spec: VegaLiteSpec | undefined) => {
-    if (spec !== undefined) charts.push({ id, title, howToRead, spec, svg: await renderSvg(spec) });
+    if (spec !== undefined) charts.push({ id, title, howToRead, spec, svg: ctx.svg ? await renderSvg(spec) : '' });
     step(title);
   };
   const drawn = (spec: VegaLiteSpec) => (spec.usermeta as { drawn: unknown }).drawn;

@@ -1,3 +1,4 @@
+import { fail } from '../errors/fail.js';
 import { checkReport } from './checkReport.js';
 import type { Report } from './createReport.js';
 import { classCount } from './classCount.js';
@@ -79,7 +80,8 @@ function bound(v: number): string {
  *
  * @param report from {@link createReport}.
  * @returns the HTML document.
- * @throws {UMError} when `report` is not a report of {@link createReport}'s shape (a field of another type, not JSON data).
+ * @throws {UMError} when `report` is not a report of {@link createReport}'s shape (a field of another type, not JSON data),
+ *   or was made with `svg: false` (`UM_OPTION`).
  * @example
  * ```js
  * import { createReport, reportHtml } from 'uncertainty-metrics/report';
@@ -89,6 +91,11 @@ function bound(v: number): string {
  */
 export function reportHtml(report: Report): string {
   checkReport('reportHtml', report);
+  const unrendered = report.charts.findIndex((c) => c.svg === '');
+  if (unrendered >= 0)
+    fail('UM_OPTION', 'reportHtml', `report.charts[${unrendered}].svg`, 'be rendered (made without svg: false)', {
+      value: '',
+    });
   const e = escapeHtml;
   const names = report.models.map((m) => m.name);
   const rows = metricRows(report);

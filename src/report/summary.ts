@@ -1,23 +1,15 @@
-import { resample } from '../bootstrap/bootstrap.js';
-import { comparePaired, methodFor } from '../bootstrap/comparePaired.js';
-import type { BootstrapInterval, BootstrapMethod } from '../bootstrap/intervals.js';
+import type { PairedComparison } from '../bootstrap/comparePaired.js';
 import { applyTemperature } from '../calibrate/applyTemperature.js';
 import { fitTemperature } from '../calibrate/fitTemperature.js';
 import { ece } from '../calibration/ece.js';
 import type { ReliabilityTable } from '../calibration/reliability.js';
-import { evaluate, type Evaluation } from '../evaluate/evaluate.js';
-import { METRICS } from '../evaluate/metricInfo.js';
+import type { Evaluation } from '../evaluate/evaluate.js';
 import type { Labels, ProbMatrix } from '../input/types.js';
 import type { PresetName } from '../presets/presets.js';
+import { LEVEL, type ReportInterval } from './resampling.js';
 import { fixed, verdictSentences } from './verdicts.js';
 
-/** An interval of one metric in the report's table (internal shape of `Report.intervals`). */
-export interface ReportInterval {
-  readonly lower: number;
-  readonly upper: number;
-  /** How it was read from the resamples: BCa for smooth metrics, the conservative union for binned errors. */
-  readonly method: BootstrapMethod;
-}
+export type { ReportInterval } from './resampling.js';
 
 /** How the table's intervals were made (stated in the report). */
 export interface ReportIntervals {
@@ -61,40 +53,6 @@ export interface SummaryInput {
 }
 
 const quiet = () => undefined;
-const LEVEL = 0.95;
-
-/** Interval bootstrap of every metric of `evaluate` for one model (internal): 'auto' methods, as comparePaired. */
-export function tableIntervals(
-  labels: Labels,
-  p: ProbMatrix,
-  binning: { bins?: number; preset?: PresetName },
-  resamples: number,
-  seed: number,
-): Record<string, ReportInterval | null> {
-  const base = new Float64Array(p.n).fill(1);
-  const run = (w: Float64Array, classwise: boolean) =>
-    evaluate(labels, p, { ...binning, classwise, weights: w, onWarning: quiet }) as unknown as Record<string, unknown>;
-  const r = resample(
-    p.n,
-    (w) => run(w, true),
-    base,
-    { resamples, level: LEVEL, seed, method: 'bca' },
-    (k) => methodFor(k, 'auto'),
-    // only the BCa metrics need the jackknife, and none of them is class-wise (those get union intervals): the
-    // class-wise errors, most of an evaluation's cost, are left out of its 100 evaluations
-    (w) => run(w, false),
-  );
-  const out: Record<string, ReportInterval | null> = {};
-  for (const [k, i] of Object.entries(r.intervals as Record<string, BootstrapInterval>)) {
-    if (!(k in METRICS)) continue; // n and numClasses are the data's, not estimates
-    // every metric of the table is ≥ 0: the union interval of a small error can reach below 0, which no value can
-    out[k] =
-      i.lower === null || i.upper === null
-        ? null
-        : { lower: Math.max(0, i.lower), upper: i.upper, method: i.method ?? methodFor(k, 'auto') };
-  }
-  return out;
-}
 
 const range = (bins: { lower: number; upper: number }[]) => {
   // adjacent bins are merged into one range, so a run of bins reads as one stretch of confidence
@@ -170,16 +128,8 @@ export function modelSummary(
   return lines;
 }
 
-/** Paired comparison of B with A (internal): comparePaired with the options `um compare` uses, as sentences. */
-export function compareModels(
-  a: { name: string; labels: Labels; p: ProbMatrix },
-  b: { name: string; p: ProbMatrix },
-  binning: { bins?: number; preset?: PresetName },
-  resamples: number,
-  seed: number,
-): ReportComparison {
-  // class-wise errors are left out: they are not among the verdicts, and their resampling is the costliest part
-  const c = comparePaired(a.labels, a.p, b.p, { ...binning, classwise: false, resamples, seed, onWarning: quiet });
+/** A paired comparison of B with A as the report shows it (internal): `um compare A B`'s sentences and numbers. */
+export function comparisonOf(c: PairedComparison, a: string, b: string): ReportComparison {
   const metrics = c.metrics.map((m) => ({
     metric: m.metric,
     a: m.a,
@@ -191,12 +141,12 @@ export function compareModels(
     verdict: m.verdict,
   }));
   return {
-    a: a.name,
-    b: b.name,
+    a,
+    b,
     resamples: c.resamples,
     level: c.level,
     seed: c.seed,
-    sentences: verdictSentences(c, a.name, b.name),
+    sentences: verdictSentences(c, a, b),
     metrics,
   };
 }

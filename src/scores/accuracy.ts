@@ -4,7 +4,7 @@ import { runMetric } from '../engine/run.js';
 import { fail } from '../errors/fail.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
 import type { WeightOptions } from '../input/weights.js';
-import { topLabel } from '../measures/topLabel.js';
+import { rowStatsOf } from '../kernels/rowStats.js';
 
 /** A weighted mean of one value per row as a metric's value; `UM_EMPTY` without rows (internal). */
 export function meanOf(fn: string, store: MeanStore): number {
@@ -17,8 +17,11 @@ export const CORRECT: StoreRequest = {
   kind: 'mean',
   key: 'correct',
   values: ({ p, y }) => {
-    const { predicted } = topLabel(p);
-    return Float64Array.from(predicted, (k, i) => (k === y[i] ? 1 : 0));
+    // the top labels read in place (topLabel's copies and a mapping callback cost more than the comparison)
+    const predicted = rowStatsOf(p, 0).arg;
+    const out = new Float64Array(p.n);
+    for (let i = 0; i < p.n; i++) out[i] = predicted[i] === y[i] ? 1 : 0;
+    return out;
   },
 };
 

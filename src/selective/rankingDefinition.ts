@@ -1,5 +1,5 @@
 import { GridStore } from '../accumulate/grid.js';
-import { KeptEntriesStore } from '../accumulate/keptEntries.js';
+import { KeptEntriesStore, type EntryColumns } from '../accumulate/keptEntries.js';
 import type { Store } from '../accumulate/store.js';
 import type { Precision } from '../binning/types.js';
 import { DEFAULT_CELL_BITS } from '../calibration/binnedStores.js';
@@ -92,10 +92,22 @@ function resolve(name: RankingName, fn: string, options: Readonly<Record<string,
 const CORRECT: ClassNames = { argument: 'labels', positives: 'correct predictions', negatives: 'wrong predictions' };
 const ERROR: ClassNames = { argument: 'labels', positives: 'wrong predictions', negatives: 'correct predictions' };
 
+/**
+ * The sweep of a store's sorted entries, made once for every ranking metric that reads them (AUROC, AUPR, AURC and
+ * E-AURC of one `evaluate` share one store): keyed by the store's sorted columns, which it keeps until the next add.
+ */
+const SWEEPS = new WeakMap<EntryColumns, { correct: Uint8Array; s: Sweep }>();
+
 /** The kept pairs as selective data (for the thresholded approximation) and as a sweep. */
 function keptData(store: KeptEntriesStore, cfg: RankingConfig): { d: SelectiveData; s: Sweep } {
   const e = store.sorted(0);
-  const correct = Uint8Array.from(e.outcomes);
+  let made = SWEEPS.get(e);
+  if (made === undefined) {
+    const correct = Uint8Array.from(e.outcomes);
+    made = { correct, s: sweep(e.scores, correct, e.weights, e.unit) };
+    SWEEPS.set(e, made);
+  }
+  const { correct, s } = made;
   const d: SelectiveData = {
     n: e.scores.length,
     correct,
@@ -104,7 +116,7 @@ function keptData(store: KeptEntriesStore, cfg: RankingConfig): { d: SelectiveDa
     measure: cfg.measure,
     ...(e.weights === undefined ? {} : { weights: e.weights, weightScale: e.unit }),
   };
-  return { d, s: sweep(e.scores, correct, e.weights, e.unit) };
+  return { d, s };
 }
 
 /** Whole-number weights are required by the count-based AURC estimators. */

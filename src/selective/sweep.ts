@@ -26,12 +26,34 @@ export interface Sweep {
 }
 
 /**
+ * The order of a stable descending sort of values already in ascending order (ties — −0 and 0 among them — contiguous):
+ * the blocks of equal values from the top, each in its given order, read in O(N) without sorting; `undefined` when
+ * the values are not ascending (internal).
+ */
+export function descendingOrderOfAscending(values: ArrayLike<number>): Uint32Array | undefined {
+  const n = values.length;
+  for (let i = 1; i < n; i++) if (!((values[i - 1] as number) <= (values[i] as number))) return undefined;
+  const order = new Uint32Array(n);
+  let r = 0;
+  for (let end = n; end > 0;) {
+    const v = values[end - 1] as number;
+    let start = end - 1;
+    while (start > 0 && values[start - 1] === v) start--;
+    for (let i = start; i < end; i++) order[r++] = i;
+    end = start;
+  }
+  return order;
+}
+
+/**
  * Sorts by confidence (descending) and merges ties into blocks. `positive[i]` is 0 or 1; `weights` (all > 0), when
- * given, make counts weight sums; `unit` is their scale (see {@link Sweep.unit}).
+ * given, make counts weight sums; `unit` is their scale (see {@link Sweep.unit}). Confidences already in ascending
+ * order (a kept-entries store's canonical order) are not sorted again: {@link descendingOrderOfAscending} gives the
+ * sort's own order, so the blocks and every sum are the same, bit for bit.
  */
 export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: Float64Array, unit = 1): Sweep {
   const n = confidence.length;
-  const order = argsort(confidence, true);
+  const order = descendingOrderOfAscending(confidence) ?? argsort(confidence, true);
   const level = new Float64Array(n);
   const count = new Float64Array(n);
   const pos = new Float64Array(n);

@@ -15,10 +15,13 @@ const TWO = [
 
 /** Few resamples: these tests are about the report's content, test/report/summary.test.ts about its intervals. */
 const FAST = { resamples: 20 };
+/** The report of TWO with FAST, made once for the tests that only read it. */
+let shared: Promise<Report> | undefined;
+const twoReport = () => (shared ??= createReport(TWO, FAST));
 
 describe('createReport', () => {
   it('evaluates every model exactly as evaluate does and draws twelve charts', async () => {
-    const r = await createReport(TWO, FAST);
+    const r = await twoReport();
     expect(r.models.map((m) => m.evaluation)).toEqual([
       evaluate(mlp.labels, mlp.probs, { onWarning: () => undefined }),
       evaluate(logreg.labels, logreg.probs, { onWarning: () => undefined }),
@@ -41,7 +44,7 @@ describe('createReport', () => {
     expect(r.timestamp).toBeNull();
   });
   it('is deterministic: the same input gives the same HTML, JSON and Markdown, byte for byte', async () => {
-    const a = await createReport(TWO, FAST);
+    const a = await twoReport();
     const b = await createReport(TWO, FAST);
     expect(reportHtml(b)).toBe(reportHtml(a));
     expect(reportJson(b)).toBe(reportJson(a));
@@ -50,9 +53,10 @@ describe('createReport', () => {
   it('an ensemble is evaluated with evaluateEnsemble; its mean prediction is drawn', async () => {
     const test = await bundled('deep_ensemble_test_member_logits', 'test');
     const o = { input: 'logits' as const, numClasses: 10, numMembers: 5 };
-    const r = await createReport([
-      { name: 'ensemble', labels: test.labels, members: test.members as Float32Array, options: o },
-    ]);
+    const r = await createReport(
+      [{ name: 'ensemble', labels: test.labels, members: test.members as Float32Array, options: o }],
+      FAST,
+    );
     expect(r.models[0]?.evaluation).toEqual(
       evaluateEnsemble(test.labels, test.members as Float32Array, { ...o, onWarning: () => undefined }),
     );
@@ -141,7 +145,7 @@ describe('two classes: the positive-class diagram (scikit-learn’s calibration_
 describe('reportHtml', () => {
   let report: Report;
   it('is one self-contained page: no script, no external resource, every chart inline', async () => {
-    report = await createReport(TWO, FAST);
+    report = await twoReport();
     const html = reportHtml(report);
     expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
     expect(
@@ -184,7 +188,7 @@ describe('reportHtml', () => {
 
 describe('reportMarkdown and reportJson', () => {
   it('Markdown: the metrics table with the best value in bold and the configuration', async () => {
-    const text = reportMarkdown(await createReport(TWO, FAST));
+    const text = reportMarkdown(await twoReport());
     expect(text).toContain('| metric | mlp\\_overfit | logreg |');
     expect(text).toMatch(/^\| ece \| 0\.038882 \| \*\*0\.013780\*\* \|$/m);
     expect(text).toContain('```json');
@@ -207,6 +211,22 @@ describe('reportMarkdown and reportJson', () => {
     };
     expect(j.models[0]?.evaluation.nll).toBe('Infinity');
     expect(j.charts.every((c) => !('svg' in c) && typeof c.spec === 'object')).toBe(true);
+  });
+});
+
+describe('svg: false (what um report --json and --md make)', () => {
+  it('gives the same JSON and Markdown without rendering a chart; reportHtml refuses it', async () => {
+    const r = await createReport(TWO, { ...FAST, svg: false });
+    const full = await twoReport();
+    expect(r.charts.map((c) => c.svg)).toEqual(full.charts.map(() => ''));
+    expect(reportJson(r)).toBe(reportJson(full));
+    expect(reportMarkdown(r)).toBe(reportMarkdown(full));
+    expect(() => reportHtml(r)).toThrow(
+      'reportHtml: report.charts[0].svg must be rendered (made without svg: false); got ""',
+    );
+    await expect(createReport(TWO, { svg: 'no' as never })).rejects.toThrow(
+      'createReport: options.svg must be true or false; got "no"',
+    );
   });
 });
 

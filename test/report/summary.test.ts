@@ -31,6 +31,8 @@ function simulate(seed: number, n: number, c: number, sharpness: number[]): { la
 }
 
 const quiet = () => undefined;
+/** The summary, intervals and verdicts are these tests' subject: the charts are not rendered (only one test reads HTML). */
+const NO_SVG = { resamples: 20, svg: false };
 
 describe('the comparison verdicts', () => {
   it('say only what their paired interval supports, and equal comparePaired’s (um compare’s) on seeded simulations', async () => {
@@ -47,7 +49,7 @@ describe('the comparison verdicts', () => {
           { name: 'A', labels, scores: models[0] as number[][] },
           { name: 'B', labels, scores: models[1] as number[][] },
         ],
-        { resamples: 60, seed },
+        { resamples: 60, seed, svg: false },
       );
       const c = r.summary.comparisons[0];
       expect(c?.a).toBe('A');
@@ -90,7 +92,7 @@ describe('the comparison verdicts', () => {
         { name: 'mlp_overfit', labels: mlp.labels, scores: mlp.probs },
         { name: 'logreg', labels: logreg.labels, scores: logreg.probs },
       ],
-      { resamples: 100 },
+      { resamples: 100, svg: false },
     );
     const s = r.summary.comparisons[0]?.sentences ?? [];
     expect(s[0]).toMatch(
@@ -110,13 +112,13 @@ describe('the per-model summary', () => {
   it('names the direction of miscalibration and the temperature that fixes it, on seeded over- and under-confident models', async () => {
     for (const seed of [11, 12, 13]) {
       const { labels, models } = simulate(seed, 600, 4, [3, 0.3]);
-      const r = await createReport([{ name: 'sharp', labels, scores: models[0] as number[][] }], { resamples: 20 });
+      const r = await createReport([{ name: 'sharp', labels, scores: models[0] as number[][] }], NO_SVG);
       const [accuracy, direction, where, temperature] = r.summary.models[0]?.lines ?? [];
       expect(accuracy).toMatch(/^Accuracy [\d.]+ \(95% interval [\d.]+ … [\d.]+\); ECE .*; UCE .*\.$/);
       expect(direction).toMatch(/^Over-confident on average/);
       expect(where).toMatch(/over-confident at confidence/);
       expect(temperature).toMatch(/^Temperature scaling with T = \d\.\d+ \(softening/);
-      const u = await createReport([{ name: 'soft', labels, scores: models[1] as number[][] }], { resamples: 20 });
+      const u = await createReport([{ name: 'soft', labels, scores: models[1] as number[][] }], NO_SVG);
       expect(u.summary.models[0]?.lines[1]).toMatch(/^Under-confident on average/);
       expect(u.summary.models[0]?.lines[3]).toMatch(/T = 0\.\d+ \(sharpening/);
     }
@@ -156,7 +158,7 @@ describe('★ marks a model best only beyond the noise', () => {
         { name: 'a', labels, scores: models[0] as number[][] },
         { name: 'b', labels, scores: models[0] as number[][] },
       ],
-      { resamples: 30 },
+      { resamples: 30, svg: false },
     );
     expect(Object.values(stars(same)).flat()).toEqual([]);
     const close = await createReport(
@@ -164,7 +166,7 @@ describe('★ marks a model best only beyond the noise', () => {
         { name: 'a', labels, scores: models[0] as number[][] },
         { name: 'b', labels, scores: models[1] as number[][] },
       ],
-      { resamples: 30 },
+      { resamples: 30, svg: false },
     );
     const s = stars(close);
     for (const m of close.summary.comparisons[0]?.metrics ?? []) {
@@ -175,7 +177,7 @@ describe('★ marks a model best only beyond the noise', () => {
     const { labels, models } = simulate(32, 300, 3, [1, 4, 0.2]);
     const r = await createReport(
       models.map((scores, j) => ({ name: `m${j}`, labels, scores })),
-      { resamples: 30 },
+      { resamples: 30, svg: false },
     );
     expect(r.summary.comparisons.map((c) => `${c.b} vs ${c.a}`)).toEqual(['m1 vs m0', 'm2 vs m0']);
     for (const row of metricRows(r)) {

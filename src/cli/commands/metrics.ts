@@ -18,6 +18,8 @@ import { readCalibrator } from '../../io/readCalibrator.js';
 import { topBinningReport, type TopBinningReport } from '../../calibrate/topBinningReport.js';
 import type { ProbMatrix } from '../../input/types.js';
 import { bootstrap, type BootstrapInterval } from '../../bootstrap/bootstrap.js';
+import { prepareSuite } from '../../engine/suite.js';
+import { EVALUATE } from '../../evaluate/suite.js';
 import type { MetricState } from '../../state/createState.js';
 import { evaluateSpec, streamStates } from '../streamStates.js';
 import { isLlmInput, llmArgs, refuseLlmFlags } from '../llmInput.js';
@@ -175,6 +177,8 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
         file: data.path,
       });
     }
+    // the scores validated and the options resolved once for every resample (evaluate's result for each)
+    let resampled: ((w: Float64Array, onWarning: () => void) => Evaluation) | undefined;
     const ci = bootstrapOf(command, args, data, (w) => {
       if (calibration !== undefined || data.scores === undefined)
         throw new UMError('UM_OPTION', `${command}: --ci takes one model's scores without --calibration`, {
@@ -182,12 +186,9 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
           argument: '--ci',
         });
       const { numMembers: _s, ...single } = input;
-      return evaluate(data.labels, data.scores, {
-        ...single,
-        ...common,
-        onWarning: () => {},
-        weights: w,
-      }) as unknown as Record<string, unknown>;
+      const { onWarning: _w, ...options } = common;
+      resampled ??= prepareSuite(EVALUATE, 'evaluate', data.labels, data.scores, { ...single, ...options });
+      return resampled(w, () => {}) as unknown as Record<string, unknown>;
     });
     // after everything that can fail: an error is one line, with no warnings of a run that gave no result
     printWarnings(io, command, warnings);
