@@ -1,4 +1,5 @@
 import { addToBinSums, binsOfSums, emptyBinSums } from './binSums.js';
+import { scratchSums, type ExactSum } from '../math/exactSum.js';
 import { fail } from '../errors/fail.js';
 import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { Bin, BinAssignment } from './types.js';
@@ -150,6 +151,57 @@ export function binStatisticsUnchecked(
   const sums = emptyBinSums(assignment.numBins);
   addToBinSums(sums, assignment.index, scores, outcomes, weights);
   return binsOfSums(assignment.lower, assignment.upper, sums);
+}
+
+/**
+ * {@link binStatisticsUnchecked} of sorted entries cut into runs at `cuts` (ascending positions), described as
+ * `binsFromCuts(…, 'midpoints')` does: every run's sums are the same exact sums, added run by run (internal).
+ */
+export function runStatistics(
+  scores: Float64Array,
+  outcomes: Float64Array,
+  weights: Float64Array | undefined,
+  cuts: readonly number[],
+): Bin[] {
+  const n = scores.length;
+  const bounds = [0, ...cuts, n];
+  const numBins = bounds.length - 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  const sums = emptyBinSums(numBins);
+  const dense = scratchSums();
+  for (let b = 0; b < numBins; b++) {
+    const from = bounds[b] as number;
+    const to = bounds[b + 1] as number;
+    lower[b] = b === 0 ? (scores[from] as number) : ((scores[from - 1] as number) + (scores[from] as number)) / 2;
+    upper[b] =
+      b === numBins - 1 ? (scores[to - 1] as number) : ((scores[to - 1] as number) + (scores[to] as number)) / 2;
+    sums.count[b] = to - from;
+    let ones = 0;
+    if (weights === undefined) {
+      for (let j = from; j < to; j++) {
+        dense.add(1, scores[j] as number);
+        const o = outcomes[j] as number;
+        if (o === 1) ones++;
+        else if (o !== 0) dense.add(2, o);
+      }
+      (sums.weight[b] as ExactSum).addInteger(to - from);
+    } else {
+      for (let j = from; j < to; j++) {
+        const w = weights[j] as number;
+        dense.add(0, w);
+        dense.add(1, w * (scores[j] as number));
+        const o = outcomes[j] as number;
+        if (o === 1) dense.add(2, w);
+        else if (o !== 0) dense.add(2, w * o);
+      }
+      dense.foldInto(0, sums.weight[b] as ExactSum);
+    }
+    dense.foldInto(1, sums.score[b] as ExactSum);
+    dense.foldInto(2, sums.outcome[b] as ExactSum);
+    if (ones > 0) (sums.outcome[b] as ExactSum).addInteger(ones);
+  }
+  return binsOfSums(lower, upper, sums);
 }
 
 /**
