@@ -100,7 +100,14 @@ export interface ClassColumn {
 }
 
 /** Values (and, thresholded, rows) gathered per block of classes: each block reads every row's segment once. */
-const BLOCK_BYTES = 32 * 2 ** 20;
+let BLOCK_BYTES = 32 * 2 ** 20;
+
+/** Sets the bytes gathered per block of classes, returning the previous setting (tests force several blocks). */
+export function columnBlockBytes(bytes: number): number {
+  const previous = BLOCK_BYTES;
+  BLOCK_BYTES = bytes;
+  return previous;
+}
 /** Rows per tile of a row-major gather: a tile's block of classes stays in cache while it is copied. */
 const TILE_ROWS = 64;
 
