@@ -304,3 +304,56 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
     }
   });
 });
+
+describe('class-wise bins the sweep leaves to the stores', () => {
+  it('Ding, a peer’s equal-mass, distinct and user-edge bins read from class columns equal the selected pairs', () => {
+    const rng = createRng('test', 1703);
+    const specs: BinningSpec[] = [
+      { scheme: 'ding', ding: { z: 1.645, minRemaining: 40, minGap: 0.05 } },
+      { scheme: 'equal-mass', bins: 10, method: 'uncertainty-metrics' },
+      { scheme: 'distinct' },
+    ];
+    for (const cs of CASES.filter((x) => x.n >= 100 && x.n <= 3200)) {
+      const { n, c } = cs;
+      const batch = batchOf(
+        scoresOf(cs.kind, n, c, rng),
+        Int32Array.from({ length: n }, () => rng.integer(c)),
+        undefined,
+        c,
+      );
+      for (const threshold of [null, 0.2]) {
+        const requests: StoreRequest[] = [
+          ...specs.map((binning): StoreRequest => ({
+            kind: 'entries',
+            selection: selection(threshold, cs.precision),
+            binning,
+          })),
+          {
+            kind: 'fixed-bins',
+            selection: selection(threshold, cs.precision),
+            spec: { scheme: 'edges', edges: [0, 0.3, 0.75, 1], closed: 'right' },
+          },
+        ];
+        const read = (acc: Accumulator) =>
+          requests.map((r, i) => {
+            const store = acc.stores[acc.index[i] as number] as Store;
+            const spec = (r.kind === 'fixed-bins' ? r.spec : (r as { binning: BinningSpec }).binning) as BinningSpec;
+            return Array.from({ length: c }, (_, k) => binsOfGroup('test', store, spec, k));
+          });
+        const pairs = new Accumulator('test', requests, c);
+        pairs.requests.forEach((r, i) => {
+          const sel = selectPairs(batch.p, batch.y, undefined, (r as { selection: SelectionSpec }).selection);
+          const store = pairs.stores[i] as Store;
+          if (store instanceof FixedBinsStore) store.add(sel);
+          else (store as KeptEntriesStore).add(sel);
+        });
+        const want = read(pairs);
+        for (const keep of [false, true]) {
+          const acc = new Accumulator('test', requests, c);
+          acc.add(batch, keep);
+          expect(read(acc), `${cs.kind} N=${n} C=${c} t=${threshold} keep=${keep}`).toEqual(want);
+        }
+      }
+    }
+  });
+});
