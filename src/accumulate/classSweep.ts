@@ -1,6 +1,6 @@
 import type { BinSums } from '../binning/binSums.js';
 import { columnBins, type ColumnRequest } from '../binning/columnBins.js';
-import { addEqualWidthColumn } from '../binning/columnSums.js';
+import { addSortedEqualWidth } from '../binning/columnSums.js';
 import { sortedQuantileStatistics } from '../binning/equalMass.js';
 import { SELECT_MIN } from '../binning/rankSelect.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
@@ -20,6 +20,9 @@ export interface SweepConsumer {
   };
   readonly quantile?: { readonly bins: readonly number[]; readonly keep: (k: number, bins: (Bin[] | null)[]) => void };
 }
+
+/** Bin indices of a sorted column (scratch). */
+let indexScratch = new Int32Array(0);
 
 /** Whether a binning is one a sweep computes: this library's equal-mass construction. */
 export function sweepsQuantile(spec: BinningSpec): spec is Extract<BinningSpec, { scheme: 'equal-mass' }> {
@@ -91,7 +94,8 @@ export class ClassSweep {
    */
   private sorted(k: number, col: ClassColumn): void {
     const sorted = canonicalSort(col);
-    let index = new Int32Array(0);
+    if (indexScratch.length < sorted.scores.length) indexScratch = new Int32Array(sorted.scores.length);
+    const index = indexScratch;
     for (const c of this.consumers) {
       const from = firstAbove(sorted.scores, c.threshold);
       const e: EntryColumns = {
@@ -103,9 +107,8 @@ export class ClassSweep {
       const m = e.scores.length;
       const w = c.equalWidth;
       if (w !== undefined && m > 0) {
-        if (index.length < m) index = new Int32Array(sorted.scores.length);
         const { bins, rule, precision } = w.spec;
-        addEqualWidthColumn(w.sums(k), bins, rule, precision, e.scores, e.outcomes, POSITIVES, e.weights, index);
+        addSortedEqualWidth(w.sums(k), bins, rule, precision, e.scores, e.outcomes, e.weights, index);
         if (e.weights !== undefined) w.weighted?.(e.weights, e.unit);
       }
       const q = c.quantile;
@@ -121,6 +124,3 @@ export class ClassSweep {
     }
   }
 }
-
-/** Sums over float64 scores read the outcomes themselves: no positives needed. */
-const POSITIVES = new Int32Array(0);

@@ -48,7 +48,12 @@ export class FixedBinsStore implements Store {
   /** Notes the weights of a group's entries a sweep added (see {@link add}). */
   noteWeights(weights: Float64Array, unit: number): void {
     this.weightUnit = unit;
-    if (!this.isFractional) this.isFractional = weights.some((w) => !Number.isInteger(w * unit));
+    if (this.isFractional) return;
+    for (let i = 0; i < weights.length; i++)
+      if (!Number.isInteger((weights[i] as number) * unit)) {
+        this.isFractional = true;
+        return;
+      }
   }
 
   constructor(

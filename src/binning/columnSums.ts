@@ -1,4 +1,5 @@
 import { DenseSums, type ExactSum } from '../math/exactSum.js';
+import { addRun } from './binStatistics.js';
 import type { BinSums } from './binSums.js';
 import { equalWidthEdges, equalWidthIndex } from './equalWidth.js';
 import type { EqualWidthRule, Precision } from './types.js';
@@ -56,6 +57,33 @@ export function addEqualWidthColumn(
   const at = index.subarray(0, m);
   equalWidthIndexInto(scores, bins, rule, precision, at);
   addColumnToBinSums(sums, at, scores, outcomes, weights);
+}
+
+/**
+ * Adds entries sorted by score to their equal-width bin sums: the bins are runs of them (every rule is monotone), each
+ * run summed once (see `addRun`) (`index`: scratch of ≥ m entries).
+ */
+export function addSortedEqualWidth(
+  sums: BinSums,
+  bins: number,
+  rule: EqualWidthRule,
+  precision: Precision,
+  scores: Float64Array,
+  outcomes: Float64Array,
+  weights: Float64Array | undefined,
+  index: Int32Array,
+): void {
+  const m = scores.length;
+  const at = index.subarray(0, m);
+  equalWidthIndexInto(scores, bins, rule, precision, at);
+  for (let from = 0; from < m;) {
+    const b = at[from] as number;
+    let to = from + 1;
+    while (to < m && at[to] === b) to++;
+    sums.count[b] = (sums.count[b] as number) + (to - from);
+    addRun(sums, b, scores, outcomes, weights, from, to);
+    from = to;
+  }
 }
 
 /** Windows of 8 float32 exponents: 32 per bin. */
