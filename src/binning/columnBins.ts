@@ -1,5 +1,6 @@
-import { scratchSums, type ExactSum } from '../math/exactSum.js';
-import { binsOfSums, emptyBinSums, type BinSums } from './binSums.js';
+import { ExactSum, scratchSums } from '../math/exactSum.js';
+import { binsFromSums } from './binStatistics.js';
+import type { BinSums } from './binSums.js';
 import { addEqualWidthColumn, denseBank } from './columnSums.js';
 import { equalWidthEdges, equalWidthIndex } from './equalWidth.js';
 import {
@@ -339,7 +340,9 @@ function quantileBinsOf(
 ): Bin[] {
   const bucket = Int32Array.from(cuts.x, (v) => sel.bucketOf(v));
   const numBins = cuts.numBins;
-  const sums = emptyBinSums(numBins);
+  // unweighted: each bin's weight is its count and its outcome sum its ones; only Σ score needs the exact bank
+  const score = new Float64Array(numBins);
+  const acc = SCORE_SUM;
   const count = new Float64Array(numBins);
   const ones = new Float64Array(numBins);
   const dense = scratchSums();
@@ -348,17 +351,19 @@ function quantileBinsOf(
   let bin = 0;
   let group = -1;
   let run = 0;
-  const emit = (b: number, g: number, score: number, entries: number, one: number): void => {
+  const emit = (b: number, g: number, part: number, entries: number, one: number): void => {
     if (g !== group || b !== bin) {
       dense.add(1, run);
       run = 0;
       group = g;
       if (b !== bin) {
-        dense.foldInto(1, sums.score[bin] as ExactSum);
+        dense.foldInto(1, acc);
+        score[bin] = acc.value();
+        acc.clear();
         bin = b;
       }
     }
-    run += score;
+    run += part;
     count[b] = (count[b] as number) + entries;
     ones[b] = (ones[b] as number) + one;
   };
@@ -377,7 +382,9 @@ function quantileBinsOf(
         run = 0;
         group = g;
         if (j !== bin) {
-          dense.foldInto(1, sums.score[bin] as ExactSum);
+          dense.foldInto(1, acc);
+          score[bin] = acc.value();
+          acc.clear();
           bin = j;
         }
       }
@@ -407,12 +414,13 @@ function quantileBinsOf(
     j = end;
   }
   dense.add(1, run);
-  dense.foldInto(1, sums.score[bin] as ExactSum);
-  for (let b = 0; b < numBins; b++) {
-    const c = count[b] as number;
-    sums.count[b] = c;
-    sums.weight[b]?.addInteger(c);
-    sums.outcome[b]?.addInteger(ones[b] as number);
-  }
-  return binsOfSums(cuts.lower, cuts.upper, sums);
+  dense.foldInto(1, acc);
+  score[bin] = acc.value();
+  acc.clear();
+  let total = 0;
+  for (let b = 0; b < numBins; b++) total += count[b] as number;
+  return binsFromSums(cuts.lower, cuts.upper, count, count, score, ones, total);
 }
+
+/** The scratch sum each quantile bin's Σ score is read through. */
+const SCORE_SUM = new ExactSum();

@@ -338,7 +338,7 @@ export class RankSelection implements RankSource {
     const g = this.bucket(this.bucketOfRank(r));
     const local = r - g.rank;
     if (g.size <= SMALL) {
-      g.sorted ??= this.gatheredValues.slice(g.offset, g.offset + g.size).sort();
+      g.sorted ??= sortSmall(this.gatheredValues.slice(g.offset, g.offset + g.size));
       return sortedBlock(g.sorted, local, g.rank);
     }
     const sub = (g.sub ??= this.subCounts(g));
@@ -392,6 +392,28 @@ export class RankSelection implements RankSource {
     for (const g of this.gathered) this.slot[g.bucket] = -1;
     this.counts.fill(0, this.low, this.high + 2);
   }
+}
+
+/** −0 before 0, as `Float64Array.prototype.sort` orders them. */
+const before = (x: number, y: number): boolean =>
+  x < y || (x === 0 && y === 0 && Object.is(x, -0) && !Object.is(y, -0));
+
+/**
+ * Sorts in place as `Float64Array.prototype.sort` does (−0 before 0): an insertion sort for the few values of a
+ * gathered bucket (a native sort call costs more than sorting two dozen values), the native sort beyond.
+ */
+function sortSmall(a: Float64Array): Float64Array {
+  if (a.length > 48) return a.sort();
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i] as number;
+    let j = i - 1;
+    while (j >= 0 && before(x, a[j] as number)) {
+      a[j + 1] = a[j] as number;
+      j--;
+    }
+    a[j + 1] = x;
+  }
+  return a;
 }
 
 /** The block of ties of position `local` of ascending `sorted`, whose first entry has rank `rank`. */
