@@ -1,7 +1,10 @@
 import { assignBinsFor } from '../binning/assignBins.js';
 import { addToBinSums, binsOfSums, emptyBinSums, mergeBinSums, type BinSums } from '../binning/binSums.js';
+import { addEqualWidthColumn } from '../binning/columnSums.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
+import { ColumnBlocks, type ClassColumns } from '../select/classColumns.js';
 import type { Pairs } from '../select/selectPairs.js';
+import type { ClassSweep } from './classSweep.js';
 import { isCount, type JsonPath, type Store } from './store.js';
 
 /** Binnings whose edges do not depend on the data: equal-width rules and user edges. */
@@ -17,10 +20,41 @@ export class FixedBinsStore implements Store {
   readonly lower: Float64Array;
   readonly upper: Float64Array;
   readonly groups: BinSums[];
+  private isFractional = false;
+  private weightUnit = 1;
+  /** A sweep that adds a lent batch's class columns when first read (see {@link defer}). */
+  private pending: ClassSweep | undefined;
+
   /** Whether some weight (times its scale) was not a whole number: weights are then relative, not counts. */
-  fractional = false;
+  get fractional(): boolean {
+    this.settle();
+    return this.isFractional;
+  }
+
+  set fractional(value: boolean) {
+    this.isFractional = value;
+  }
+
   /** The weights' scale (1 unless the caller's weights were rescaled; a state's batches share scale 1). */
-  unit = 1;
+  get unit(): number {
+    this.settle();
+    return this.weightUnit;
+  }
+
+  set unit(value: number) {
+    this.weightUnit = value;
+  }
+
+  /** Notes the weights of a group's entries a sweep added (see {@link add}). */
+  noteWeights(weights: Float64Array, unit: number): void {
+    this.weightUnit = unit;
+    if (this.isFractional) return;
+    for (let i = 0; i < weights.length; i++)
+      if (!Number.isInteger((weights[i] as number) * unit)) {
+        this.isFractional = true;
+        return;
+      }
+  }
 
   constructor(
     readonly fn: string,
@@ -45,19 +79,68 @@ export class FixedBinsStore implements Store {
     });
   }
 
+  /**
+   * Adds every class of a batch read as class columns (group k: the entries of class k above `threshold`) — the same
+   * sums as {@link add} of `selectPairs`' pairs, without copying a pair per entry.
+   */
+  addColumns(cols: ClassColumns, threshold: number | null): void {
+    const blocks = new ColumnBlocks([{ cols, threshold }]);
+    const index = new Int32Array(cols.n);
+    // whole weights (times their scale) make every group's check pass: look per group only when some row is not whole
+    const w = cols.weights;
+    const someFractional = w !== undefined && w.some((x) => !Number.isInteger(x * cols.unit));
+    for (let k = 0; k < this.groups.length; k++) {
+      const g = blocks.column(k);
+      const m = g.scores.length;
+      if (m === 0) continue;
+      this.unit = g.unit;
+      if (someFractional && !this.fractional && g.weights !== undefined)
+        this.fractional = g.weights.some((x) => !Number.isInteger(x * g.unit));
+      const sums = this.groups[k] as BinSums;
+      if (this.spec.scheme === 'equal-width') {
+        const { bins, rule, precision } = this.spec;
+        addEqualWidthColumn(sums, bins, rule, precision, g.scores, g.outcomes, g.positives, g.weights, index);
+      } else {
+        const a = assignBinsFor(this.fn, g.scores, this.spec);
+        addToBinSums(sums, a.index, g.scores, g.outcomes, g.weights);
+      }
+    }
+  }
+
+  /**
+   * Leaves an unweighted lent batch's class columns to a sweep that bins them for other stores too (`ClassSweep`): its
+   * sums are added when the store is first read, merged or written — while the lender still holds the batch.
+   */
+  defer(sweep: ClassSweep): void {
+    this.settle();
+    this.pending = sweep;
+  }
+
+  /** Adds what a deferred sweep holds. */
+  private settle(): void {
+    const p = this.pending;
+    if (p === undefined) return;
+    this.pending = undefined;
+    p.run();
+  }
+
   merge(other: Store): void {
     const o = other as FixedBinsStore;
+    this.settle();
+    o.settle();
     this.groups.forEach((g, k) => mergeBinSums(g, o.groups[k] as BinSums));
     this.fractional ||= o.fractional;
   }
 
   /** The bins of group k (empty bins included); `null` when the group holds no entry. */
   bins(k: number): Bin[] | null {
+    this.settle();
     const g = this.groups[k] as BinSums;
     return g.count.every((c) => c === 0) ? null : binsOfSums(this.lower, this.upper, g);
   }
 
   toJSON(): unknown {
+    this.settle();
     return {
       fractional: this.fractional,
       groups: this.groups.map((g) => ({

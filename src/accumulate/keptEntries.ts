@@ -1,4 +1,7 @@
+import type { Bin, BinningSpec } from '../binning/types.js';
 import { argsort } from '../kernels/argsort.js';
+import { ColumnBlocks, type ClassColumns, type ColumnChunk } from '../select/classColumns.js';
+import { ClassSweep, sweepsQuantile } from './classSweep.js';
 import type { Pairs } from '../select/selectPairs.js';
 import { numberList, type JsonPath, type Store } from './store.js';
 
@@ -11,39 +14,128 @@ export interface EntryColumns {
   readonly unit: number;
 }
 
+/** {@link EntryColumns} whose scores may be float32 values in a `Float32Array` (a view, see {@link KeptEntriesStore.view}). */
+export interface EntryView {
+  readonly scores: Float32Array | Float64Array;
+  readonly outcomes: Float64Array;
+  /** Class columns: the positions of the outcomes equal to 1. */
+  readonly positives?: Int32Array;
+  readonly weights: Float64Array | undefined;
+  readonly unit: number;
+}
+
+/** What one add (or a merged store) brought: one list of pairs per group, or a batch read as class columns. */
+type Chunk = { readonly groups: readonly Pairs[] } | ColumnChunk;
+
+const isColumns = (c: Chunk): c is ColumnChunk => 'cols' in c;
+
 /**
  * Every entry of every group, as it came (O(entries) memory). What the order-based metrics keep in exact mode —
  * equal-mass and Ding's bins, AUROC, AUPR, AURC: they read the entries in {@link sorted} order when finishing, or,
- * for unweighted equal-mass bins, only the B − 1 cut ranks, found by selection over {@link entries} as they came
+ * for unweighted equal-mass bins, only the B − 1 cut ranks, found by selection over {@link view} as they came
  * (binning/quantileSelect.ts); every sum over them is exact, so the result depends on the set of entries only, never
- * on their order or batching (internal).
+ * on their order or batching. The class-wise selections keep each batch as class columns (`addColumns`: the batch's
+ * own arrays while the computation that lent them runs, else one class-major copy), read a block of classes at a time
+ * (internal).
  */
 export class KeptEntriesStore implements Store {
   readonly kind = 'entries';
-  private readonly chunks: Pairs[][];
+  private readonly chunks: Chunk[] = [];
   private readonly sortedCache: (EntryColumns | undefined)[];
+  /** The class columns being read (every chunk a column chunk), made on first read. */
+  private blocks: ColumnBlocks | undefined;
+  /** The bin counts of the equal-mass (`'quantile'`) bins the store will be read in (from the requests). */
+  private readonly hinted = new Set<number>();
+  /** Per bin count, every class's unweighted quantile bins, computed by a sweep over the class columns. */
+  private readonly classBinsCache = new Map<number, (Bin[] | null)[]>();
+  /** A sweep of another store's that fills {@link classBinsCache} too (a lent batch). */
+  private sweep: ClassSweep | undefined;
 
-  constructor(groups: number) {
-    this.chunks = Array.from({ length: groups }, () => []);
+  constructor(readonly groups: number) {
     this.sortedCache = new Array<EntryColumns | undefined>(groups).fill(undefined);
   }
 
-  add(pairs: readonly Pairs[]): void {
-    pairs.forEach((g, k) => {
-      if (g.scores.length > 0) {
-        this.chunks[k]?.push(g);
-        this.sortedCache[k] = undefined;
+  private changed(): void {
+    this.sortedCache.fill(undefined);
+    this.blocks = undefined;
+    this.classBinsCache.clear();
+    this.sweep = undefined;
+  }
+
+  /** Notes a binning the store will be read in (so one sweep computes every one of them). */
+  hint(spec: BinningSpec): void {
+    if (sweepsQuantile(spec)) this.hinted.add(spec.bins);
+  }
+
+  /** The bin counts a sweep should compute for this store (every hinted one; `[]` when the store is not swept). */
+  sweepBins(): number[] {
+    return this.sweepable() ? [...this.hinted] : [];
+  }
+
+  /** Whether every chunk is class columns (what a sweep reads). */
+  private sweepable(): boolean {
+    return this.chunks.length > 0 && this.chunks.every(isColumns);
+  }
+
+  /** Lets a sweep over a lent batch fill this store's class bins (it must compute every {@link sweepBins}). */
+  shareSweep(sweep: ClassSweep): void {
+    this.sweep = sweep;
+  }
+
+  /** Keeps class k's bins of each bin count a sweep computed. */
+  keepClassBins(k: number, counts: readonly number[], bins: readonly (Bin[] | null)[]): void {
+    counts.forEach((b, i) => {
+      let all = this.classBinsCache.get(b);
+      if (all === undefined) {
+        all = new Array<Bin[] | null>(this.groups).fill(null);
+        this.classBinsCache.set(b, all);
       }
+      all[k] = bins[i] as Bin[] | null;
     });
+  }
+
+  /**
+   * Group k's equal-mass (`'quantile'`) bins by a sweep over the class columns (every class binned at once, then kept
+   * until the store changes); `undefined` when the store or the binning is not swept.
+   */
+  classBins(k: number, spec: BinningSpec): Bin[] | null | undefined {
+    if (!sweepsQuantile(spec) || !this.sweepable()) return undefined;
+    let all = this.classBinsCache.get(spec.bins);
+    if (all === undefined) {
+      this.sweep?.run();
+      all = this.classBinsCache.get(spec.bins);
+    }
+    if (all === undefined) {
+      this.hinted.add(spec.bins);
+      const counts = [...this.hinted];
+      const own = new ClassSweep(this.chunks as ColumnChunk[], [
+        { threshold: null, quantile: { bins: counts, keep: (c, bins) => this.keepClassBins(c, counts, bins) } },
+      ]);
+      own.run();
+      all = this.classBinsCache.get(spec.bins);
+    }
+    return all?.[k];
+  }
+
+  add(pairs: readonly Pairs[]): void {
+    if (pairs.some((g) => g.scores.length > 0)) {
+      this.chunks.push({ groups: pairs });
+      this.changed();
+    }
+  }
+
+  /** Adds a batch read as class columns: group k keeps the entries of class k above `threshold` (`null`: all). */
+  addColumns(cols: ClassColumns, threshold: number | null): void {
+    if (cols.n === 0) return;
+    this.chunks.push({ cols, threshold });
+    this.changed();
   }
 
   merge(other: Store): void {
     const o = other as KeptEntriesStore;
-    o.chunks.forEach((c, k) => {
-      if (c.length === 0) return;
-      this.chunks[k]?.push(...c);
-      this.sortedCache[k] = undefined;
-    });
+    if (o.chunks.length === 0) return;
+    this.chunks.push(...o.chunks);
+    this.changed();
   }
 
   /**
@@ -54,37 +146,35 @@ export class KeptEntriesStore implements Store {
   sorted(k: number): EntryColumns {
     const cached = this.sortedCache[k];
     if (cached !== undefined) return cached;
-    const e = this.entries(k);
-    const n = e.scores.length;
-    const order = argsort(e.scores);
-    const scores = new Float64Array(n);
-    const outcomes = new Float64Array(n);
-    const weights = e.weights === undefined ? undefined : new Float64Array(n);
-    for (let r = 0; r < n; r++) {
-      const i = order[r] as number;
-      scores[r] = e.scores[i] as number;
-      outcomes[r] = e.outcomes[i] as number;
-      if (weights !== undefined) weights[r] = (e.weights as Float64Array)[i] as number;
-    }
-    // blocks of equal scores: outcome 0 first, then 1, each by ascending weight (only the column values matter)
-    for (let a = 0; a < n;) {
-      let b = a + 1;
-      while (b < n && scores[b] === scores[a]) b++;
-      if (b - a > 1) canonicalBlock(outcomes, weights, a, b);
-      a = b;
-    }
-    const out = { scores, outcomes, weights, unit: e.unit };
-    this.sortedCache[k] = out;
+    const out = canonicalSort(this.view(k));
+    // class columns are sorted once per finish: caching every class would keep a sorted copy of every entry
+    if (this.blocks === undefined) this.sortedCache[k] = out;
     return out;
   }
 
   get groupCount(): number {
-    return this.chunks.length;
+    return this.groups;
   }
 
-  /** The entries of group k, concatenated (weights only when some chunk had weights). */
+  /**
+   * The entries of group k as they came, possibly as views into scratch that the next `view` or {@link sorted} call
+   * on this store reuses (class columns: float32 values in a `Float32Array`) — for reading once, not keeping.
+   */
+  view(k: number): EntryView {
+    if (this.chunks.length > 0 && this.chunks.every(isColumns)) {
+      this.blocks ??= new ColumnBlocks(this.chunks);
+      return this.blocks.column(k);
+    }
+    return this.entries(k);
+  }
+
+  /** The entries of group k, concatenated (weights only when some chunk had weights); arrays of its own or a chunk's. */
   entries(k: number): EntryColumns {
-    const chunks = this.chunks[k] ?? [];
+    const chunks: Pairs[] = [];
+    for (const c of this.chunks) {
+      const g = isColumns(c) ? columnPairs(c, k) : (c.groups[k] as Pairs);
+      if (g.scores.length > 0) chunks.push(g);
+    }
     if (chunks.length === 1) {
       const c = chunks[0] as Pairs;
       return { scores: c.scores, outcomes: c.outcomes, weights: c.weights, unit: c.unit };
@@ -109,7 +199,7 @@ export class KeptEntriesStore implements Store {
 
   toJSON(typed = false): unknown {
     return {
-      groups: this.chunks.map((_, k) => {
+      groups: Array.from({ length: this.groups }, (_, k) => {
         const e = this.entries(k);
         return {
           scores: numberList(e.scores, typed),
@@ -124,6 +214,7 @@ export class KeptEntriesStore implements Store {
   static fromJSON(json: unknown, at: JsonPath, groups: number): KeptEntriesStore {
     const s = new KeptEntriesStore(groups);
     const g = at.at('groups').array(at.object(json).groups, groups);
+    const pairs: Pairs[] = [];
     g.forEach((x, k) => {
       const here = at.at('groups').at(k);
       const o = here.object(x);
@@ -133,10 +224,38 @@ export class KeptEntriesStore implements Store {
         o.weights === undefined
           ? undefined
           : here.at('weights').numbers(o.weights, scores.length, (v) => v > 0, 'be a finite number > 0');
-      if (scores.length > 0) s.chunks[k]?.push({ scores, outcomes, weights, unit: 1 });
+      pairs.push({ scores, outcomes, weights, unit: 1 });
     });
+    s.add(pairs);
     return s;
   }
+}
+
+/**
+ * Entries in the canonical order: ascending score, and within equal scores outcome 0 before 1, then ascending weight —
+ * so every computation that walks them in order (cuts, bins, sweeps, running sums) gives the same bits for the same
+ * set of entries, however they arrived (internal).
+ */
+export function canonicalSort(e: EntryView): EntryColumns {
+  const n = e.scores.length;
+  const order = argsort(e.scores);
+  const scores = new Float64Array(n);
+  const outcomes = new Float64Array(n);
+  const weights = e.weights === undefined ? undefined : new Float64Array(n);
+  for (let r = 0; r < n; r++) {
+    const i = order[r] as number;
+    scores[r] = e.scores[i] as number;
+    outcomes[r] = e.outcomes[i] as number;
+    if (weights !== undefined) weights[r] = (e.weights as Float64Array)[i] as number;
+  }
+  // blocks of equal scores: outcome 0 first, then 1, each by ascending weight (only the column values matter)
+  for (let a = 0; a < n;) {
+    let b = a + 1;
+    while (b < n && scores[b] === scores[a]) b++;
+    if (b - a > 1) canonicalBlock(outcomes, weights, a, b);
+    a = b;
+  }
+  return { scores, outcomes, weights, unit: e.unit };
 }
 
 /** Orders one block of equal scores: outcomes ascending, weights ascending within each outcome (internal). */
@@ -154,4 +273,21 @@ function canonicalBlock(outcomes: Float64Array, weights: Float64Array | undefine
   outcomes.fill(1, a + z.length, b);
   weights.set(z, a);
   weights.set(o, a + z.length);
+}
+
+/** Class k of one column chunk as fresh pairs (a chunk's blocks reused while its classes are read in order). */
+const chunkBlocks = new WeakMap<ColumnChunk, ColumnBlocks>();
+function columnPairs(chunk: ColumnChunk, k: number): Pairs {
+  let blocks = chunkBlocks.get(chunk);
+  if (blocks === undefined) {
+    blocks = new ColumnBlocks([chunk]);
+    chunkBlocks.set(chunk, blocks);
+  }
+  const v = blocks.column(k);
+  return {
+    scores: Float64Array.from(v.scores),
+    outcomes: v.outcomes.slice(),
+    weights: v.weights?.slice(),
+    unit: v.unit,
+  };
 }

@@ -1,4 +1,5 @@
-import { addToBinSums, binsOfSums, emptyBinSums } from './binSums.js';
+import { addToBinSums, binsOfSums, emptyBinSums, type BinSums } from './binSums.js';
+import { ExactSum, scratchSums } from '../math/exactSum.js';
 import { fail } from '../errors/fail.js';
 import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { Bin, BinAssignment } from './types.js';
@@ -150,6 +151,120 @@ export function binStatisticsUnchecked(
   const sums = emptyBinSums(assignment.numBins);
   addToBinSums(sums, assignment.index, scores, outcomes, weights);
   return binsOfSums(assignment.lower, assignment.upper, sums);
+}
+
+/**
+ * Adds entries [from, to) to one bin's exact sums (`count` aside): Σw and Σw·o in doubles while every addition is
+ * exact (whole weights: the TwoSum error stays 0), through the dense bank otherwise; Σw·s always through the bank.
+ * The same exact sums as `addToBinSums` (internal).
+ */
+export function addRun(
+  sums: BinSums,
+  b: number,
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<number>,
+  weights: ArrayLike<number> | undefined,
+  from: number,
+  to: number,
+): void {
+  const dense = scratchSums();
+  if (weights === undefined) {
+    let ones = 0;
+    for (let j = from; j < to; j++) {
+      dense.add(1, scores[j] as number);
+      const o = outcomes[j] as number;
+      if (o === 1) ones++;
+      else if (o !== 0) dense.add(2, o);
+    }
+    (sums.weight[b] as ExactSum).addInteger(to - from);
+    dense.foldInto(1, sums.score[b] as ExactSum);
+    dense.foldInto(2, sums.outcome[b] as ExactSum);
+    if (ones > 0) (sums.outcome[b] as ExactSum).addInteger(ones);
+    return;
+  }
+  let sw = 0;
+  let so = 0;
+  let exact = true;
+  for (let j = from; j < to; j++) {
+    const w = weights[j] as number;
+    const o = outcomes[j] as number;
+    dense.add(1, w * (scores[j] as number));
+    // two sums kept in doubles while no addition rounds (TwoSum: the error term of each is 0)
+    const t = sw + w;
+    const bb = t - sw;
+    if (sw - (t - bb) + (w - bb) !== 0) exact = false;
+    sw = t;
+    if (o === 1) {
+      const u = so + w;
+      const cc = u - so;
+      if (so - (u - cc) + (w - cc) !== 0) exact = false;
+      so = u;
+    } else if (o !== 0) exact = false;
+  }
+  dense.foldInto(1, sums.score[b] as ExactSum);
+  if (exact && Number.isFinite(sw)) {
+    (sums.weight[b] as ExactSum).add(sw);
+    (sums.outcome[b] as ExactSum).add(so);
+    return;
+  }
+  for (let j = from; j < to; j++) {
+    const w = weights[j] as number;
+    dense.add(0, w);
+    const o = outcomes[j] as number;
+    if (o === 1) dense.add(2, w);
+    else if (o !== 0) dense.add(2, w * o);
+  }
+  dense.foldInto(0, sums.weight[b] as ExactSum);
+  dense.foldInto(2, sums.outcome[b] as ExactSum);
+}
+
+/** Three scratch sums for {@link runStatistics} (each read and cleared per bin). */
+const RUN_SUMS = {
+  count: new Float64Array(1),
+  weight: [new ExactSum()],
+  score: [new ExactSum()],
+  outcome: [new ExactSum()],
+};
+
+/**
+ * {@link binStatisticsUnchecked} of sorted entries cut into runs at `cuts` (ascending positions), described as
+ * `binsFromCuts(…, 'midpoints')` does: every run's sums are the same exact sums, added run by run, read through
+ * scratch sums, the total weight the exact sum of the bins' (internal).
+ */
+export function runStatistics(
+  scores: Float64Array,
+  outcomes: Float64Array,
+  weights: Float64Array | undefined,
+  cuts: readonly number[],
+): Bin[] {
+  const n = scores.length;
+  const numBins = cuts.length + 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  const count = new Float64Array(numBins);
+  const weight = new Float64Array(numBins);
+  const score = new Float64Array(numBins);
+  const outcome = new Float64Array(numBins);
+  const total = new ExactSum();
+  const sums: BinSums = RUN_SUMS;
+  for (let b = 0; b < numBins; b++) {
+    const from = b === 0 ? 0 : (cuts[b - 1] as number);
+    const to = b === numBins - 1 ? n : (cuts[b] as number);
+    lower[b] = b === 0 ? (scores[from] as number) : ((scores[from - 1] as number) + (scores[from] as number)) / 2;
+    upper[b] =
+      b === numBins - 1 ? (scores[to - 1] as number) : ((scores[to - 1] as number) + (scores[to] as number)) / 2;
+    count[b] = to - from;
+    addRun(sums, 0, scores, outcomes, weights, from, to);
+    const w = sums.weight[0] as ExactSum;
+    weight[b] = w.value();
+    total.addSum(w);
+    score[b] = (sums.score[0] as ExactSum).value();
+    outcome[b] = (sums.outcome[0] as ExactSum).value();
+    w.clear();
+    (sums.score[0] as ExactSum).clear();
+    (sums.outcome[0] as ExactSum).clear();
+  }
+  return binsFromSums(lower, upper, count, weight, score, outcome, total.value());
 }
 
 /**

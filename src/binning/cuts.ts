@@ -58,19 +58,20 @@ export interface WeightedBlocks {
 /** Blocks of equal values of ascending `v` with weights `w` (in the same sorted order) (internal). */
 export function weightedBlocks(v: ArrayLike<number>, w: ArrayLike<number>): WeightedBlocks {
   const n = v.length;
-  const bounds: number[] = [0];
-  const rows: number[] = [0];
+  const bounds = new Float64Array(n + 1);
+  const rows = new Uint32Array(n + 1);
+  let g = 1;
   let acc = 0;
   for (let j = 0; j < n; j++) {
     if (j > 0 && v[j] !== v[j - 1]) {
-      bounds.push(acc);
-      rows.push(j);
+      bounds[g] = acc;
+      rows[g++] = j;
     }
     acc += w[j] as number;
   }
-  bounds.push(acc);
-  rows.push(n);
-  return { bounds: Float64Array.from(bounds), rows: Uint32Array.from(rows), total: acc };
+  bounds[g] = acc;
+  rows[g++] = n;
+  return { bounds: bounds.subarray(0, g), rows: rows.subarray(0, g), total: acc };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { samplesPerWeight } from '../input/weights.js';
 import { gather } from '../math/gather.js';
 import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
-import { binStatisticsUnchecked } from './binStatistics.js';
+import { binStatisticsUnchecked, runStatistics } from './binStatistics.js';
 import { argsortAscending, numpyLinspaceUnit, numpyQuantileSorted, roundHalfEven } from './numpy.js';
 import { quantileAssignment, quantileStatistics } from './quantileSelect.js';
 import { valuesAtRanks } from './rankSelect.js';
@@ -36,11 +36,26 @@ function quantileBins(
 ): BinAssignment {
   // unweighted cuts need B − 1 ranks only: selection (weighted cuts walk cumulative weights in sorted order)
   if (weights === undefined && ascending === undefined) return quantileAssignment(scores, bins);
-  const n = scores.length;
   const order = ascending ?? argsortAscending(scores);
   const v = gather(scores, order);
+  const cuts = quantileCutRows(v, weights === undefined ? undefined : gather(weights, order), weights, bins, unit);
+  return binsFromCuts(v, order, cuts, 'midpoints');
+}
+
+/**
+ * The cut positions of {@link quantileBins} over ascending `v` with its weights `w` in the same order (`weights`: the
+ * same weights in the caller's order, whose sum decides whether they are relative).
+ */
+function quantileCutRows(
+  v: ArrayLike<number>,
+  w: ArrayLike<number> | undefined,
+  weights: ArrayLike<number> | undefined,
+  bins: number,
+  unit: number,
+): number[] {
+  const n = v.length;
   const cuts: number[] = [];
-  const blocks = weights === undefined ? undefined : weightedBlocks(v, gather(weights, order));
+  const blocks = w === undefined ? undefined : weightedBlocks(v, w);
   const u = weights === undefined ? 1 : samplesPerWeight(weights, unit);
   const relative = u !== unit;
   for (let k = 1; k < bins; k++) {
@@ -59,7 +74,23 @@ function quantileBins(
           );
     if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);
   }
-  return binsFromCuts(v, order, cuts, 'midpoints');
+  return cuts;
+}
+
+/**
+ * The bins of entries already in the canonical sorted order in this library's equal-mass bins — the bins of
+ * `binStatistics(equalMassBins(scores, B, 'quantile', weights, identity, unit), …)` without the copies, the bin of every
+ * entry or a counting sort: the bins are runs of the sorted entries, summed run by run (internal).
+ */
+export function sortedQuantileStatistics(
+  scores: Float64Array,
+  outcomes: Float64Array,
+  weights: Float64Array | undefined,
+  bins: number,
+  unit: number,
+): Bin[] {
+  const cuts = quantileCutRows(scores, weights, weights, bins, unit);
+  return runStatistics(scores, outcomes, weights, cuts);
 }
 
 /** Bins from sorted edge values with a membership function; lower/upper describe the intervals. */
@@ -206,14 +237,15 @@ export function equalMassBins(
 /**
  * The bins of unweighted (score, outcome) entries in B equal-mass bins of the given construction: the same bins as
  * `binStatistics(equalMassBins(…))`, whatever the entries' order — the cuts come from order statistics found by
- * selection and every sum is exact, so the entries are never sorted (internal).
+ * selection and every sum is exact, so the entries are never sorted; `positives`: see `quantileStatistics` (internal).
  */
 export function equalMassStatistics(
   scores: ArrayLike<number>,
   outcomes: ArrayLike<number>,
   bins: number,
   method: EqualMassMethod,
+  positives?: Int32Array,
 ): Bin[] {
-  if (method === 'quantile') return quantileStatistics(scores, outcomes, bins);
+  if (method === 'quantile') return quantileStatistics(scores, outcomes, bins, positives);
   return binStatisticsUnchecked(equalMassBins(scores, bins, method), scores, outcomes);
 }

@@ -16,7 +16,7 @@ import type { Bin, BinAssignment } from './types.js';
  */
 
 /** The cuts of one construction: per cut its value and whether the bin above starts after it (internal). */
-interface SelectedCuts {
+export interface SelectedCuts {
   readonly numBins: number;
   readonly x: Float64Array;
   readonly strict: Uint8Array;
@@ -34,58 +34,83 @@ function zeroAsStored(values: ArrayLike<number>, last: boolean): number {
   return 0;
 }
 
-/** Finds the cuts of B quantile bins over the selection's values, gathering an `extra` column with the cut buckets. */
-function quantileCuts(sel: RankSource, bins: number, extra?: ArrayLike<number>): SelectedCuts {
-  const n = sel.n;
+/**
+ * The ranks B quantile bins over the selection's values from rank `below` on read (round(k·N′/B) past `below`, N′ =
+ * N − below: the values above a threshold are the highest N′), each marked to be gathered with the extreme ranks.
+ */
+export function wantQuantileRanks(sel: RankSource, bins: number, below = 0): number[] {
+  const n = sel.n - below;
   const ranks: number[] = [];
   for (let k = 1; k < bins; k++) {
     // round(k·N/B), half up, in exact integer arithmetic (as the sorted construction)
     const rows = Math.floor((2 * k * n + bins) / (2 * bins));
     if (rows > 0 && rows < n && rows !== ranks[ranks.length - 1]) ranks.push(rows);
   }
-  for (const r of ranks) sel.want(r);
-  sel.want(0);
-  sel.want(n - 1);
-  sel.gather(extra);
+  for (const r of ranks) sel.want(below + r);
+  sel.want(below);
+  sel.want(below + n - 1);
+  return ranks;
+}
+
+/**
+ * The cuts of B quantile bins over the values from rank `below` on, from the ranks {@link wantQuantileRanks} marked
+ * (after the selection gathered them). `values` is where zeros are read as stored: the values the bins cover.
+ */
+export function quantileCutsOf(
+  sel: RankSource,
+  ranks: readonly number[],
+  below: number,
+  values: ArrayLike<number>,
+): SelectedCuts {
+  const n = sel.n - below;
   const x: number[] = [];
   const strict: number[] = [];
-  const below: number[] = [];
-  const above: number[] = [];
+  const lowerSide: number[] = [];
+  const upperSide: number[] = [];
   let last = -1;
   for (const r of ranks) {
-    const { value, less, lessEq } = sel.block(r);
+    const b = sel.block(below + r);
+    const less = b.less - below;
+    const lessEq = b.lessEq - below;
     // snapCut: to the nearer end of the block of ties, the upper one when equally near
     const c = r - less < lessEq - r ? less : lessEq;
     if (c <= 0 || c >= n || c === last) continue;
     last = c;
-    x.push(value);
+    x.push(b.value);
     if (c === less) {
       strict.push(0);
-      below.push(sel.valueAt(c - 1));
-      above.push(value);
+      lowerSide.push(sel.valueAt(below + c - 1));
+      upperSide.push(b.value);
     } else {
       strict.push(1);
-      below.push(value);
-      above.push(sel.valueAt(c));
+      lowerSide.push(b.value);
+      upperSide.push(sel.valueAt(below + c));
     }
   }
   const numBins = x.length + 1;
   const lower = new Float64Array(numBins);
   const upper = new Float64Array(numBins);
-  const min = sel.valueAt(0);
-  const max = sel.valueAt(n - 1);
-  lower[0] = min === 0 ? zeroAsStored(sel.values, false) : min;
-  upper[numBins - 1] = max === 0 ? zeroAsStored(sel.values, true) : max;
+  const min = sel.valueAt(below);
+  const max = sel.valueAt(below + n - 1);
+  lower[0] = min === 0 ? zeroAsStored(values, false) : min;
+  upper[numBins - 1] = max === 0 ? zeroAsStored(values, true) : max;
   for (let b = 1; b < numBins; b++) {
-    const mid = ((below[b - 1] as number) + (above[b - 1] as number)) / 2;
+    const mid = ((lowerSide[b - 1] as number) + (upperSide[b - 1] as number)) / 2;
     lower[b] = mid;
     upper[b - 1] = mid;
   }
   return { numBins, x: Float64Array.from(x), strict: Uint8Array.from(strict), lower, upper };
 }
 
+/** Finds the cuts of B quantile bins over the selection's values, gathering an `extra` column with the cut buckets. */
+function quantileCuts(sel: RankSource, bins: number, extra?: ArrayLike<number>): SelectedCuts {
+  const ranks = wantQuantileRanks(sel, bins);
+  sel.gather(extra);
+  return quantileCutsOf(sel, ranks, 0, sel.values);
+}
+
 /** The bin of value v among cuts [from, to) of one bucket: the first cut it does not reach (binary search). */
-function binInBucket(cuts: SelectedCuts, v: number, from: number, to: number): number {
+export function binInBucket(cuts: SelectedCuts, v: number, from: number, to: number): number {
   const { x, strict } = cuts;
   let lo = from;
   let hi = to;
@@ -99,7 +124,7 @@ function binInBucket(cuts: SelectedCuts, v: number, from: number, to: number): n
 }
 
 /** The end of the run of cuts in bucket h starting at cut j (`bucket`: each cut's bucket). */
-function cutsInBucket(bucket: Int32Array, j: number, h: number): number {
+export function cutsInBucket(bucket: Int32Array, j: number, h: number): number {
   let end = j;
   while (end < bucket.length && bucket[end] === h) end++;
   return end;
@@ -146,18 +171,29 @@ export function quantileAssignment(scores: ArrayLike<number>, bins: number): Bin
 /** Per-bucket Σ score and Σ outcome of {@link quantileStatistics} (module scratch, zero between calls; 1 MiB on first use). */
 let bucketSums: { score: Float64Array; ones: Float64Array } | undefined;
 
+/** The per-bucket sums scratch (zero between calls; whoever fills a range clears it before returning) (internal). */
+export function bucketScratch(): { score: Float64Array; ones: Float64Array } {
+  bucketSums ??= { score: new Float64Array(1 << 16), ones: new Float64Array(1 << 16) };
+  return bucketSums;
+}
+
 /**
  * The bins (count, weight, mean score and outcome) of unweighted (score, outcome) entries in B equal-mass
  * `'quantile'` bins, without a sort and without a bin index per entry: float32 scores are summed per bucket in the
  * selection's own pass (exact: a bucket's scores share sign and exponent), and only the buckets holding a cut are
  * split entry by entry. Any other input (scores that are not float32 values, outcomes other than 0/1) bins by
  * {@link quantileAssignment}. The exact sums make the bins the same bits as `binStatistics` over the sorted
- * construction.
+ * construction. `positives` (optional): the positions of the outcomes equal to 1, every other outcome being 0.
  */
-export function quantileStatistics(scores: ArrayLike<number>, outcomes: ArrayLike<number>, bins: number): Bin[] {
-  bucketSums ??= { score: new Float64Array(1 << 16), ones: new Float64Array(1 << 16) };
-  const { score: SCORE, ones: ONES } = bucketSums;
-  const sel = scores.length < SELECT_MIN ? null : RankSelection.withSums(scores, outcomes, SCORE, ONES);
+export function quantileStatistics(
+  scores: ArrayLike<number>,
+  outcomes: ArrayLike<number>,
+  bins: number,
+  positives?: Int32Array,
+): Bin[] {
+  const { score: SCORE, ones: ONES } = bucketScratch();
+  const sel =
+    scores.length < SELECT_MIN ? null : RankSelection.withSums(scores, outcomes, SCORE, ONES, undefined, positives);
   if (sel === null) return binStatisticsUnchecked(quantileAssignment(scores, bins), scores, outcomes);
   const { low, high } = sel;
   try {

@@ -31,6 +31,13 @@ export function radixTables(): RadixTables {
 }
 /** The lowest and highest key of the last counting pass. */
 const RANGE = new Int32Array(2);
+/** Keys ≤ the `atMost` key of the last {@link narrowBitsSumsPass}. */
+let AT_MOST = 0;
+
+/** The count of keys ≤ `atMost` of the last {@link narrowBitsSumsPass}. */
+export function atMostCount(): number {
+  return AT_MOST;
+}
 
 const f32 = new Float32Array(1);
 const i32 = new Int32Array(f32.buffer);
@@ -130,6 +137,50 @@ export function narrowSumsPass(
   }
   RANGE[0] = kmin;
   RANGE[1] = kmax;
+  return n;
+}
+
+/**
+ * {@link narrowSumsPass} over float32 values given with their bit patterns (`bits`, a view of the same memory), which
+ * are the keys themselves while no value is negative or −0: nothing is converted and no key is written. The outcomes
+ * equal to 1 are at the positions `positives` (the others are 0). Also counts the keys ≤ `atMost` (see
+ * {@link atMostCount}; −1 counts none). Returns N, or the index of the first value with the sign bit set (the tables up
+ * to it are left for the caller to clear).
+ */
+export function narrowBitsSumsPass(
+  bits: Int32Array,
+  values: Float32Array,
+  positives: Int32Array,
+  score: Float64Array,
+  ones: Float64Array,
+  n: number,
+  counts: Int32Array,
+  atMost: number,
+): number {
+  let kmin = 0x7fffffff;
+  let kmax = -0x80000000;
+  let below = 0;
+  for (let i = 0; i < n; i++) {
+    const k = bits[i] as number;
+    if (k < 0) {
+      RANGE[0] = kmin;
+      RANGE[1] = kmax;
+      return i;
+    }
+    if (k <= atMost) below++;
+    if (k < kmin) kmin = k;
+    if (k > kmax) kmax = k;
+    const b = (k >> 16) + 0x8000;
+    counts[b] = (counts[b] as number) + 1;
+    score[b] = (score[b] as number) + (values[i] as number);
+  }
+  RANGE[0] = kmin;
+  RANGE[1] = kmax;
+  AT_MOST = below;
+  for (let p = 0; p < positives.length; p++) {
+    const b = ((bits[positives[p] as number] as number) >> 16) + 0x8000;
+    ones[b] = (ones[b] as number) + 1;
+  }
   return n;
 }
 

@@ -23,6 +23,8 @@ import {
   bucketOfValue,
   gatherPass,
   gatherPassWith,
+  atMostCount,
+  narrowBitsSumsPass,
   narrowPass,
   narrowSumsPass,
   narrowValue,
@@ -147,6 +149,8 @@ export class RankSelection implements RankSource {
   readonly high: number;
   /** The non-empty buckets, ascending. */
   readonly occupied: Int32Array;
+  /** The count of keys ≤ the `atMost` key given to {@link withSums} (class columns). */
+  atMost = 0;
   private gathered: Gathered[] = [];
   private gatheredKeys = new Int32Array(0);
   private gatheredValues = new Float64Array(0);
@@ -187,18 +191,39 @@ export class RankSelection implements RankSource {
    * {@link of} for float32 values with outcomes 0 or 1, adding in the same pass each bucket's Σ value into `score[h]`
    * and Σ outcome into `ones[h]` (both zero over the buckets on entry). The entries of a bucket share their float32
    * sign and exponent, so each bucket's float64 sum is exact below 2^29 entries. `null`, with the tables and `score`,
-   * `ones` cleared again, when a value is not a float32 value, an outcome is not 0 or 1, or N ≥ 2^29.
+   * `ones` cleared again, when a value is not a float32 value, an outcome is not 0 or 1, or N ≥ 2^29. `positives`,
+   * when given, lists the positions of the outcomes equal to 1 (class columns: the outcomes are then not read), and
+   * the pass then also counts the keys ≤ `atMost` ({@link RankSelection.atMost}).
    */
   static withSums(
     values: ArrayLike<number>,
     outcomes: ArrayLike<number>,
     score: Float64Array,
     ones: Float64Array,
-    keys = new Int32Array(values.length),
+    keys?: Int32Array,
+    positives?: Int32Array,
+    atMost = -1,
   ): RankSelection | null {
     const n = values.length;
     if (n >= 2 ** 29) return null;
     const { counts } = radixTables();
+    if (values instanceof Float32Array && positives !== undefined) {
+      // float32 values (class columns): their bits are the keys unless a value has its sign bit set
+      const bits = new Int32Array(values.buffer, values.byteOffset, n);
+      const stop = narrowBitsSumsPass(bits, values, positives, score, ones, n, counts, atMost);
+      const { low, high } = rangeBuckets();
+      if (stop === n) {
+        const sel = new RankSelection(values, bits, { narrow: true, low, high });
+        sel.atMost = atMostCount();
+        return sel;
+      }
+      if (stop > 0) {
+        counts.fill(0, low, high + 1);
+        score.fill(0, low, high + 1);
+        ones.fill(0, low, high + 1);
+      }
+    }
+    keys ??= new Int32Array(n);
     const stop = narrowSumsPass(values, outcomes, keys, score, ones, n, counts);
     const { low, high } = rangeBuckets();
     if (stop === n) return new RankSelection(values, keys, { narrow: true, low, high });
@@ -239,6 +264,12 @@ export class RankSelection implements RankSource {
     this.slot[h] = this.gathered.length;
     const rank = this.counts[h] as number;
     this.gathered.push({ bucket: h, rank, offset: 0, size: (this.counts[h + 1] as number) - rank });
+  }
+
+  /** Marks bucket h to be gathered (an empty bucket, or one outside the range used, is ignored). */
+  wantBucket(h: number): void {
+    if (h < this.low || h > this.high || this.counts[h + 1] === this.counts[h]) return;
+    this.mark(h);
   }
 
   /**
@@ -307,7 +338,7 @@ export class RankSelection implements RankSource {
     const g = this.bucket(this.bucketOfRank(r));
     const local = r - g.rank;
     if (g.size <= SMALL) {
-      g.sorted ??= this.gatheredValues.slice(g.offset, g.offset + g.size).sort();
+      g.sorted ??= sortSmall(this.gatheredValues.slice(g.offset, g.offset + g.size));
       return sortedBlock(g.sorted, local, g.rank);
     }
     const sub = (g.sub ??= this.subCounts(g));
@@ -361,6 +392,28 @@ export class RankSelection implements RankSource {
     for (const g of this.gathered) this.slot[g.bucket] = -1;
     this.counts.fill(0, this.low, this.high + 2);
   }
+}
+
+/** −0 before 0, as `Float64Array.prototype.sort` orders them. */
+const before = (x: number, y: number): boolean =>
+  x < y || (x === 0 && y === 0 && Object.is(x, -0) && !Object.is(y, -0));
+
+/**
+ * Sorts in place as `Float64Array.prototype.sort` does (−0 before 0): an insertion sort for the few values of a
+ * gathered bucket (a native sort call costs more than sorting two dozen values), the native sort beyond.
+ */
+function sortSmall(a: Float64Array): Float64Array {
+  if (a.length > 48) return a.sort();
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i] as number;
+    let j = i - 1;
+    while (j >= 0 && before(x, a[j] as number)) {
+      a[j + 1] = a[j] as number;
+      j--;
+    }
+    a[j + 1] = x;
+  }
+  return a;
 }
 
 /** The block of ties of position `local` of ascending `sorted`, whose first entry has rank `rank`. */

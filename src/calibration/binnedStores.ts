@@ -33,7 +33,7 @@ export function binnedRequest(
   cellBits: number = DEFAULT_CELL_BITS,
 ): StoreRequest {
   if (isFixed(spec)) return { kind: 'fixed-bins', selection, spec };
-  if (mode === 'exact') return { kind: 'entries', selection };
+  if (mode === 'exact') return { kind: 'entries', selection, binning: spec };
   // the bound is proven for this library's weighted quantile cuts (a peer's construction has no weighted form)
   if (spec.scheme === 'equal-mass' && spec.method === 'quantile' && norm === 'l1')
     return { kind: 'grid', selection, cellBits };
@@ -61,11 +61,15 @@ function identity(n: number): Uint32Array {
 export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: number): Bin[] | null {
   if (store instanceof FixedBinsStore) return store.bins(k);
   if (store instanceof KeptEntriesStore) {
+    // class columns: every class binned in one sweep (shared with the other class-wise metrics of a lent batch)
+    const swept = store.classBins(k, spec);
+    if (swept !== undefined) return swept;
     if (spec.scheme === 'equal-mass') {
       // unweighted equal-mass cuts are order statistics and the sums are exact: the entries as they came, unsorted
-      const u = store.entries(k);
+      const u = store.view(k);
       if (u.scores.length === 0) return null;
-      if (u.weights === undefined) return equalMassStatistics(u.scores, u.outcomes, spec.bins, spec.method);
+      if (u.weights === undefined)
+        return equalMassStatistics(u.scores, u.outcomes, spec.bins, spec.method, u.positives);
     }
     // weighted cuts walk cumulative weights, Ding's bins grow in order: the canonical order
     const e = store.sorted(k);
@@ -168,7 +172,7 @@ export function weightsOf(store: Store): { unit: number; fractional: boolean } {
     let unit = 1;
     let fractional = false;
     for (let k = 0; k < store.groupCount && !fractional; k++) {
-      const e = store.entries(k);
+      const e = store.view(k);
       unit = e.unit;
       if (e.weights !== undefined) fractional = e.weights.some((w) => !Number.isInteger(w * e.unit));
     }

@@ -1,10 +1,14 @@
-import { FixedBinsStore } from '../accumulate/fixedBins.js';
+import { ClassSweep, type SweepConsumer } from '../accumulate/classSweep.js';
+import { FixedBinsStore, type FixedSpec } from '../accumulate/fixedBins.js';
+import type { BinSums } from '../binning/binSums.js';
 import { GridStore } from '../accumulate/grid.js';
 import { KeptEntriesStore } from '../accumulate/keptEntries.js';
 import { MeanStore } from '../accumulate/meanStore.js';
 import { RowsStore } from '../accumulate/rowsStore.js';
 import type { JsonPath } from '../accumulate/store.js';
 import { type Store } from '../accumulate/store.js';
+import type { Precision } from '../binning/types.js';
+import { keptColumns, lentColumns, readsClassColumns, type ClassColumns } from '../select/classColumns.js';
 import { groupCount, selectionKey, selectPairs, type Pairs, type SelectionSpec } from '../select/selectPairs.js';
 import type { CustomStore } from '../accumulate/store.js';
 import type { Batch, StoreRequest } from './definition.js';
@@ -78,6 +82,11 @@ export class Accumulator {
     this.keys = keys;
     this.requests = distinct;
     this.stores = stores ?? distinct.map((r) => storeOf(fn, r, numClasses));
+    // every binning a kept store will be read in (several metrics may share it)
+    requests.forEach((r, i) => {
+      const store = this.stores[this.index[i] as number];
+      if (r.kind === 'entries' && r.binning !== undefined && store instanceof KeptEntriesStore) store.hint(r.binning);
+    });
   }
 
   /** The stores of requests `from … from + count − 1` (a metric's own, in its order). */
@@ -85,8 +94,14 @@ export class Accumulator {
     return this.index.slice(from, from + count).map((i) => this.stores[i] as Store);
   }
 
-  /** Adds one validated batch to every store. */
-  add(batch: Batch): void {
+  /**
+   * Adds one validated batch to every store. The class-wise selections (every class, grouped by class) are read as
+   * class columns, never copied pair by pair: fixed bins sum them at once, and kept entries keep the batch itself —
+   * unless `keep`, when they keep one class-major copy. Without `keep` the caller lends the batch: its arrays must not
+   * change until the stores are finished (no code outside the library runs in between — as in a function call); a
+   * caller that returns to its user before finishing (a state) passes `keep`.
+   */
+  add(batch: Batch, keep = false): void {
     const selections = new Map<string, Pairs[]>();
     const pairs = (s: SelectionSpec): Pairs[] => {
       const k = selectionKey(s);
@@ -97,14 +112,33 @@ export class Accumulator {
       }
       return got;
     };
+    // one reading of the batch as class columns per precision, lent and (for kept entries) copied once
+    const lent = new Map<Precision, ClassColumns>();
+    const copied = new Map<Precision, ClassColumns>();
+    const columns = (s: SelectionSpec, copy: boolean): ClassColumns => {
+      const cache = copy ? copied : lent;
+      let got = cache.get(s.precision);
+      if (got === undefined) {
+        got = copy ? keptColumns(columns(s, false)) : lentColumns(batch, s.precision);
+        cache.set(s.precision, got);
+      }
+      return got;
+    };
+    const swept = keep ? new Set<Store>() : this.sweep(columns);
     this.requests.forEach((r, i) => {
       const store = this.stores[i] as Store;
       switch (r.kind) {
         case 'fixed-bins':
-          (store as FixedBinsStore).add(pairs(r.selection));
+          if (swept.has(store)) return;
+          if (readsClassColumns(r.selection))
+            (store as FixedBinsStore).addColumns(columns(r.selection, false), r.selection.threshold);
+          else (store as FixedBinsStore).add(pairs(r.selection));
           return;
         case 'entries':
-          (store as KeptEntriesStore).add(pairs(r.selection));
+          if (swept.has(store)) return;
+          if (readsClassColumns(r.selection))
+            (store as KeptEntriesStore).addColumns(columns(r.selection, keep), r.selection.threshold);
+          else (store as KeptEntriesStore).add(pairs(r.selection));
           return;
         case 'grid':
           (store as GridStore).add(pairs(r.selection));
@@ -119,6 +153,69 @@ export class Accumulator {
           (store as CustomStore).add(batch);
       }
     });
+  }
+
+  /**
+   * One sweep per precision over the class columns of a lent batch, for every class-wise store it can bin
+   * (equal-width fixed bins, kept entries read in quantile bins) — when one of them reads every entry (no threshold), so
+   * reading the whole columns is needed anyway. The fixed bins are left to the sweep; the kept entries keep the batch
+   * too (other binnings read it). Returns the fixed-bins stores left to it.
+   */
+  private sweep(columns: (s: SelectionSpec, copy: boolean) => ClassColumns): Set<Store> {
+    const groups = new Map<
+      Precision,
+      { fixed: [FixedBinsStore, SelectionSpec][]; kept: [KeptEntriesStore, SelectionSpec][] }
+    >();
+    this.requests.forEach((r, i) => {
+      if ((r.kind !== 'fixed-bins' && r.kind !== 'entries') || !readsClassColumns(r.selection)) return;
+      const store = this.stores[i] as Store;
+      const p = r.selection.precision;
+      let g = groups.get(p);
+      if (g === undefined) {
+        g = { fixed: [], kept: [] };
+        groups.set(p, g);
+      }
+      if (r.kind === 'fixed-bins' && r.spec.scheme === 'equal-width')
+        g.fixed.push([store as FixedBinsStore, r.selection]);
+      else if (r.kind === 'entries') g.kept.push([store as KeptEntriesStore, r.selection]);
+    });
+    const swept = new Set<Store>();
+    for (const [, g] of groups) {
+      const all = [...g.fixed, ...g.kept].map(([, s]) => s);
+      if (all.length === 0 || !all.some((s) => s.threshold === null)) continue;
+      const cols = columns(all[0] as SelectionSpec, false);
+      const consumers: SweepConsumer[] = [];
+      for (const [store, s] of g.fixed) {
+        const spec = store.spec as Extract<FixedSpec, { scheme: 'equal-width' }>;
+        consumers.push({
+          threshold: s.threshold,
+          equalWidth: {
+            spec,
+            sums: (k) => store.groups[k] as BinSums,
+            weighted: (w, unit) => store.noteWeights(w, unit),
+          },
+        });
+      }
+      const kept: KeptEntriesStore[] = [];
+      for (const [store, s] of g.kept) {
+        store.addColumns(cols, s.threshold);
+        const counts = store.sweepBins();
+        if (counts.length === 0) continue;
+        kept.push(store);
+        consumers.push({
+          threshold: s.threshold,
+          quantile: { bins: counts, keep: (k, bins) => store.keepClassBins(k, counts, bins) },
+        });
+      }
+      const sweep = new ClassSweep([{ cols, threshold: null }], consumers);
+      for (const [store] of g.fixed) {
+        store.defer(sweep);
+        swept.add(store);
+      }
+      for (const store of kept) store.shareSweep(sweep);
+      for (const [store] of g.kept) swept.add(store);
+    }
+    return swept;
   }
 
   /** Adds the stores of another accumulator of the same requests and classes (exact). */

@@ -69,12 +69,17 @@ export class Computation {
   /** Rows added (of weight > 0). */
   rows = 0;
 
-  add(batch: Batch): void {
+  /**
+   * Adds a validated batch. Without `keep` the batch is lent until {@link finish} (see `Accumulator.add`): its arrays
+   * must not change before then — true of a function call, which finishes before its caller runs again; a state, whose
+   * user may reuse the arrays between updates, passes `keep`.
+   */
+  add(batch: Batch, keep = false): void {
     for (const m of this.members) m.def.checkBatch?.(this.fn, m.config, batch);
     this.rows += batch.p.n;
     if (batch.w !== undefined) this.weighted = true;
     if (this.accumulator === undefined) this.input = { input: batch.p.input, binary: batch.p.binary };
-    this.ensure(batch.p.numClasses).add(batch);
+    this.ensure(batch.p.numClasses).add(batch, keep);
   }
 
   merge(other: Computation): void {
@@ -99,18 +104,26 @@ export class Computation {
     return (this.accumulator as Accumulator).storesOf(this.offsets[k] as number, this.counts[k] as number);
   }
 
-  /** Every member's value or typed error (other errors propagate). */
+  /**
+   * Every member's value or typed error (other errors propagate). The members' warnings are passed on once every member
+   * has finished, so no handler of the caller runs while a lent batch is still being read.
+   */
   finish(warn: (w: UMWarning) => void): Map<string, Outcome> {
     const out = new Map<string, Outcome>();
-    const context = this.context(warn);
-    this.members.forEach((m, k) => {
-      try {
-        out.set(m.key, { value: m.def.finish(m.config, this.storesOf(k), context) });
-      } catch (error) {
-        if (!(error instanceof UMError)) throw error;
-        out.set(m.key, { error });
-      }
-    });
+    const warnings: UMWarning[] = [];
+    const context = this.context((w) => warnings.push(w));
+    try {
+      this.members.forEach((m, k) => {
+        try {
+          out.set(m.key, { value: m.def.finish(m.config, this.storesOf(k), context) });
+        } catch (error) {
+          if (!(error instanceof UMError)) throw error;
+          out.set(m.key, { error });
+        }
+      });
+    } finally {
+      for (const w of warnings) warn(w);
+    }
     return out;
   }
 

@@ -1,5 +1,6 @@
 import type { CustomStore, JsonPath, Store } from '../accumulate/store.js';
 import type { FixedSpec } from '../accumulate/fixedBins.js';
+import type { BinningSpec } from '../binning/types.js';
 import type { LabeledBatch } from '../input/types.js';
 import type { WeightRules } from '../input/weights.js';
 import type { RowStatsMode } from '../kernels/rowStatsTypes.js';
@@ -20,8 +21,11 @@ export type Batch = LabeledBatch;
 export type StoreRequest =
   /** Fixed bins of selected pairs (equal-width rules, user edges). */
   | { readonly kind: 'fixed-bins'; readonly selection: SelectionSpec; readonly spec: FixedSpec }
-  /** Every selected pair (exact mode of order-based metrics). */
-  | { readonly kind: 'entries'; readonly selection: SelectionSpec }
+  /**
+   * Every selected pair (exact mode of order-based metrics); `binning`: how the metric will bin them (a hint, so that
+   * the class-wise binnings of one batch are computed in one sweep; stores are shared whatever it says).
+   */
+  | { readonly kind: 'entries'; readonly selection: SelectionSpec; readonly binning?: BinningSpec }
   /** Selected pairs on the bounded grid (bounded mode); `offset` shifts scores of [−offset, 1 − offset] into [0, 1]. */
   | { readonly kind: 'grid'; readonly selection: SelectionSpec; readonly cellBits: number; readonly offset?: number }
   /** A weighted mean of one value per row; `key` names the values (equal keys, equal values). */

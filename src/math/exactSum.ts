@@ -97,17 +97,47 @@ export interface ExactSumJSON {
   readonly special: number | 'Infinity' | '-Infinity' | 'NaN';
 }
 
-/** An exactly rounded running sum; plain data in JSON (internal). */
+/**
+ * Adds two doubles when their sum is a double (no rounding: the TwoSum error term is 0); `undefined` otherwise (or
+ * beyond the largest double).
+ */
+function exactSum2(a: number, b: number): number | undefined {
+  const s = a + b;
+  const bb = s - a;
+  return a - (s - bb) + (b - bb) === 0 && Number.isFinite(s) ? s : undefined;
+}
+
+/**
+ * An exactly rounded running sum; plain data in JSON (internal). The sum is `exact` + `scaled`·2^−1074: a double part
+ * holding the sum while every addition is exact in double arithmetic (counts, whole weights, values of one scale —
+ * then reading it costs nothing), and the BigInt part for everything else.
+ */
 export class ExactSum {
-  /** Σ x · 2^1074 of the finite values added. */
-  scaled = 0n;
+  /** Σ x · 2^1074 of the finite values added that did not go into {@link exact}. */
+  private scaled = 0n;
+  /** A double part of the sum, exact: only sums without rounding were kept in it. */
+  private exact = 0;
   /** Sum of the non-finite values added (0 when none): ∞ + x = ∞, ∞ − ∞ = NaN. */
   special = 0;
 
-  /** Adds one number (slow path: one BigInt addition). */
+  /** The finite part of the sum times 2^1074 (the BigInt every exact computation reads). */
+  total(): bigint {
+    return this.exact === 0 ? this.scaled : this.scaled + scaledOf(this.exact);
+  }
+
+  /** Adds one number: to the double part when that is exact, else to the BigInt. */
   add(x: number): void {
     if (!Number.isFinite(x)) this.special += x;
-    else if (x !== 0) this.scaled += scaledOf(x);
+    else if (x !== 0) {
+      const s = exactSum2(this.exact, x);
+      if (s !== undefined) this.exact = s;
+      else this.scaled += scaledOf(x);
+    }
+  }
+
+  /** Adds s·2^−1074 (s an integer) to the BigInt part. */
+  addScaled(s: bigint): void {
+    this.scaled += s;
   }
 
   /**
@@ -130,33 +160,47 @@ export class ExactSum {
 
   /** Adds a whole number below 2^53 in magnitude (counts), exactly. */
   addInteger(k: number): void {
-    if (k !== 0) this.scaled += BigInt(k) << SCALE_BITS;
+    if (k === 0) return;
+    const s = exactSum2(this.exact, k);
+    if (s !== undefined) this.exact = s;
+    else this.scaled += BigInt(k) << SCALE_BITS;
   }
 
   /** Adds another sum (exact). */
   addSum(other: ExactSum): void {
     this.scaled += other.scaled;
+    if (other.exact !== 0) this.add(other.exact);
     this.special += other.special;
+  }
+
+  /** Empties the sum. */
+  clear(): void {
+    this.scaled = 0n;
+    this.exact = 0;
+    this.special = 0;
   }
 
   /** The correctly rounded sum (round half to even); the non-finite sum when any non-finite value was added. */
   value(): number {
-    return this.special !== 0 || Number.isNaN(this.special) ? this.special : roundScaled(this.scaled);
+    if (this.special !== 0 || Number.isNaN(this.special)) return this.special;
+    // the double part alone is the exact sum, a double: rounding it changes nothing
+    return this.scaled === 0n ? this.exact + 0 : roundScaled(this.total());
   }
 
   /** Whether nothing but zeros was added. */
   isZero(): boolean {
-    return this.scaled === 0n && this.special === 0;
+    return this.scaled === 0n && this.exact === 0 && this.special === 0;
   }
 
-  /** `scaled` as hexadecimal digits times a power of two (`"1a3fp1012"` = 0x1a3f · 2^1012): short for every sum. */
+  /** The sum times 2^1074 as hexadecimal digits times a power of two (`"1a3fp1012"` = 0x1a3f · 2^1012). */
   toJSON(): ExactSumJSON {
     const special = Number.isFinite(this.special) ? this.special : (String(this.special) as ExactSumJSON['special']);
-    if (this.scaled === 0n) return { scaled: '0', special };
-    const hex = (this.scaled < 0n ? -this.scaled : this.scaled).toString(16);
+    const scaled = this.total();
+    if (scaled === 0n) return { scaled: '0', special };
+    const hex = (scaled < 0n ? -scaled : scaled).toString(16);
     const zeros = hex.length - hex.replace(/0+$/, '').length;
     const digits = hex.slice(0, hex.length - zeros);
-    return { scaled: `${this.scaled < 0n ? '-' : ''}${digits}${zeros === 0 ? '' : `p${zeros * 4}`}`, special };
+    return { scaled: `${scaled < 0n ? '-' : ''}${digits}${zeros === 0 ? '' : `p${zeros * 4}`}`, special };
   }
 
   /**
@@ -176,7 +220,7 @@ export class ExactSum {
     else if (special === 0) sp = 0;
     else return 'have `special` 0, "Infinity", "-Infinity" or "NaN"';
     const s = new ExactSum();
-    s.scaled = big;
+    s.addScaled(big);
     s.special = sp;
     return s;
   }
@@ -189,8 +233,9 @@ export class ExactSum {
 export function quotient(num: ExactSum, den: ExactSum): number {
   if (num.special !== 0 || Number.isNaN(num.special) || den.special !== 0 || Number.isNaN(den.special))
     return num.value() / den.value();
-  if (den.scaled <= 0n) return num.value() / den.value();
-  return roundScaled((num.scaled << SCALE_BITS) / den.scaled);
+  const d = den.total();
+  if (d <= 0n) return num.value() / den.value();
+  return roundScaled((num.total() << SCALE_BITS) / d);
 }
 
 /** Adds per cell before a fold: each lower cell grows by < 2^32 per add and must stay below 2^53. */
@@ -259,18 +304,33 @@ export class DenseSums {
     const hi = this.highest[k] as number;
     const target = this.pending[k] as ExactSum;
     if (hi >= lo) {
-      let s = 0n;
       const c = this.cells;
+      // first as a double: every cell is a double times a power of two (exact below exponent 2000), and while each
+      // addition of them is exact (TwoSum error 0) the double is the sum, with no BigInt at all
+      let d: number | undefined = 0;
+      if (hi < 2000) {
+        for (let e = lo; e <= hi && d !== undefined; e++) {
+          const at = k * CELLS + (e << 1);
+          const top = c[at] as number;
+          const low = c[at + 1] as number;
+          if (top !== 0) d = exactSum2(d, top * pow2(e + 31 - 1074));
+          if (low !== 0 && d !== undefined) d = exactSum2(d, low * pow2(e - 1 - 1074));
+        }
+      } else d = undefined;
+      let s = 0n;
       for (let e = lo; e <= hi; e++) {
         const at = k * CELLS + (e << 1);
-        const top = c[at] as number;
-        const low = c[at + 1] as number;
-        if (top !== 0) s += BigInt(top) << BigInt(e + 31);
-        if (low !== 0) s += BigInt(low) << BigInt(e - 1);
+        if (d === undefined) {
+          const top = c[at] as number;
+          const low = c[at + 1] as number;
+          if (top !== 0) s += BigInt(top) << BigInt(e + 31);
+          if (low !== 0) s += BigInt(low) << BigInt(e - 1);
+        }
         c[at] = 0;
         c[at + 1] = 0;
       }
-      target.scaled += s;
+      if (d === undefined) target.addScaled(s);
+      else target.add(d);
       this.lowest[k] = 2048;
       this.highest[k] = -1;
     }
@@ -285,8 +345,7 @@ export class DenseSums {
     this.fold(k);
     const p = this.pending[k] as ExactSum;
     target.addSum(p);
-    p.scaled = 0n;
-    p.special = 0;
+    p.clear();
   }
 }
 

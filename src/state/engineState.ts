@@ -79,7 +79,8 @@ export class EngineState<R> implements MetricState<R> {
     );
     if (c !== null && b.p.numClasses !== c)
       fail('UM_SHAPE', fn, 'scores', `have ${c} classes like the state's earlier rows`, { value: b.p.numClasses });
-    this.computation.add(b);
+    // the caller owns the arrays and may change them before result(): the stores keep copies of what they keep
+    this.computation.add(b, true);
     return this;
   }
 

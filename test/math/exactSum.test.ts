@@ -163,3 +163,78 @@ describe('DenseSums', () => {
     expect(out.value()).toBe(Infinity);
   });
 });
+
+/** The JSON an ExactSum gives for Σ values, written from the BigInt of the sum alone (the form before a double part). */
+function referenceJson(values: readonly number[]): { scaled: string; special: number | string } {
+  let scaled = 0n;
+  let special = 0;
+  for (const v of values) {
+    if (Number.isFinite(v)) scaled += scaledOf(v);
+    else special += v;
+  }
+  const sp = Number.isFinite(special) ? special : String(special);
+  if (scaled === 0n) return { scaled: '0', special: sp };
+  const hex = (scaled < 0n ? -scaled : scaled).toString(16);
+  const zeros = hex.length - hex.replace(/0+$/, '').length;
+  return {
+    scaled: `${scaled < 0n ? '-' : ''}${hex.slice(0, hex.length - zeros)}${zeros === 0 ? '' : `p${zeros * 4}`}`,
+    special: sp,
+  };
+}
+
+/** Sums that stay exact in a double for a while (whole numbers, one scale), then leave it, with hostile values. */
+function mostlyExact(seed: number, n: number): number[] {
+  const r = rng(seed);
+  const hostile = hostileValues(seed + 1, n);
+  return Array.from({ length: n }, (_, i) => {
+    const u = r();
+    if (u < 0.4) return Math.floor(r() * 1000) - 300;
+    if (u < 0.6) return Math.floor(r() * 2 ** 20) * 2 ** -30;
+    if (u < 0.7) return 2 ** 52 + Math.floor(r() * 8); // exact until the sum passes 2^53
+    if (u < 0.8) return -(2 ** 52);
+    return hostile[i] as number;
+  });
+}
+
+describe('ExactSum: the double part', () => {
+  it('values, merges and JSON equal the BigInt-only sum, whatever goes to the double part', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const values = mostlyExact(seed, seed < 20 ? 30 : 300);
+      const finite = values.filter((v) => Number.isFinite(v));
+      const a = new ExactSum();
+      values.forEach((v, i) =>
+        i % 5 === 0 && Number.isInteger(v) && Math.abs(v) < 2 ** 53 ? a.addInteger(v) : a.add(v),
+      );
+      expect(a.value(), `seed ${seed}`).toBe(fsum(values));
+      expect(a.toJSON(), `seed ${seed} JSON`).toEqual(referenceJson(values));
+      // three parts merged, one of them emptied and refilled
+      const parts = [new ExactSum(), new ExactSum(), new ExactSum()];
+      values.forEach((v, i) => (parts[i % 3] as ExactSum).add(v));
+      (parts[1] as ExactSum).clear();
+      values.forEach((v, i) => i % 3 === 1 && (parts[1] as ExactSum).add(v));
+      const merged = new ExactSum();
+      for (const p of [parts[1], parts[2], parts[0]] as ExactSum[]) merged.addSum(p);
+      expect(merged.toJSON(), `seed ${seed} merged`).toEqual(referenceJson(values));
+      expect(merged.isZero()).toBe(finite.every((v) => v === 0) && finite.length === values.length);
+    }
+  });
+
+  it('a bank folds as a double only when the cells add exactly (whole numbers, one scale), else through the BigInt', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      // below 2^977 the cells are tried as a double: whole numbers and one scale fold exactly, a spread of scales
+      // (1 + 2^−60, tenths) does not; cells beyond exponent 2000 (values ≥ 2^977) always go through the BigInt
+      const values =
+        seed % 2 === 0
+          ? mostlyExact(seed + 50, 400).filter((v) => Math.abs(v) < 2 ** 970)
+          : [...mostlyExact(seed + 50, 40).filter((v) => Math.abs(v) < 1e6), 1, 2 ** -60, 3 * 2 ** -70, 0.1, 0.7];
+      if (seed % 4 === 0) values.push(2 ** 990, -(2 ** 980) * 3);
+      const bank = new DenseSums(2);
+      values.forEach((v, i) => bank.add(i % 2, v));
+      const total = new ExactSum();
+      bank.foldInto(0, total);
+      bank.foldInto(1, total);
+      expect(total.value(), `seed ${seed}`).toBe(fsum(values));
+      expect(total.toJSON(), `seed ${seed} JSON`).toEqual(referenceJson(values));
+    }
+  });
+});

@@ -177,6 +177,38 @@ describe('mergeable states', () => {
     }
   });
 
+  it('keeps what it was given: arrays changed after update (reused buffers) change no result', () => {
+    // a function call lends its arrays to the stores until it returns; a state must copy what it keeps
+    const rng = uniforms(31, 3000 * 3 + 3000);
+    for (const Array32 of [Float32Array, Float64Array]) {
+      const n = 3000;
+      const c = 3;
+      const probs = new Array32(n * c);
+      for (let i = 0; i < n; i++) {
+        const a = (rng[i * c] as number) + 0.01;
+        const b = (rng[i * c + 1] as number) + 0.01;
+        const t = a + b + 1;
+        probs[i * c] = a / t;
+        probs[i * c + 1] = b / t;
+        probs[i * c + 2] = 1 - (probs[i * c] as number) - (probs[i * c + 1] as number);
+      }
+      const labels = Int32Array.from({ length: n }, (_, i) => Math.floor((rng[n * c + i] as number) * c));
+      for (const metric of ['evaluate', 'ace', 'tace', 'sce'] as StateMetric[]) {
+        const reused = createState(metric, { ...quiet, numClasses: c });
+        const copied = createState(metric, { ...quiet, numClasses: c });
+        reused.update(labels, probs);
+        copied.update(labels.slice(), probs.slice());
+        const want = copied.result();
+        // the caller reuses its buffers for other rows
+        probs.reverse();
+        labels.fill(0);
+        expect(reused.result(), `${metric} ${Array32.name}`).toEqual(want);
+        probs.reverse();
+        labels.set(Int32Array.from({ length: n }, (_, i) => Math.floor((rng[n * c + i] as number) * c)));
+      }
+    }
+  });
+
   it('fixed-edge states keep O(bins × classes) data, not rows', () => {
     const d = datasets[2] as (typeof datasets)[0];
     const s = feed('ece', {}, d.labels, d.probs, [d.labels.map((_, i) => i)]);

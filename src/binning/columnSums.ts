@@ -1,0 +1,229 @@
+import { DenseSums, type ExactSum } from '../math/exactSum.js';
+import { addRun } from './binStatistics.js';
+import type { BinSums } from './binSums.js';
+import { equalWidthEdges, equalWidthIndex } from './equalWidth.js';
+import type { EqualWidthRule, Precision } from './types.js';
+
+/**
+ * Exact bin sums of one class column (class-wise equal-width bins), without a counting sort or a pair per entry
+ * (internal). The sums are the same exact sums `addToBinSums` keeps — every bin's count and the exactly rounded Σw,
+ * Σw·s, Σw·o — so the bins are the same bits.
+ */
+
+/** The bin of every score under an equal-width rule, into `index` (the default `floor` rule in float64 inline). */
+export function equalWidthIndexInto(
+  scores: Float32Array | Float64Array,
+  bins: number,
+  rule: EqualWidthRule,
+  precision: Precision,
+  index: Int32Array,
+): void {
+  const m = scores.length;
+  if (rule.index === 'floor' && precision === 'float64') {
+    // equalWidthIndex's floor rule: b = ⌊B·p⌋ in float64, clamped below at 0 and above at the last (or own) bin
+    const top = rule.one === 'own-bin' ? bins : bins - 1;
+    for (let j = 0; j < m; j++) {
+      let b = Math.floor(bins * (scores[j] as number));
+      if (b < 0) b = 0;
+      if (b >= bins) b = top;
+      index[j] = b;
+    }
+    return;
+  }
+  const edges = equalWidthEdges(bins, rule, precision);
+  for (let j = 0; j < m; j++) index[j] = equalWidthIndex(scores[j] as number, bins, rule, precision, edges);
+}
+
+/**
+ * Adds one class column to its equal-width bin sums: {@link equalWidthIndexInto} then {@link addColumnToBinSums}, in
+ * one pass for unweighted float32 scores under the default `floor` rule in float64 (`index`: scratch of ≥ m entries).
+ */
+export function addEqualWidthColumn(
+  sums: BinSums,
+  bins: number,
+  rule: EqualWidthRule,
+  precision: Precision,
+  scores: Float32Array | Float64Array,
+  outcomes: Float64Array,
+  positives: Int32Array,
+  weights: Float64Array | undefined,
+  index: Int32Array,
+): void {
+  const m = scores.length;
+  if (weights === undefined && scores instanceof Float32Array && rule.index === 'floor' && precision === 'float64') {
+    floorWindowSums(sums, bins, rule.one === 'own-bin' ? bins : bins - 1, scores, positives);
+    return;
+  }
+  const at = index.subarray(0, m);
+  equalWidthIndexInto(scores, bins, rule, precision, at);
+  addColumnToBinSums(sums, at, scores, outcomes, weights);
+}
+
+/**
+ * Adds entries sorted by score to their equal-width bin sums: the bins are runs of them (every rule is monotone), each
+ * run summed once (see `addRun`) (`index`: scratch of ≥ m entries).
+ */
+export function addSortedEqualWidth(
+  sums: BinSums,
+  bins: number,
+  rule: EqualWidthRule,
+  precision: Precision,
+  scores: Float64Array,
+  outcomes: Float64Array,
+  weights: Float64Array | undefined,
+  index: Int32Array,
+): void {
+  const m = scores.length;
+  const at = index.subarray(0, m);
+  equalWidthIndexInto(scores, bins, rule, precision, at);
+  for (let from = 0; from < m;) {
+    const b = at[from] as number;
+    let to = from + 1;
+    while (to < m && at[to] === b) to++;
+    sums.count[b] = (sums.count[b] as number) + (to - from);
+    addRun(sums, b, scores, outcomes, weights, from, to);
+    from = to;
+  }
+}
+
+/** Windows of 8 float32 exponents: 32 per bin. */
+const WINDOWS = 32;
+/**
+ * Adds per window sum before it is folded. A float32 value whose biased exponent e lies in window j = ⌊e/8⌋ is an
+ * integer multiple of u = 2^(8j − 150) (2^−149 for j = 0) below 2^31·u, so 2^21 of them add exactly in a float64.
+ */
+const WINDOW_ADDS = 2 ** 21;
+
+let windowScratch: Float64Array | undefined;
+const denseBanks = new Map<number, DenseSums>();
+
+/** A dense bank of `size` exact sums, kept per size (each fold leaves its sums empty) (internal). */
+export function denseBank(size: number): DenseSums {
+  let d = denseBanks.get(size);
+  if (d === undefined) {
+    d = new DenseSums(size);
+    denseBanks.set(size, d);
+  }
+  return d;
+}
+
+/**
+ * Adds the entries of one class column given their bins (`index[j]` in [0, numBins)) to `sums`. Outcomes are 0 or 1.
+ * Unweighted float32 scores are summed per (bin, window of exponents) in plain float64 additions, exact by the window
+ * bound, and folded into the exact sums once per bin and window; other scores and weighted entries go through a dense
+ * exact bank with one sum per bin (and quantity).
+ */
+export function addColumnToBinSums(
+  sums: BinSums,
+  index: Int32Array,
+  scores: Float32Array | Float64Array,
+  outcomes: Float64Array,
+  weights: Float64Array | undefined,
+): void {
+  const m = scores.length;
+  const numBins = sums.count.length;
+  const count = new Float64Array(numBins);
+  if (weights !== undefined) {
+    const dense = denseBank(3 * numBins);
+    for (let j = 0; j < m; j++) {
+      const b = index[j] as number;
+      const w = weights[j] as number;
+      count[b] = (count[b] as number) + 1;
+      dense.add(3 * b, w);
+      dense.add(3 * b + 1, w * (scores[j] as number));
+      if ((outcomes[j] as number) === 1) dense.add(3 * b + 2, w);
+    }
+    for (let b = 0; b < numBins; b++) {
+      sums.count[b] = (sums.count[b] as number) + (count[b] as number);
+      dense.foldInto(3 * b, sums.weight[b] as ExactSum);
+      dense.foldInto(3 * b + 1, sums.score[b] as ExactSum);
+      dense.foldInto(3 * b + 2, sums.outcome[b] as ExactSum);
+    }
+    return;
+  }
+  const ones = new Float64Array(numBins);
+  if (scores instanceof Float32Array) {
+    const size = numBins * WINDOWS;
+    if (windowScratch === undefined || windowScratch.length < size) windowScratch = new Float64Array(size);
+    const acc = windowScratch;
+    const bits = new Int32Array(scores.buffer, scores.byteOffset, m);
+    for (let from = 0; from < m; from += WINDOW_ADDS) {
+      const to = Math.min(m, from + WINDOW_ADDS);
+      for (let j = from; j < to; j++) {
+        const b = index[j] as number;
+        const at = b * WINDOWS + (((bits[j] as number) >>> 26) & 31);
+        acc[at] = (acc[at] as number) + (scores[j] as number);
+        count[b] = (count[b] as number) + 1;
+        ones[b] = (ones[b] as number) + (outcomes[j] as number);
+      }
+      for (let at = 0; at < size; at++) {
+        const s = acc[at] as number;
+        if (s === 0) continue;
+        (sums.score[(at / WINDOWS) | 0] as ExactSum).add(s);
+        acc[at] = 0;
+      }
+    }
+  } else {
+    const dense = denseBank(numBins);
+    for (let j = 0; j < m; j++) {
+      const b = index[j] as number;
+      dense.add(b, scores[j] as number);
+      count[b] = (count[b] as number) + 1;
+      ones[b] = (ones[b] as number) + (outcomes[j] as number);
+    }
+    for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
+  }
+  for (let b = 0; b < numBins; b++) {
+    const c = count[b] as number;
+    if (c === 0) continue;
+    sums.count[b] = (sums.count[b] as number) + c;
+    (sums.weight[b] as ExactSum).addInteger(c);
+    (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
+  }
+}
+
+/**
+ * {@link addColumnToBinSums}'s window sums with the `floor` rule's bin computed inline (bins above `bins`: `top`), the
+ * outcomes counted from the positions of the positives.
+ */
+function floorWindowSums(sums: BinSums, bins: number, top: number, scores: Float32Array, positives: Int32Array): void {
+  const m = scores.length;
+  const numBins = sums.count.length;
+  const count = new Float64Array(numBins);
+  const ones = new Float64Array(numBins);
+  const size = numBins * WINDOWS;
+  if (windowScratch === undefined || windowScratch.length < size) windowScratch = new Float64Array(size);
+  const acc = windowScratch;
+  const bits = new Int32Array(scores.buffer, scores.byteOffset, m);
+  for (let from = 0; from < m; from += WINDOW_ADDS) {
+    const to = Math.min(m, from + WINDOW_ADDS);
+    for (let j = from; j < to; j++) {
+      const v = scores[j] as number;
+      let b = Math.floor(bins * v);
+      if (b < 0) b = 0;
+      if (b >= bins) b = top;
+      const at = b * WINDOWS + (((bits[j] as number) >>> 26) & 31);
+      acc[at] = (acc[at] as number) + v;
+      count[b] = (count[b] as number) + 1;
+    }
+    for (let at = 0; at < size; at++) {
+      const s = acc[at] as number;
+      if (s === 0) continue;
+      (sums.score[(at / WINDOWS) | 0] as ExactSum).add(s);
+      acc[at] = 0;
+    }
+  }
+  for (const q of positives) {
+    let b = Math.floor(bins * (scores[q] as number));
+    if (b < 0) b = 0;
+    if (b >= bins) b = top;
+    ones[b] = (ones[b] as number) + 1;
+  }
+  for (let b = 0; b < numBins; b++) {
+    const c = count[b] as number;
+    if (c === 0) continue;
+    sums.count[b] = (sums.count[b] as number) + c;
+    (sums.weight[b] as ExactSum).addInteger(c);
+    (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
+  }
+}
