@@ -41,6 +41,8 @@ export default function setup(): void {
       cwd: root,
       stdio: 'inherit',
     });
+    // compacted as the build does (the package-size test measures what npm would pack)
+    execFileSync(process.execPath, [`${root}scripts/assemble-packages.mjs`], { cwd: root, stdio: 'inherit' });
   }
   // the CLI package's bundled `um` (what the real-process tests run), rebuilt from the sources when older than one
   if (staleBundle()) {

@@ -86,10 +86,11 @@ function importGraph(entry: string): { files: string[]; external: string[] } {
     if (seen.has(file)) continue;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
+    // the files are compacted (scripts/assemble-packages.mjs): `import{a}from"./b.js"` after a `;` or `}` as well
     for (const m of text.matchAll(
-      /(?:^|;|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+      /(?:^|[;\n}])\s*(?:import|export)(?=[\s{*])[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[;\n}])\s*import\s*['"]([^'"]+)['"]/g,
     )) {
-      const spec = (m[1] ?? m[2]) as string;
+      const spec = (m[1] ?? m[2] ?? m[3]) as string;
       if (spec.startsWith('.')) stack.push(resolve(dirname(file), spec));
       else external.add(spec);
     }
