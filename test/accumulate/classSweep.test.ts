@@ -282,7 +282,8 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
 
   it('the JavaScript passes (reference backend) give the bins the WebAssembly column kernel gives', () => {
     const rng = createRng('test', 1704);
-    const previous = useKernels('reference');
+    // useKernels returns the backend in effect, not the previous one: the default is restored explicitly
+    useKernels('reference');
     try {
       for (const cs of CASES.filter((x) => x.n >= 3000 && x.kind.endsWith('32'))) {
         const { n, c } = cs;
@@ -295,7 +296,7 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         expect(readAll(acc, requests, c), `${cs.kind} N=${n} C=${c}`).toEqual(reference(batch, requests, 1));
       }
     } finally {
-      useKernels(previous);
+      useKernels('wasm');
     }
   });
 
