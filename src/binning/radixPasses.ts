@@ -8,6 +8,8 @@
  * selection at a time, each cleared over the range it used when it is released.
  */
 
+import { histogramF32, type ColumnKernel } from '../kernels/columnsWasm.js';
+
 /** Buckets of the first pass: the keys' top 16 bits. */
 export const BUCKETS = 1 << 16;
 /** The key of ±0 (every narrow key equal to it is a zero, of either sign). */
@@ -37,6 +39,36 @@ let AT_MOST = 0;
 /** The count of keys ≤ `atMost` of the last {@link narrowBitsSumsPass}. */
 export function atMostCount(): number {
   return AT_MOST;
+}
+
+const KERNEL_RESULT = new Int32Array(3);
+
+/**
+ * {@link narrowBitsSumsPass} by the WebAssembly kernel `c` when given (`columnKernel`), the same counts, sums, range
+ * and count of keys ≤ `atMost`; the outcomes of the positives are added here.
+ */
+export function narrowBitsSums(
+  bits: Int32Array,
+  values: Float32Array,
+  positives: Int32Array,
+  score: Float64Array,
+  ones: Float64Array,
+  n: number,
+  counts: Int32Array,
+  atMost: number,
+  c: ColumnKernel | null,
+): number {
+  if (c === null) return narrowBitsSumsPass(bits, values, positives, score, ones, n, counts, atMost);
+  const stop = histogramF32(c, values, atMost, counts, score, KERNEL_RESULT);
+  RANGE[0] = KERNEL_RESULT[0] as number;
+  RANGE[1] = KERNEL_RESULT[1] as number;
+  AT_MOST = KERNEL_RESULT[2] as number;
+  if (stop === n)
+    for (let p = 0; p < positives.length; p++) {
+      const b = ((bits[positives[p] as number] as number) >> 16) + 0x8000;
+      ones[b] = (ones[b] as number) + 1;
+    }
+  return stop;
 }
 
 const f32 = new Float32Array(1);

@@ -17,6 +17,7 @@
  */
 
 import { argsort } from '../kernels/argsort.js';
+import { columnKernel, gatherPositions, WASM_COLUMN_MAX, type ColumnKernel } from '../kernels/columnsWasm.js';
 import { gather } from '../math/gather.js';
 import {
   BUCKETS,
@@ -24,7 +25,7 @@ import {
   gatherPass,
   gatherPassWith,
   atMostCount,
-  narrowBitsSumsPass,
+  narrowBitsSums,
   narrowPass,
   narrowSumsPass,
   narrowValue,
@@ -151,6 +152,8 @@ export class RankSelection implements RankSource {
   readonly occupied: Int32Array;
   /** The count of keys ≤ the `atMost` key given to {@link withSums} (class columns). */
   atMost = 0;
+  /** The column kernel that counted the values and still holds them (class columns): it gathers them too. */
+  private kernel: ColumnKernel | null = null;
   private gathered: Gathered[] = [];
   private gatheredKeys = new Int32Array(0);
   private gatheredValues = new Float64Array(0);
@@ -210,11 +213,13 @@ export class RankSelection implements RankSource {
     if (values instanceof Float32Array && positives !== undefined) {
       // float32 values (class columns): their bits are the keys unless a value has its sign bit set
       const bits = new Int32Array(values.buffer, values.byteOffset, n);
-      const stop = narrowBitsSumsPass(bits, values, positives, score, ones, n, counts, atMost);
+      const kernel = n <= WASM_COLUMN_MAX ? columnKernel() : null;
+      const stop = narrowBitsSums(bits, values, positives, score, ones, n, counts, atMost, kernel);
       const { low, high } = rangeBuckets();
       if (stop === n) {
         const sel = new RankSelection(values, bits, { narrow: true, low, high });
         sel.atMost = atMostCount();
+        sel.kernel = kernel;
         return sel;
       }
       if (stop > 0) {
@@ -299,6 +304,19 @@ export class RankSelection implements RankSource {
     this.gatheredValues = new Float64Array(total);
     this.gatheredExtra = extra === undefined ? undefined : new Float64Array(total);
     const fill = Int32Array.from(this.gathered, (g) => g.offset);
+    if (this.kernel !== null) {
+      const buckets = Int32Array.from(this.gathered, (g) => g.bucket);
+      const positions = gatherPositions(this.kernel, buckets, fill, total);
+      const { keys, values } = this;
+      const ge = this.gatheredExtra;
+      for (let p = 0; p < total; p++) {
+        const i = positions[p] as number;
+        this.gatheredKeys[p] = keys[i] as number;
+        this.gatheredValues[p] = values[i] as number;
+        if (ge !== undefined) ge[p] = (extra as ArrayLike<number>)[i] as number;
+      }
+      return;
+    }
     if (extra === undefined)
       gatherPass(this.keys, this.values, this.n, this.slot, fill, this.gatheredKeys, this.gatheredValues);
     else

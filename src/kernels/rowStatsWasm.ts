@@ -56,6 +56,10 @@ export interface Kernel {
   temperatureF64: TemperatureFn;
   /** e^x of n float64 values x ≤ 0 by the temperature pass's exponential (`normal` = 1: its path for −707 ≤ x), for tests. */
   expNegF64: (src: number, n: number, dst: number, normal: number) => void;
+  /** The counting pass over a float32 class column (assembly/columns.ts; see src/kernels/columnsWasm.ts). */
+  histF32: (col: number, n: number, counts: number, score: number, atMost: number, out: number) => number;
+  /** The gathering pass over the column histF32 counted (positions of the entries of slotted buckets). */
+  gatherF32: (col: number, n: number, slot: number, fill: number, outPos: number) => void;
 }
 
 const PAGE = 65536;
@@ -83,18 +87,22 @@ function decodeBase64(text: string): Uint8Array {
 }
 
 let kernel: Kernel | null | undefined;
+let compiled: object | null | undefined;
 
-/** The instantiated kernel, or null where WebAssembly SIMD is unavailable (then the reference is used). */
-export function wasmKernel(): Kernel | null {
-  if (kernel !== undefined) return kernel;
-  kernel = null;
+/**
+ * A new instance of the kernel module, with a linear memory of its own, or null where WebAssembly SIMD is unavailable
+ * (internal: the kernel, and the column kernel whose tables must stay as it left them).
+ */
+export function instantiateKernel(): Kernel | null {
   const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (api === undefined) return kernel;
+  if (api === undefined || compiled === null) return null;
   try {
-    const instance = new api.Instance(new api.Module(decodeBase64(WASM_BASE64)), { env: { abort: () => undefined } });
+    compiled ??= new api.Module(decodeBase64(WASM_BASE64));
+    const instance = new api.Instance(compiled, { env: { abort: () => undefined } });
     const ex = instance.exports as Omit<Kernel, 'base'> & { heapBase: () => number };
-    const { memory, probsF32, probsF64, argsortU32, temperatureF32, temperatureF64, expNegF64 } = ex;
-    kernel = {
+    const { memory, probsF32, probsF64, argsortU32, temperatureF32, temperatureF64, expNegF64, histF32, gatherF32 } =
+      ex;
+    return {
       memory,
       base: (ex.heapBase() + 63) & ~63,
       probsF32,
@@ -103,10 +111,18 @@ export function wasmKernel(): Kernel | null {
       temperatureF32,
       temperatureF64,
       expNegF64,
+      histF32,
+      gatherF32,
     };
   } catch {
-    kernel = null;
+    compiled = null;
+    return null;
   }
+}
+
+/** The instantiated kernel, or null where WebAssembly SIMD is unavailable (then the reference is used). */
+export function wasmKernel(): Kernel | null {
+  if (kernel === undefined) kernel = instantiateKernel();
   return kernel;
 }
 

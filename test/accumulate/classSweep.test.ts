@@ -7,6 +7,7 @@ import { binsOfGroup } from '../../src/calibration/binnedStores.js';
 import { Accumulator } from '../../src/engine/accumulator.js';
 import type { Batch, StoreRequest } from '../../src/engine/definition.js';
 import { withUnit } from '../../src/input/weights.js';
+import { useKernels } from '../../src/kernels/rowStats.js';
 import { createRng, type Rng } from '../../src/random/rng.js';
 import { columnBlockBytes } from '../../src/select/classColumns.js';
 import { selectPairs, type SelectionSpec } from '../../src/select/selectPairs.js';
@@ -276,6 +277,26 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         else (store as KeptEntriesStore).add(sel);
       });
       expect(readAll(pairs, requests, c), `${label} pairs`).toEqual(want);
+    }
+  });
+
+  it('the JavaScript passes (reference backend) give the bins the WebAssembly column kernel gives', () => {
+    const rng = createRng('test', 1704);
+    // useKernels returns the backend in effect, not the previous one: the default is restored explicitly
+    useKernels('reference');
+    try {
+      for (const cs of CASES.filter((x) => x.n >= 3000 && x.kind.endsWith('32'))) {
+        const { n, c } = cs;
+        const data = scoresOf(cs.kind, n, c, rng);
+        const y = Int32Array.from({ length: n }, () => rng.integer(c));
+        const requests = requestsOf(cs.precision, [null, data[rng.integer(n * c)] as number, 0.01]);
+        const batch = batchOf(data, y, undefined, c);
+        const acc = new Accumulator('test', requests, c);
+        acc.add(batch);
+        expect(readAll(acc, requests, c), `${cs.kind} N=${n} C=${c}`).toEqual(reference(batch, requests, 1));
+      }
+    } finally {
+      useKernels('wasm');
     }
   });
 

@@ -1,0 +1,56 @@
+// The counting pass of a radix selection over one class column of float32 values (src/binning/rankSelect.ts): the
+// JavaScript reference is narrowBitsSumsPass in src/binning/radixPasses.ts; test/kernels/columnsWasm.test.ts checks
+// that both agree. The values' bits are their keys (no value may have its sign bit set: the pass stops at the first
+// that has). Per key's top 16 bits (the bucket) it counts the entries and sums their values in float64 (exact: a
+// bucket's values share sign and exponent); it also counts the keys ≤ atMost.
+//
+// Memory: the caller owns the layout; `counts` (i32) and `score` (f64) are zero over the buckets used on entry.
+
+/**
+ * Counts and sums `n` float32 values at `col` into `counts` and `score` by bucket. Writes the lowest key, the highest
+ * key and the count of keys ≤ atMost to `out` (three i32) and returns n, or the index of the first value with its
+ * sign bit set (the tables then hold the entries before it).
+ */
+export function histF32(col: usize, n: i32, counts: usize, score: usize, atMost: i32, out: usize): i32 {
+  let kmin: i32 = 0x7fffffff;
+  let kmax: i32 = -0x80000000;
+  let below: i32 = 0;
+  for (let i = 0; i < n; i++) {
+    const at = col + (<usize>i << 2);
+    const k = load<i32>(at);
+    if (k < 0) {
+      store<i32>(out, kmin);
+      store<i32>(out, kmax, 4);
+      store<i32>(out, below, 8);
+      return i;
+    }
+    if (k <= atMost) below++;
+    if (k < kmin) kmin = k;
+    if (k > kmax) kmax = k;
+    const b = <usize>((k >> 16) + 0x8000);
+    const c = counts + (b << 2);
+    store<i32>(c, load<i32>(c) + 1);
+    const s = score + (b << 3);
+    store<f64>(s, load<f64>(s) + <f64>load<f32>(at));
+  }
+  store<i32>(out, kmin);
+  store<i32>(out, kmax, 4);
+  store<i32>(out, below, 8);
+  return n;
+}
+
+/**
+ * The gathering pass over the column `histF32` counted: the position of every value whose bucket has a slot
+ * (`slot[bucket]` ≥ 0) is written to `outPos` at its slot's next place (`fill[slot]`), in input order.
+ */
+export function gatherF32(col: usize, n: i32, slot: usize, fill: usize, outPos: usize): void {
+  for (let i = 0; i < n; i++) {
+    const k = load<i32>(col + (<usize>i << 2));
+    const s = load<i32>(slot + (<usize>((k >> 16) + 0x8000) << 2));
+    if (s < 0) continue;
+    const f = fill + (<usize>s << 2);
+    const p = load<i32>(f);
+    store<i32>(f, p + 1);
+    store<i32>(outPos + (<usize>p << 2), i);
+  }
+}
