@@ -94,6 +94,7 @@ export class ClassSweep {
    */
   private sorted(k: number, col: ClassColumn): void {
     const sorted = canonicalSort(col);
+    const memo = new Map<string, Bin[]>();
     if (indexScratch.length < sorted.scores.length) indexScratch = new Int32Array(sorted.scores.length);
     const index = indexScratch;
     for (const c of this.consumers) {
@@ -117,8 +118,13 @@ export class ClassSweep {
         k,
         q.bins.map((b) => {
           if (m === 0) return null;
+          // the same entries in the same number of bins (a threshold below every score: TACE is ACE) bin alike
+          const key = `${from}|${b}`;
+          let bins = memo.get(key);
           // the bins of a store's sorted entries (binnedStores.ts), run by run
-          return sortedQuantileStatistics(e.scores, e.outcomes, e.weights, b, e.unit);
+          if (bins === undefined)
+            memo.set(key, (bins = sortedQuantileStatistics(e.scores, e.outcomes, e.weights, b, e.unit)));
+          return bins.slice();
         }),
       );
     }

@@ -179,13 +179,21 @@ export function columnBins(col: UnweightedColumn, requests: readonly ColumnReque
       return { cut, ranks: null, split };
     });
     sel.gather(col.outcomes);
+    const memo = new Map<string, Bin[]>();
     return requests.map((r, i) => {
       const plan = plans[i] as (typeof plans)[number];
       const t = r.threshold !== null && r.threshold >= 0 ? r.threshold : null;
       if (r.kind === 'quantile') {
         if (plan.ranks === null) return null;
-        const cuts = quantileCutsOf(sel, plan.ranks, plan.cut.below, values);
-        return quantileBinsOf(sel, cuts, t, plan.cut.bucket, SCORE, ONES);
+        // the same entries in the same number of bins (a threshold below every score: TACE is ACE) bin alike
+        const key = `${plan.cut.below}|${r.bins}`;
+        let bins = memo.get(key);
+        if (bins === undefined) {
+          const cuts = quantileCutsOf(sel, plan.ranks, plan.cut.below, values);
+          bins = quantileBinsOf(sel, cuts, plan.cut.below === 0 ? null : t, plan.cut.bucket, SCORE, ONES);
+          memo.set(key, bins);
+        }
+        return bins.slice();
       }
       equalWidthSums(sel, r, t, plan.cut.bucket, plan.split as number[], SCORE, keys, col.positives);
       return undefined;
