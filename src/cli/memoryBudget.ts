@@ -6,13 +6,14 @@ import { parquetRows } from '../io/readParquet.js';
 import { npyHeader } from '../io/streamNpy.js';
 
 /**
- * Peak memory of the in-memory path per score value (bytes), measured with `/usr/bin/time` on 10⁷-value files
- * (1 000 000 × 10 and 100 000 × 100; `um metrics --no-stream --json`): NumPy 47–72 B with the class-wise metrics
- * (every one of the N·C entries is kept with its outcome and sorted per class) and 17–32 B without; CSV, JSON Lines
- * and Parquet 95–100 B and 50 B (the readers' batches and the parsed rows on top). The estimate takes the upper end
- * and rounds up, so a file that fits by the estimate fits in practice.
+ * Peak memory of the in-memory path per score value (bytes, above the base), measured with `/usr/bin/time` on
+ * 10⁷-value files (1 000 000 × 10 and 100 000 × 100; `um metrics --no-stream --json`): NumPy 9–23 B with the
+ * class-wise metrics (read as class columns, no copy of the N·C entries) and 6–22 B without (the per-row arrays of
+ * the top-label metrics dominate at C = 10); CSV, JSON Lines and Parquet 41–46 B and 37 B (the readers' batches and
+ * the parsed rows on top). The estimate takes the upper end and rounds up, so a file that fits by the estimate fits
+ * in practice.
  */
-const BYTES_PER_VALUE = { npy: { classwise: 80, core: 40 }, text: { classwise: 110, core: 60 } } as const;
+const BYTES_PER_VALUE = { npy: { classwise: 30, core: 25 }, text: { classwise: 50, core: 45 } } as const;
 /** Node, the WebAssembly kernel and the libraries before any data (measured ≈ 70 MB). */
 const BASE_BYTES = 128 * 2 ** 20;
 /** Text formats: at least this many bytes of text per score value ("0.1," — real files have more), so the count is an upper estimate. */

@@ -22,7 +22,7 @@ const MiB = 2 ** 20;
 describe('the in-memory estimate', () => {
   it('counts NumPy values from the header, Parquet values from the column chunks, text values from the size', async () => {
     const base = await inMemoryBytes(NPY, false);
-    expect(await inMemoryBytes(NPY, true)).toBe(base + 2000 * 10 * 40); // 80 − 40 bytes per value more with class-wise
+    expect(await inMemoryBytes(NPY, true)).toBe(base + 2000 * 10 * (30 - 25)); // 30 − 25 bytes per value more with class-wise
     const cols = join(dir, 'cols.parquet');
     writeFileSync(
       cols,
@@ -36,7 +36,7 @@ describe('the in-memory estimate', () => {
         }),
       ),
     );
-    expect((await inMemoryBytes(cols, true)) - (await inMemoryBytes(cols, false))).toBe(9 * (110 - 60));
+    expect((await inMemoryBytes(cols, true)) - (await inMemoryBytes(cols, false))).toBe(9 * (50 - 45));
     // a list written as text (byte arrays) is bounded from its size: at least its 6 probabilities and 3 labels
     const list = join(dir, 'list.parquet');
     writeFileSync(
@@ -58,10 +58,10 @@ describe('the in-memory estimate', () => {
       ),
     );
     expect((await inMemoryBytes(list, true)) - (await inMemoryBytes(list, false))).toBeGreaterThanOrEqual(
-      9 * (110 - 60),
+      9 * (50 - 45),
     );
     const size = statSync(CSV).size;
-    expect((await inMemoryBytes(CSV, true)) - (await inMemoryBytes(CSV, false))).toBe(Math.ceil(size / 4) * (110 - 60));
+    expect((await inMemoryBytes(CSV, true)) - (await inMemoryBytes(CSV, false))).toBe(Math.ceil(size / 4) * (50 - 45));
   });
   it('the default budget is a quarter of the machine memory', () => {
     expect(defaultMemoryBudget()).toBe(Math.floor(totalmem() / 4));
