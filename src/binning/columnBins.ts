@@ -1,16 +1,14 @@
-import { ExactSum, scratchSums } from '../math/exactSum.js';
-import { binsFromSums } from './binStatistics.js';
+import type { ExactSum } from '../math/exactSum.js';
 import type { BinSums } from './binSums.js';
 import { addEqualWidthColumn, denseBank } from './columnSums.js';
 import { equalWidthEdges, equalWidthIndex } from './equalWidth.js';
 import {
-  binInBucket,
   bucketScratch,
-  cutsInBucket,
+  firstAtLeast,
+  quantileBinsOf,
   quantileCutsOf,
   quantileStatistics,
   wantQuantileRanks,
-  type SelectedCuts,
 } from './quantileSelect.js';
 import { narrowValue } from './radixPasses.js';
 import { RankSelection, SELECT_MIN } from './rankSelect.js';
@@ -117,18 +115,6 @@ function countAtMost(keys: Int32Array, n: number, key: number): number {
   let c = 0;
   for (let i = 0; i < n; i++) if ((keys[i] as number) <= key) c++;
   return c;
-}
-
-/** The first index of ascending `a` holding a value ≥ x. */
-function firstAtLeast(a: Int32Array, x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((a[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** A threshold's place in the column: entries ≤ t (the lowest ranks) and the bucket t falls in (−1: none). */
@@ -332,103 +318,3 @@ function equalWidthSums(
     (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
   }
 }
-
-/**
- * The quantile bins of the entries above `t` from the selection's bucket sums: buckets ascending visit the bins in
- * order; whole buckets add their sums, buckets holding cuts (and t's bucket) are split entry by entry (see
- * `quantileStatistics`, whose sums these are).
- */
-function quantileBinsOf(
-  sel: RankSelection,
-  cuts: SelectedCuts,
-  t: number | null,
-  tBucket: number,
-  SCORE: Float64Array,
-  ONES: Float64Array,
-): Bin[] {
-  const bucket = Int32Array.from(cuts.x, (v) => sel.bucketOf(v));
-  const numBins = cuts.numBins;
-  // unweighted: each bin's weight is its count and its outcome sum its ones; only Σ score needs the exact bank
-  const score = new Float64Array(numBins);
-  const acc = SCORE_SUM;
-  const count = new Float64Array(numBins);
-  const ones = new Float64Array(numBins);
-  const dense = scratchSums();
-  const starts = sel.starts;
-  // sums of buckets (or parts) sharing a bin and a float32 sign and exponent (bucket >> 7) add exactly in a float64
-  let bin = 0;
-  let group = -1;
-  let run = 0;
-  const emit = (b: number, g: number, part: number, entries: number, one: number): void => {
-    if (g !== group || b !== bin) {
-      dense.add(1, run);
-      run = 0;
-      group = g;
-      if (b !== bin) {
-        dense.foldInto(1, acc);
-        score[bin] = acc.value();
-        acc.clear();
-        bin = b;
-      }
-    }
-    run += part;
-    count[b] = (count[b] as number) + entries;
-    ones[b] = (ones[b] as number) + one;
-  };
-  const m = bucket.length;
-  let j = 0;
-  const occupied = sel.occupied;
-  for (let i = firstAtLeast(occupied, tBucket); i < occupied.length; i++) {
-    const h = occupied[i] as number;
-    while (j < m && (bucket[j] as number) < h) j++;
-    const holds = j < m && bucket[j] === h;
-    if (!holds && h !== tBucket) {
-      // a whole bucket (the common case, inline): its bin is the cuts below it
-      const g = h >> 7;
-      if (g !== group || j !== bin) {
-        dense.add(1, run);
-        run = 0;
-        group = g;
-        if (j !== bin) {
-          dense.foldInto(1, acc);
-          score[bin] = acc.value();
-          acc.clear();
-          bin = j;
-        }
-      }
-      run += SCORE[h] as number;
-      count[j] = (count[j] as number) + ((starts[h + 1] as number) - (starts[h] as number));
-      ones[j] = (ones[j] as number) + (ONES[h] as number);
-      continue;
-    }
-    const end = holds ? cutsInBucket(bucket, j, h) : j;
-    const parts = end - j + 1;
-    const partScore = new Float64Array(parts);
-    const partCount = new Float64Array(parts);
-    const partOnes = new Float64Array(parts);
-    const e = sel.entriesOf(h);
-    const o = e.extra as Float64Array;
-    for (let p = 0; p < e.values.length; p++) {
-      const v = e.values[p] as number;
-      if (t !== null && !(v > t)) continue;
-      const l = binInBucket(cuts, v, j, end) - j;
-      partScore[l] = (partScore[l] as number) + v;
-      partCount[l] = (partCount[l] as number) + 1;
-      partOnes[l] = (partOnes[l] as number) + (o[p] as number);
-    }
-    for (let l = 0; l < parts; l++)
-      if ((partCount[l] as number) > 0)
-        emit(j + l, h >> 7, partScore[l] as number, partCount[l] as number, partOnes[l] as number);
-    j = end;
-  }
-  dense.add(1, run);
-  dense.foldInto(1, acc);
-  score[bin] = acc.value();
-  acc.clear();
-  let total = 0;
-  for (let b = 0; b < numBins; b++) total += count[b] as number;
-  return binsFromSums(cuts.lower, cuts.upper, count, count, score, ones, total);
-}
-
-/** The scratch sum each quantile bin's Σ score is read through. */
-const SCORE_SUM = new ExactSum();

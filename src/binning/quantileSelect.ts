@@ -1,6 +1,5 @@
-import { scratchSums, type ExactSum } from '../math/exactSum.js';
-import { binStatisticsUnchecked } from './binStatistics.js';
-import { binsOfSums, emptyBinSums } from './binSums.js';
+import { ExactSum, scratchSums } from '../math/exactSum.js';
+import { binsFromSums, binStatisticsUnchecked } from './binStatistics.js';
 import { RankSelection, rankSource, SELECT_MIN, type RankSource } from './rankSelect.js';
 import type { Bin, BinAssignment } from './types.js';
 
@@ -197,75 +196,125 @@ export function quantileStatistics(
   if (sel === null) return binStatisticsUnchecked(quantileAssignment(scores, bins), scores, outcomes);
   const { low, high } = sel;
   try {
-    const cuts = quantileCuts(sel, bins, outcomes);
-    const bucket = Int32Array.from(cuts.x, (v) => sel.bucketOf(v));
-    const numBins = cuts.numBins;
-    const sums = emptyBinSums(numBins);
-    const count = new Float64Array(numBins);
-    const ones = new Float64Array(numBins);
-    const dense = scratchSums();
-    const starts = sel.starts;
-    // Buckets ascending visit the bins in non-decreasing order. Sums of buckets (or parts of a bucket) that share a bin
-    // and a float32 sign and exponent (bucket >> 7) add exactly in a float64 (multiples of one ulp, below 2^53 of
-    // them), so the dense exact sums see one number per exponent and bin, and each bin is folded when the next begins.
-    let bin = 0;
-    let group = -1;
-    let run = 0;
-    const emit = (b: number, g: number, score: number, entries: number, one: number): void => {
-      if (g !== group || b !== bin) {
-        dense.add(1, run);
-        run = 0;
-        group = g;
-        if (b !== bin) {
-          dense.foldInto(1, sums.score[bin] as ExactSum);
-          bin = b;
-        }
-      }
-      run += score;
-      count[b] = (count[b] as number) + entries;
-      ones[b] = (ones[b] as number) + one;
-    };
-    const m = bucket.length;
-    let j = 0;
-    for (const h of sel.occupied) {
-      const size = (starts[h + 1] as number) - (starts[h] as number);
-      while (j < m && (bucket[j] as number) < h) j++;
-      if (j >= m || bucket[j] !== h) {
-        emit(j, h >> 7, SCORE[h] as number, size, ONES[h] as number);
-        continue;
-      }
-      // a bucket holding cuts j … end − 1: its entries split over bins j … end
-      const end = cutsInBucket(bucket, j, h);
-      const parts = end - j + 1;
-      const partScore = new Float64Array(parts);
-      const partCount = new Float64Array(parts);
-      const partOnes = new Float64Array(parts);
-      const e = sel.entriesOf(h);
-      const o = e.extra as Float64Array;
-      for (let p = 0; p < e.values.length; p++) {
-        const v = e.values[p] as number;
-        const l = binInBucket(cuts, v, j, end) - j;
-        partScore[l] = (partScore[l] as number) + (v + 0);
-        partCount[l] = (partCount[l] as number) + 1;
-        partOnes[l] = (partOnes[l] as number) + (o[p] as number);
-      }
-      for (let l = 0; l < parts; l++)
-        if ((partCount[l] as number) > 0)
-          emit(j + l, h >> 7, partScore[l] as number, partCount[l] as number, partOnes[l] as number);
-      j = end;
-    }
-    dense.add(1, run);
-    dense.foldInto(1, sums.score[bin] as ExactSum);
-    for (let b = 0; b < numBins; b++) {
-      const c = count[b] as number;
-      sums.count[b] = c;
-      sums.weight[b]?.addInteger(c);
-      sums.outcome[b]?.addInteger(ones[b] as number);
-    }
-    return binsOfSums(cuts.lower, cuts.upper, sums);
+    return quantileBinsOf(sel, quantileCuts(sel, bins, outcomes), null, -1, SCORE, ONES);
   } finally {
     SCORE.fill(0, low, high + 1);
     ONES.fill(0, low, high + 1);
     sel.release();
   }
 }
+
+/** The first index of ascending `a` holding a value ≥ x. */
+export function firstAtLeast(a: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The quantile bins of the entries above `t` from the selection's bucket sums: buckets ascending visit the bins in
+ * order; whole buckets add their sums, buckets holding cuts (and t's bucket) are split entry by entry. Sums of
+ * buckets (or parts of a bucket) that share a bin and a float32 sign and exponent (bucket >> 7) add exactly in a
+ * float64 (multiples of one ulp, below 2^53 of them), so the dense exact sums see one number per exponent and bin, and
+ * each bin is folded when the next begins. `t` null: every entry (`tBucket` −1). Shared by {@link quantileStatistics}
+ * and the class-column sweep (internal).
+ */
+export function quantileBinsOf(
+  sel: RankSelection,
+  cuts: SelectedCuts,
+  t: number | null,
+  tBucket: number,
+  SCORE: Float64Array,
+  ONES: Float64Array,
+): Bin[] {
+  const bucket = Int32Array.from(cuts.x, (v) => sel.bucketOf(v));
+  const numBins = cuts.numBins;
+  // unweighted: each bin's weight is its count and its outcome sum its ones; only Σ score needs the exact bank
+  const score = new Float64Array(numBins);
+  const acc = SCORE_SUM;
+  const count = new Float64Array(numBins);
+  const ones = new Float64Array(numBins);
+  const dense = scratchSums();
+  const starts = sel.starts;
+  // sums of buckets (or parts) sharing a bin and a float32 sign and exponent (bucket >> 7) add exactly in a float64
+  let bin = 0;
+  let group = -1;
+  let run = 0;
+  const emit = (b: number, g: number, part: number, entries: number, one: number): void => {
+    if (g !== group || b !== bin) {
+      dense.add(1, run);
+      run = 0;
+      group = g;
+      if (b !== bin) {
+        dense.foldInto(1, acc);
+        score[bin] = acc.value();
+        acc.clear();
+        bin = b;
+      }
+    }
+    run += part;
+    count[b] = (count[b] as number) + entries;
+    ones[b] = (ones[b] as number) + one;
+  };
+  const m = bucket.length;
+  let j = 0;
+  const occupied = sel.occupied;
+  for (let i = firstAtLeast(occupied, tBucket); i < occupied.length; i++) {
+    const h = occupied[i] as number;
+    while (j < m && (bucket[j] as number) < h) j++;
+    const holds = j < m && bucket[j] === h;
+    if (!holds && h !== tBucket) {
+      // a whole bucket (the common case, inline): its bin is the cuts below it
+      const g = h >> 7;
+      if (g !== group || j !== bin) {
+        dense.add(1, run);
+        run = 0;
+        group = g;
+        if (j !== bin) {
+          dense.foldInto(1, acc);
+          score[bin] = acc.value();
+          acc.clear();
+          bin = j;
+        }
+      }
+      run += SCORE[h] as number;
+      count[j] = (count[j] as number) + ((starts[h + 1] as number) - (starts[h] as number));
+      ones[j] = (ones[j] as number) + (ONES[h] as number);
+      continue;
+    }
+    const end = holds ? cutsInBucket(bucket, j, h) : j;
+    const parts = end - j + 1;
+    const partScore = new Float64Array(parts);
+    const partCount = new Float64Array(parts);
+    const partOnes = new Float64Array(parts);
+    const e = sel.entriesOf(h);
+    const o = e.extra as Float64Array;
+    for (let p = 0; p < e.values.length; p++) {
+      const v = e.values[p] as number;
+      if (t !== null && !(v > t)) continue;
+      const l = binInBucket(cuts, v, j, end) - j;
+      partScore[l] = (partScore[l] as number) + v;
+      partCount[l] = (partCount[l] as number) + 1;
+      partOnes[l] = (partOnes[l] as number) + (o[p] as number);
+    }
+    for (let l = 0; l < parts; l++)
+      if ((partCount[l] as number) > 0)
+        emit(j + l, h >> 7, partScore[l] as number, partCount[l] as number, partOnes[l] as number);
+    j = end;
+  }
+  dense.add(1, run);
+  dense.foldInto(1, acc);
+  score[bin] = acc.value();
+  acc.clear();
+  let total = 0;
+  for (let b = 0; b < numBins; b++) total += count[b] as number;
+  return binsFromSums(cuts.lower, cuts.upper, count, count, score, ones, total);
+}
+
+/** The scratch sum each quantile bin's Σ score is read through. */
+const SCORE_SUM = new ExactSum();
