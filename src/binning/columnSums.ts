@@ -144,8 +144,7 @@ export function addColumnToBinSums(
   const ones = new Float64Array(numBins);
   if (scores instanceof Float32Array) {
     const size = numBins * WINDOWS;
-    if (windowScratch === undefined || windowScratch.length < size) windowScratch = new Float64Array(size);
-    const acc = windowScratch;
+    const acc = windowSums(size);
     const bits = new Int32Array(scores.buffer, scores.byteOffset, m);
     for (let from = 0; from < m; from += WINDOW_ADDS) {
       const to = Math.min(m, from + WINDOW_ADDS);
@@ -156,12 +155,7 @@ export function addColumnToBinSums(
         count[b] = (count[b] as number) + 1;
         ones[b] = (ones[b] as number) + (outcomes[j] as number);
       }
-      for (let at = 0; at < size; at++) {
-        const s = acc[at] as number;
-        if (s === 0) continue;
-        (sums.score[(at / WINDOWS) | 0] as ExactSum).add(s);
-        acc[at] = 0;
-      }
+      flushWindows(acc, size, sums);
     }
   } else {
     const dense = denseBank(numBins);
@@ -182,6 +176,22 @@ export function addColumnToBinSums(
   }
 }
 
+/** The window scratch, at least `size` long (all zero between uses). */
+function windowSums(size: number): Float64Array {
+  if (windowScratch === undefined || windowScratch.length < size) windowScratch = new Float64Array(size);
+  return windowScratch;
+}
+
+/** Adds every nonzero window sum to its bin's exact score sum (window `at` is bin ⌊at / WINDOWS⌋) and zeroes it. */
+function flushWindows(acc: Float64Array, size: number, sums: BinSums): void {
+  for (let at = 0; at < size; at++) {
+    const s = acc[at] as number;
+    if (s === 0) continue;
+    (sums.score[(at / WINDOWS) | 0] as ExactSum).add(s);
+    acc[at] = 0;
+  }
+}
+
 /**
  * {@link addColumnToBinSums}'s window sums with the `floor` rule's bin computed inline (bins above `bins`: `top`), the
  * outcomes counted from the positions of the positives.
@@ -192,8 +202,7 @@ function floorWindowSums(sums: BinSums, bins: number, top: number, scores: Float
   const count = new Float64Array(numBins);
   const ones = new Float64Array(numBins);
   const size = numBins * WINDOWS;
-  if (windowScratch === undefined || windowScratch.length < size) windowScratch = new Float64Array(size);
-  const acc = windowScratch;
+  const acc = windowSums(size);
   const bits = new Int32Array(scores.buffer, scores.byteOffset, m);
   for (let from = 0; from < m; from += WINDOW_ADDS) {
     const to = Math.min(m, from + WINDOW_ADDS);
@@ -206,12 +215,7 @@ function floorWindowSums(sums: BinSums, bins: number, top: number, scores: Float
       acc[at] = (acc[at] as number) + v;
       count[b] = (count[b] as number) + 1;
     }
-    for (let at = 0; at < size; at++) {
-      const s = acc[at] as number;
-      if (s === 0) continue;
-      (sums.score[(at / WINDOWS) | 0] as ExactSum).add(s);
-      acc[at] = 0;
-    }
+    flushWindows(acc, size, sums);
   }
   for (const q of positives) {
     let b = Math.floor(bins * (scores[q] as number));
