@@ -1,6 +1,6 @@
 import type { ScoreKind } from '../input/types.js';
-import { fileFail, openInput, readFail } from './fileError.js';
-import { byteLineRuns, jsonObjectLine } from './textInput.js';
+import { fileFail } from './fileError.js';
+import { fileLineRuns, jsonObjectLine } from './textInput.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
 import { classOf, type ClassNames } from './classNames.js';
@@ -36,9 +36,6 @@ export async function* streamJsonl(
   batchRows = BATCH_ROWS,
   classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
-  // opened once: a FIFO opened twice would wait for a second writer
-  const handle = await openInput(fn, path, true);
-  const stream = handle.createReadStream({ autoClose: false });
   let key: ScoreKind | undefined = input;
   let c = -1;
   let hasLabels: boolean | undefined;
@@ -67,94 +64,86 @@ export async function* streamJsonl(
     return b;
   };
   // a run of lines per read (one await per read, not per line)
-  try {
-    for await (const run of byteLineRuns(fn, path, stream as AsyncIterable<Buffer>)) {
-      for (const [j, bytes] of run.lines.entries()) {
-        const lineNo = run.first + j;
-        const text = bytes.toString('utf8');
-        if (text.trim() === '') continue;
-        const o = jsonObjectLine(fn, path, text, lineNo, '{label, probs | logits | logprobs}');
-        if (key === undefined) {
-          const present = KEYS.filter((k) => k in o);
-          if (present.length !== 1) {
-            fileFail(
-              'UM_FILE_FORMAT',
-              fn,
-              path,
-              present.length === 0
-                ? 'must have a "probs", "logits" or "logprobs" key'
-                : `has ${present.join(' and ')}; choose one with --input`,
-              { line: lineNo },
-            );
-          }
-          key = present[0] as ScoreKind;
-        }
-        const row = o[key];
-        if (!Array.isArray(row))
+  for await (const run of fileLineRuns(fn, path)) {
+    for (const [j, bytes] of run.lines.entries()) {
+      const lineNo = run.first + j;
+      const text = bytes.toString('utf8');
+      if (text.trim() === '') continue;
+      const o = jsonObjectLine(fn, path, text, lineNo, '{label, probs | logits | logprobs}');
+      if (key === undefined) {
+        const present = KEYS.filter((k) => k in o);
+        if (present.length !== 1) {
           fileFail(
             'UM_FILE_FORMAT',
             fn,
             path,
-            `"${key}" must be an array of numbers (like every line)`,
+            present.length === 0
+              ? 'must have a "probs", "logits" or "logprobs" key'
+              : `has ${present.join(' and ')}; choose one with --input`,
             { line: lineNo },
-            { value: row },
           );
-        if (c < 0) c = row.length;
-        if (row.length !== c)
-          fileFail(
-            'UM_FILE_FORMAT',
-            fn,
-            path,
-            `"${key}" must have ${c} numbers like the first line`,
-            { line: lineNo },
-            { value: row.length },
-          );
-        for (let k = 0; k < c; k++) {
-          const v: unknown = row[k];
-          if (typeof v !== 'number')
-            fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${k}]" must be a number`, { line: lineNo }, { value: v });
-          scores.push(v);
         }
-        const lab = o.label;
-        if (hasLabels === undefined) hasLabels = lab !== undefined;
-        if (hasLabels || requireLabels) {
-          if (classes !== undefined) labels.push(classOf(fn, path, classes, lab, `line ${lineNo}, "label"`));
-          else {
-            if (typeof lab !== 'number')
-              fileFail(
-                'UM_FILE_FORMAT',
-                fn,
-                path,
-                `"label" must be a number${typeof lab === 'string' ? ' (string labels need options.classes)' : ''}`,
-                { line: lineNo },
-                { value: lab },
-              );
-            labels.push(lab);
-          }
-        }
-        if (weightKey !== undefined) {
-          const wv = o[weightKey];
-          if (typeof wv !== 'number')
-            fileFail(
-              'UM_FILE_FORMAT',
-              fn,
-              path,
-              `${JSON.stringify(weightKey)} must be a number`,
-              { line: lineNo },
-              { value: wv },
-            );
-          weights.push(wv);
-        }
-        lineOf.push(lineNo);
-        if (lineOf.length >= batchRows) yield batch();
+        key = present[0] as ScoreKind;
       }
+      const row = o[key];
+      if (!Array.isArray(row))
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `"${key}" must be an array of numbers (like every line)`,
+          { line: lineNo },
+          { value: row },
+        );
+      if (c < 0) c = row.length;
+      if (row.length !== c)
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `"${key}" must have ${c} numbers like the first line`,
+          { line: lineNo },
+          { value: row.length },
+        );
+      for (let k = 0; k < c; k++) {
+        const v: unknown = row[k];
+        if (typeof v !== 'number')
+          fileFail('UM_FILE_FORMAT', fn, path, `"${key}[${k}]" must be a number`, { line: lineNo }, { value: v });
+        scores.push(v);
+      }
+      const lab = o.label;
+      if (hasLabels === undefined) hasLabels = lab !== undefined;
+      if (hasLabels || requireLabels) {
+        if (classes !== undefined) labels.push(classOf(fn, path, classes, lab, `line ${lineNo}, "label"`));
+        else {
+          if (typeof lab !== 'number')
+            fileFail(
+              'UM_FILE_FORMAT',
+              fn,
+              path,
+              `"label" must be a number${typeof lab === 'string' ? ' (string labels need options.classes)' : ''}`,
+              { line: lineNo },
+              { value: lab },
+            );
+          labels.push(lab);
+        }
+      }
+      if (weightKey !== undefined) {
+        const wv = o[weightKey];
+        if (typeof wv !== 'number')
+          fileFail(
+            'UM_FILE_FORMAT',
+            fn,
+            path,
+            `${JSON.stringify(weightKey)} must be a number`,
+            { line: lineNo },
+            { value: wv },
+          );
+        weights.push(wv);
+      }
+      lineOf.push(lineNo);
+      if (lineOf.length >= batchRows) yield batch();
     }
-  } catch (error) {
-    if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);
-    throw error;
-  } finally {
-    stream.destroy();
-    await handle.close().catch(() => undefined);
   }
   if ((firstRow === 0 && lineOf.length === 0) || key === undefined) fileFail('UM_EMPTY', fn, path, 'has no data lines');
   if (lineOf.length > 0) yield batch();

@@ -1,7 +1,7 @@
 import { checkOptions } from '../errors/checkOptions.js';
 import { fail } from '../errors/fail.js';
-import { fileFail, openInput, readFail } from './fileError.js';
-import { jsonObjectLine, textLines } from './textInput.js';
+import { fileFail } from './fileError.js';
+import { fileLineRuns, jsonObjectLine } from './textInput.js';
 
 /** A gold label as written: a label name, a class index, or null (none). */
 export type GoldValue = string | number | null;
@@ -31,20 +31,13 @@ interface Line {
 
 /** Every non-blank line of a JSON Lines file as an object (internal). */
 async function objects(fn: string, path: string): Promise<Line[]> {
-  const handle = await openInput(fn, path, true);
-  const stream = handle.createReadStream({ autoClose: false });
   const out: Line[] = [];
-  try {
-    for await (const { text, line } of textLines(fn, path, stream as AsyncIterable<Buffer>)) {
+  for await (const { lines, first } of fileLineRuns(fn, path)) {
+    for (const [j, bytes] of lines.entries()) {
+      const text = bytes.toString('utf8');
       if (text.trim() === '') continue;
-      out.push({ line, record: jsonObjectLine(fn, path, text, line, '{id, gold, response}') });
+      out.push({ line: first + j, record: jsonObjectLine(fn, path, text, first + j, '{id, gold, response}') });
     }
-  } catch (error) {
-    if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);
-    throw error;
-  } finally {
-    stream.destroy();
-    await handle.close().catch(() => undefined);
   }
   if (out.length === 0) fileFail('UM_EMPTY', fn, path, 'has no data lines');
   return out;
