@@ -1,6 +1,6 @@
 import type { ExactSum } from '../math/exactSum.js';
 import type { BinSums } from './binSums.js';
-import { addEqualWidthColumn, denseBank } from './columnSums.js';
+import { addCounts, addEqualWidthColumn, denseBank } from './columnSums.js';
 import { equalWidthEdges, equalWidthIndex } from './equalWidth.js';
 import {
   bucketScratch,
@@ -309,12 +309,6 @@ function equalWidthSums(
     const b = binOfKey(boundaries, key);
     ones[b] = (ones[b] as number) + 1;
   }
-  for (let b = 0; b < numBins; b++) {
-    dense.foldInto(b, sums.score[b] as ExactSum);
-    const c = count[b] as number;
-    if (c === 0) continue;
-    sums.count[b] = (sums.count[b] as number) + c;
-    (sums.weight[b] as ExactSum).addInteger(c);
-    (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
-  }
+  for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
+  addCounts(sums, count, ones);
 }

@@ -167,7 +167,15 @@ export function addColumnToBinSums(
     }
     for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
   }
-  for (let b = 0; b < numBins; b++) {
+  addCounts(sums, count, ones);
+}
+
+/**
+ * Adds unweighted bins' entry counts and ones to their sums: each entry weighs 1, so a bin's weight is its count and
+ * its outcome sum its ones (whole numbers, added exactly).
+ */
+export function addCounts(sums: BinSums, count: Float64Array, ones: Float64Array): void {
+  for (let b = 0; b < count.length; b++) {
     const c = count[b] as number;
     if (c === 0) continue;
     sums.count[b] = (sums.count[b] as number) + c;
@@ -223,11 +231,5 @@ function floorWindowSums(sums: BinSums, bins: number, top: number, scores: Float
     if (b >= bins) b = top;
     ones[b] = (ones[b] as number) + 1;
   }
-  for (let b = 0; b < numBins; b++) {
-    const c = count[b] as number;
-    if (c === 0) continue;
-    sums.count[b] = (sums.count[b] as number) + c;
-    (sums.weight[b] as ExactSum).addInteger(c);
-    (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
-  }
+  addCounts(sums, count, ones);
 }
