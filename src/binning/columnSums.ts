@@ -1,3 +1,4 @@
+import { BIN_SUMS_MAX, binSumsF64, columnKernel, WASM_COLUMN_MAX } from '../kernels/columnsWasm.js';
 import { DenseSums, type ExactSum } from '../math/exactSum.js';
 import { addRun } from './binStatistics.js';
 import type { BinSums } from './binSums.js';
@@ -159,11 +160,20 @@ export function addColumnToBinSums(
     }
   } else {
     const dense = denseBank(numBins);
-    for (let j = 0; j < m; j++) {
-      const b = index[j] as number;
-      dense.add(b, scores[j] as number);
-      count[b] = (count[b] as number) + 1;
-      ones[b] = (ones[b] as number) + (outcomes[j] as number);
+    // float64 scores: the kernel does the dense bank's per-entry work (the same exact sums; test/kernels/binSums.test.ts)
+    const kernel = m <= WASM_COLUMN_MAX && numBins <= BIN_SUMS_MAX ? columnKernel() : null;
+    if (kernel !== null && binSumsF64(kernel, scores, index, numBins, (b, x) => dense.add(b, x), count)) {
+      for (let j = 0; j < m; j++) {
+        const b = index[j] as number;
+        ones[b] = (ones[b] as number) + (outcomes[j] as number);
+      }
+    } else {
+      for (let j = 0; j < m; j++) {
+        const b = index[j] as number;
+        dense.add(b, scores[j] as number);
+        count[b] = (count[b] as number) + 1;
+        ones[b] = (ones[b] as number) + (outcomes[j] as number);
+      }
     }
     for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
   }

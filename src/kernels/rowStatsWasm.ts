@@ -63,6 +63,16 @@ export interface Kernel {
   softmaxF64: SoftmaxFn;
   /** The counting pass over a float32 class column (assembly/columns.ts; see src/kernels/columnsWasm.ts). */
   histF32: (col: number, n: number, counts: number, score: number, atMost: number, out: number) => number;
+  /** Exact sums of float64 values by bin, DenseSums' cells (assembly/columns.ts; see src/kernels/columnsWasm.ts). */
+  binSumsF64: (
+    values: number,
+    index: number,
+    n: number,
+    cells: number,
+    lo: number,
+    hi: number,
+    count: number,
+  ) => number;
   /** The gathering pass over the column histF32 counted (positions of the entries of slotted buckets). */
   gatherF32: (col: number, n: number, slot: number, fill: number, outPos: number) => void;
 }
@@ -118,6 +128,7 @@ export function instantiateKernel(): Kernel | null {
       softmaxF64,
       histF32,
       gatherF32,
+      binSumsF64,
     } = ex;
     return {
       memory,
@@ -132,6 +143,7 @@ export function instantiateKernel(): Kernel | null {
       softmaxF64,
       histF32,
       gatherF32,
+      binSumsF64,
     };
   } catch {
     compiled = null;
