@@ -62,15 +62,21 @@ export function gatherF32(col: usize, n: i32, slot: usize, fill: usize, outPos: 
  * integers — exact for n ≤ 2^21 (sums below 2^42 and 2^53), the layout of `DenseSums` in src/math/exactSum.ts, whose
  * cell (e, top, low) is worth top·2^(e − 1043) + low·2^(e − 1075). The lowest and highest exponent used per bin go to
  * `lo` and `hi` (i32; 2048 and −1 on entry) and the entries per bin to `count` (i32; zero on entry). Returns n, or the
- * index of the first value that is ±∞ or NaN (the cells then hold the entries before it).
+ * index of the first value that is ±∞ or NaN (the cells then hold the entries before it). With `floorBins` > 0 the bins
+ * are not read but computed, by the equal-width `floor` rule in float64 (⌊floorBins·v⌋, below 0 → 0, from floorBins on
+ * → `top`): the rule of src/binning/columnSums.ts's floor path.
  */
-export function binSumsF64(values: usize, index: usize, n: i32, cells: usize, lo: usize, hi: usize, count: usize): i32 {
+export function binSumsF64(values: usize, index: usize, n: i32, cells: usize, lo: usize, hi: usize, count: usize, floorBins: f64, top: i32): i32 {
   for (let i = 0; i < n; i++) {
     const bits = load<u64>(values + (<usize>i << 3));
-    const b = <usize>load<i32>(index + (<usize>i << 2));
     const high = <u32>(bits >> 32);
     let e = <i32>((high >>> 20) & 0x7ff);
     if (e == 0x7ff) return i;
+    let b: usize;
+    if (floorBins > 0) {
+      const f = Math.floor(floorBins * reinterpret<f64>(bits));
+      b = f < 0 ? 0 : f >= floorBins ? <usize>top : <usize>(<i32>f);
+    } else b = <usize>load<i32>(index + (<usize>i << 2));
     let top = <f64>(high & 0xfffff);
     if (e == 0) e = 1;
     else top += 1048576.0;

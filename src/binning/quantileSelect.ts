@@ -201,7 +201,7 @@ export function quantileStatistics(
       return binStatisticsUnchecked(a, scores, outcomes);
     // outcomes 0 or 1 (class columns): float64 scores summed by the column kernel where it runs (the same exact sums)
     const sums = emptyBinSums(a.numBins);
-    addColumnToBinSums(sums, a.index, scores, outcomes, undefined);
+    addColumnToBinSums(sums, a.index, scores, outcomes, undefined, positives);
     return binsOfSums(a.lower, a.upper, sums);
   }
   const { low, high } = sel;

@@ -8,6 +8,11 @@ export const WASM_COLUMN_MAX = 1 << 21;
 /** Bins of {@link binSumsF64} at most (its cells: 32 KiB per bin, kept zero between calls). */
 export const BIN_SUMS_MAX = 64;
 const EXPONENTS = 2048;
+/** The equal-width `floor` rule in float64: bin ⌊bins·v⌋, 0 below 0, `top` from `bins` on (the last or an own bin). */
+export interface FloorRule {
+  readonly bins: number;
+  readonly top: number;
+}
 /** Cells of a higher exponent could overflow when folded (top·2^(e − 1043), top < 2^42): such columns stay in JavaScript. */
 const EXPONENT_MAX = 1990;
 
@@ -122,12 +127,13 @@ export function gatherPositions(c: ColumnKernel, buckets: Int32Array, offsets: I
  * {@link BIN_SUMS_MAX}) are copied into linear memory and summed there per (bin, exponent) in integer cells; each
  * non-zero cell then reaches `add(bin, x)` as one exact double (an integer below 2^53 times a power of two), and the
  * entries per bin are added to `count`. Returns false, adding nothing, when a value is not finite or too large (above
- * 2^967) for the cells to be read as doubles: the caller sums those columns itself.
+ * 2^967) for the cells to be read as doubles: the caller sums those columns itself. `index` a {@link FloorRule}: the bins
+ * are computed in the kernel by the equal-width `floor` rule in float64, as `equalWidthIndexInto` computes them.
  */
 export function binSumsF64(
   c: ColumnKernel,
   values: Float64Array,
-  index: Int32Array,
+  index: Int32Array | FloorRule,
   numBins: number,
   add: (bin: number, x: number) => void,
   count: Float64Array,
@@ -137,14 +143,15 @@ export function binSumsF64(
   // past the float32 column a selection may still hold (histogramF32, then gatherPositions)
   const valuesAt = c.col + 8 * Math.ceil(c.n / 2);
   const indexAt = valuesAt + 8 * n;
-  const need = indexAt + 4 * n;
+  const floor = index instanceof Int32Array ? null : index;
+  const need = indexAt + (floor === null ? 4 * n : 0);
   if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
   const buf = k.memory.buffer;
   new Float64Array(buf, valuesAt, n).set(values);
-  new Int32Array(buf, indexAt, n).set(index.subarray(0, n));
+  if (floor === null) new Int32Array(buf, indexAt, n).set((index as Int32Array).subarray(0, n));
   const hiAt = c.lo + 4 * BIN_SUMS_MAX;
   const countAt = hiAt + 4 * BIN_SUMS_MAX;
-  const stop = k.binSumsF64(valuesAt, indexAt, n, c.cells, c.lo, hiAt, countAt);
+  const stop = k.binSumsF64(valuesAt, indexAt, n, c.cells, c.lo, hiAt, countAt, floor?.bins ?? 0, floor?.top ?? 0);
   const lo = new Int32Array(buf, c.lo, numBins);
   const hi = new Int32Array(buf, hiAt, numBins);
   const counts = new Int32Array(buf, countAt, numBins);

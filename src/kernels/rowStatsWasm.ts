@@ -72,6 +72,8 @@ export interface Kernel {
     lo: number,
     hi: number,
     count: number,
+    floorBins: number,
+    top: number,
   ) => number;
   /** The gathering pass over the column histF32 counted (positions of the entries of slotted buckets). */
   gatherF32: (col: number, n: number, slot: number, fill: number, outPos: number) => void;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Bin, BinningSpec, EqualWidthRule } from '../../src/binning/types.js';
+import { BUCKETS, widePass } from '../../src/binning/radixPasses.js';
 import { binsOfGroup } from '../../src/calibration/binnedStores.js';
 import { Accumulator } from '../../src/engine/accumulator.js';
 import type { Batch, StoreRequest } from '../../src/engine/definition.js';
@@ -67,7 +68,7 @@ describe('the column kernel’s exact bin sums (binSumsF64)', () => {
       [1, 1],
       [7, 3],
       [5000, 15],
-      [70000, BIN_SUMS_MAX],
+      [70000, BIN_SUMS_MAX - 1],
     ] as const) {
       const values = valuesOf(rng, n);
       const index = Int32Array.from({ length: n }, () => rng.integer(bins));
@@ -85,6 +86,24 @@ describe('the column kernel’s exact bin sums (binSumsF64)', () => {
       const want = denseReference(values, index, bins);
       expect(got, `N=${n} B=${bins}`).toEqual(want.sums);
       expect(Array.from(count)).toEqual(want.count);
+      // the bins computed in the kernel by the floor rule (⌊B·v⌋, 0 below 0, the last or an own bin from B on)
+      for (const top of [bins - 1, bins]) {
+        const floorIndex = Int32Array.from(values, (v) => {
+          const b = Math.floor(bins * v);
+          return b < 0 ? 0 : b >= bins ? top : b;
+        });
+        const floorDense = new DenseSums(bins + 1);
+        const floorCount = new Float64Array(bins + 1);
+        expect(binSumsF64(c, values, { bins, top }, bins + 1, (b, x) => floorDense.add(b, x), floorCount)).toBe(true);
+        const floorWant = denseReference(values, floorIndex, bins + 1);
+        const floorGot = Array.from({ length: bins + 1 }, (_, b) => {
+          const s = new ExactSum();
+          floorDense.foldInto(b, s);
+          return s.value();
+        });
+        expect(floorGot, `floor N=${n} B=${bins} top=${top}`).toEqual(floorWant.sums);
+        expect(Array.from(floorCount)).toEqual(floorWant.count);
+      }
     }
   });
 
@@ -107,6 +126,25 @@ describe('the column kernel’s exact bin sums (binSumsF64)', () => {
       ok.foldInto(0, s);
       expect(s.value()).toBe(0.25);
     }
+  });
+});
+
+describe('the selection’s float64 keys', () => {
+  it('read from a Float64Array’s words equal those read value by value (−0 as 0, negative values flipped)', () => {
+    const rng = createRng('test', 1719);
+    const values = valuesOf(rng, 4000);
+    values[7] = -(2 ** -1074);
+    values[8] = -0;
+    values[9] = -1;
+    const run = (v: ArrayLike<number>) => {
+      const keys = new Int32Array(values.length);
+      const counts = new Int32Array(BUCKETS + 1);
+      widePass(v, keys, values.length, counts);
+      return { keys, counts };
+    };
+    const want = run(Array.from(values));
+    expect(run(values)).toEqual(want);
+    expect(want.keys[8]).toBe(0);
   });
 });
 
