@@ -54,3 +54,47 @@ export function gatherF32(col: usize, n: i32, slot: usize, fill: usize, outPos: 
     store<i32>(outPos + (<usize>p << 2), i);
   }
 }
+
+/**
+ * Exact sums of float64 values by bin (class columns of float64 probabilities): the value at `values + 8·i` goes to
+ * bin `index[i]` (< bins). Per (bin, biased exponent e) two float64 cells at `cells + 16·(bin·2048 + e)` sum the
+ * significand's top 21 bits (implicit bit included; a subnormal counts as e = 1 without it) and its low 32 bits as
+ * integers — exact for n ≤ 2^21 (sums below 2^42 and 2^53), the layout of `DenseSums` in src/math/exactSum.ts, whose
+ * cell (e, top, low) is worth top·2^(e − 1043) + low·2^(e − 1075). The lowest and highest exponent used per bin go to
+ * `lo` and `hi` (i32; 2048 and −1 on entry) and the entries per bin to `count` (i32; zero on entry). Returns n, or the
+ * index of the first value that is ±∞ or NaN (the cells then hold the entries before it). With `floorBins` > 0 the bins
+ * are not read but computed, by the equal-width `floor` rule in float64 (⌊floorBins·v⌋, below 0 → 0, from floorBins on
+ * → `top`): the rule of src/binning/columnSums.ts's floor path.
+ */
+export function binSumsF64(values: usize, index: usize, n: i32, cells: usize, lo: usize, hi: usize, count: usize, floorBins: f64, top: i32): i32 {
+  for (let i = 0; i < n; i++) {
+    const bits = load<u64>(values + (<usize>i << 3));
+    const high = <u32>(bits >> 32);
+    let e = <i32>((high >>> 20) & 0x7ff);
+    if (e == 0x7ff) return i;
+    let b: usize;
+    if (floorBins > 0) {
+      const f = Math.floor(floorBins * reinterpret<f64>(bits));
+      b = f < 0 ? 0 : f >= floorBins ? <usize>top : <usize>(<i32>f);
+    } else b = <usize>load<i32>(index + (<usize>i << 2));
+    let top = <f64>(high & 0xfffff);
+    if (e == 0) e = 1;
+    else top += 1048576.0;
+    const low = <f64>(<u32>bits);
+    const at = cells + ((b * 2048 + <usize>e) << 4);
+    if (high >>> 31) {
+      store<f64>(at, load<f64>(at) - top);
+      store<f64>(at, load<f64>(at, 8) - low, 8);
+    } else {
+      store<f64>(at, load<f64>(at) + top);
+      store<f64>(at, load<f64>(at, 8) + low, 8);
+    }
+    const l = lo + (b << 2);
+    if (e < load<i32>(l)) store<i32>(l, e);
+    const h = hi + (b << 2);
+    if (e > load<i32>(h)) store<i32>(h, e);
+    const c = count + (b << 2);
+    store<i32>(c, load<i32>(c) + 1);
+  }
+  return n;
+}

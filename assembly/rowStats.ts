@@ -291,4 +291,5 @@ export function probsF64(src: usize, rows: i32, c: i32, outMax: usize, outArg: u
 }
 export { argsortU32 } from './argsort';
 export { expNegF64, temperatureF32, temperatureF64 } from './temperature';
-export { gatherF32, histF32 } from './columns';
+export { softmaxF32, softmaxF64 } from './softmax';
+export { binSumsF64, gatherF32, histF32 } from './columns';

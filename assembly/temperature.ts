@@ -18,7 +18,7 @@ const MAGIC: f64 = 6755399441055744.0;
 // below this exp underflows to 0 in both factors of the scale (2^k1·2^k2 with k1, k2 ≥ −1010 stays normal)
 const X_FLOOR: f64 = -1400.0;
 // above this every e^x is a normal number with k ≥ −1020, so 2^k can be added to the exponent bits directly
-const X_NORMAL: f64 = -707.0;
+export const X_NORMAL: f64 = -707.0;
 // d below this contributes exactly 0 (β ≤ 1e6, so β·d < −1e305); clamping keeps 0·d finite for d = −∞
 const D_FLOOR: f64 = -1.0e300;
 // e^r = 1 + r + r²·Q(r) on |r| ≤ ln2/2 + 1e-6, Q of degree 9: Chebyshev interpolation of (e^r − 1 − r)/r²
@@ -64,7 +64,7 @@ const Q9: f64 = 2.510037611136142e-08;
  * a normal number and the addition is exact).
  */
 // @ts-ignore: decorator
-@inline function expNormal(x: v128): v128 {
+@inline export function expNormal(x: v128): v128 {
   const kf = expK(x);
   return i64x2.add(expR(x, kf), i64x2.shl(f64x2.add(kf, f64x2.splat(MAGIC)), 52));
 }
@@ -76,7 +76,7 @@ const Q9: f64 = 2.510037611136142e-08;
  * left by 52 moves it into place), so a subnormal result is rounded once and x < −745.14 gives exactly 0.
  */
 // @ts-ignore: decorator
-@inline function expNeg(x0: v128): v128 {
+@inline export function expNeg(x0: v128): v128 {
   const x = f64x2.pmax(x0, f64x2.splat(X_FLOOR));
   const kf = expK(x);
   const k1 = f64x2.floor(f64x2.mul(kf, f64x2.splat(0.5)));
@@ -99,7 +99,7 @@ export function expNegF64(src: usize, n: i32, dst: usize, normal: i32): void {
 
 /** Two lanes of z (float64) loaded from a row of float32 (`hi` = lanes 2, 3 of the four at p) or float64 values. */
 // @ts-ignore: decorator
-@inline function lanes(p: usize, f32: bool, hi: bool): v128 {
+@inline export function lanes(p: usize, f32: bool, hi: bool): v128 {
   if (f32) {
     const v = v128.load(p);
     return f64x2.promote_low_f32x4(hi ? v128.shuffle<i32>(v, v, 2, 3, 2, 3) : v);
@@ -181,7 +181,7 @@ export function expNegF64(src: usize, n: i32, dst: usize, normal: i32): void {
  * maximum is returned (NaN for a row holding a NaN) and the minimum stored at `minOut`.
  */
 // @ts-ignore: decorator
-@inline function rowRange(row: usize, c: i32, minOut: usize, f32: bool): f64 {
+@inline export function rowRange(row: usize, c: i32, minOut: usize, f32: bool): f64 {
   const shift: usize = f32 ? 2 : 3;
   const step = f32 ? 4 : 2;
   const cv = c & ~(step - 1);

@@ -45,8 +45,9 @@ function firstAbove(v: Float64Array, t: number | null): number {
 /**
  * Class columns binned for several stores in one reading (internal): every class's column is read once (see
  * `ColumnBlocks`) and binned every way the consumers ask — the class-wise SCE, ACE and TACE of one batch cost one pass
- * over the matrix instead of a copy of every entry per metric. Unweighted columns are binned from one selection
- * (`columnBins`); weighted ones from one canonical sort, whose suffix above a threshold is the sorted entries above it,
+ * over the matrix instead of a copy of every entry per metric. Unweighted columns are binned by selection (`columnBins`:
+ * float32 columns from one selection for every binning, float64 ones — softmax of logits — one selection per binning,
+ * their exact bin sums in the column kernel); weighted ones from one canonical sort, whose suffix above a threshold is the sorted entries above it,
  * binned by the same calls as a store's own sorted entries. Runs once, when a consumer first needs its result.
  */
 export class ClassSweep {
@@ -63,13 +64,12 @@ export class ClassSweep {
     const blocks = new ColumnBlocks(this.chunks);
     for (let k = 0; k < blocks.numClasses; k++) {
       const col = blocks.column(k);
-      if (col.weights === undefined && col.scores instanceof Float32Array && col.scores.length >= SELECT_MIN)
-        this.selected(k, col);
+      if (col.weights === undefined && col.scores.length >= SELECT_MIN) this.selected(k, col);
       else this.sorted(k, col);
     }
   }
 
-  /** A large unweighted float32 column: every binning from one selection. */
+  /** A large unweighted column: every binning by selection (see `columnBins`). */
   private selected(k: number, col: ClassColumn): void {
     const requests: ColumnRequest[] = [];
     for (const c of this.consumers) {
@@ -89,7 +89,7 @@ export class ClassSweep {
   }
 
   /**
-   * Any other column (weighted, float64, or small): one canonical sort, whose suffix above a threshold is the sorted
+   * Any other column (weighted, or small): one canonical sort, whose suffix above a threshold is the sorted
    * entries above it; equal-mass bins are runs of it (the sorted construction, which the selection's equals).
    */
   private sorted(k: number, col: ClassColumn): void {

@@ -1,3 +1,4 @@
+import { BIN_SUMS_MAX, binSumsF64, columnKernel, WASM_COLUMN_MAX } from '../kernels/columnsWasm.js';
 import { DenseSums, type ExactSum } from '../math/exactSum.js';
 import { addRun } from './binStatistics.js';
 import type { BinSums } from './binSums.js';
@@ -36,7 +37,8 @@ export function equalWidthIndexInto(
 
 /**
  * Adds one class column to its equal-width bin sums: {@link equalWidthIndexInto} then {@link addColumnToBinSums}, in
- * one pass for unweighted float32 scores under the default `floor` rule in float64 (`index`: scratch of ≥ m entries).
+ * one pass for unweighted float32 scores under the default `floor` rule in float64, and for float64 scores in the column
+ * kernel, which computes the bins too (`index`: scratch of ≥ m entries).
  */
 export function addEqualWidthColumn(
   sums: BinSums,
@@ -50,9 +52,13 @@ export function addEqualWidthColumn(
   index: Int32Array,
 ): void {
   const m = scores.length;
-  if (weights === undefined && scores instanceof Float32Array && rule.index === 'floor' && precision === 'float64') {
-    floorWindowSums(sums, bins, rule.one === 'own-bin' ? bins : bins - 1, scores, positives);
-    return;
+  if (weights === undefined && rule.index === 'floor' && precision === 'float64') {
+    const top = rule.one === 'own-bin' ? bins : bins - 1;
+    if (scores instanceof Float32Array) {
+      floorWindowSums(sums, bins, top, scores, positives);
+      return;
+    }
+    if (floorKernelSums(sums, bins, top, scores, positives)) return;
   }
   const at = index.subarray(0, m);
   equalWidthIndexInto(scores, bins, rule, precision, at);
@@ -108,7 +114,8 @@ export function denseBank(size: number): DenseSums {
 }
 
 /**
- * Adds the entries of one class column given their bins (`index[j]` in [0, numBins)) to `sums`. Outcomes are 0 or 1.
+ * Adds the entries of one class column given their bins (`index[j]` in [0, numBins)) to `sums`. Outcomes are 0 or 1
+ * (`positives`, when given, lists the positions of the ones).
  * Unweighted float32 scores are summed per (bin, window of exponents) in plain float64 additions, exact by the window
  * bound, and folded into the exact sums once per bin and window; other scores and weighted entries go through a dense
  * exact bank with one sum per bin (and quantity).
@@ -119,6 +126,7 @@ export function addColumnToBinSums(
   scores: Float32Array | Float64Array,
   outcomes: Float64Array,
   weights: Float64Array | undefined,
+  positives?: Int32Array,
 ): void {
   const m = scores.length;
   const numBins = sums.count.length;
@@ -159,11 +167,23 @@ export function addColumnToBinSums(
     }
   } else {
     const dense = denseBank(numBins);
-    for (let j = 0; j < m; j++) {
-      const b = index[j] as number;
-      dense.add(b, scores[j] as number);
-      count[b] = (count[b] as number) + 1;
-      ones[b] = (ones[b] as number) + (outcomes[j] as number);
+    // float64 scores: the kernel does the dense bank's per-entry work (the same exact sums; test/kernels/binSums.test.ts)
+    const kernel = m <= WASM_COLUMN_MAX && numBins <= BIN_SUMS_MAX ? columnKernel() : null;
+    if (kernel !== null && binSumsF64(kernel, scores, index, numBins, (b, x) => dense.add(b, x), count)) {
+      if (positives !== undefined)
+        for (const q of positives) ones[index[q] as number] = (ones[index[q] as number] as number) + 1;
+      else
+        for (let j = 0; j < m; j++) {
+          const b = index[j] as number;
+          ones[b] = (ones[b] as number) + (outcomes[j] as number);
+        }
+    } else {
+      for (let j = 0; j < m; j++) {
+        const b = index[j] as number;
+        dense.add(b, scores[j] as number);
+        count[b] = (count[b] as number) + 1;
+        ones[b] = (ones[b] as number) + (outcomes[j] as number);
+      }
     }
     for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
   }
@@ -232,4 +252,34 @@ function floorWindowSums(sums: BinSums, bins: number, top: number, scores: Float
     ones[b] = (ones[b] as number) + 1;
   }
   addCounts(sums, count, ones);
+}
+
+/**
+ * The `floor` rule's bin sums of unweighted float64 scores by the column kernel, each entry's bin computed there (false,
+ * adding nothing, where the kernel does not run or refuses the column: the caller's general path then adds it).
+ */
+function floorKernelSums(
+  sums: BinSums,
+  bins: number,
+  top: number,
+  scores: Float64Array,
+  positives: Int32Array,
+): boolean {
+  const m = scores.length;
+  const numBins = sums.count.length;
+  const kernel = m <= WASM_COLUMN_MAX && numBins <= BIN_SUMS_MAX ? columnKernel() : null;
+  if (kernel === null) return false;
+  const dense = denseBank(numBins);
+  const count = new Float64Array(numBins);
+  if (!binSumsF64(kernel, scores, { bins, top }, numBins, (b, x) => dense.add(b, x), count)) return false;
+  const ones = new Float64Array(numBins);
+  for (const q of positives) {
+    let b = Math.floor(bins * (scores[q] as number));
+    if (b < 0) b = 0;
+    if (b >= bins) b = top;
+    ones[b] = (ones[b] as number) + 1;
+  }
+  for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
+  addCounts(sums, count, ones);
+  return true;
 }

@@ -1,5 +1,7 @@
 import { ExactSum, scratchSums } from '../math/exactSum.js';
 import { binsFromSums, binStatisticsUnchecked } from './binStatistics.js';
+import { binsOfSums, emptyBinSums } from './binSums.js';
+import { addColumnToBinSums } from './columnSums.js';
 import { RankSelection, rankSource, SELECT_MIN, type RankSource } from './rankSelect.js';
 import type { Bin, BinAssignment } from './types.js';
 
@@ -193,7 +195,15 @@ export function quantileStatistics(
   const { score: SCORE, ones: ONES } = bucketScratch();
   const sel =
     scores.length < SELECT_MIN ? null : RankSelection.withSums(scores, outcomes, SCORE, ONES, undefined, positives);
-  if (sel === null) return binStatisticsUnchecked(quantileAssignment(scores, bins), scores, outcomes);
+  if (sel === null) {
+    const a = quantileAssignment(scores, bins);
+    if (positives === undefined || !(scores instanceof Float64Array) || !(outcomes instanceof Float64Array))
+      return binStatisticsUnchecked(a, scores, outcomes);
+    // outcomes 0 or 1 (class columns): float64 scores summed by the column kernel where it runs (the same exact sums)
+    const sums = emptyBinSums(a.numBins);
+    addColumnToBinSums(sums, a.index, scores, outcomes, undefined, positives);
+    return binsOfSums(a.lower, a.upper, sums);
+  }
   const { low, high } = sel;
   try {
     return quantileBinsOf(sel, quantileCuts(sel, bins, outcomes), null, -1, SCORE, ONES);

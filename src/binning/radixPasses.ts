@@ -117,12 +117,37 @@ export function narrowPass(values: ArrayLike<number>, keys: Int32Array, n: numbe
 
 /** {@link narrowPass} on the float64 high words (every value qualifies). */
 export function widePass(values: ArrayLike<number>, keys: Int32Array, n: number, counts: Int32Array): void {
+  if (values instanceof Float64Array) {
+    wideWordsPass(new Int32Array(values.buffer, values.byteOffset, 2 * n), keys, n, counts);
+    return;
+  }
   let kmin = 0x7fffffff;
   let kmax = -0x80000000;
   for (let i = 0; i < n; i++) {
     f64[0] = (values[i] as number) + 0;
     const h = i64[HI] as number;
     const k = h >= 0 ? h : h ^ 0x7fffffff;
+    keys[i] = k;
+    if (k < kmin) kmin = k;
+    if (k > kmax) kmax = k;
+    const b = (k >> 16) + 0x8000;
+    counts[b] = (counts[b] as number) + 1;
+  }
+  RANGE[0] = kmin;
+  RANGE[1] = kmax;
+}
+
+/**
+ * {@link widePass} reading a Float64Array's words in place (the high word of value i at 2i + HI) instead of through a
+ * scratch double: the same keys, −0 (high word 0x80000000, low word 0) as 0.
+ */
+function wideWordsPass(words: Int32Array, keys: Int32Array, n: number, counts: Int32Array): void {
+  const L = 1 - HI;
+  let kmin = 0x7fffffff;
+  let kmax = -0x80000000;
+  for (let i = 0; i < n; i++) {
+    const h = words[2 * i + HI] as number;
+    const k = h >= 0 ? h : h === -0x80000000 && words[2 * i + L] === 0 ? 0 : h ^ 0x7fffffff;
     keys[i] = k;
     if (k < kmin) kmin = k;
     if (k > kmax) kmax = k;

@@ -1,6 +1,7 @@
 import { isList } from './isList.js';
 import { fail } from '../errors/fail.js';
-import { computeRowStats, rememberRowStats } from '../kernels/rowStats.js';
+import { activeKernel, computeRowStats, rememberRowStats } from '../kernels/rowStats.js';
+import { softmaxRowsWasm } from '../kernels/softmaxWasm.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { InputOptions, ProbMatrix, Scores, ScoreKind } from './types.js';
 import { isValidatedProbMatrix, markValidated } from './validated.js';
@@ -195,55 +196,86 @@ export function convertRows(
   const logData = new Float64Array(n * c);
   const row = new Float64Array(c);
   const ex = new Float64Array(c);
-  for (let i = 0; i < n; i++) {
-    let max = -Infinity;
-    for (let k = 0; k < c; k++) {
-      const raw = get(i, k);
-      // the index array is built only for a value that fails
-      const v =
-        typeof raw === 'number' && raw === raw && raw !== Infinity
-          ? raw
-          : checkFinite(fn, arg, raw, [...prefix, i, k], true);
-      if (input === 'logprobs' && v > 0) {
-        fail('UM_PROB_RANGE', fn, arg, 'be ≤ 0 (a log-probability)', { index: [...prefix, i, k], value: v });
-      }
-      row[k] = v;
-      if (v > max) max = v;
-    }
-    if (max === -Infinity) {
-      fail('UM_NOT_FINITE', fn, arg, 'contain at least one finite value', { index: [...prefix, i] });
-    }
-    // exp(z − m) is exact in its argument when z and m are close; dividing by the sum (rather than subtracting a
-    // rounded log-sum-exp) keeps every probability within a few ulps whatever the size of m.
-    let sum = 0;
-    for (let k = 0; k < c; k++) {
-      const e = Math.exp((row[k] as number) - max);
-      ex[k] = e;
-      sum += e;
-    }
-    if (input === 'logprobs') {
-      // Σ_k exp(v_k) = exp(max) · sum
-      const total = Math.exp(max) * sum;
-      if (Math.abs(total - 1) > tolerance) {
-        fail('UM_ROW_SUM', fn, arg, `log-sum-exp to 0 (probabilities summing to 1, tolerance ${tolerance})`, {
-          index: [...prefix, i],
-          value: total,
-        });
-      }
+  /** The reference conversion of rows [from, to): validation entry by entry, `Math.exp`, one division per entry. */
+  const reference = (from: number, to: number): void => {
+    for (let i = from; i < to; i++) {
+      let max = -Infinity;
       for (let k = 0; k < c; k++) {
-        data[i * c + k] = Math.exp(row[k] as number);
-        logData[i * c + k] = row[k] as number;
+        const raw = get(i, k);
+        // the index array is built only for a value that fails
+        const v =
+          typeof raw === 'number' && raw === raw && raw !== Infinity
+            ? raw
+            : checkFinite(fn, arg, raw, [...prefix, i, k], true);
+        if (input === 'logprobs' && v > 0) {
+          fail('UM_PROB_RANGE', fn, arg, 'be ≤ 0 (a log-probability)', { index: [...prefix, i, k], value: v });
+        }
+        row[k] = v;
+        if (v > max) max = v;
       }
-    } else {
-      // log-softmax: (z − m) − ln Σ exp(z − m); the first difference is exact for the largest entries
-      const logSum = Math.log(sum);
+      if (max === -Infinity) {
+        fail('UM_NOT_FINITE', fn, arg, 'contain at least one finite value', { index: [...prefix, i] });
+      }
+      // exp(z − m) is exact in its argument when z and m are close; dividing by the sum (rather than subtracting a
+      // rounded log-sum-exp) keeps every probability within a few ulps whatever the size of m.
+      let sum = 0;
       for (let k = 0; k < c; k++) {
-        data[i * c + k] = (ex[k] as number) / sum;
-        logData[i * c + k] = (row[k] as number) - max - logSum;
+        const e = Math.exp((row[k] as number) - max);
+        ex[k] = e;
+        sum += e;
+      }
+      if (input === 'logprobs') {
+        // Σ_k exp(v_k) = exp(max) · sum
+        const total = Math.exp(max) * sum;
+        if (Math.abs(total - 1) > tolerance) {
+          fail('UM_ROW_SUM', fn, arg, `log-sum-exp to 0 (probabilities summing to 1, tolerance ${tolerance})`, {
+            index: [...prefix, i],
+            value: total,
+          });
+        }
+        for (let k = 0; k < c; k++) {
+          data[i * c + k] = Math.exp(row[k] as number);
+          logData[i * c + k] = row[k] as number;
+        }
+      } else {
+        // log-softmax: (z − m) − ln Σ exp(z − m); the first difference is exact for the largest entries
+        const logSum = Math.log(sum);
+        for (let k = 0; k < c; k++) {
+          data[i * c + k] = (ex[k] as number) / sum;
+          logData[i * c + k] = (row[k] as number) - max - logSum;
+        }
       }
     }
+  };
+  // Logits by the WebAssembly kernel when it is the selected backend (every path — function, state, stream, threads —
+  // converts through here, so they agree bit for bit): its exponential is within 1 ulp of Math.exp, so each entry is
+  // within a few ulps of the reference's (test/kernels/softmax.test.ts). A row it stops at (a maximum that is NaN or
+  // ±∞) goes through the reference, which names the bad entry exactly as before.
+  const kernel = input === 'logits' ? activeKernel() : null;
+  if (kernel === null) {
+    reference(0, n);
+    return { data, logData };
+  }
+  const values = flat ?? numericCopy(get, n, c);
+  for (let i = 0; i < n;) {
+    const stop = softmaxRowsWasm(kernel, values, i, n, c, data, logData);
+    if (stop === n) break;
+    reference(stop, stop + 1);
+    i = stop + 1;
   }
   return { data, logData };
+}
+
+/** The n × c values as float64 (anything but a number as NaN: its row is then left to the reference, which names it). */
+function numericCopy(get: (i: number, k: number) => unknown, n: number, c: number): Float64Array {
+  const out = new Float64Array(n * c);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < c; k++) {
+      const v = get(i, k);
+      out[i * c + k] = typeof v === 'number' ? v : NaN;
+    }
+  }
+  return out;
 }
 
 function checkNumClasses(fn: string, c: number, argument = 'options.numClasses'): void {

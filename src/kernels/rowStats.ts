@@ -60,6 +60,10 @@ export function rowStatsOf(p: Matrix, mode: RowStatsMode): RowStats {
  *   j = 0 … 3, d = z − max z): its exponential is within 1 ulp of `Math.exp` (a degree-11 polynomial after reduction by
  *   ln 2; exact 0 below −745.14, subnormals rounded once), and each sum within (C + 4)·2⁻⁵² relative of the reference
  *   (test/kernels/temperature.test.ts).
+ * - The same choice converts logits to probabilities and log-probabilities (softmax by the temperature pass's
+ *   exponential, row sums in class order, ln of each row sum by `Math.log`): probabilities within 4 ulps and
+ *   log-probabilities within 4·2⁻⁵²·(1 + |ln p|) of the reference (test/kernels/softmax.test.ts); and it sums the
+ *   class-wise bins of float64 probabilities (exact either way: the same bits).
  * - The logarithm: ln x = e·ln 2 + ln m with x = 2^e·m, m in [√½, √2), and ln m from s = (m − 1)/(m + 1) by a
  *   polynomial in s² (fdlibm's coefficients for float64; the series 2s·Σ s^(2j)/(2j + 1) to j = 4 for float32).
  *

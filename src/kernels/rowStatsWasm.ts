@@ -46,6 +46,8 @@ export type TemperatureFn = (
   outS2: number,
   outS3: number,
 ) => void;
+/** The softmax pass (assembly/softmax.ts): rows converted, or the first row whose maximum is not finite. */
+export type SoftmaxFn = (src: number, rows: number, c: number, outP: number, outLog: number, outMax: number) => number;
 export interface Kernel {
   memory: WasmMemory;
   base: number;
@@ -56,8 +58,23 @@ export interface Kernel {
   temperatureF64: TemperatureFn;
   /** e^x of n float64 values x ≤ 0 by the temperature pass's exponential (`normal` = 1: its path for −707 ≤ x), for tests. */
   expNegF64: (src: number, n: number, dst: number, normal: number) => void;
+  /** Softmax and log-softmax of logits rows (assembly/softmax.ts; see src/kernels/softmaxWasm.ts). */
+  softmaxF32: SoftmaxFn;
+  softmaxF64: SoftmaxFn;
   /** The counting pass over a float32 class column (assembly/columns.ts; see src/kernels/columnsWasm.ts). */
   histF32: (col: number, n: number, counts: number, score: number, atMost: number, out: number) => number;
+  /** Exact sums of float64 values by bin, DenseSums' cells (assembly/columns.ts; see src/kernels/columnsWasm.ts). */
+  binSumsF64: (
+    values: number,
+    index: number,
+    n: number,
+    cells: number,
+    lo: number,
+    hi: number,
+    count: number,
+    floorBins: number,
+    top: number,
+  ) => number;
   /** The gathering pass over the column histF32 counted (positions of the entries of slotted buckets). */
   gatherF32: (col: number, n: number, slot: number, fill: number, outPos: number) => void;
 }
@@ -98,10 +115,23 @@ export function instantiateKernel(): Kernel | null {
   if (api === undefined || compiled === null) return null;
   try {
     compiled ??= new api.Module(decodeBase64(WASM_BASE64));
-    const instance = new api.Instance(compiled, { env: { abort: () => undefined } });
+    // the softmax pass takes ln of each row's sum from the host: the reference's own Math.log
+    const instance = new api.Instance(compiled, { env: { abort: () => undefined, log: Math.log } });
     const ex = instance.exports as Omit<Kernel, 'base'> & { heapBase: () => number };
-    const { memory, probsF32, probsF64, argsortU32, temperatureF32, temperatureF64, expNegF64, histF32, gatherF32 } =
-      ex;
+    const {
+      memory,
+      probsF32,
+      probsF64,
+      argsortU32,
+      temperatureF32,
+      temperatureF64,
+      expNegF64,
+      softmaxF32,
+      softmaxF64,
+      histF32,
+      gatherF32,
+      binSumsF64,
+    } = ex;
     return {
       memory,
       base: (ex.heapBase() + 63) & ~63,
@@ -111,8 +141,11 @@ export function instantiateKernel(): Kernel | null {
       temperatureF32,
       temperatureF64,
       expNegF64,
+      softmaxF32,
+      softmaxF64,
       histF32,
       gatherF32,
+      binSumsF64,
     };
   } catch {
     compiled = null;

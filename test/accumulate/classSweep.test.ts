@@ -207,8 +207,10 @@ const CASES: readonly Case[] = [
   { kind: 'edges', n: 120, c: 3, weights: 'fractional', precision: 'float32' },
   { kind: 'near32', n: 300, c: 5, weights: 'none', precision: 'float64' },
   { kind: 'zeros', n: 250, c: 3, weights: 'huge', precision: 'float64' },
-  { kind: 'softmax32', n: 40, c: 1000, weights: 'none', precision: 'float64' },
-  { kind: 'softmax32', n: 40, c: 1000, weights: 'whole', precision: 'float64' },
+  // many classes, most entries below TACE's 0.01 (a sparse threshold): 200 and 100 classes of softmax values are that
+  // already, at a fifth of 1 000 classes' time (the brute force and the JSON round trip grow with N·C·requests)
+  { kind: 'softmax32', n: 40, c: 200, weights: 'none', precision: 'float64' },
+  { kind: 'softmax32', n: 40, c: 100, weights: 'whole', precision: 'float64' },
   { kind: 'softmax32', n: 2999, c: 3, weights: 'none', precision: 'float64' },
   { kind: 'softmax32', n: 3000, c: 4, weights: 'none', precision: 'float64' },
   { kind: 'crowded32', n: 5000, c: 2, weights: 'none', precision: 'float64' },
@@ -258,14 +260,17 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         expect(readAll(a, requests, c), `${label} merged`).toEqual(want);
         const json = JSON.parse(JSON.stringify(a.toJSON())) as unknown;
         const back = Accumulator.fromJSON('test', requests, c, json, new JsonPath('test', 'state.stores'));
-        // JSON numbers have no −0: the kept entries come back as +0
+        // JSON numbers have no −0: the kept entries come back as +0 (the brute force again only where there is a −0)
+        const negativeZero = data.some((v) => Object.is(v, -0));
         const positive = batchOf(
           data.map((v) => v + 0),
           y,
           w,
           c,
         );
-        expect(readAll(back, requests, c), `${label} JSON`).toEqual(reference(positive, requests, unit));
+        expect(readAll(back, requests, c), `${label} JSON`).toEqual(
+          negativeZero ? reference(positive, requests, unit) : want,
+        );
       }
 
       // the pairs every entry used to be copied into (selectPairs), through the same stores
