@@ -1,5 +1,6 @@
 import { ExactSum, scratchSums } from '../math/exactSum.js';
 import { binsFromSums } from './binStatistics.js';
+import { addColumnToBinSums } from './columnSums.js';
 import type { Bin } from './types.js';
 
 /**
@@ -33,6 +34,21 @@ export function addToBinSums(
   offset = 0,
   length = index.length,
 ): void {
+  // whole typed columns of 0/1 outcomes: the class-column sums (float32 window sums, the float64 kernel) — the same
+  // exact sums without the counting sort
+  if (
+    offset === 0 &&
+    length === index.length &&
+    index instanceof Int32Array &&
+    outcomes instanceof Float64Array &&
+    (scores instanceof Float64Array || scores instanceof Float32Array) &&
+    scores.length === length &&
+    (weights === undefined || weights instanceof Float64Array) &&
+    zeroOrOne(outcomes)
+  ) {
+    addColumnToBinSums(sums, index, scores, outcomes, weights);
+    return;
+  }
   const numBins = sums.count.length;
   const start = new Int32Array(numBins + 1);
   for (let i = offset; i < offset + length; i++)
@@ -108,4 +124,13 @@ export function binsOfSums(lower: ArrayLike<number>, upper: ArrayLike<number>, s
     value(sums.outcome),
     totalWeight(sums),
   );
+}
+
+/** True when every outcome is 0 or 1 (the class-column sums count ones; other outcomes need their exact sum). */
+function zeroOrOne(outcomes: Float64Array): boolean {
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i] as number;
+    if (o !== 0 && o !== 1) return false;
+  }
+  return true;
 }
