@@ -17,10 +17,13 @@ const FEW = ['--resamples', '20'];
 const F = (name: string) => `test/fixtures/files/${name}`;
 
 describe('um report', () => {
+  // what only a process shows (the bin link, its exit code and output, the file written in its working directory);
+  // few resamples (the intervals are not read here): the README main job with its default resamples builds in
+  // process in test/browser/report.test.ts, and .ci/run runs it through the installed bin after the tests
   it('the README main job writes report.html through the installed bin (a real process)', () => {
     const cwd = mkdtempSync(join(dir, 'main-'));
     const r = umProcess(
-      ['report', `${repoRoot}${D}mlp_overfit_test.csv`, `${repoRoot}${D}logreg_test.csv`, '-o', 'report.html'],
+      ['report', `${repoRoot}${D}mlp_overfit_test.csv`, `${repoRoot}${D}logreg_test.csv`, ...FEW, '-o', 'report.html'],
       { bin: `${repoRoot}node_modules/.bin/um`, cwd },
     );
     expect([r.code, r.stderr]).toEqual([0, '']);
