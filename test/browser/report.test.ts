@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, um } from '../helpers/cli.js';
 import { CHROMIUM, named, skip } from '../helpers/requirements.js';
 
@@ -161,6 +161,13 @@ async function shoot(page: Page, prefix: string, ids: string[]): Promise<void> {
 }
 
 describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless Chromium', skip.browser), () => {
+  // one browser for the file (a launch costs about a second of CPU); each report opens in its own fresh page
+  let browser: Awaited<ReturnType<typeof chromium.launch>>;
+  beforeAll(async () => {
+    expect(CHROMIUM, 'Chromium is required (UM_REQUIRE_BROWSER=1): apt-get install chromium').toBeDefined();
+    browser = await launch();
+  }, 60_000);
+  afterAll(async () => browser?.close());
   const launch = () =>
     chromium.launch({
       executablePath: CHROMIUM as string,
@@ -179,16 +186,14 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
     'the README’s main job: summary and comparison first, sized charts, the numbers of um metrics with intervals, diagrams as described',
     { timeout: 180_000 },
     async () => {
-      expect(CHROMIUM, 'Chromium is required (UM_REQUIRE_BROWSER=1): apt-get install chromium').toBeDefined();
       const dir = mkdtempSync(join(tmpdir(), 'um-browser-'));
       const file = join(dir, 'report.html');
       const D = `${repoRoot}examples/data/`;
       const files = [`${D}mlp_overfit_test.csv`, `${D}logreg_test.csv`];
       const made = await um(['report', ...files, '-o', file]);
       expect(made.code, made.stderr).toBe(0);
-      const browser = await launch();
+      const { page, problems, requests, url } = await open(browser, file);
       try {
-        const { page, problems, requests, url } = await open(browser, file);
         expect(problems).toEqual([]);
         expect(requests).toEqual([url]); // the document itself, nothing else
         await checkPage(page, files, 12, false);
@@ -207,7 +212,7 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
         await page.screenshot({ path: `${repoRoot}test/.artifacts/report-top.png` });
         await shoot(page, 'report', ['reliability-equal-mass', 'smooth', 'histogram', 'classwise']);
       } finally {
-        await browser.close();
+        await page.close();
         rmSync(dir, { recursive: true });
       }
     },
@@ -227,11 +232,12 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
         .join('\n')}\n`,
     );
     const file = join(dir, 'binary.html');
-    const made = await um(['report', csv, '--binary', '-o', file]);
+    // few resamples: the main job above reads the default report's intervals; here each interval only has to be
+    // drawn and hold its estimate
+    const made = await um(['report', csv, '--binary', '--resamples', '40', '-o', file]);
     expect(made.code, made.stderr).toBe(0);
-    const browser = await launch();
+    const { page, problems, requests, url } = await open(browser, file);
     try {
-      const { page, problems, requests, url } = await open(browser, file);
       expect(problems).toEqual([]);
       expect(requests).toEqual([url]);
       await checkPage(page, [csv], 12, true);
@@ -240,7 +246,7 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
       await page.screenshot({ path: `${repoRoot}test/.artifacts/report-binary.png`, fullPage: true });
       await shoot(page, 'report-binary', ['reliability-equal-mass', 'smooth', 'histogram']);
     } finally {
-      await browser.close();
+      await page.close();
       rmSync(dir, { recursive: true });
     }
   });

@@ -91,7 +91,7 @@ describe('help', () => {
   it('every example runs on the bundled data (exit 0, nothing on stderr, output ending with a newline)', async () => {
     const out = (a: string) => (/^[\w-]+\.(?:json|csv|html|md)$/.test(a) ? join(dir, a) : a);
     // the intervals are not this test's subject: 20 resamples run the same code as the examples' 200 (or the
-    // report's default 200 + 1000, which test/cli/report.test.ts runs end to end on the README main job)
+    // report's default 200 + 1000, which test/browser/report.test.ts builds on the README main job)
     const few = (argv: readonly string[]) => {
       const a = [...argv];
       const at = a.indexOf('--resamples');

@@ -126,7 +126,7 @@ describe('guides', () => {
             // inputs come from the repository, outputs go to a scratch directory (no process.chdir: workers forbid it)
             const words = shellWords(line).slice(1);
             // a report's intervals are not this test's subject: few resamples run the same code at a fraction of the
-            // cost (the default report, README main job, runs end to end in test/cli/report.test.ts and the browser)
+            // cost (the default report of the README main job is built in test/browser/report.test.ts)
             if (words[0] === 'report' && !words.includes('--resamples')) words.push('--resamples', '20');
             const args = words.map((w) =>
               w.startsWith('examples/')

@@ -1,7 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { ENTRIES } from '../docs/entries.js';
 
-/** The root files of the worker's program: every file asked for so far. */
-const roots = new Set<string>();
+/**
+ * The root files of the worker's program: every file asked for so far, and from the start every entry point of the
+ * package — the sets the tests ask for are all within them, so a worker builds one program and one type checker
+ * (a test file asking for a smaller set first, then another for all of them, built and checked two).
+ */
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const roots = new Set<string>(Object.values(ENTRIES).map((e) => `${root}${e}`));
 let shared: ts.Program | undefined;
 
 /**
