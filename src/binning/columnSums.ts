@@ -118,7 +118,7 @@ export function denseBank(size: number): DenseSums {
  * (`positives`, when given, lists the positions of the ones).
  * Unweighted float32 scores are summed per (bin, window of exponents) in plain float64 additions, exact by the window
  * bound, and folded into the exact sums once per bin and window; other scores and weighted entries go through a dense
- * exact bank with one sum per bin (and quantity).
+ * exact bank with one sum per bin (and quantity) — whole weights only for Σw·s (their Σw and Σw·o are exact doubles).
  */
 export function addColumnToBinSums(
   sums: BinSums,
@@ -131,6 +131,28 @@ export function addColumnToBinSums(
   const m = scores.length;
   const numBins = sums.count.length;
   const count = new Float64Array(numBins);
+  if (weights !== undefined && wholeWeights(weights)) {
+    // whole weights (bootstrap resample counts) below 2^53 in total: Σw and Σw·o are whole numbers whose every partial
+    // sum is a double, so plain additions are exact — only Σw·s needs the dense bank
+    const dense = denseBank(numBins);
+    const weight = new Float64Array(numBins);
+    const ones = new Float64Array(numBins);
+    for (let j = 0; j < m; j++) {
+      const b = index[j] as number;
+      const w = weights[j] as number;
+      count[b] = (count[b] as number) + 1;
+      weight[b] = (weight[b] as number) + w;
+      dense.add(b, w * (scores[j] as number));
+      if ((outcomes[j] as number) === 1) ones[b] = (ones[b] as number) + w;
+    }
+    for (let b = 0; b < numBins; b++) {
+      sums.count[b] = (sums.count[b] as number) + (count[b] as number);
+      (sums.weight[b] as ExactSum).addInteger(weight[b] as number);
+      dense.foldInto(b, sums.score[b] as ExactSum);
+      (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
+    }
+    return;
+  }
   if (weights !== undefined) {
     const dense = denseBank(3 * numBins);
     for (let j = 0; j < m; j++) {
@@ -282,4 +304,15 @@ function floorKernelSums(
   for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
   addCounts(sums, count, ones);
   return true;
+}
+
+/** True when every weight is a whole number ≥ 0 and their total is below 2^53 (every partial sum then a double). */
+function wholeWeights(weights: Float64Array): boolean {
+  let total = 0;
+  for (let j = 0; j < weights.length; j++) {
+    const w = weights[j] as number;
+    if (!(w >= 0) || !Number.isInteger(w)) return false;
+    total += w;
+  }
+  return total < 2 ** 53;
 }
