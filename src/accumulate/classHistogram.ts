@@ -1,0 +1,421 @@
+import type { Bin } from '../binning/types.js';
+import { binsFromSums } from '../binning/binStatistics.js';
+import { snapCut } from '../binning/cuts.js';
+import { ExactSum } from '../math/exactSum.js';
+import type { ClassColumns } from '../select/classColumns.js';
+import { numberList, type JsonPath } from './store.js';
+
+/**
+ * Two passes over a re-readable file instead of keeping every class entry (internal; `um metrics` on a file that is
+ * streamed): pass 1 counts each class's entries in {@link BUCKETS} buckets of their order-preserving float64 keys
+ * (mergeable, O(classes) memory); the buckets holding the ranks next to a cut of an equal-mass binning are "split";
+ * pass 2 keeps only the entries of split buckets and sums every other bucket's entries into its segment (the run of
+ * whole buckets between two split ones, which lies in one bin). The bins are then those of the sorted entries
+ * (`sortedQuantileStatistics`): cuts at round(k·n/B) moved off blocks of ties (`snapCut`), edges at midpoints, sums
+ * exact — the same bits, since an exact sum does not depend on how its terms were grouped.
+ */
+export const BUCKETS = 1 << 17;
+/** Key (high word >>> 8: exponent and 12 mantissa bits) of 1.0, the last bucket of one exponent. */
+const KEY_TOP = 0x3ff000;
+/** The smallest key with a bucket of its own (≈ 2^−32; smaller positive values share bucket 1). */
+const KEY0 = KEY_TOP - (BUCKETS - 4);
+/** Exponents of the keyed buckets. */
+const EXP0 = KEY0 >>> 12;
+const EXPONENTS = (KEY_TOP >>> 12) - EXP0 + 1;
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+/** The high word's index in {@link u32} (little- or big-endian). */
+const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+
+/**
+ * The bucket of a value ≥ 0, ascending with the value: 0 for zero, 1 for (0, 2^−32), one bucket per 2^−12 of an
+ * exponent up to 1, and the last for values above 1 (buckets 1 and the last mix exponents: always kept whole).
+ */
+export function bucketOf(x: number): number {
+  if (x === 0) return 0;
+  f64[0] = x;
+  const key = (u32[HI] as number) >>> 8;
+  if (key < KEY0) return 1;
+  if (key > KEY_TOP) return BUCKETS - 1;
+  return key - KEY0 + 2;
+}
+
+/** Whether bucket b holds values of one exponent (its entries are summed as integers of that exponent). */
+const keyed = (b: number): boolean => b >= 2 && b <= BUCKETS - 2;
+
+/** Pass 1: the number of entries of each class in each bucket (entries above `threshold` only). */
+export class ClassHistogram {
+  readonly counts: Float64Array;
+
+  constructor(
+    readonly numClasses: number,
+    readonly threshold: number | null,
+    readonly round: boolean,
+    counts?: Float64Array,
+  ) {
+    this.counts = counts ?? new Float64Array(numClasses * BUCKETS);
+  }
+
+  add(cols: ClassColumns): void {
+    const { n, numClasses: c, data, round } = cols;
+    const thr = this.threshold ?? -Infinity;
+    const counts = this.counts;
+    for (let i = 0; i < n; i++)
+      for (let k = 0; k < c; k++) {
+        const raw = data[cols.classMajor ? k * n + i : i * c + k] as number;
+        const v = round ? Math.fround(raw) : raw;
+        if (!(v > thr)) continue;
+        const at = k * BUCKETS + bucketOf(v);
+        counts[at] = (counts[at] as number) + 1;
+      }
+  }
+
+  merge(o: ClassHistogram): void {
+    const a = this.counts;
+    const b = o.counts;
+    for (let i = 0; i < a.length; i++) if (b[i] !== 0) a[i] = (a[i] as number) + (b[i] as number);
+  }
+
+  /** Entries of class k. */
+  size(k: number): number {
+    let n = 0;
+    for (let b = k * BUCKETS; b < (k + 1) * BUCKETS; b++) n += this.counts[b] as number;
+    return n;
+  }
+
+  toJSON(typed: boolean): unknown {
+    return { threshold: this.threshold, round: this.round, counts: numberList(this.counts, typed) };
+  }
+
+  static fromJSON(json: unknown, at: JsonPath, numClasses: number): ClassHistogram {
+    const o = at.object(json);
+    const t = o.threshold;
+    if (t !== null && (typeof t !== 'number' || !Number.isFinite(t)))
+      at.at('threshold').fail('be null or a finite number', t);
+    if (typeof o.round !== 'boolean') at.at('round').fail('be true or false', o.round);
+    const counts = at
+      .at('counts')
+      .numbers(o.counts, numClasses * BUCKETS, (v) => Number.isInteger(v) && v >= 0, 'be an integer ≥ 0');
+    return new ClassHistogram(numClasses, t as number | null, o.round as boolean, counts);
+  }
+
+  /** The nominal cut ranks of B equal-mass bins of n entries (before `snapCut`): round(k·n/B), half up. */
+  static ranks(n: number, bins: number): number[] {
+    const out: number[] = [];
+    for (let k = 1; k < bins; k++) out.push(Math.floor((2 * k * n + bins) / (2 * bins)));
+    return out;
+  }
+
+  /**
+   * Per class, the ascending split buckets for the given bin counts: those holding the nominal rank r of a cut (a
+   * cut snapped off its block of ties stays in r's bucket: equal values share a bucket; the values next to it outside
+   * the bucket are a neighbouring segment's extremes), and the two buckets that mix exponents.
+   */
+  splits(binCounts: readonly number[]): Int32Array[] {
+    return Array.from({ length: this.numClasses }, (_, k) => {
+      const base = k * BUCKETS;
+      const n = this.size(k);
+      const wanted: number[] = [];
+      for (const bins of binCounts) for (const r of ClassHistogram.ranks(n, bins)) if (r > 0 && r < n) wanted.push(r);
+      wanted.sort((a, b) => a - b);
+      const split = new Set<number>();
+      if ((this.counts[base + 1] as number) > 0) split.add(1);
+      if ((this.counts[base + BUCKETS - 1] as number) > 0) split.add(BUCKETS - 1);
+      let seen = 0;
+      let w = 0;
+      for (let b = 0; b < BUCKETS && w < wanted.length; b++) {
+        seen += this.counts[base + b] as number;
+        while (w < wanted.length && (wanted[w] as number) < seen) {
+          split.add(b);
+          w++;
+        }
+      }
+      return Int32Array.from([...split].sort((a, b) => a - b));
+    });
+  }
+}
+
+/** What pass 2 sends for one store: its threshold and rounding, and per class the split buckets. */
+export interface CollectPlan {
+  readonly threshold: number | null;
+  readonly round: boolean;
+  readonly numClasses: number;
+  readonly splits: Int32Array[];
+}
+
+/** Pass 2 of one class: the entries of its split buckets, and per segment its count, positives, range and sums. */
+export interface CollectedClass {
+  scores: Float64Array;
+  outcomes: Uint8Array;
+  /** Per segment: count, positives, min, max. */
+  segments: Float64Array;
+  /** Per segment and exponent: Σ⌊m/2^27⌋ and Σ(m mod 2^27) of the entries' integer significands m (exact). */
+  sums: Float64Array;
+}
+
+/** Significands are split at 2^27 so that 2^25 of their parts sum exactly in a double. */
+const SPLIT = 2 ** 27;
+const FLUSH = 2 ** 25;
+
+/** Pass 2 for one store over a chunk's batches (entries above the threshold; unweighted rows). */
+export class SplitCollector {
+  private readonly slot: Int32Array;
+  private readonly scale: Float64Array;
+  private readonly classes: {
+    scores: Float64Array;
+    outcomes: Uint8Array;
+    kept: number;
+    segments: Float64Array;
+    sums: Float64Array;
+    fill: Float64Array;
+  }[];
+
+  constructor(readonly plan: CollectPlan) {
+    const c = plan.numClasses;
+    this.slot = new Int32Array(c * BUCKETS);
+    this.scale = new Float64Array(BUCKETS);
+    for (let b = 2; b <= BUCKETS - 2; b++) this.scale[b] = 2 ** (1075 - ((b - 2 + KEY0) >>> 12));
+    this.classes = [];
+    for (let k = 0; k < c; k++) {
+      const split = plan.splits[k] as Int32Array;
+      let seg = 0;
+      let s = 0;
+      for (let b = 0; b < BUCKETS; b++) {
+        if (s < split.length && split[s] === b) {
+          this.slot[k * BUCKETS + b] = -1;
+          seg++;
+          s++;
+        } else this.slot[k * BUCKETS + b] = seg * EXPONENTS + (keyed(b) ? ((b - 2 + KEY0) >>> 12) - EXP0 : 0);
+      }
+      const segments = new Float64Array(4 * (seg + 1));
+      for (let j = 0; j <= seg; j++) {
+        segments[4 * j + 2] = Infinity;
+        segments[4 * j + 3] = -Infinity;
+      }
+      this.classes.push({
+        scores: new Float64Array(1024),
+        outcomes: new Uint8Array(1024),
+        kept: 0,
+        segments,
+        sums: new Float64Array(2 * EXPONENTS * (seg + 1)),
+        fill: new Float64Array(EXPONENTS * (seg + 1)),
+      });
+    }
+  }
+
+  /** Adds n rows: row-major scores [n, C] and labels. */
+  add(n: number, scores: ArrayLike<number>, labels: ArrayLike<number>): void {
+    const { numClasses: c, round } = this.plan;
+    const thr = this.plan.threshold ?? -Infinity;
+    const slot = this.slot;
+    const scale = this.scale;
+    for (let k = 0; k < c; k++) {
+      const cl = this.classes[k] as SplitCollector['classes'][number];
+      const { segments, sums, fill } = cl;
+      const base = k * BUCKETS;
+      for (let i = 0; i < n; i++) {
+        const raw = scores[i * c + k] as number;
+        const v = round ? Math.fround(raw) : raw;
+        if (!(v > thr)) continue;
+        const b = bucketOf(v);
+        const o = labels[i] === k ? 1 : 0;
+        const s = slot[base + b] as number;
+        if (s < 0) {
+          if (cl.kept === cl.scores.length) {
+            const grow = new Float64Array(2 * cl.kept);
+            grow.set(cl.scores);
+            cl.scores = grow;
+            const g = new Uint8Array(2 * cl.kept);
+            g.set(cl.outcomes);
+            cl.outcomes = g;
+          }
+          cl.scores[cl.kept] = v;
+          cl.outcomes[cl.kept++] = o;
+          continue;
+        }
+        const seg = 4 * ((s / EXPONENTS) | 0);
+        segments[seg] = (segments[seg] as number) + 1;
+        segments[seg + 1] = (segments[seg + 1] as number) + o;
+        if (v < (segments[seg + 2] as number)) segments[seg + 2] = v;
+        if (v > (segments[seg + 3] as number)) segments[seg + 3] = v;
+        const m = v * (scale[b] as number);
+        const hi = Math.floor(m / SPLIT);
+        sums[2 * s] = (sums[2 * s] as number) + hi;
+        sums[2 * s + 1] = (sums[2 * s + 1] as number) + (m - hi * SPLIT);
+        if ((fill[s] = (fill[s] as number) + 1) === FLUSH) throw new Error('SplitCollector: flush the chunk first');
+      }
+    }
+  }
+
+  /** Rows a chunk may add before its sums could stop being exact. */
+  static readonly MAX_ROWS = FLUSH - 1;
+
+  result(): CollectedClass[] {
+    return this.classes.map((cl) => ({
+      scores: cl.scores.slice(0, cl.kept),
+      outcomes: cl.outcomes.slice(0, cl.kept),
+      segments: cl.segments,
+      sums: cl.sums,
+    }));
+  }
+}
+
+/** The exact score sum of segment j over every chunk's integer parts. */
+function segmentSum(parts: readonly CollectedClass[], j: number): ExactSum {
+  const sum = new ExactSum();
+  for (const p of parts)
+    for (let e = 0; e < EXPONENTS; e++) {
+      const s = j * EXPONENTS + e;
+      const hi = p.sums[2 * s] as number;
+      const lo = p.sums[2 * s + 1] as number;
+      const unit = 2 ** (EXP0 + e - 1075);
+      if (hi !== 0) sum.add(hi * SPLIT * unit);
+      if (lo !== 0) sum.add(lo * unit);
+    }
+  return sum;
+}
+
+/** A run of the sorted entries: a split bucket's own entries (sorted) or a segment (count, positives, range, sum). */
+type Piece =
+  | { start: number; kind: 'entries'; scores: Float64Array; outcomes: Uint8Array }
+  | { start: number; kind: 'segment'; count: number; ones: number; min: number; max: number; sum: ExactSum };
+
+/**
+ * The equal-mass bins (this library's `'quantile'` construction) of class k from both passes: per bin count, the
+ * bins `sortedQuantileStatistics` gives on the sorted entries (null when the class has none). Throws when pass 2 did
+ * not see the entries pass 1 counted (the file changed in between).
+ */
+export function classBinsOf(
+  hist: ClassHistogram,
+  k: number,
+  split: Int32Array,
+  parts: readonly CollectedClass[],
+  binCounts: readonly number[],
+): (Bin[] | null)[] | string {
+  const n = hist.size(k);
+  if (n === 0) return binCounts.map(() => null);
+  // the split buckets' entries in ascending order, one run per bucket
+  let kept = 0;
+  for (const p of parts) kept += p.scores.length;
+  const scores = new Float64Array(kept);
+  const outcomes = new Uint8Array(kept);
+  const order = new Uint32Array(kept);
+  let at = 0;
+  for (const p of parts) {
+    scores.set(p.scores, at);
+    outcomes.set(p.outcomes, at);
+    at += p.scores.length;
+  }
+  for (let i = 0; i < kept; i++) order[i] = i;
+  order.sort((a, b) => (scores[a] as number) - (scores[b] as number));
+  const sortedScores = Float64Array.from(order, (i) => scores[i] as number);
+  const sortedOutcomes = Uint8Array.from(order, (i) => outcomes[i] as number);
+  const pieces: Piece[] = [];
+  let rank = 0;
+  let e = 0;
+  const segs = split.length + 1;
+  for (let j = 0; j < segs; j++) {
+    let count = 0;
+    let ones = 0;
+    let min = Infinity;
+    let max = -Infinity;
+    for (const p of parts) {
+      count += p.segments[4 * j] as number;
+      ones += p.segments[4 * j + 1] as number;
+      min = Math.min(min, p.segments[4 * j + 2] as number);
+      max = Math.max(max, p.segments[4 * j + 3] as number);
+    }
+    if (count > 0) {
+      pieces.push({ start: rank, kind: 'segment', count, ones, min, max, sum: segmentSum(parts, j) });
+      rank += count;
+    }
+    if (j === split.length) break;
+    const bucket = split[j] as number;
+    const from = e;
+    while (e < kept && bucketOf(sortedScores[e] as number) === bucket) e++;
+    if (e - from !== hist.counts[k * BUCKETS + bucket])
+      return `bucket ${bucket} of class ${k} held ${hist.counts[k * BUCKETS + bucket]} entries in pass 1, ${e - from} in pass 2`;
+    if (e > from) {
+      pieces.push({
+        start: rank,
+        kind: 'entries',
+        scores: sortedScores.subarray(from, e),
+        outcomes: sortedOutcomes.subarray(from, e),
+      });
+      rank += e - from;
+    }
+  }
+  if (rank !== n || e !== kept) return `class ${k} held ${n} entries in pass 1, ${rank} in pass 2`;
+  let p = 0;
+  const pieceAt = (r: number): Piece => {
+    while (p > 0 && (pieces[p] as Piece).start > r) p--;
+    while (p + 1 < pieces.length && (pieces[p + 1] as Piece).start <= r) p++;
+    return pieces[p] as Piece;
+  };
+  const valueAt = (r: number): number => {
+    const q = pieceAt(r);
+    if (q.kind === 'entries') return q.scores[r - q.start] as number;
+    if (r === q.start) return q.min;
+    if (r === q.start + q.count - 1) return q.max;
+    throw new Error(`classBinsOf: rank ${r} inside a segment`);
+  };
+  return binCounts.map((bins) => {
+    const cuts: number[] = [];
+    for (const rows of ClassHistogram.ranks(n, bins)) {
+      let r = rows;
+      if (rows > 0 && rows < n) {
+        const q = pieceAt(rows);
+        if (q.kind !== 'entries') throw new Error(`classBinsOf: cut ${rows} inside a segment`);
+        r = q.start + snapCut(q.scores, rows - q.start);
+        // snapCut stops at the run's ends; a block of ties never leaves its bucket, so this is the sorted answer
+      }
+      if (r > 0 && r < n && r !== cuts[cuts.length - 1]) cuts.push(r);
+    }
+    return binsOfCuts(pieces, cuts, n, valueAt);
+  });
+}
+
+/** The bins between the cuts, as `runStatistics` computes them from the sorted entries. */
+function binsOfCuts(
+  pieces: readonly Piece[],
+  cuts: readonly number[],
+  n: number,
+  valueAt: (r: number) => number,
+): Bin[] {
+  const numBins = cuts.length + 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  const count = new Float64Array(numBins);
+  const weight = new Float64Array(numBins);
+  const score = new Float64Array(numBins);
+  const outcome = new Float64Array(numBins);
+  for (let b = 0; b < numBins; b++) {
+    const from = b === 0 ? 0 : (cuts[b - 1] as number);
+    const to = b === numBins - 1 ? n : (cuts[b] as number);
+    lower[b] = b === 0 ? valueAt(from) : (valueAt(from - 1) + valueAt(from)) / 2;
+    upper[b] = b === numBins - 1 ? valueAt(to - 1) : (valueAt(to - 1) + valueAt(to)) / 2;
+    count[b] = to - from;
+    weight[b] = to - from;
+    const s = new ExactSum();
+    let ones = 0;
+    for (const q of pieces) {
+      if (q.kind === 'segment') {
+        if (q.start >= from && q.start < to) {
+          s.addSum(q.sum);
+          ones += q.ones;
+        }
+        continue;
+      }
+      const a = Math.max(from, q.start);
+      const z = Math.min(to, q.start + q.scores.length);
+      for (let r = a; r < z; r++) {
+        s.add(q.scores[r - q.start] as number);
+        ones += q.outcomes[r - q.start] as number;
+      }
+    }
+    score[b] = s.value();
+    outcome[b] = ones;
+  }
+  return binsFromSums(lower, upper, count, weight, score, outcome, n);
+}
