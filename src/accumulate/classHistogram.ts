@@ -41,6 +41,20 @@ export function bucketOf(x: number): number {
   return key - KEY0 + 2;
 }
 
+/**
+ * The bucket of v ≥ 0 from its high word (as {@link bucketOf}); `hi` is read from an alias of the data, since writing
+ * each value to a scratch double to read its bits costs more than the rest of the loop.
+ */
+function bucketOfWord(v: number, hi: number): number {
+  const key = hi >>> 8;
+  return v === 0 ? 0 : key < KEY0 ? 1 : key > KEY_TOP ? BUCKETS - 1 : key - KEY0 + 2;
+}
+
+/** The high words of float64 data (an alias: element 2·i + HI is value i's), or undefined for other data. */
+function highWords(data: ArrayLike<number>): Uint32Array | undefined {
+  return data instanceof Float64Array ? new Uint32Array(data.buffer, data.byteOffset, 2 * data.length) : undefined;
+}
+
 /** Whether bucket b holds values of one exponent (its entries are summed as integers of that exponent). */
 const keyed = (b: number): boolean => b >= 2 && b <= BUCKETS - 2;
 
@@ -58,17 +72,23 @@ export class ClassHistogram {
   }
 
   add(cols: ClassColumns): void {
-    const { n, numClasses: c, data, round } = cols;
+    const { n, numClasses: c, data } = cols;
     const thr = this.threshold ?? -Infinity;
     const counts = this.counts;
-    for (let i = 0; i < n; i++)
-      for (let k = 0; k < c; k++) {
-        const raw = data[cols.classMajor ? k * n + i : i * c + k] as number;
-        const v = round ? Math.fround(raw) : raw;
+    const words = cols.round ? undefined : highWords(data);
+    for (let k = 0; k < c; k++) {
+      const base = k * BUCKETS;
+      // class-major: class k's n values in a row; row-major: every c-th value
+      const first = cols.classMajor ? k * n : k;
+      const step = cols.classMajor ? 1 : c;
+      for (let i = 0, at = first; i < n; i++, at += step) {
+        const raw = data[at] as number;
+        const v = cols.round ? Math.fround(raw) : raw;
         if (!(v > thr)) continue;
-        const at = k * BUCKETS + bucketOf(v);
-        counts[at] = (counts[at] as number) + 1;
+        const b = base + (words === undefined ? bucketOf(v) : bucketOfWord(v, words[2 * at + HI] as number));
+        counts[b] = (counts[b] as number) + 1;
       }
+    }
   }
 
   merge(o: ClassHistogram): void {
@@ -156,6 +176,8 @@ export interface CollectedClass {
 
 /** Significands are split at 2^27 so that 2^25 of their parts sum exactly in a double. */
 const SPLIT = 2 ** 27;
+const INV_SPLIT = 2 ** -27;
+/** Rows of one chunk: each adds at most one entry per class to a segment's sums, so 2^25 of them keep them exact. */
 const FLUSH = 2 ** 25;
 
 /** Pass 2 for one store over a chunk's batches (entries above the threshold; unweighted rows). */
@@ -168,7 +190,6 @@ export class SplitCollector {
     kept: number;
     segments: Float64Array;
     sums: Float64Array;
-    fill: Float64Array;
   }[];
 
   constructor(readonly plan: CollectPlan) {
@@ -199,7 +220,6 @@ export class SplitCollector {
         kept: 0,
         segments,
         sums: new Float64Array(2 * EXPONENTS * (seg + 1)),
-        fill: new Float64Array(EXPONENTS * (seg + 1)),
       });
     }
   }
@@ -210,15 +230,16 @@ export class SplitCollector {
     const thr = this.plan.threshold ?? -Infinity;
     const slot = this.slot;
     const scale = this.scale;
+    const words = round ? undefined : highWords(scores);
     for (let k = 0; k < c; k++) {
       const cl = this.classes[k] as SplitCollector['classes'][number];
-      const { segments, sums, fill } = cl;
+      const { segments, sums } = cl;
       const base = k * BUCKETS;
-      for (let i = 0; i < n; i++) {
-        const raw = scores[i * c + k] as number;
+      for (let i = 0, at = k; i < n; i++, at += c) {
+        const raw = scores[at] as number;
         const v = round ? Math.fround(raw) : raw;
         if (!(v > thr)) continue;
-        const b = bucketOf(v);
+        const b = words === undefined ? bucketOf(v) : bucketOfWord(v, words[2 * at + HI] as number);
         const o = labels[i] === k ? 1 : 0;
         const s = slot[base + b] as number;
         if (s < 0) {
@@ -239,11 +260,11 @@ export class SplitCollector {
         segments[seg + 1] = (segments[seg + 1] as number) + o;
         if (v < (segments[seg + 2] as number)) segments[seg + 2] = v;
         if (v > (segments[seg + 3] as number)) segments[seg + 3] = v;
+        // m = v·2^(1075 − e) is v's integer significand; its parts below and above 2^27 sum exactly (≤ 2^25 rows)
         const m = v * (scale[b] as number);
-        const hi = Math.floor(m / SPLIT);
+        const hi = Math.floor(m * INV_SPLIT);
         sums[2 * s] = (sums[2 * s] as number) + hi;
         sums[2 * s + 1] = (sums[2 * s + 1] as number) + (m - hi * SPLIT);
-        if ((fill[s] = (fill[s] as number) + 1) === FLUSH) throw new Error('SplitCollector: flush the chunk first');
       }
     }
   }
