@@ -2,6 +2,7 @@ import type { Bin, BinningSpec } from '../binning/types.js';
 import { argsort } from '../kernels/argsort.js';
 import { ColumnBlocks, type ClassColumns, type ColumnChunk } from '../select/classColumns.js';
 import { ClassHistogram } from './classHistogram.js';
+import { inCanonicalOrder, mergeSortedRuns } from './sortedRuns.js';
 import { ClassSweep, sweepsQuantile } from './classSweep.js';
 import type { Pairs } from '../select/selectPairs.js';
 import { numberList, type JsonPath, type Store } from './store.js';
@@ -26,7 +27,7 @@ export interface EntryView {
 }
 
 /** What one add (or a merged store) brought: one list of pairs per group, or a batch read as class columns. */
-type Chunk = { readonly groups: readonly Pairs[] } | ColumnChunk;
+type Chunk = { readonly groups: readonly Pairs[]; readonly sorted?: boolean } | ColumnChunk;
 
 const isColumns = (c: Chunk): c is ColumnChunk => 'cols' in c;
 
@@ -201,6 +202,14 @@ export class KeptEntriesStore implements Store {
   sorted(k: number): EntryColumns {
     const cached = this.sortedCache[k];
     if (cached !== undefined) return cached;
+    const runs = this.sortedRuns();
+    if (runs !== undefined) {
+      // chunks sorted where they were made (worker threads): merged, not sorted again; the merge replaces them
+      const out = mergeSortedRuns(runs);
+      this.chunks.splice(0, this.chunks.length, { groups: [out], sorted: true });
+      this.sortedCache[0] = out;
+      return out;
+    }
     const out = canonicalSort(this.view(k));
     // class columns are sorted once per finish: caching every class would keep a sorted copy of every entry
     if (this.blocks === undefined) this.sortedCache[k] = out;
@@ -225,6 +234,7 @@ export class KeptEntriesStore implements Store {
 
   /** The entries of group k, concatenated (weights only when some chunk had weights); arrays of its own or a chunk's. */
   entries(k: number): EntryColumns {
+    if (this.sortedRuns() !== undefined) return this.sorted(k);
     const chunks: Pairs[] = [];
     for (const c of this.chunks) {
       const g = isColumns(c) ? columnPairs(c, k) : (c.groups[k] as Pairs);
@@ -252,7 +262,36 @@ export class KeptEntriesStore implements Store {
     return { scores, outcomes, weights, unit: chunks[0]?.unit ?? 1 };
   }
 
+  /** A one-group store's chunks when every one is pairs in the canonical order (more than one: a merge is due). */
+  private sortedRuns(): Pairs[] | undefined {
+    if (this.groups !== 1 || this.chunks.length < 2) return undefined;
+    const runs: Pairs[] = [];
+    for (const c of this.chunks) {
+      if (isColumns(c) || c.sorted !== true) return undefined;
+      runs.push(c.groups[0] as Pairs);
+    }
+    return runs;
+  }
+
+  /**
+   * The JSON form (`typed`: long lists as `Float64Array`s, a worker thread's transfer form). A one-group store's
+   * entries are written in the canonical order, marked `sorted`, so that the thread merging chunks merges sorted runs
+   * instead of sorting every entry again (the order of entries never changes a result).
+   */
   toJSON(typed = false): unknown {
+    if (this.groups === 1 && this.chunks.length > 0 && !this.chunks.some(isColumns)) {
+      const e = this.sorted(0);
+      return {
+        sorted: true,
+        groups: [
+          {
+            scores: numberList(e.scores, typed),
+            outcomes: numberList(e.outcomes, typed),
+            ...(e.weights === undefined ? {} : { weights: numberList(e.weights, typed) }),
+          },
+        ],
+      };
+    }
     return {
       ...(this.histogram === undefined ? {} : { histogram: this.histogram.toJSON(typed) }),
       groups: Array.from({ length: this.groups }, (_, k) => {
@@ -284,6 +323,10 @@ export class KeptEntriesStore implements Store {
           : here.at('weights').numbers(o.weights, scores.length, (v) => v > 0, 'be a finite number > 0');
       pairs.push({ scores, outcomes, weights, unit: 1 });
     });
+    if (groups === 1 && at.object(json).sorted === true && inCanonicalOrder(pairs[0] as Pairs)) {
+      if ((pairs[0] as Pairs).scores.length > 0) s.chunks.push({ groups: pairs, sorted: true });
+      return s;
+    }
     s.add(pairs);
     return s;
   }
