@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalSort } from '../../src/accumulate/keptEntries.js';
+import { canonicalSort, KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
+import { JsonPath } from '../../src/accumulate/store.js';
 import { inCanonicalOrder, mergeSortedRuns } from '../../src/accumulate/sortedRuns.js';
 import type { Pairs } from '../../src/select/selectPairs.js';
 
@@ -68,5 +69,24 @@ describe('sorted runs of kept entries', () => {
     expect(inCanonicalOrder(p([0.5, 0.5], [1, 0]))).toBe(false);
     expect(inCanonicalOrder(p([0.5, 0.5], [1, 1], [2, 1]))).toBe(false);
     expect(inCanonicalOrder(p([0, 0.5], [0, 0]))).toBe(false);
+  });
+
+  it('a store read back trusts a `sorted` mark only when its entries are in the canonical order', () => {
+    const u = rng(3);
+    const runs = [run(u, 50, false), run(u, 40, false)];
+    const stores = runs.map((r, i) => {
+      const json = { sorted: true, groups: [{ scores: [...r.scores], outcomes: [...r.outcomes] }] };
+      // the first run is written sorted (a trusted mark), the second as it came (a false mark)
+      if (i === 0) {
+        const c = canonicalSort(r);
+        json.groups = [{ scores: [...c.scores], outcomes: [...c.outcomes] }];
+      }
+      return KeptEntriesStore.fromJSON(json, new JsonPath('stateFromJSON', 'json'), 1);
+    });
+    const merged = stores[0] as KeptEntriesStore;
+    merged.merge(stores[1] as KeptEntriesStore);
+    const expected = canonicalSort(concat(runs, false));
+    expect(merged.sorted(0).scores).toEqual(expected.scores);
+    expect(merged.sorted(0).outcomes).toEqual(expected.outcomes);
   });
 });
