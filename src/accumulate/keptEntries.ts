@@ -58,6 +58,11 @@ export class KeptEntriesStore implements Store {
   histogram: ClassHistogram | undefined;
   /** Whether class columns go to {@link histogram} (set by {@link countColumns}). */
   private counting = false;
+  /** Whether class columns are counted (read at once, not kept: a lent batch needs no copy). */
+  get counts(): boolean {
+    return this.counting;
+  }
+
   /** Whether {@link classBinsCache} holds the bins of both passes (no entries are kept then). */
   private resolved = false;
 
