@@ -12,9 +12,16 @@ import type { MetricState } from './types.js';
  * concatenating its results; then {@link resolveTwoPass} installs every class's bins — the bits of the one-pass state.
  */
 
+/**
+ * The most classes counted in two passes: a class's histogram is 2^17 counts (1 MiB), per store and chunk, so wider
+ * files keep their entries in one pass as before.
+ */
+export const MAX_TWO_PASS_CLASSES = 32;
+
 /** Pass 1: makes the state's class-column stores count (probabilities only; before the first update). */
 export function countClassColumns(state: MetricState, numClasses: number): number {
-  return state instanceof EngineState ? state.countClassColumns(numClasses).length : 0;
+  if (numClasses > MAX_TWO_PASS_CLASSES || !(state instanceof EngineState)) return 0;
+  return state.countClassColumns(numClasses).length;
 }
 
 /** The counting stores of a merged state, in order. */

@@ -3,7 +3,13 @@ import { BUCKETS, bucketOf, ClassHistogram } from '../../src/accumulate/classHis
 import { createState, evaluate, stateFromJSON } from '../../src/index.js';
 import { transferForm } from '../../src/state/createState.js';
 import type { CollectedClass } from '../../src/accumulate/classHistogram.js';
-import { collectPlans, countClassColumns, PassTwo, resolveTwoPass } from '../../src/state/twoPass.js';
+import {
+  collectPlans,
+  countClassColumns,
+  MAX_TWO_PASS_CLASSES,
+  PassTwo,
+  resolveTwoPass,
+} from '../../src/state/twoPass.js';
 
 /** xoshiro-free seeded uniform (mulberry32). */
 function rng(seed: number): () => number {
@@ -138,6 +144,16 @@ describe('two passes over a file for the class-wise equal-mass bins', () => {
         }
       });
     }
+
+  it('wider files than MAX_TWO_PASS_CLASSES keep their entries in one pass (no histograms, no plans)', () => {
+    const c = MAX_TWO_PASS_CLASSES + 1;
+    const { labels, scores } = data(200, c, 8, 64);
+    const s = createState('evaluate', { numClasses: c });
+    expect(countClassColumns(s, c)).toBe(0);
+    s.update(labels, scores);
+    expect(collectPlans(s)).toEqual([]);
+    expect(s.result()).toEqual(evaluate(labels, scores, { numClasses: c }));
+  });
 
   it('reports a file that changed between the passes', () => {
     const c = 3;
