@@ -1,4 +1,5 @@
-import { classBinsOf, SplitCollector, type CollectPlan, type CollectedClass } from '../accumulate/classHistogram.js';
+import { SplitCollector, type CollectPlan, type CollectedClass } from '../accumulate/classHistogram.js';
+import { classBinsOf } from '../accumulate/classSplitBins.js';
 import type { KeptEntriesStore } from '../accumulate/keptEntries.js';
 import type { Bin } from '../binning/types.js';
 import { EngineState } from './engineState.js';
