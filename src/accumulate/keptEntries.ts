@@ -1,6 +1,8 @@
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { argsort } from '../kernels/argsort.js';
 import { ColumnBlocks, type ClassColumns, type ColumnChunk } from '../select/classColumns.js';
+import { ClassHistogram } from './classHistogram.js';
+import { inCanonicalOrder, mergeSortedRuns } from './sortedRuns.js';
 import { ClassSweep, sweepsQuantile } from './classSweep.js';
 import type { Pairs } from '../select/selectPairs.js';
 import { numberList, type JsonPath, type Store } from './store.js';
@@ -25,7 +27,7 @@ export interface EntryView {
 }
 
 /** What one add (or a merged store) brought: one list of pairs per group, or a batch read as class columns. */
-type Chunk = { readonly groups: readonly Pairs[] } | ColumnChunk;
+type Chunk = { readonly groups: readonly Pairs[]; readonly sorted?: boolean } | ColumnChunk;
 
 const isColumns = (c: Chunk): c is ColumnChunk => 'cols' in c;
 
@@ -50,6 +52,19 @@ export class KeptEntriesStore implements Store {
   private readonly classBinsCache = new Map<number, (Bin[] | null)[]>();
   /** A sweep of another store's that fills {@link classBinsCache} too (a lent batch). */
   private sweep: ClassSweep | undefined;
+  /** Whether some request reads the store in a binning other than this library's equal-mass one. */
+  private otherReads = false;
+  /** Pass 1 of two over a file (see classHistogram.ts): class columns counted per bucket, not kept. */
+  histogram: ClassHistogram | undefined;
+  /** Whether class columns go to {@link histogram} (set by {@link countColumns}). */
+  private counting = false;
+  /** Whether class columns are counted (read at once, not kept: a lent batch needs no copy). */
+  get counts(): boolean {
+    return this.counting;
+  }
+
+  /** Whether {@link classBinsCache} holds the bins of both passes (no entries are kept then). */
+  private resolved = false;
 
   constructor(readonly groups: number) {
     this.sortedCache = new Array<EntryColumns | undefined>(groups).fill(undefined);
@@ -65,6 +80,34 @@ export class KeptEntriesStore implements Store {
   /** Notes a binning the store will be read in (so one sweep computes every one of them). */
   hint(spec: BinningSpec): void {
     if (sweepsQuantile(spec)) this.hinted.add(spec.bins);
+    else this.otherReads = true;
+  }
+
+  /**
+   * Pass 1 of two (internal; the CLI on a re-readable, unweighted file): class columns are counted per bucket of their
+   * keys instead of kept, when every binning the store is read in is this library's equal-mass one. Returns whether
+   * it will.
+   */
+  countColumns(): boolean {
+    this.counting = this.hinted.size > 0 && !this.otherReads && this.chunks.length === 0;
+    return this.counting;
+  }
+
+  /** Installs every class's bins of both passes (per bin count of {@link sweepBins}' order: `bins[i][k]`). */
+  resolveClassBins(counts: readonly number[], bins: readonly (Bin[] | null)[][]): void {
+    this.classBinsCache.clear();
+    for (let k = 0; k < this.groups; k++)
+      this.keepClassBins(
+        k,
+        counts,
+        bins.map((b) => b[k] as Bin[] | null),
+      );
+    this.resolved = true;
+  }
+
+  /** The bin counts the store is read in (equal-mass, this library's construction). */
+  get quantileBins(): number[] {
+    return [...this.hinted];
   }
 
   /** The bin counts a sweep should compute for this store (every hinted one; `[]` when the store is not swept). */
@@ -99,6 +142,11 @@ export class KeptEntriesStore implements Store {
    * until the store changes); `undefined` when the store or the binning is not swept.
    */
   classBins(k: number, spec: BinningSpec): Bin[] | null | undefined {
+    if (this.resolved) {
+      const all = this.classBinsCache.get(sweepsQuantile(spec) ? spec.bins : -1);
+      if (all === undefined) throw new Error(`KeptEntriesStore: no two-pass bins for ${JSON.stringify(spec)}`);
+      return all[k];
+    }
     if (!sweepsQuantile(spec) || !this.sweepable()) return undefined;
     let all = this.classBinsCache.get(spec.bins);
     if (all === undefined) {
@@ -127,12 +175,25 @@ export class KeptEntriesStore implements Store {
   /** Adds a batch read as class columns: group k keeps the entries of class k above `threshold` (`null`: all). */
   addColumns(cols: ClassColumns, threshold: number | null): void {
     if (cols.n === 0) return;
+    if (this.counting) {
+      this.histogram ??= new ClassHistogram(
+        cols.numClasses,
+        threshold,
+        cols.round || cols.data instanceof Float32Array,
+      );
+      this.histogram.add(cols);
+      return;
+    }
     this.chunks.push({ cols, threshold });
     this.changed();
   }
 
   merge(other: Store): void {
     const o = other as KeptEntriesStore;
+    if (o.histogram !== undefined) {
+      if (this.histogram === undefined) this.histogram = o.histogram;
+      else this.histogram.merge(o.histogram);
+    }
     if (o.chunks.length === 0) return;
     this.chunks.push(...o.chunks);
     this.changed();
@@ -146,6 +207,14 @@ export class KeptEntriesStore implements Store {
   sorted(k: number): EntryColumns {
     const cached = this.sortedCache[k];
     if (cached !== undefined) return cached;
+    const runs = this.sortedRuns();
+    if (runs !== undefined) {
+      // chunks sorted where they were made (worker threads): merged, not sorted again; the merge replaces them
+      const out = mergeSortedRuns(runs);
+      this.chunks.splice(0, this.chunks.length, { groups: [out], sorted: true });
+      this.sortedCache[0] = out;
+      return out;
+    }
     const out = canonicalSort(this.view(k));
     // class columns are sorted once per finish: caching every class would keep a sorted copy of every entry
     if (this.blocks === undefined) this.sortedCache[k] = out;
@@ -170,6 +239,7 @@ export class KeptEntriesStore implements Store {
 
   /** The entries of group k, concatenated (weights only when some chunk had weights); arrays of its own or a chunk's. */
   entries(k: number): EntryColumns {
+    if (this.sortedRuns() !== undefined) return this.sorted(k);
     const chunks: Pairs[] = [];
     for (const c of this.chunks) {
       const g = isColumns(c) ? columnPairs(c, k) : (c.groups[k] as Pairs);
@@ -197,8 +267,38 @@ export class KeptEntriesStore implements Store {
     return { scores, outcomes, weights, unit: chunks[0]?.unit ?? 1 };
   }
 
+  /** A one-group store's chunks when every one is pairs in the canonical order (more than one: a merge is due). */
+  private sortedRuns(): Pairs[] | undefined {
+    if (this.groups !== 1 || this.chunks.length < 2) return undefined;
+    const runs: Pairs[] = [];
+    for (const c of this.chunks) {
+      if (isColumns(c) || c.sorted !== true) return undefined;
+      runs.push(c.groups[0] as Pairs);
+    }
+    return runs;
+  }
+
+  /**
+   * The JSON form (`typed`: long lists as `Float64Array`s, a worker thread's transfer form). A one-group store's
+   * entries are written in the canonical order, marked `sorted`, so that the thread merging chunks merges sorted runs
+   * instead of sorting every entry again (the order of entries never changes a result).
+   */
   toJSON(typed = false): unknown {
+    if (this.groups === 1 && this.chunks.length > 0 && !this.chunks.some(isColumns)) {
+      const e = this.sorted(0);
+      return {
+        sorted: true,
+        groups: [
+          {
+            scores: numberList(e.scores, typed),
+            outcomes: numberList(e.outcomes, typed),
+            ...(e.weights === undefined ? {} : { weights: numberList(e.weights, typed) }),
+          },
+        ],
+      };
+    }
     return {
+      ...(this.histogram === undefined ? {} : { histogram: this.histogram.toJSON(typed) }),
       groups: Array.from({ length: this.groups }, (_, k) => {
         const e = this.entries(k);
         return {
@@ -213,6 +313,8 @@ export class KeptEntriesStore implements Store {
   /** Reads {@link toJSON}'s form for `groups` groups, checking every entry. */
   static fromJSON(json: unknown, at: JsonPath, groups: number): KeptEntriesStore {
     const s = new KeptEntriesStore(groups);
+    const h = at.object(json).histogram;
+    if (h !== undefined) s.histogram = ClassHistogram.fromJSON(h, at.at('histogram'), groups);
     const g = at.at('groups').array(at.object(json).groups, groups);
     const pairs: Pairs[] = [];
     g.forEach((x, k) => {
@@ -226,6 +328,10 @@ export class KeptEntriesStore implements Store {
           : here.at('weights').numbers(o.weights, scores.length, (v) => v > 0, 'be a finite number > 0');
       pairs.push({ scores, outcomes, weights, unit: 1 });
     });
+    if (groups === 1 && at.object(json).sorted === true && inCanonicalOrder(pairs[0] as Pairs)) {
+      if ((pairs[0] as Pairs).scores.length > 0) s.chunks.push({ groups: pairs, sorted: true });
+      return s;
+    }
     s.add(pairs);
     return s;
   }

@@ -8,6 +8,8 @@ import { named } from '../io/classNames.js';
 import { streamNpy } from '../io/streamNpy.js';
 import type { PredictionData, ReadOptions } from '../io/types.js';
 import { createState, transferForm, type MetricState, type StateJSON, type StateMetric } from '../state/createState.js';
+import type { CollectPlan, CollectedClass } from '../accumulate/classHistogram.js';
+import { countClassColumns, PassTwo } from '../state/twoPass.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import { cliMessage } from './errors.js';
 
@@ -23,6 +25,8 @@ export interface ChunkResult {
     numClasses: number;
     classes?: readonly string[];
   };
+  /** Pass 2 of two (state/twoPass.ts): per plan, per class, the chunk's split entries and segment sums. */
+  collected?: CollectedClass[][];
 }
 
 /** A chunk task: everything a worker thread needs, as plain data. */
@@ -35,6 +39,11 @@ export interface ChunkTask {
   states: Record<string, { metric: StateMetric; options: Record<string, unknown> }>;
   /** Input options derived from the flags (`binary`, `sumTolerance`). */
   input: { binary?: boolean; sumTolerance?: number };
+  /**
+   * Two passes over the file (state/twoPass.ts): `'count'` in pass 1 (the class-wise equal-mass stores count entries
+   * per bucket), the plans in pass 2 (only the rows' entries are read: the states were made in pass 1).
+   */
+  twoPass?: 'count' | CollectPlan[];
 }
 
 function batches(task: ChunkTask): AsyncIterable<PredictionBatch> {
@@ -108,9 +117,17 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
     if (!warnings.some((x) => x.code === w.code && x.message === w.message))
       warnings.push({ code: w.code, fn: w.fn, message: w.message });
   };
+  const plans = task.twoPass;
+  const second = Array.isArray(plans) ? new PassTwo(plans) : undefined;
   try {
     for await (const batch of batches(task)) {
       current = batch;
+      if (second !== undefined) {
+        // validated in pass 1: the rows are only read
+        source ??= { path: batch.path, format: batch.format, input: batch.input, numClasses: batch.numClasses };
+        second.add(batch.n, batch.scores as Float64Array, batch.labels);
+        continue;
+      }
       if (batch.members !== undefined)
         throw new UMError(
           'UM_OPTION',
@@ -133,6 +150,7 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
             createState(s.metric, { ...s.options, ...input, onWarning }),
           ]),
         );
+        if (task.twoPass === 'count') for (const s of Object.values(states)) countClassColumns(s, batch.numClasses);
       }
       for (const s of Object.values(states))
         s.update(
@@ -149,6 +167,7 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
     }
     throw error;
   }
+  if (second !== undefined && source !== undefined) return { states: {}, warnings, source, collected: second.result() };
   if (states === undefined || source === undefined)
     throw new UMError('UM_EMPTY', `${task.command}: ${task.path}: has no rows`, { fn: task.command });
   const json = Object.fromEntries(Object.entries(states).map(([name, s]) => [name, transferForm(s)]));

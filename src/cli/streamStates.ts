@@ -3,6 +3,8 @@ import { UMError } from '../errors/UMError.js';
 import { planChunks } from '../io/planChunks.js';
 import type { PredictionData } from '../io/types.js';
 import { stateFromJSON, type MetricState, type StateMetric } from '../state/createState.js';
+import type { CollectedClass } from '../accumulate/classHistogram.js';
+import { collectPlans, resolveTwoPass } from '../state/twoPass.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import type { ChunkResult, ChunkTask } from './chunkState.js';
 import { readOptionsFor } from './inputFlags.js';
@@ -54,7 +56,24 @@ export async function streamStates(
   const input: ChunkTask['input'] = {};
   if (args.binary === true) input.binary = true;
   if (sumTolerance !== undefined) input.sumTolerance = sumTolerance;
-  const tasks: ChunkTask[] = chunks.map((chunk) => ({ command, path, read, chunk, states: specs, input }));
+  // two passes over the file for the class-wise equal-mass bins (instead of keeping N·C entries) when it can be read
+  // again and the rows are unweighted probabilities (see state/twoPass.ts)
+  const twoPass =
+    chunks.every((c) => c.kind !== 'whole') &&
+    read.weightColumn === undefined &&
+    (read.input ?? 'probs') === 'probs' &&
+    args.binary !== true &&
+    (chunkRows === undefined || chunkRows <= 2 ** 24) &&
+    Object.values(specs).every((s) => s.options.mode !== 'bounded');
+  const tasks: ChunkTask[] = chunks.map((chunk) => ({
+    command,
+    path,
+    read,
+    chunk,
+    states: specs,
+    input,
+    ...(twoPass ? { twoPass: 'count' as const } : {}),
+  }));
   // merged in chunk order (with any number of threads); only states and warnings are kept
   const late: UMWarning[] = [];
   let merged: Record<string, MetricState> | undefined;
@@ -72,6 +91,21 @@ export async function streamStates(
   context.data = undefined;
   if (merged === undefined || first === undefined)
     throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
+  for (const state of Object.values(merged)) {
+    const plans = collectPlans(state);
+    if (plans.length === 0) continue;
+    const parts: CollectedClass[][][] = [];
+    await reduceChunks(
+      tasks.map((t) => ({ ...t, twoPass: plans })),
+      threads,
+      (r) => parts.push(r.collected ?? []),
+    );
+    const problem = resolveTwoPass(state, plans, parts);
+    if (problem !== undefined)
+      throw new UMError('UM_FILE_READ', `${command}: ${path}: changed while it was read twice (${problem})`, {
+        fn: command,
+      });
+  }
   const warnings = (): UMWarning[] => {
     const out: UMWarning[] = [];
     for (const w of [...chunkWarnings, ...late])

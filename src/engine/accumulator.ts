@@ -137,7 +137,11 @@ export class Accumulator {
         case 'entries':
           if (swept.has(store)) return;
           if (readsClassColumns(r.selection))
-            (store as KeptEntriesStore).addColumns(columns(r.selection, keep), r.selection.threshold);
+            // a store counting its entries (two passes over a file) reads the batch at once: no copy to keep
+            (store as KeptEntriesStore).addColumns(
+              columns(r.selection, keep && !(store as KeptEntriesStore).counts),
+              r.selection.threshold,
+            );
           else (store as KeptEntriesStore).add(pairs(r.selection));
           return;
         case 'grid':

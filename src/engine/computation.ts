@@ -66,6 +66,11 @@ export class Computation {
     return this.accumulator;
   }
 
+  /** Every store (none before the first batch) — for the CLI's two passes over a file (state/twoPass.ts). */
+  get stores(): readonly Store[] {
+    return this.accumulator?.stores ?? [];
+  }
+
   /** Rows added (of weight > 0). */
   rows = 0;
 

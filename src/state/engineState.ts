@@ -1,3 +1,4 @@
+import { KeptEntriesStore } from '../accumulate/keptEntries.js';
 import { JsonPath } from '../accumulate/store.js';
 import { Computation } from '../engine/computation.js';
 import type { StateMode } from '../engine/definition.js';
@@ -118,6 +119,21 @@ export class EngineState<R> implements MetricState<R> {
       fail('UM_STATE', fn, 'other', `have ${this.numClasses} classes`, { value: o.numClasses });
     this.computation.merge(o.computation);
     return this;
+  }
+
+  /** The stores keeping entries, in the computation's order (internal: the CLI's two passes, state/twoPass.ts). */
+  keptStores(): KeptEntriesStore[] {
+    return this.computation.stores.filter((s): s is KeptEntriesStore => s instanceof KeptEntriesStore);
+  }
+
+  /**
+   * Pass 1 of two (internal; state/twoPass.ts): the class-column stores read only in equal-mass bins count their
+   * entries per bucket instead of keeping them. Call before the first update, for probabilities (not logits or
+   * binary input: the stores are made here, before a batch says what it is). Returns those stores.
+   */
+  countClassColumns(numClasses: number): KeptEntriesStore[] {
+    this.computation.ensure(numClasses);
+    return this.keptStores().filter((s) => s.countColumns());
   }
 
   private warn = (w: UMWarning): void => emitWarning(this.warnings, w);

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalSort, KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
+import { JsonPath } from '../../src/accumulate/store.js';
+import { inCanonicalOrder, mergeSortedRuns } from '../../src/accumulate/sortedRuns.js';
+import type { Pairs } from '../../src/select/selectPairs.js';
+
+/** mulberry32. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A run of n entries: scores on a coarse grid (ties) or one ulp apart (near-ties); weights 1–3 when weighted. */
+function run(u: () => number, n: number, weighted: boolean): Pairs {
+  const scores = Float64Array.from({ length: n }, () => {
+    const g = (1 + Math.floor(u() * 8)) / 8;
+    return u() < 0.3 ? g * (1 - 2 ** -53) : g;
+  });
+  const outcomes = Float64Array.from({ length: n }, () => (u() < 0.4 ? 1 : 0));
+  const weights = weighted ? Float64Array.from({ length: n }, () => 1 + Math.floor(u() * 3)) : undefined;
+  return { scores, outcomes, weights, unit: 1 };
+}
+
+const concat = (runs: Pairs[], weighted: boolean): Pairs => ({
+  scores: Float64Array.from(runs.flatMap((r) => [...r.scores])),
+  outcomes: Float64Array.from(runs.flatMap((r) => [...r.outcomes])),
+  weights: weighted ? Float64Array.from(runs.flatMap((r) => [...(r.weights ?? r.scores.map(() => 1))])) : undefined,
+  unit: 1,
+});
+
+describe('sorted runs of kept entries', () => {
+  for (const weighted of [false, true])
+    it(`merging canonically sorted runs is the canonical sort of their union (${weighted ? 'weighted' : 'unweighted'})`, () => {
+      const u = rng(weighted ? 2 : 1);
+      for (const k of [1, 2, 5, 13]) {
+        // some runs unweighted among weighted ones (weight 1), one empty run
+        const runs = Array.from({ length: k }, (_, i) =>
+          canonicalSort(run(u, i === 1 ? 0 : 1 + Math.floor(u() * 300), weighted && i % 3 !== 2)),
+        );
+        for (const r of runs) expect(inCanonicalOrder(r)).toBe(true);
+        const merged = mergeSortedRuns(runs);
+        const expected = canonicalSort(
+          concat(
+            runs,
+            runs.some((r) => r.weights !== undefined),
+          ),
+        );
+        expect(merged.scores).toEqual(expected.scores);
+        expect(merged.outcomes).toEqual(expected.outcomes);
+        expect(merged.weights).toEqual(expected.weights);
+      }
+    });
+
+  it('inCanonicalOrder refuses scores out of order, outcomes 1 before 0 in a tie, weights descending, and zeros', () => {
+    const p = (s: number[], o: number[], w?: number[]): Pairs => ({
+      scores: Float64Array.from(s),
+      outcomes: Float64Array.from(o),
+      weights: w === undefined ? undefined : Float64Array.from(w),
+      unit: 1,
+    });
+    expect(inCanonicalOrder(p([0.2, 0.5, 0.5], [1, 0, 1], [3, 1, 1]))).toBe(true);
+    expect(inCanonicalOrder(p([0.5, 0.2], [0, 0]))).toBe(false);
+    expect(inCanonicalOrder(p([0.5, 0.5], [1, 0]))).toBe(false);
+    expect(inCanonicalOrder(p([0.5, 0.5], [1, 1], [2, 1]))).toBe(false);
+    expect(inCanonicalOrder(p([0, 0.5], [0, 0]))).toBe(false);
+  });
+
+  it('a store read back trusts a `sorted` mark only when its entries are in the canonical order', () => {
+    const u = rng(3);
+    const runs = [run(u, 50, false), run(u, 40, false)];
+    const stores = runs.map((r, i) => {
+      const json = { sorted: true, groups: [{ scores: [...r.scores], outcomes: [...r.outcomes] }] };
+      // the first run is written sorted (a trusted mark), the second as it came (a false mark)
+      if (i === 0) {
+        const c = canonicalSort(r);
+        json.groups = [{ scores: [...c.scores], outcomes: [...c.outcomes] }];
+      }
+      return KeptEntriesStore.fromJSON(json, new JsonPath('stateFromJSON', 'json'), 1);
+    });
+    const merged = stores[0] as KeptEntriesStore;
+    merged.merge(stores[1] as KeptEntriesStore);
+    const expected = canonicalSort(concat(runs, false));
+    expect(merged.sorted(0).scores).toEqual(expected.scores);
+    expect(merged.sorted(0).outcomes).toEqual(expected.outcomes);
+  });
+});
