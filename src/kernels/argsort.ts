@@ -68,18 +68,46 @@ function scatter(
 }
 
 /**
+ * Keys already in order, either way (kept entries arrive sorted; Ding's bins ask for them descending): writes the
+ * stable order into `order` (holding 0…n−1) and returns true — in the order asked, the identity; in the other, the
+ * blocks of equal keys from last to first, each in input order. False, `order` untouched, when the keys are not
+ * monotone (a scan that stops at the first pair out of both orders).
+ */
+function presorted(keys: ArrayLike<number>, descending: boolean, order: Uint32Array): boolean {
+  const n = keys.length;
+  let up = true;
+  let down = true;
+  for (let i = 1; i < n && (up || down); i++) {
+    const a = keys[i - 1] as number;
+    const b = keys[i] as number;
+    if (a > b) up = false;
+    else if (a < b) down = false;
+  }
+  if (descending ? down : up) return true;
+  if (!(descending ? up : down)) return false;
+  let at = 0;
+  for (let end = n; end > 0;) {
+    let start = end - 1;
+    while (start > 0 && keys[start - 1] === keys[end - 1]) start--;
+    for (let i = start; i < end; i++) order[at++] = i;
+    end = start;
+  }
+  return true;
+}
+
+/**
  * Indices that sort `keys` ascending (or descending), stable: equal keys keep their input order, and −0 equals 0.
  * An LSD radix sort on the keys' IEEE-754 bits, O(N) instead of a comparison sort with a callback: three passes of
  * 11, 11, 10 bits over the 32-bit pattern when every key is a float32 value (float32 input), six over the 64-bit
  * pattern otherwise (the high word is carried only through the low word's passes); a digit shared by every key is
- * skipped. NaN must not occur (validated input). The passes run in the WebAssembly kernel (assembly/argsort.ts) when it
+ * skipped; keys already monotone (either way) take no pass at all. NaN must not occur (validated input). The passes run in the WebAssembly kernel (assembly/argsort.ts) when it
  * is the selected backend and N ≤ 2^21, else in JavaScript (the same algorithm; `useKernels('reference')`). Internal.
  */
 export function argsort(keys: ArrayLike<number>, descending = false): Uint32Array {
   const n = keys.length;
   let order: Uint32Array = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  if (n < 2) return order;
+  if (n < 2 || presorted(keys, descending, order)) return order;
   const flip = descending ? 0xffffffff : 0;
   // words of the order-preserving keys, most significant first
   let words: Uint32Array[];

@@ -34,6 +34,24 @@ describe('argsort (radix, stable)', () => {
     ],
     // one key that is not a float32 value sends all to the 64-bit path: 0.1 and fround(0.1) must stay apart
     ['float32 values and one float64 neighbour', [Math.fround(0.1), 0.1, 0.5, Math.fround(0.1), 0.1, 0, 1]],
+    // keys already in order (either way) skip the passes: the identity, or the blocks of ties from last to first
+    ['sorted ascending with ties and ±0', [-2, -0, 0, -0, 0.25, 0.25, 0.5, 1, 1, 1, Infinity]],
+    ['sorted descending with ties and ±0', [Infinity, 1, 1, 0.5, 0.25, 0.25, 0, -0, 0, -2, -Infinity]],
+    [
+      'sorted ascending, many ties',
+      uniforms(8, 3000)
+        .map((u) => Math.round(u * 20) / 20)
+        .sort((a, b) => a - b),
+    ],
+    [
+      'sorted descending, many ties',
+      uniforms(9, 3000)
+        .map((u) => Math.round(u * 20) / 20)
+        .sort((a, b) => b - a),
+    ],
+    ['all equal', [0.5, 0.5, 0.5, 0.5]],
+    ['sorted but the last key', [0.1, 0.2, 0.2, 0.3, 0.05]],
+    ['sorted descending but the first pair', [0.2, 0.3, 0.2, 0.1, 0.1]],
   ];
   afterAll(() => useKernels('wasm'));
   // the WebAssembly passes (default) and the JavaScript passes (reference backend) must both give it
