@@ -1,5 +1,6 @@
 import { ExactSum, scratchSums } from '../math/exactSum.js';
 import { binsFromSums } from './binStatistics.js';
+import { BIN_SUMS_MAX } from '../kernels/columnsWasm.js';
 import { addColumnToBinSums } from './columnSums.js';
 import type { Bin } from './types.js';
 
@@ -34,9 +35,11 @@ export function addToBinSums(
   offset = 0,
   length = index.length,
 ): void {
-  // whole typed columns of 0/1 outcomes: the class-column sums (float32 window sums, the float64 kernel) — the same
-  // exact sums without the counting sort
+  // whole typed columns of 0/1 outcomes in a few bins: the class-column sums (float32 window sums, the float64
+  // kernel) — the same exact sums without the counting sort. Their dense banks hold 32 KiB per bin, so many bins
+  // (the count bound allows millions) stay with the counting sort's one bank of three sums.
   if (
+    sums.count.length <= BIN_SUMS_MAX &&
     offset === 0 &&
     length === index.length &&
     index instanceof Int32Array &&

@@ -71,7 +71,7 @@ describe('addToBinSums', () => {
       for (const weights of ['none', 'whole', 'fractional', 'huge', 'tiny'] as const)
         it(`${backend}, ${f32 ? 'float32' : 'float64'} scores, weights ${weights}: exact per bin`, () => {
           useKernels(backend);
-          // 65 bins: more than the float64 kernel takes (it leaves those to the dense bank)
+          // 65 bins: past BIN_SUMS_MAX, so typed columns too take the counting sort
           for (const [n, numBins] of [
             [1, 1],
             [40, 3],
