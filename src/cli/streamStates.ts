@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { UMError } from '../errors/UMError.js';
-import { planChunks } from '../io/planChunks.js';
+import { CHUNK_ROWS, planChunks } from '../io/planChunks.js';
 import type { PredictionData } from '../io/types.js';
 import { stateFromJSON, type MetricState, type StateMetric } from '../state/createState.js';
-import type { CollectedClass } from '../accumulate/classHistogram.js';
+import { BUCKETS, type CollectedClass } from '../accumulate/classHistogram.js';
 import { collectPlans, resolveTwoPass } from '../state/twoPass.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import type { ChunkResult, ChunkTask } from './chunkState.js';
@@ -20,6 +20,8 @@ export interface Streamed {
   warnings(): UMWarning[];
   chunks: number;
   threads: number;
+  /** Reads of the file: 1, or 2 when the class-wise equal-mass bins were counted first (`--passes`). */
+  passes: number;
 }
 
 /**
@@ -57,14 +59,23 @@ export async function streamStates(
   if (args.binary === true) input.binary = true;
   if (sumTolerance !== undefined) input.sumTolerance = sumTolerance;
   // two passes over the file for the class-wise equal-mass bins (instead of keeping N·C entries) when it can be read
-  // again and the rows are unweighted probabilities (see state/twoPass.ts)
-  const twoPass =
+  // again and the rows are unweighted probabilities (see state/twoPass.ts). By default only for chunks of at least
+  // BUCKETS rows: a class's histogram is BUCKETS counts per chunk, more than the entries it replaces in smaller chunks.
+  const passes = parsePasses(command, args.passes);
+  const readTwice =
     chunks.every((c) => c.kind !== 'whole') &&
     read.weightColumn === undefined &&
     (read.input ?? 'probs') === 'probs' &&
     args.binary !== true &&
     (chunkRows === undefined || chunkRows <= 2 ** 24) &&
     Object.values(specs).every((s) => s.options.mode !== 'bounded');
+  if (passes === 2 && !readTwice)
+    throw new UMError(
+      'UM_OPTION',
+      `${command}: --passes 2 reads the file twice in chunks: it takes unweighted probabilities in exact mode (not --weights, --input logits or logprobs, --binary or --bounded) from a file planned in at least two chunks (not stdin, a FIFO, JSON, a CSV with blank lines, or a file of one chunk: give a smaller --chunk-rows)`,
+      { fn: command, argument: '--passes', value: 2 },
+    );
+  const twoPass = passes === undefined ? readTwice && (chunkRows ?? CHUNK_ROWS) >= BUCKETS : passes === 2;
   const tasks: ChunkTask[] = chunks.map((chunk) => ({
     command,
     path,
@@ -91,9 +102,11 @@ export async function streamStates(
   context.data = undefined;
   if (merged === undefined || first === undefined)
     throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
+  let reads = 1;
   for (const state of Object.values(merged)) {
     const plans = collectPlans(state);
     if (plans.length === 0) continue;
+    reads++;
     const parts: CollectedClass[][][] = [];
     await reduceChunks(
       tasks.map((t) => ({ ...t, twoPass: plans })),
@@ -120,7 +133,7 @@ export async function streamStates(
     hasLabels: true,
     locate: () => src.path,
   } as PredictionData;
-  return { states: merged, source, warnings, chunks: chunks.length, threads };
+  return { states: merged, source, warnings, chunks: chunks.length, threads, passes: reads };
 }
 
 /** The state specs of the `um metrics` set (and its bins and preset) (internal). */
@@ -134,4 +147,15 @@ export function evaluateSpec(
   if (typeof args.preset === 'string') options.preset = args.preset;
   if (args.classwise === false) options.classwise = false;
   return { metric: 'evaluate', options };
+}
+
+/** `--passes`: 1 (keep every entry, one read) or 2 (read the file twice, bounded memory); undefined: decided per file. */
+function parsePasses(command: string, value: unknown): 1 | 2 | undefined {
+  if (value === undefined) return undefined;
+  if (value === '1' || value === '2') return Number(value) as 1 | 2;
+  throw new UMError('UM_OPTION', `${command}: --passes must be 1 or 2; got ${JSON.stringify(value)}`, {
+    fn: command,
+    argument: '--passes',
+    value,
+  });
 }

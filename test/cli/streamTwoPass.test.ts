@@ -61,13 +61,62 @@ describe('um metrics --stream reads a file twice for the class-wise equal-mass b
         ['2500', '2'],
       ] as const) {
         const got = await json(
-          ['metrics', csv, '--stream', '--bins', bins, '--chunk-rows', chunkRows, '--threads', threads],
+          [
+            'metrics',
+            csv,
+            '--stream',
+            '--bins',
+            bins,
+            '--chunk-rows',
+            chunkRows,
+            '--threads',
+            threads,
+            '--passes',
+            '2',
+          ],
           threads === '2',
         );
+        expect(got.streamed).toMatchObject({ passes: 2 });
         expect((got.streamed as { chunks: number }).chunks).toBeGreaterThan(2);
         expect(drop(got)).toEqual(drop(base));
       }
     }
     expect(inMemory.ace).not.toBeNull();
+  });
+});
+
+describe('--passes', () => {
+  const streamed = async (args: string[]) => (await json(['metrics', csv, '--stream', ...args])).streamed;
+
+  it('by default reads twice only chunks of at least 2^17 rows (smaller: a histogram outweighs the entries)', async () => {
+    expect(await streamed(['--chunk-rows', '2500', '--threads', '1'])).toMatchObject({ passes: 1 });
+    expect(await streamed(['--chunk-rows', '2500', '--threads', '1', '--passes', '1'])).toMatchObject({ passes: 1 });
+  });
+
+  it('--passes 1 and 2 give the same numbers', async () => {
+    const one = await json(['metrics', csv, '--stream', '--chunk-rows', '3000', '--threads', '1', '--passes', '1']);
+    const two = await json(['metrics', csv, '--stream', '--chunk-rows', '3000', '--threads', '1', '--passes', '2']);
+    expect({ ...one, streamed: null }).toEqual({ ...two, streamed: null });
+  });
+
+  const weighted = join(dir, 'weighted.csv');
+  writeFileSync(weighted, 'label,p_0,p_1,w\n' + '0,0.7,0.3,1\n1,0.2,0.8,2\n'.repeat(10));
+  const refused: [string, string[], RegExp][] = [
+    ['a value other than 1 or 2', ['--chunk-rows', '3000', '--passes', '3'], /--passes must be 1 or 2; got "3"/],
+    ['a word', ['--chunk-rows', '3000', '--passes', 'two'], /--passes must be 1 or 2; got "two"/],
+    ['--bounded', ['--chunk-rows', '3000', '--bounded', '--passes', '2'], /--passes 2 reads the file twice/],
+    ['one chunk', ['--passes', '2'], /--passes 2 reads the file twice.*a file of one chunk/],
+  ];
+  for (const [what, args, message] of refused)
+    it(`refuses ${what}`, async () => {
+      const r = await um(['metrics', csv, '--stream', ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    });
+
+  it('refuses --passes 2 with a weight column', async () => {
+    const r = await um(['metrics', weighted, '--weights', 'w', '--chunk-rows', '5', '--passes', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--passes 2 reads the file twice.*--weights/);
   });
 });

@@ -74,7 +74,7 @@ export async function llmMetrics(
   context: CommandContext,
   bins: number | undefined,
 ): Promise<void> {
-  for (const f of ['stream', 'bounded', 'exact', 'threads', 'chunk-rows', 'memory'])
+  for (const f of ['stream', 'bounded', 'exact', 'threads', 'chunk-rows', 'passes', 'memory'])
     if (args[f] !== undefined && args[f] !== false)
       throw usage(command, `--${f}`, `--${f}: LLM responses are read in memory`);
   let calibrator: LlmCalibratorParams | null = null;

@@ -89,6 +89,12 @@ export const metricsArgs = {
     description: 'with --stream: rows per chunk reduced on its own (default 1048576); exact results never depend on it',
     valueHint: 'N',
   },
+  passes: {
+    type: 'string',
+    description:
+      'with --stream: 2 reads the file twice to bin the class-wise equal-mass metrics in bounded memory, 1 keeps every entry (N·C) in one read (default: 2 for chunks of at least 131072 rows of unweighted probabilities, else 1); results never depend on it',
+    valueHint: '1|2',
+  },
   engine: {
     type: 'enum',
     options: ['duckdb'],
@@ -126,7 +132,7 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       await streamMetrics(command, args, io, context, bins);
       return;
     }
-    for (const flag of ['exact', 'bounded', 'threads', 'chunk-rows'] as const) {
+    for (const flag of ['exact', 'bounded', 'threads', 'chunk-rows', 'passes'] as const) {
       if (args[flag] !== undefined && args[flag] !== false)
         throw new UMError('UM_OPTION', `${command}: --${flag} is an option of --stream`, {
           fn: command,
@@ -240,7 +246,7 @@ function weightsOf(data: PredictionData): { weights?: Float64Array } {
 
 /**
  * Whether to stream (internal; shared with `um report`): `--stream`, or an option of streaming (`--bounded`,
- * `--exact`, `--threads`, `--chunk-rows`), or a file whose in-memory evaluation is estimated above the memory budget
+ * `--exact`, `--threads`, `--chunk-rows`, `--passes`), or a file whose in-memory evaluation is estimated above the memory budget
  * (`--memory` MiB, default a quarter of the machine's memory; see memoryBudget.ts) — not for JSON, ensemble members or
  * with a calibrator, which are read whole.
  */
@@ -248,7 +254,7 @@ export async function shouldStream(command: string, args: Record<string, unknown
   const budget = memoryBudget(command, args.memory);
   if (args.stream === true) return true;
   if (args.stream === false) return false; // --no-stream
-  if (['bounded', 'exact', 'threads', 'chunk-rows'].some((f) => args[f] !== undefined && args[f] !== false))
+  if (['bounded', 'exact', 'threads', 'chunk-rows', 'passes'].some((f) => args[f] !== undefined && args[f] !== false))
     return true;
   if (typeof args.calibration === 'string' || args.members === true) return false;
   const file = String(args.file);
@@ -298,7 +304,7 @@ async function streamMetrics(
   const source = { ...s.source, n: result.n };
   if (args.json === true)
     io.stdout(
-      `${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads } })}\n`,
+      `${toJson({ ...withSource(result, source, warnings), streamed: { mode, chunks: s.chunks, threads: s.threads, passes: s.passes } })}\n`,
     );
   else io.stdout(`${renderEvaluation(result, source)}\n`);
 }

@@ -75,6 +75,11 @@ export const reportArgs = {
   },
   threads: { type: 'string', description: 'with --stream: worker threads (default: every core)', valueHint: 'N' },
   'chunk-rows': { type: 'string', description: 'with --stream: rows per chunk (default 1048576)', valueHint: 'N' },
+  passes: {
+    type: 'string',
+    description: 'with --stream: 2 reads the file twice (bounded memory), 1 once (default: as um metrics)',
+    valueHint: '1|2',
+  },
   ...inputArgs,
   ...llmArgs,
 } satisfies ArgsDef;
