@@ -150,7 +150,10 @@ export async function chunkState(task: ChunkTask): Promise<ChunkResult> {
             createState(s.metric, { ...s.options, ...input, onWarning }),
           ]),
         );
-        if (task.twoPass === 'count') for (const s of Object.values(states)) countClassColumns(s, batch.numClasses);
+        // probabilities only: a Parquet list column named logits or logprobs says its kind itself (not a flag), and
+        // pass 2 buckets the scores as read
+        if (task.twoPass === 'count' && batch.input === 'probs')
+          for (const s of Object.values(states)) countClassColumns(s, batch.numClasses);
       }
       for (const s of Object.values(states))
         s.update(

@@ -1,10 +1,11 @@
+import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { UMError } from '../errors/UMError.js';
 import { CHUNK_ROWS, planChunks } from '../io/planChunks.js';
 import type { PredictionData } from '../io/types.js';
 import { stateFromJSON, type MetricState, type StateMetric } from '../state/createState.js';
 import { BUCKETS, type CollectedClass } from '../accumulate/classHistogram.js';
-import { collectPlans, resolveTwoPass } from '../state/twoPass.js';
+import { collectPlans, MAX_TWO_PASS_CLASSES, resolveTwoPass } from '../state/twoPass.js';
 import type { UMWarning } from '../warnings/warnings.js';
 import type { ChunkResult, ChunkTask } from './chunkState.js';
 import { readOptionsFor } from './inputFlags.js';
@@ -68,14 +69,18 @@ export async function streamStates(
     (read.input ?? 'probs') === 'probs' &&
     args.binary !== true &&
     (chunkRows === undefined || chunkRows <= 2 ** 24) &&
+    // a Parquet chunk is whole row groups, whatever --chunk-rows says
+    chunks.every((c) => c.kind !== 'parquet' || c.rows[1] - c.rows[0] <= 2 ** 24) &&
     Object.values(specs).every((s) => s.options.mode !== 'bounded');
   if (passes === 2 && !readTwice)
     throw new UMError(
       'UM_OPTION',
-      `${command}: --passes 2 reads the file twice in chunks: it takes unweighted probabilities in exact mode (not --weights, --input logits or logprobs, --binary or --bounded) from a file planned in at least two chunks (not stdin, a FIFO, JSON, a CSV with blank lines, or a file of one chunk: give a smaller --chunk-rows)`,
+      `${command}: --passes 2 reads the file twice in chunks: it takes unweighted probabilities in exact mode (not --weights, --input logits or logprobs, --binary or --bounded) from a file planned in at least two chunks of at most 2^24 rows (not stdin, a FIFO, JSON, a CSV with blank lines, or a file of one chunk: give a smaller --chunk-rows)`,
       { fn: command, argument: '--passes', value: 2 },
     );
   const twoPass = passes === undefined ? readTwice && (chunkRows ?? CHUNK_ROWS) >= BUCKETS : passes === 2;
+  // the file as the first read starts: a file changed before the second read ends is an error, not mixed numbers
+  const before = twoPass ? await fileStamp(path) : undefined;
   const tasks: ChunkTask[] = chunks.map((chunk) => ({
     command,
     path,
@@ -113,12 +118,27 @@ export async function streamStates(
       threads,
       (r) => parts.push(r.collected ?? []),
     );
-    const problem = resolveTwoPass(state, plans, parts);
+    let problem: string | undefined;
+    try {
+      problem = resolveTwoPass(state, plans, parts);
+    } catch (error) {
+      // the bins of the second read contradict the counts of the first: only a file that changed between them does
+      if (error instanceof UMError) throw error;
+      problem = error instanceof Error ? error.message : String(error);
+    }
+    if (problem === undefined && before !== undefined && (await fileStamp(path)) !== before)
+      problem = 'its size or modification time changed';
     if (problem !== undefined)
       throw new UMError('UM_FILE_READ', `${command}: ${path}: changed while it was read twice (${problem})`, {
         fn: command,
       });
   }
+  if (passes === 2 && reads === 1)
+    throw new UMError(
+      'UM_OPTION',
+      `${command}: --passes 2: ${path} has nothing to read twice: the class-wise equal-mass bins (ACE, TACE) are counted for probabilities of at most ${MAX_TWO_PASS_CLASSES} classes (it holds ${first.input} of ${first.numClasses} classes${args.classwise === false ? ', and --no-classwise leaves them out' : ''})`,
+      { fn: command, argument: '--passes', value: 2 },
+    );
   const warnings = (): UMWarning[] => {
     const out: UMWarning[] = [];
     for (const w of [...chunkWarnings, ...late])
@@ -158,4 +178,10 @@ function parsePasses(command: string, value: unknown): 1 | 2 | undefined {
     argument: '--passes',
     value,
   });
+}
+
+/** The file's identity for the two reads: device, inode, size and modification time (ns). */
+async function fileStamp(path: string): Promise<string> {
+  const s = await stat(path, { bigint: true });
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
 }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { um } from '../helpers/cli.js';
 
@@ -118,5 +119,40 @@ describe('--passes', () => {
     const r = await um(['metrics', weighted, '--weights', 'w', '--chunk-rows', '5', '--passes', '2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--passes 2 reads the file twice.*--weights/);
+  });
+});
+
+describe('--passes 2 where nothing can be read twice', () => {
+  // a Parquet list column named logits is logits without a flag: pass 1 must not count its softmax while pass 2
+  // buckets the raw logits (that read as "the file changed")
+  const g = rng(5);
+  const n = 3000;
+  const logits = join(dir, 'logits.parquet');
+  writeFileSync(
+    logits,
+    Buffer.from(
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'label', data: Array.from({ length: n }, () => Math.floor(g() * 3)), type: 'INT32' },
+          { name: 'logits', data: Array.from({ length: n }, () => [4 * g() - 2, 4 * g() - 2, 4 * g() - 2]) },
+        ],
+        rowGroupSize: 1000,
+      }),
+    ),
+  );
+
+  it('a Parquet logits column: --passes 2 is refused after the first read, --passes 1 gives the in-memory numbers', async () => {
+    const r = await um(['metrics', logits, '--stream', '--chunk-rows', '1000', '--threads', '1', '--passes', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--passes 2: .* has nothing to read twice: .*it holds logits of 3 classes/);
+    const one = await json(['metrics', logits, '--stream', '--chunk-rows', '1000', '--threads', '1', '--passes', '1']);
+    const whole = await json(['metrics', logits, '--no-stream']);
+    expect({ ...one, streamed: null, config: null }).toEqual({ ...whole, streamed: null, config: null });
+  });
+
+  it('--no-classwise leaves nothing to read twice', async () => {
+    const r = await um(['metrics', csv, '--no-classwise', '--chunk-rows', '3000', '--threads', '1', '--passes', '2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/has nothing to read twice.*--no-classwise leaves them out/);
   });
 });
