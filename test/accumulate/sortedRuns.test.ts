@@ -3,18 +3,7 @@ import { canonicalSort, KeptEntriesStore } from '../../src/accumulate/keptEntrie
 import { JsonPath } from '../../src/accumulate/store.js';
 import { inCanonicalOrder, mergeSortedRuns } from '../../src/accumulate/sortedRuns.js';
 import type { Pairs } from '../../src/select/selectPairs.js';
-
-/** mulberry32. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../helpers/mulberry32.js';
 
 /** A run of n entries: scores on a coarse grid (ties) or one ulp apart (near-ties); weights 1–3 when weighted. */
 function run(u: () => number, n: number, weighted: boolean): Pairs {

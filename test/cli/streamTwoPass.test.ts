@@ -4,21 +4,10 @@ import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { um } from '../helpers/cli.js';
+import { mulberry32 as rng } from '../helpers/mulberry32.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-two-pass-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** mulberry32. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // 9 000 unweighted rows of 5 classes: half on a 1/20 grid (blocks of ties at the cuts, zeros, ones), half continuous
 // with 9 decimals (as the benchmark's files)

@@ -10,18 +10,7 @@ import {
   PassTwo,
   resolveTwoPass,
 } from '../../src/state/twoPass.js';
-
-/** xoshiro-free seeded uniform (mulberry32). */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 as rng } from '../helpers/mulberry32.js';
 
 /**
  * Rows of C probabilities with exact ties (multiples of 1/grid, zeros and ones), near-ties (a value and its
