@@ -117,36 +117,9 @@ export function instantiateKernel(): Kernel | null {
     compiled ??= new api.Module(decodeBase64(WASM_BASE64));
     // the softmax pass takes ln of each row's sum from the host: the reference's own Math.log
     const instance = new api.Instance(compiled, { env: { abort: () => undefined, log: Math.log } });
-    const ex = instance.exports as Omit<Kernel, 'base'> & { heapBase: () => number };
-    const {
-      memory,
-      probsF32,
-      probsF64,
-      argsortU32,
-      temperatureF32,
-      temperatureF64,
-      expNegF64,
-      softmaxF32,
-      softmaxF64,
-      histF32,
-      gatherF32,
-      binSumsF64,
-    } = ex;
-    return {
-      memory,
-      base: (ex.heapBase() + 63) & ~63,
-      probsF32,
-      probsF64,
-      argsortU32,
-      temperatureF32,
-      temperatureF64,
-      expNegF64,
-      softmaxF32,
-      softmaxF64,
-      histF32,
-      gatherF32,
-      binSumsF64,
-    };
+    // every export (the passes and the memory), and the first free byte past the module's data, 64-byte aligned
+    const { heapBase, ...exports } = instance.exports as Omit<Kernel, 'base'> & { heapBase: () => number };
+    return { ...exports, base: (heapBase() + 63) & ~63 };
   } catch {
     compiled = null;
     return null;
