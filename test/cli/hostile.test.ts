@@ -79,7 +79,7 @@ async function release(feeding: Promise<void> | undefined, c: HostileCase): Prom
 
 function realProcess(c: HostileCase, argv: string[]): Promise<{ code: number; stderr: string; ms: number }> {
   const start = Date.now();
-  const child = spawn(process.execPath, [`${repoRoot}packages/core/dist/cli/bin.js`, ...argv], {
+  const child = spawn(process.execPath, [`${repoRoot}packages/cli/bin/um.js`, ...argv], {
     cwd: repoRoot,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
