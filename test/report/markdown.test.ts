@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createReport, reportMarkdown, type Report } from '../../src/report/index.js';
+import { fourRowModel } from '../helpers/reportModels.js';
 
 const HOSTILE = [
   '[click](javascript:alert(1)).csv',
@@ -95,21 +96,7 @@ const shown = (text: string) => text.replace(/\s+/g, ' ');
 
 async function hostileReport(): Promise<Report> {
   // Markdown holds no SVG: the charts are not rendered
-  const base = await createReport(
-    [
-      {
-        name: 'm',
-        labels: [0, 1, 1, 0],
-        scores: [
-          [0.9, 0.1],
-          [0.2, 0.8],
-          [0.6, 0.4],
-          [0.7, 0.3],
-        ],
-      },
-    ],
-    { svg: false },
-  );
+  const base = await createReport([fourRowModel('m')], { svg: false });
   const model = base.models[0] as Report['models'][number];
   return {
     ...base,
@@ -182,21 +169,7 @@ describe('reportMarkdown escapes every text from the user', () => {
   });
 
   it('the bundled report still reads as before (names escaped, numbers and bold untouched)', async () => {
-    const r = await createReport(
-      [
-        {
-          name: 'mlp_overfit',
-          labels: [0, 1, 1, 0],
-          scores: [
-            [0.9, 0.1],
-            [0.2, 0.8],
-            [0.6, 0.4],
-            [0.7, 0.3],
-          ],
-        },
-      ],
-      { svg: false },
-    );
+    const r = await createReport([fourRowModel('mlp_overfit')], { svg: false });
     const text = reportMarkdown(r);
     expect(text).toContain('| metric | mlp\\_overfit |');
     expect(text).toContain('| accuracy | 0.750000 |');

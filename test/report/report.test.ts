@@ -5,6 +5,7 @@ import { uniforms } from '../helpers/minstd.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
 import { exampleCsv } from '../helpers/data.js';
 import { bundled } from '../helpers/npy.js';
+import { fourRowModel } from '../helpers/reportModels.js';
 
 const mlp = exampleCsv('mlp_overfit_test');
 const logreg = exampleCsv('logreg_test');
@@ -175,19 +176,7 @@ describe('reportHtml', () => {
     expect(cell('ece', 0)?.[2]).toBeUndefined();
   });
   it('escapes text from the data', async () => {
-    const r = await createReport([
-      {
-        name: '<img src=x onerror=alert(1)>',
-        source: 'a"b.csv',
-        labels: [0, 1, 1, 0],
-        scores: [
-          [0.9, 0.1],
-          [0.2, 0.8],
-          [0.6, 0.4],
-          [0.7, 0.3],
-        ],
-      },
-    ]);
+    const r = await createReport([fourRowModel('<img src=x onerror=alert(1)>', 'a"b.csv')]);
     const html = reportHtml(r);
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -241,18 +230,7 @@ describe('svg: false (what um report --json and --md make)', () => {
 
 describe('a damaged report is a located UMError in every renderer', () => {
   it('each field the renderers read, replaced by a value of another kind (or BigInt anywhere)', async () => {
-    const r = await createReport([
-      {
-        name: 'm',
-        labels: [0, 1, 1, 0],
-        scores: [
-          [0.9, 0.1],
-          [0.2, 0.8],
-          [0.6, 0.4],
-          [0.7, 0.3],
-        ],
-      },
-    ]);
+    const r = await createReport([fourRowModel('m')]);
     const paths = [
       [],
       ['title'],
