@@ -1,5 +1,5 @@
 import { binsFromSums } from '../binning/binStatistics.js';
-import { snapCut } from '../binning/cuts.js';
+import { midpointEdges, snapCut } from '../binning/cuts.js';
 import type { Bin } from '../binning/types.js';
 import { ExactSum } from '../math/exactSum.js';
 import { BUCKETS, bucketOf, ClassHistogram, EXP0, EXPONENTS, SPLIT, type CollectedClass } from './classHistogram.js';
@@ -130,8 +130,7 @@ function binsOfCuts(
   valueAt: (r: number) => number,
 ): Bin[] {
   const numBins = cuts.length + 1;
-  const lower = new Float64Array(numBins);
-  const upper = new Float64Array(numBins);
+  const { lower, upper } = midpointEdges(cuts, n, valueAt);
   const count = new Float64Array(numBins);
   const weight = new Float64Array(numBins);
   const score = new Float64Array(numBins);
@@ -139,8 +138,6 @@ function binsOfCuts(
   for (let b = 0; b < numBins; b++) {
     const from = b === 0 ? 0 : (cuts[b - 1] as number);
     const to = b === numBins - 1 ? n : (cuts[b] as number);
-    lower[b] = b === 0 ? valueAt(from) : (valueAt(from - 1) + valueAt(from)) / 2;
-    upper[b] = b === numBins - 1 ? valueAt(to - 1) : (valueAt(to - 1) + valueAt(to)) / 2;
     count[b] = to - from;
     weight[b] = to - from;
     const s = new ExactSum();

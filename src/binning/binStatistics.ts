@@ -1,6 +1,7 @@
 import { addToBinSums, binsOfSums, emptyBinSums, type BinSums } from './binSums.js';
 import { ExactSum, scratchSums } from '../math/exactSum.js';
 import { fail } from '../errors/fail.js';
+import { midpointEdges } from './cuts.js';
 import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { Bin, BinAssignment } from './types.js';
 
@@ -239,8 +240,7 @@ export function runStatistics(
 ): Bin[] {
   const n = scores.length;
   const numBins = cuts.length + 1;
-  const lower = new Float64Array(numBins);
-  const upper = new Float64Array(numBins);
+  const { lower, upper } = midpointEdges(cuts, n, (r) => scores[r] as number);
   const count = new Float64Array(numBins);
   const weight = new Float64Array(numBins);
   const score = new Float64Array(numBins);
@@ -250,9 +250,6 @@ export function runStatistics(
   for (let b = 0; b < numBins; b++) {
     const from = b === 0 ? 0 : (cuts[b - 1] as number);
     const to = b === numBins - 1 ? n : (cuts[b] as number);
-    lower[b] = b === 0 ? (scores[from] as number) : ((scores[from - 1] as number) + (scores[from] as number)) / 2;
-    upper[b] =
-      b === numBins - 1 ? (scores[to - 1] as number) : ((scores[to - 1] as number) + (scores[to] as number)) / 2;
     count[b] = to - from;
     addRun(sums, 0, scores, outcomes, weights, from, to);
     const w = sums.weight[0] as ExactSum;

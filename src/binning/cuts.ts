@@ -94,3 +94,25 @@ export function snapWeightedCut(blocks: WeightedBlocks, r: number): number {
   const lower = bounds[lo - 1] as number;
   return (r - lower < upper - r ? rows[lo - 1] : rows[lo]) as number;
 }
+
+/**
+ * The edges of the bins between `cuts` (ascending positions) of n sorted values read by `valueAt`: the midpoint of
+ * the values either side of each cut, the extreme values outside — `binsFromCuts(…, 'midpoints')` as positions
+ * (internal; the sorted runs and the two-pass bins).
+ */
+export function midpointEdges(
+  cuts: readonly number[],
+  n: number,
+  valueAt: (r: number) => number,
+): { lower: Float64Array; upper: Float64Array } {
+  const numBins = cuts.length + 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  for (let b = 0; b < numBins; b++) {
+    const from = b === 0 ? 0 : (cuts[b - 1] as number);
+    const to = b === numBins - 1 ? n : (cuts[b] as number);
+    lower[b] = b === 0 ? valueAt(from) : (valueAt(from - 1) + valueAt(from)) / 2;
+    upper[b] = b === numBins - 1 ? valueAt(to - 1) : (valueAt(to - 1) + valueAt(to)) / 2;
+  }
+  return { lower, upper };
+}
