@@ -1,6 +1,5 @@
-import type { Kernel } from './rowStatsWasm.js';
+import { ensureMemory, type Kernel } from './rowStatsWasm.js';
 
-const PAGE = 65536;
 /**
  * Above this many keys the JavaScript radix sort runs instead: WebAssembly memory never shrinks, and the sort needs 24
  * bytes per key of it (keys, spare keys, order, spare order), so the kernel keeps at most 48 MiB for sorting.
@@ -24,7 +23,7 @@ export function argsortWasm(k: Kernel, words: readonly Uint32Array[], n: number)
     number,
   ];
   const need = count + 2048 * 4;
-  if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
+  ensureMemory(k, need);
   new Uint32Array(k.memory.buffer, hi, n).set(words[0] as Uint32Array);
   if (words.length === 2) new Uint32Array(k.memory.buffer, lo, n).set(words[1] as Uint32Array);
   const at = k.argsortU32(hi, lo, hiOut, loOut, words.length, n, order, next, count);

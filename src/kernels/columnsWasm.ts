@@ -1,7 +1,6 @@
 import { activeKernel } from './rowStats.js';
-import { instantiateKernel, type Kernel } from './rowStatsWasm.js';
+import { ensureMemory, instantiateKernel, type Kernel } from './rowStatsWasm.js';
 
-const PAGE = 65536;
 const BUCKETS = 1 << 16;
 /** Above this many values the JavaScript pass runs (linear memory never shrinks: at most 8 MiB of column here). */
 export const WASM_COLUMN_MAX = 1 << 21;
@@ -52,7 +51,7 @@ export function columnKernel(): ColumnKernel | null {
       const cells = out + 64;
       const lo = cells + 16 * EXPONENTS * BIN_SUMS_MAX;
       const col = lo + 12 * BIN_SUMS_MAX;
-      if (k.memory.buffer.byteLength < col) k.memory.grow(Math.ceil((col - k.memory.buffer.byteLength) / PAGE));
+      ensureMemory(k, col);
       new Int32Array(k.memory.buffer, slot, BUCKETS).fill(-1);
       new Int32Array(k.memory.buffer, lo, 2 * BIN_SUMS_MAX).fill(EXPONENTS, 0, BIN_SUMS_MAX).fill(-1, BIN_SUMS_MAX);
       layout = { k, counts: base, score: base + 4 * BUCKETS, slot, out, cells, lo, col, n: 0 };
@@ -78,7 +77,7 @@ export function histogramF32(
   const n = values.length;
   const { k } = c;
   const need = c.col + 4 * n;
-  if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
+  ensureMemory(k, need);
   const buf = k.memory.buffer;
   new Float32Array(buf, c.col, n).set(values);
   c.n = n;
@@ -111,7 +110,7 @@ export function gatherPositions(c: ColumnKernel, buckets: Int32Array, offsets: I
   const fillAt = c.col + 4 * c.n;
   const outAt = fillAt + 4 * m;
   const need = outAt + 4 * total;
-  if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
+  ensureMemory(k, need);
   const buf = k.memory.buffer;
   const slot = new Int32Array(buf, c.slot, BUCKETS);
   for (let j = 0; j < m; j++) slot[buckets[j] as number] = j;
@@ -145,7 +144,7 @@ export function binSumsF64(
   const indexAt = valuesAt + 8 * n;
   const floor = index instanceof Int32Array ? null : index;
   const need = indexAt + (floor === null ? 4 * n : 0);
-  if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
+  ensureMemory(k, need);
   const buf = k.memory.buffer;
   new Float64Array(buf, valuesAt, n).set(values);
   if (floor === null) new Int32Array(buf, indexAt, n).set((index as Int32Array).subarray(0, n));

@@ -79,7 +79,6 @@ export interface Kernel {
   gatherF32: (col: number, n: number, slot: number, fill: number, outPos: number) => void;
 }
 
-const PAGE = 65536;
 /** Rows are copied into linear memory in blocks of about this many bytes, so each block is still in cache when the kernel reads it. */
 const BLOCK_BYTES = 1 << 18;
 
@@ -149,7 +148,7 @@ export function rowStatsWasm(
   const inPtr = k.base;
   const outPtr = inPtr + Math.ceil((blockRows * c * bpe) / 64) * 64;
   const need = outPtr + blockRows * 44 + 64;
-  if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
+  ensureMemory(k, need);
   const buf = k.memory.buffer;
   const ptr = {
     max: outPtr,
@@ -183,4 +182,10 @@ export function rowStatsWasm(
   }
   // float32 sums are accumulated in float32 (a validation screen only); float64 in two lanes.
   return rowStatsResult(mode, { max, arg, min, sum, sumSq, xlogx }, c * (f32 ? 2 ** -23 : 2 ** -52));
+}
+
+/** Grows the kernel's linear memory to at least `bytes` (whole 64 KiB pages; views made before must be made again). */
+export function ensureMemory(k: Kernel, bytes: number): void {
+  const have = k.memory.buffer.byteLength;
+  if (have < bytes) k.memory.grow(Math.ceil((bytes - have) / 65536));
 }

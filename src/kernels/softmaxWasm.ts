@@ -1,6 +1,5 @@
-import type { Kernel } from './rowStatsWasm.js';
+import { ensureMemory, type Kernel } from './rowStatsWasm.js';
 
-const PAGE = 65536;
 /** Logits are copied into linear memory in blocks of about this many bytes (the outputs are 2–4 times as large). */
 const BLOCK_BYTES = 1 << 18;
 
@@ -30,7 +29,7 @@ export function softmaxRowsWasm(
   const logPtr = pPtr + blockRows * c * 8;
   const maxPtr = logPtr + blockRows * c * 8;
   const need = maxPtr + 64;
-  if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
+  ensureMemory(k, need);
   const buf = k.memory.buffer;
   const input = f32 ? new Float32Array(buf, inPtr, blockRows * c) : new Float64Array(buf, inPtr, blockRows * c);
   const p = new Float64Array(buf, pPtr, blockRows * c);

@@ -1,7 +1,6 @@
-import type { Kernel } from './rowStatsWasm.js';
+import { ensureMemory, type Kernel } from './rowStatsWasm.js';
 import type { TemperatureRowSums } from './temperatureTypes.js';
 
-const PAGE = 65536;
 /** Rows are copied into linear memory in blocks of about this many bytes, so each block is still in cache when read. */
 const BLOCK_BYTES = 1 << 18;
 
@@ -24,7 +23,7 @@ export function temperatureRowsWasm(
   const inPtr = k.base;
   const outPtr = inPtr + Math.ceil((blockRows * c * bpe) / 64) * 64;
   const need = outPtr + blockRows * 40 + 64;
-  if (k.memory.buffer.byteLength < need) k.memory.grow(Math.ceil((need - k.memory.buffer.byteLength) / PAGE));
+  ensureMemory(k, need);
   const buf = k.memory.buffer;
   const ptr = [0, 1, 2, 3, 4].map((j) => outPtr + j * blockRows * 8) as [number, number, number, number, number];
   const input = f32 ? new Float32Array(buf, inPtr, blockRows * c) : new Float64Array(buf, inPtr, blockRows * c);
