@@ -17,5 +17,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // passing tests print nothing: TensorFlow.js advertises its native backend once per process in Node
     onConsoleLog: (log) => !log.includes('looks like you are running TensorFlow.js in Node.js'),
+    // transformed test and source modules are kept on disk (node_modules/.experimental-vitest-cache, keyed by each
+    // file's content and the configuration): a rerun skips most of the transform time (measured: transform 12.8 s →
+    // 2.1 s over test/math, test/presets and test/conformance). A fresh clone (CI) fills it on its first run.
+    experimental: { fsModuleCache: true },
   },
 });
