@@ -176,6 +176,21 @@ const INV_SPLIT = 2 ** -27;
 /** Rows of one chunk: each adds at most one entry per class to a segment's sums, so 2^25 of them keep them exact. */
 const FLUSH = 2 ** 25;
 
+/** Per keyed bucket, 2^(1075 − e) of its exponent e: a value times it is its integer significand. */
+let scales: Float64Array | undefined;
+
+/**
+ * The buckets' significand scales, computed once (not per collector: a collector is made per store and chunk, and
+ * 2^17 powers cost more than a small chunk's whole pass).
+ */
+function significandScales(): Float64Array {
+  if (scales === undefined) {
+    scales = new Float64Array(BUCKETS);
+    for (let b = 2; b <= BUCKETS - 2; b++) scales[b] = 2 ** (1075 - ((b - 2 + KEY0) >>> 12));
+  }
+  return scales;
+}
+
 /** Pass 2 for one store over a chunk's batches (entries above the threshold; unweighted rows). */
 export class SplitCollector {
   private readonly slot: Int32Array;
@@ -191,8 +206,7 @@ export class SplitCollector {
   constructor(readonly plan: CollectPlan) {
     const c = plan.numClasses;
     this.slot = new Int32Array(c * BUCKETS);
-    this.scale = new Float64Array(BUCKETS);
-    for (let b = 2; b <= BUCKETS - 2; b++) this.scale[b] = 2 ** (1075 - ((b - 2 + KEY0) >>> 12));
+    this.scale = significandScales();
     this.classes = [];
     for (let k = 0; k < c; k++) {
       const split = plan.splits[k] as Int32Array;
