@@ -8,9 +8,11 @@ import { uniforms } from '../helpers/minstd.js';
 tf.setBackend('cpu');
 
 describe('fitTemperatureTf', () => {
+  // seeds where stopping at the first small step (Adam turning back past the minimum) left T off by 7.6e-4 and
+  // 6.0e-4 relative: the fit runs until it is still
   for (const [seed, scale] of [
-    [1, 8],
-    [2, 1.5],
+    [23, 8],
+    [16, 1.5],
   ] as const) {
     it(`logits × ${scale}: T matches the core fitTemperature within 1e-4 relative`, () => {
       const n = 400;
