@@ -3,6 +3,7 @@ import { argsort } from '../kernels/argsort.js';
 import { ColumnBlocks, type ClassColumns, type ColumnChunk } from '../select/classColumns.js';
 import { ClassHistogram } from './classHistogram.js';
 import { inCanonicalOrder, mergeSortedRuns } from './sortedRuns.js';
+import { isStableOrder, orderHint } from './orderHints.js';
 import { ClassSweep, sweepsQuantile } from './classSweep.js';
 import type { Pairs } from '../select/selectPairs.js';
 import { numberList, type JsonPath, type Store } from './store.js';
@@ -215,7 +216,8 @@ export class KeptEntriesStore implements Store {
       this.sortedCache[0] = out;
       return out;
     }
-    const out = canonicalSort(this.view(k));
+    const e = this.view(k);
+    const out = canonicalSort(e, orderHint(e.scores));
     // class columns are sorted once per finish: caching every class would keep a sorted copy of every entry
     if (this.blocks === undefined) this.sortedCache[k] = out;
     return out;
@@ -342,9 +344,10 @@ export class KeptEntriesStore implements Store {
  * so every computation that walks them in order (cuts, bins, sweeps, running sums) gives the same bits for the same
  * set of entries, however they arrived (internal).
  */
-export function canonicalSort(e: EntryView): EntryColumns {
+export function canonicalSort(e: EntryView, hint?: Uint32Array): EntryColumns {
   const n = e.scores.length;
-  const order = argsort(e.scores);
+  // a carried-over order (orderHints.ts) stands for the sort only when it is exactly the sort's order
+  const order = hint !== undefined && isStableOrder(e.scores, hint) ? hint : argsort(e.scores);
   const scores = new Float64Array(n);
   const outcomes = new Float64Array(n);
   const weights = e.weights === undefined ? undefined : new Float64Array(n);

@@ -8,7 +8,14 @@ import { RowsStore } from '../accumulate/rowsStore.js';
 import type { JsonPath } from '../accumulate/store.js';
 import { type Store } from '../accumulate/store.js';
 import type { Precision } from '../binning/types.js';
-import { keptColumns, lentColumns, readsClassColumns, type ClassColumns } from '../select/classColumns.js';
+import { hintOrder, originOf, type RowOrigin } from '../accumulate/orderHints.js';
+import {
+  ColumnBlocks,
+  keptColumns,
+  lentColumns,
+  readsClassColumns,
+  type ClassColumns,
+} from '../select/classColumns.js';
 import { groupCount, selectionKey, selectPairs, type Pairs, type SelectionSpec } from '../select/selectPairs.js';
 import type { CustomStore } from '../accumulate/store.js';
 import type { Batch, StoreRequest } from './definition.js';
@@ -46,6 +53,32 @@ function storeOf(fn: string, r: StoreRequest, numClasses: number): Store {
     case 'custom':
       return r.make(numClasses);
   }
+}
+
+/**
+ * A candidate order for the scores of a one-group selection of a batch of prepared rows: the prepared rows' order of
+ * the same selection, restricted to the batch's rows (see orderHints.ts; checked before it is used).
+ */
+function hintPairs(pairs: Pairs, s: SelectionSpec, key: string, origin: RowOrigin): void {
+  hintOrder(pairs.scores, () => {
+    const full = origin.orders.order(`pairs|${key}`, () => {
+      const all = selectPairs(origin.source.p, origin.source.y, undefined, s);
+      return all.length === 1 ? (all[0] as Pairs).scores : undefined;
+    });
+    return full === null ? undefined : origin.restrict(full);
+  });
+}
+
+/** A candidate order per class column of a batch of prepared rows, as {@link hintPairs}. */
+function hintColumns(cols: ClassColumns, precision: Precision, origin: RowOrigin): void {
+  let blocks: ColumnBlocks | undefined;
+  hintOrder(cols, (k) => {
+    const full = origin.orders.order(`columns|${precision}|${k}`, () => {
+      blocks ??= new ColumnBlocks([{ cols: lentColumns(origin.source, precision), threshold: null }]);
+      return blocks.column(k).scores;
+    });
+    return full === null ? undefined : origin.restrict(full);
+  });
 }
 
 /**
@@ -102,6 +135,7 @@ export class Accumulator {
    * caller that returns to its user before finishing (a state) passes `keep`.
    */
   add(batch: Batch, keep = false): void {
+    const origin = originOf(batch.p);
     const selections = new Map<string, Pairs[]>();
     const pairs = (s: SelectionSpec): Pairs[] => {
       const k = selectionKey(s);
@@ -109,6 +143,7 @@ export class Accumulator {
       if (got === undefined) {
         got = selectPairs(batch.p, batch.y, batch.w, s);
         selections.set(k, got);
+        if (origin !== undefined && got.length === 1) hintPairs(got[0] as Pairs, s, k, origin);
       }
       return got;
     };
@@ -121,6 +156,7 @@ export class Accumulator {
       if (got === undefined) {
         got = copy ? keptColumns(columns(s, false)) : lentColumns(batch, s.precision);
         cache.set(s.precision, got);
+        if (!copy && origin !== undefined) hintColumns(got, s.precision, origin);
       }
       return got;
     };
