@@ -122,6 +122,38 @@ function pairAdd(hi: number, lo: number, x: number): boolean {
 const PAIR = new Float64Array(2);
 
 /**
+ * A running sum in two doubles, hi + lo exactly (see `pairAdd`) — a hot loop's sum with no bank and no fold while it
+ * spans fewer than ~106 bits. `ok` turns false for good at the first addition the pair cannot keep; the caller then
+ * sums the same terms another way (internal).
+ */
+export class PairSum {
+  hi = 0;
+  lo = 0;
+  ok = true;
+
+  add(x: number): void {
+    if (!this.ok) return;
+    if (pairAdd(this.hi, this.lo, x)) {
+      this.hi = PAIR[0] as number;
+      this.lo = PAIR[1] as number;
+    } else this.ok = false;
+  }
+
+  /** Adds the pair (exact) to `target` and starts again from 0. */
+  moveTo(target: ExactSum): void {
+    target.add(this.hi);
+    target.add(this.lo);
+    this.reset();
+  }
+
+  reset(): void {
+    this.hi = 0;
+    this.lo = 0;
+    this.ok = true;
+  }
+}
+
+/**
  * An exactly rounded running sum; plain data in JSON (internal). The sum is `exact` + `exactLo` + `scaled`·2^−1074: a
  * pair of doubles holding the sum exactly while every addition keeps it so (counts, whole weights, values of a few
  * scales — then reading it is one addition, no BigInt), and the BigInt part for everything else.
@@ -329,44 +361,57 @@ export class DenseSums {
     const target = this.pending[k] as ExactSum;
     if (hi >= lo) {
       const c = this.cells;
-      // first as a pair of doubles: every cell is a double times a power of two (exact below exponent 2000), and
-      // while the pair keeps their sum exactly (pairAdd) it is the sum, with no BigInt at all
-      let ok = hi < 2000;
-      let dh = 0;
-      let dl = 0;
-      for (let e = lo; e <= hi && ok; e++) {
-        const at = k * CELLS + (e << 1);
-        const top = c[at] as number;
-        const low = c[at + 1] as number;
-        if (top !== 0) {
-          if (pairAdd(dh, dl, top * (CELL_SCALE[e + 31] as number))) {
-            dh = PAIR[0] as number;
-            dl = PAIR[1] as number;
-          } else ok = false;
+      if (hi < 2000) {
+        // every cell is a double times a power of two (exact below exponent 2000): summed into a pair of doubles,
+        // lowest first; a cell the pair cannot take exactly moves the pair to the target and starts the next one — a
+        // few BigInt conversions for a sum spanning many scales instead of one per cell
+        let dh = 0;
+        let dl = 0;
+        for (let e = lo; e <= hi; e++) {
+          const at = k * CELLS + (e << 1);
+          const low = c[at + 1] as number;
+          const top = c[at] as number;
+          if (low !== 0) {
+            const v = low * (CELL_SCALE[e - 1] as number);
+            if (pairAdd(dh, dl, v)) {
+              dh = PAIR[0] as number;
+              dl = PAIR[1] as number;
+            } else {
+              target.add(dh);
+              target.add(dl);
+              dh = v;
+              dl = 0;
+            }
+          }
+          if (top !== 0) {
+            const v = top * (CELL_SCALE[e + 31] as number);
+            if (pairAdd(dh, dl, v)) {
+              dh = PAIR[0] as number;
+              dl = PAIR[1] as number;
+            } else {
+              target.add(dh);
+              target.add(dl);
+              dh = v;
+              dl = 0;
+            }
+          }
+          c[at] = 0;
+          c[at + 1] = 0;
         }
-        if (low !== 0 && ok) {
-          if (pairAdd(dh, dl, low * (CELL_SCALE[e - 1] as number))) {
-            dh = PAIR[0] as number;
-            dl = PAIR[1] as number;
-          } else ok = false;
-        }
-      }
-      let s = 0n;
-      for (let e = lo; e <= hi; e++) {
-        const at = k * CELLS + (e << 1);
-        if (!ok) {
+        target.add(dh);
+        target.add(dl);
+      } else {
+        let s = 0n;
+        for (let e = lo; e <= hi; e++) {
+          const at = k * CELLS + (e << 1);
           const top = c[at] as number;
           const low = c[at + 1] as number;
           if (top !== 0) s += BigInt(top) << BigInt(e + 31);
           if (low !== 0) s += BigInt(low) << BigInt(e - 1);
+          c[at] = 0;
+          c[at + 1] = 0;
         }
-        c[at] = 0;
-        c[at + 1] = 0;
-      }
-      if (!ok) target.addScaled(s);
-      else {
-        target.add(dh);
-        target.add(dl);
+        target.addScaled(s);
       }
       this.lowest[k] = 2048;
       this.highest[k] = -1;
