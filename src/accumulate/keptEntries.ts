@@ -1,5 +1,6 @@
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { argsort } from '../kernels/argsort.js';
+import { gather } from '../math/gather.js';
 import { ColumnBlocks, type ClassColumns, type ColumnChunk } from '../select/classColumns.js';
 import { ClassHistogram } from './classHistogram.js';
 import { inCanonicalOrder, mergeSortedRuns } from './sortedRuns.js';
@@ -71,7 +72,21 @@ export class KeptEntriesStore implements Store {
     this.sortedCache = new Array<EntryColumns | undefined>(groups).fill(undefined);
   }
 
+  /** Bins of a group in a binning (by key), kept until the store changes (AECE and AMCE read the same Ding bins). */
+  private readonly binsMemo = new Map<string, Bin[] | null>();
+
+  /** The bins `make` computes for `key`, computed once until the next add or merge; fresh objects on every call. */
+  memoBins(key: string, make: () => Bin[] | null): Bin[] | null {
+    let got = this.binsMemo.get(key);
+    if (got === undefined) {
+      got = make();
+      this.binsMemo.set(key, got);
+    }
+    return got === null ? null : got.map((b) => ({ ...b }));
+  }
+
   private changed(): void {
+    this.binsMemo.clear();
     this.sortedCache.fill(undefined);
     this.blocks = undefined;
     this.classBinsCache.clear();
@@ -347,16 +362,14 @@ export class KeptEntriesStore implements Store {
 export function canonicalSort(e: EntryView, hint?: Uint32Array): EntryColumns {
   const n = e.scores.length;
   // a carried-over order (orderHints.ts) stands for the sort only when it is exactly the sort's order
-  const order = hint !== undefined && isStableOrder(e.scores, hint) ? hint : argsort(e.scores);
-  const scores = new Float64Array(n);
-  const outcomes = new Float64Array(n);
-  const weights = e.weights === undefined ? undefined : new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    const i = order[r] as number;
-    scores[r] = e.scores[i] as number;
-    outcomes[r] = e.outcomes[i] as number;
-    if (weights !== undefined) weights[r] = (e.weights as Float64Array)[i] as number;
+  let order = hint;
+  let scores = hint !== undefined && hint.length === n ? gatherScores(e.scores, hint) : undefined;
+  if (order === undefined || scores === undefined || !isStableOrder(scores, order, n)) {
+    order = argsort(e.scores);
+    scores = gatherScores(e.scores, order);
   }
+  const outcomes = gather(e.outcomes, order);
+  const weights = e.weights === undefined ? undefined : gather(e.weights, order);
   // blocks of equal scores: outcome 0 first, then 1, each by ascending weight (only the column values matter)
   for (let a = 0; a < n;) {
     let b = a + 1;
@@ -367,22 +380,39 @@ export function canonicalSort(e: EntryView, hint?: Uint32Array): EntryColumns {
   return { scores, outcomes, weights, unit: e.unit };
 }
 
+/** `scores[order[r]]` for every r, one loop per array type (a loop reading either type runs slower). */
+function gatherScores(scores: Float32Array | Float64Array, order: Uint32Array): Float64Array {
+  if (scores instanceof Float64Array) return gather(scores, order);
+  const out = new Float64Array(order.length);
+  for (let r = 0; r < order.length; r++) out[r] = scores[order[r] as number] as number;
+  return out;
+}
+
 /** Orders one block of equal scores: outcomes ascending, weights ascending within each outcome (internal). */
 function canonicalBlock(outcomes: Float64Array, weights: Float64Array | undefined, a: number, b: number): void {
   if (weights === undefined) {
     outcomes.subarray(a, b).sort();
     return;
   }
-  const zero: number[] = [];
-  const one: number[] = [];
-  for (let i = a; i < b; i++) (outcomes[i] === 0 ? zero : one).push(weights[i] as number);
-  const z = Float64Array.from(zero).sort();
-  const o = Float64Array.from(one).sort();
-  outcomes.fill(0, a, a + z.length);
-  outcomes.fill(1, a + z.length, b);
-  weights.set(z, a);
-  weights.set(o, a + z.length);
+  // the block's weights partitioned in scratch, outcome 0's first, each part sorted in place (no array per block)
+  const m = b - a;
+  if (blockScratch.length < m) blockScratch = new Float64Array(Math.max(m, 2 * blockScratch.length));
+  const s = blockScratch;
+  let z = 0;
+  for (let i = a; i < b; i++) if (outcomes[i] === 0) z++;
+  for (let i = a, zi = 0, oi = z; i < b; i++) {
+    if (outcomes[i] === 0) s[zi++] = weights[i] as number;
+    else s[oi++] = weights[i] as number;
+  }
+  s.subarray(0, z).sort();
+  s.subarray(z, m).sort();
+  outcomes.fill(0, a, a + z);
+  outcomes.fill(1, a + z, b);
+  weights.set(s.subarray(0, m), a);
 }
+
+/** Scratch of {@link canonicalBlock}. */
+let blockScratch = new Float64Array(256);
 
 /** Class k of one column chunk as fresh pairs (a chunk's blocks reused while its classes are read in order). */
 const chunkBlocks = new WeakMap<ColumnChunk, ColumnBlocks>();

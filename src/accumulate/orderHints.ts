@@ -70,12 +70,12 @@ export function originOf(of: object): RowOrigin | undefined {
 }
 
 /**
- * Whether `order` is exactly `argsort(keys)`: a permutation of the positions with ascending keys (−0 equal to 0) and
- * equal keys in ascending position — the one stable ascending order.
+ * Whether `order` is exactly `argsort(keys)`, given `sorted` = keys read in that order (`keys[order[r]]`, gathered
+ * by the caller anyway): a permutation of the n positions with ascending keys (−0 equal to 0) and equal keys in
+ * ascending position — the one stable ascending order.
  */
-export function isStableOrder(keys: ArrayLike<number>, order: Uint32Array): boolean {
-  const n = keys.length;
-  if (order.length !== n) return false;
+export function isStableOrder(sorted: ArrayLike<number>, order: Uint32Array, n: number): boolean {
+  if (order.length !== n || sorted.length !== n) return false;
   const seen = new Uint8Array(n);
   for (let r = 0; r < n; r++) {
     const i = order[r] as number;
@@ -83,11 +83,9 @@ export function isStableOrder(keys: ArrayLike<number>, order: Uint32Array): bool
     seen[i] = 1;
   }
   for (let r = 1; r < n; r++) {
-    const i = order[r - 1] as number;
-    const j = order[r] as number;
-    const a = keys[i] as number;
-    const b = keys[j] as number;
-    if (!(a < b || (a === b && i < j))) return false;
+    const a = sorted[r - 1] as number;
+    const b = sorted[r] as number;
+    if (!(a < b || (a === b && (order[r - 1] as number) < (order[r] as number)))) return false;
   }
   return true;
 }

@@ -64,18 +64,8 @@ export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: numb
     // class columns: every class binned in one sweep (shared with the other class-wise metrics of a lent batch)
     const swept = store.classBins(k, spec);
     if (swept !== undefined) return swept;
-    if (spec.scheme === 'equal-mass') {
-      // unweighted equal-mass cuts are order statistics and the sums are exact: the entries as they came, unsorted
-      const u = store.view(k);
-      if (u.scores.length === 0) return null;
-      if (u.weights === undefined)
-        return equalMassStatistics(u.scores, u.outcomes, spec.bins, spec.method, u.positives);
-    }
-    // weighted cuts walk cumulative weights, Ding's bins grow in order: the canonical order
-    const e = store.sorted(k);
-    if (e.scores.length === 0) return null;
-    const a = assignBinsFor(fn, e.scores, spec, e.weights, identity(e.scores.length), e.unit);
-    return binStatisticsUnchecked(a, e.scores, e.outcomes, e.weights);
+    // the same entries binned alike once for every metric reading them (AECE and AMCE: one Ding binning)
+    return store.memoBins(`${k}|${JSON.stringify(spec)}`, () => keptBins(fn, store, spec, k));
   }
   const c = (store as GridStore).cellsOf(k);
   if (c.scores.length === 0) return null;
@@ -86,6 +76,21 @@ export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: numb
   for (let i = 0; i < c.scores.length; i++)
     rows[a.index[i] as number] = (rows[a.index[i] as number] as number) + (c.counts[i] as number);
   return bins.map((b, j) => ({ ...b, count: rows[j] as number }));
+}
+
+/** The bins of group k of kept entries that no sweep bins. */
+function keptBins(fn: string, store: KeptEntriesStore, spec: BinningSpec, k: number): Bin[] | null {
+  if (spec.scheme === 'equal-mass') {
+    // unweighted equal-mass cuts are order statistics and the sums are exact: the entries as they came, unsorted
+    const u = store.view(k);
+    if (u.scores.length === 0) return null;
+    if (u.weights === undefined) return equalMassStatistics(u.scores, u.outcomes, spec.bins, spec.method, u.positives);
+  }
+  // weighted cuts walk cumulative weights, Ding's bins grow in order: the canonical order
+  const e = store.sorted(k);
+  if (e.scores.length === 0) return null;
+  const a = assignBinsFor(fn, e.scores, spec, e.weights, identity(e.scores.length), e.unit);
+  return binStatisticsUnchecked(a, e.scores, e.outcomes, e.weights);
 }
 
 /** Number of groups of a binned error's store. */
