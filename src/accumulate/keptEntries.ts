@@ -404,8 +404,8 @@ function canonicalBlock(outcomes: Float64Array, weights: Float64Array | undefine
     if (outcomes[i] === 0) s[zi++] = weights[i] as number;
     else s[oi++] = weights[i] as number;
   }
-  s.subarray(0, z).sort();
-  s.subarray(z, m).sort();
+  sortPart(s, 0, z);
+  sortPart(s, z, m);
   outcomes.fill(0, a, a + z);
   outcomes.fill(1, a + z, b);
   weights.set(s.subarray(0, m), a);
@@ -413,6 +413,40 @@ function canonicalBlock(outcomes: Float64Array, weights: Float64Array | undefine
 
 /** Scratch of {@link canonicalBlock}. */
 let blockScratch = new Float64Array(256);
+
+/** Counts of whole weights 1 … COUNTED − 1 for {@link sortPart}. */
+const COUNTED = 64;
+const weightCounts = new Int32Array(COUNTED);
+
+/**
+ * Sorts s[from, to) ascending: whole weights from 1 to {@link COUNTED} − 1 (a resample's counts, most of a tied block) by
+ * counting — the same numbers in the same order as a comparison sort, in O(m) — others by the typed-array sort.
+ */
+function sortPart(s: Float64Array, from: number, to: number): void {
+  if (to - from < 2) return;
+  let small = true;
+  for (let i = from; i < to && small; i++) {
+    const v = s[i] as number;
+    small = v > 0 && v < COUNTED && Math.floor(v) === v;
+  }
+  if (!small) {
+    s.subarray(from, to).sort();
+    return;
+  }
+  weightCounts.fill(0);
+  for (let i = from; i < to; i++) {
+    const v = s[i] as number;
+    weightCounts[v] = (weightCounts[v] as number) + 1;
+  }
+  let at = from;
+  for (let v = 1; v < COUNTED; v++) {
+    const c = weightCounts[v] as number;
+    if (c > 0) {
+      s.fill(v, at, at + c);
+      at += c;
+    }
+  }
+}
 
 /** Class k of one column chunk as fresh pairs (a chunk's blocks reused while its classes are read in order). */
 const chunkBlocks = new WeakMap<ColumnChunk, ColumnBlocks>();

@@ -70,15 +70,17 @@ describe('order hints', () => {
       expect(check(bad), JSON.stringify(bad)).toBe(false);
   });
 
-  it('canonicalSort gives the same columns with a right hint, a wrong one or none (ties, weights, outcomes)', () => {
-    for (let seed = 1; seed <= 20; seed++) {
+  it('canonicalSort gives the brute-force canonical order with a right hint, a wrong one or none', () => {
+    for (let seed = 1; seed <= 30; seed++) {
       const r = createRng('order-hints-sort', seed);
       const n = 50 + seed * 7;
       const scores = keys(seed + 100, n, seed % 2 === 1);
       const outcomes = Float64Array.from({ length: n }, () => r.integer(2));
-      const weights = seed % 3 === 0 ? undefined : Float64Array.from({ length: n }, () => 1 + r.integer(4));
+      // resample counts (counted), fractional and large weights (compared), or none
+      const weight = [() => 1 + r.integer(6), () => r.uniform() * 3 + 2 ** -30, () => 1 + r.integer(200)][seed % 3];
+      const weights = seed % 4 === 0 ? undefined : Float64Array.from({ length: n }, weight as () => number);
       const e = { scores, outcomes, weights, unit: 1 };
-      const want = canonicalSort(e);
+      const want = reference(scores, outcomes, weights);
       const wrong = argsort(scores, true);
       for (const hint of [argsort(scores), wrong, wrong.subarray(1)]) {
         const got = canonicalSort(e, hint);
@@ -91,3 +93,33 @@ describe('order hints', () => {
     }
   });
 });
+
+/**
+ * The canonical order by comparisons: positions by ascending score (−0 equal to 0, ties by position: the scores column
+ * keeps that order), then within each block of equal scores the (outcome, weight) pairs ascending.
+ */
+function reference(scores: ArrayLike<number>, outcomes: Float64Array, weights: Float64Array | undefined) {
+  const n = scores.length;
+  const pos = Array.from({ length: n }, (_, i) => i).sort(
+    (i, j) => (scores[i] as number) - (scores[j] as number) || i - j,
+  );
+  const out = {
+    scores: Float64Array.from(pos, (i) => scores[i] as number),
+    outcomes: new Float64Array(n),
+    weights: weights === undefined ? undefined : new Float64Array(n),
+  };
+  for (let a = 0; a < n;) {
+    let b = a + 1;
+    while (b < n && out.scores[b] === out.scores[a]) b++;
+    const pairs = pos
+      .slice(a, b)
+      .map((i) => [outcomes[i] as number, weights === undefined ? 0 : (weights[i] as number)] as const)
+      .sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    pairs.forEach(([o, w], j) => {
+      out.outcomes[a + j] = o;
+      if (out.weights !== undefined) out.weights[a + j] = w;
+    });
+    a = b;
+  }
+  return out;
+}
