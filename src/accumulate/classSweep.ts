@@ -5,7 +5,8 @@ import { sortedQuantileStatistics } from '../binning/equalMass.js';
 import { SELECT_MIN } from '../binning/rankSelect.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { ColumnBlocks, type ClassColumn, type ColumnChunk } from '../select/classColumns.js';
-import { canonicalSort, type EntryColumns } from './keptEntries.js';
+import { canonicalSort } from './canonicalSort.js';
+import type { EntryColumns } from './keptEntries.js';
 import { orderHint } from './orderHints.js';
 
 /**

@@ -4,7 +4,7 @@
  * exactly that order — so a wrong hint can cost time, never change a result.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalSort } from '../../src/accumulate/keptEntries.js';
+import { canonicalSort } from '../../src/accumulate/canonicalSort.js';
 import { isStableOrder, OrderCache, RowOrigin } from '../../src/accumulate/orderHints.js';
 import { argsort } from '../../src/kernels/argsort.js';
 import { createRng } from '../../src/random/rng.js';
