@@ -5,7 +5,8 @@ import type { Store } from '../accumulate/store.js';
 import { assignBinsFor } from '../binning/assignBins.js';
 import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
-import { equalMassStatistics } from '../binning/equalMass.js';
+import { equalMassStatistics, sortedQuantileStatistics } from '../binning/equalMass.js';
+import { sweepsQuantile } from '../accumulate/classSweep.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import type { StateMode, StoreRequest } from '../engine/definition.js';
 import { fail } from '../errors/fail.js';
@@ -89,6 +90,8 @@ function keptBins(fn: string, store: KeptEntriesStore, spec: BinningSpec, k: num
   // weighted cuts walk cumulative weights, Ding's bins grow in order: the canonical order
   const e = store.sorted(k);
   if (e.scores.length === 0) return null;
+  // this library's equal-mass bins of sorted entries are runs of them, summed run by run (as the class sweep does)
+  if (sweepsQuantile(spec)) return sortedQuantileStatistics(e.scores, e.outcomes, e.weights, spec.bins, e.unit);
   const a = assignBinsFor(fn, e.scores, spec, e.weights, identity(e.scores.length), e.unit);
   return binStatisticsUnchecked(a, e.scores, e.outcomes, e.weights);
 }
