@@ -139,6 +139,22 @@ export class PairSum {
     } else this.ok = false;
   }
 
+  /**
+   * Adds x, moving the pair to `target` first when it cannot take x exactly (then x starts the next pair) — every term
+   * kept exactly, in a few BigInt conversions at most for a sum of many scales. Call {@link moveTo} at the end.
+   */
+  push(x: number, target: ExactSum): void {
+    if (pairAdd(this.hi, this.lo, x)) {
+      this.hi = PAIR[0] as number;
+      this.lo = PAIR[1] as number;
+    } else {
+      target.add(this.hi);
+      target.add(this.lo);
+      this.hi = x;
+      this.lo = 0;
+    }
+  }
+
   /** Adds the pair (exact) to `target` and starts again from 0. */
   moveTo(target: ExactSum): void {
     target.add(this.hi);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bitLength, DenseSums, ExactSum, pow2, roundScaled, scaledOf } from '../../src/math/exactSum.js';
+import { bitLength, DenseSums, ExactSum, PairSum, pow2, roundScaled, scaledOf } from '../../src/math/exactSum.js';
 import { Fsum } from '../helpers/fsum.js';
 import { createRng } from '../../src/random/rng.js';
 
@@ -283,5 +283,19 @@ describe('ExactSum: the pair of doubles', () => {
       expect(folded.toJSON(), `case ${c} folded`).toEqual(referenceJson(values));
       expect(folded.value(), `case ${c} folded`).toBe(fsum(values));
     });
+  });
+
+  it('a chain of pairs (PairSum.push) keeps every term: the BigInt-only sum for hostile and pair-sized values', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const values = seed % 2 === 0 ? hostileValues(seed + 300, 300) : pairish(seed + 300, 300);
+      if (seed % 5 === 0) values.push(Infinity, 1, -Infinity);
+      const chain = new PairSum();
+      const target = new ExactSum();
+      for (const v of values) chain.push(v, target);
+      chain.moveTo(target);
+      expect(target.toJSON(), `seed ${seed}`).toEqual(referenceJson(values));
+      if (seed % 5 !== 0) expect(target.value(), `seed ${seed}`).toBe(fsum(values));
+      else expect(target.value()).toBeNaN();
+    }
   });
 });
