@@ -170,6 +170,32 @@ export class PairSum {
 }
 
 /**
+ * {@link PairSum.push} for pair b of arrays of pairs (`hi[b] + lo[b]`), moving to `targets[b]` (internal; per-bin sums
+ * of a hot loop). Move every pair to its target at the end ({@link movePairs}).
+ */
+export function pushPair(hi: Float64Array, lo: Float64Array, b: number, x: number, targets: readonly ExactSum[]): void {
+  if (pairAdd(hi[b] as number, lo[b] as number, x)) {
+    hi[b] = PAIR[0] as number;
+    lo[b] = PAIR[1] as number;
+  } else {
+    const t = targets[b] as ExactSum;
+    t.add(hi[b] as number);
+    t.add(lo[b] as number);
+    hi[b] = x;
+    lo[b] = 0;
+  }
+}
+
+/** Adds every pair of {@link pushPair} to its target. */
+export function movePairs(hi: Float64Array, lo: Float64Array, targets: readonly ExactSum[]): void {
+  for (let b = 0; b < hi.length; b++) {
+    const t = targets[b] as ExactSum;
+    t.add(hi[b] as number);
+    t.add(lo[b] as number);
+  }
+}
+
+/**
  * An exactly rounded running sum; plain data in JSON (internal). The sum is `exact` + `exactLo` + `scaled`·2^−1074: a
  * pair of doubles holding the sum exactly while every addition keeps it so (counts, whole weights, values of a few
  * scales — then reading it is one addition, no BigInt), and the BigInt part for everything else.

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bitLength, DenseSums, ExactSum, PairSum, pow2, roundScaled, scaledOf } from '../../src/math/exactSum.js';
+import {
+  bitLength,
+  DenseSums,
+  ExactSum,
+  movePairs,
+  PairSum,
+  pow2,
+  pushPair,
+  roundScaled,
+  scaledOf,
+} from '../../src/math/exactSum.js';
 import { Fsum } from '../helpers/fsum.js';
 import { createRng } from '../../src/random/rng.js';
 
@@ -296,6 +306,22 @@ describe('ExactSum: the pair of doubles', () => {
       expect(target.toJSON(), `seed ${seed}`).toEqual(referenceJson(values));
       if (seed % 5 !== 0) expect(target.value(), `seed ${seed}`).toBe(fsum(values));
       else expect(target.value()).toBeNaN();
+    }
+  });
+
+  it('arrays of pair chains (pushPair, per bin) keep every term of every bin', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const values = seed % 2 === 0 ? hostileValues(seed + 400, 400) : pairish(seed + 400, 400);
+      const bins = 1 + (seed % 6);
+      const targets = Array.from({ length: bins }, () => new ExactSum());
+      const hi = new Float64Array(bins);
+      const lo = new Float64Array(bins);
+      values.forEach((v, i) => pushPair(hi, lo, (i * 7) % bins, v, targets));
+      movePairs(hi, lo, targets);
+      targets.forEach((t, b) => {
+        const own = values.filter((_, i) => (i * 7) % bins === b);
+        expect(t.toJSON(), `seed ${seed} bin ${b}`).toEqual(referenceJson(own));
+      });
     }
   });
 });
