@@ -20,6 +20,12 @@ import { groupCount, selectionKey, selectPairs, type Pairs, type SelectionSpec }
 import type { CustomStore } from '../accumulate/store.js';
 import type { Batch, StoreRequest } from './definition.js';
 
+/** The distinct requests of a list of requests (a computation's, planned once per list: see `Computation`). */
+const PLANS = new WeakMap<
+  readonly StoreRequest[],
+  { keys: readonly string[]; distinct: readonly StoreRequest[]; index: readonly number[] }
+>();
+
 /** The key under which equal requests share one store. */
 export function requestKey(r: StoreRequest): string {
   switch (r.kind) {
@@ -100,21 +106,27 @@ export class Accumulator {
     readonly numClasses: number,
     stores?: Store[],
   ) {
-    const keys: string[] = [];
-    const distinct: StoreRequest[] = [];
-    this.index = requests.map((r) => {
-      const k = requestKey(r);
-      let i = keys.indexOf(k);
-      if (i < 0) {
-        i = keys.length;
-        keys.push(k);
-        distinct.push(r);
-      }
-      return i;
-    });
-    this.keys = keys;
-    this.requests = distinct;
-    this.stores = stores ?? distinct.map((r) => storeOf(fn, r, numClasses));
+    let plan = PLANS.get(requests);
+    if (plan === undefined) {
+      const keys: string[] = [];
+      const distinct: StoreRequest[] = [];
+      const index = requests.map((r) => {
+        const k = requestKey(r);
+        let i = keys.indexOf(k);
+        if (i < 0) {
+          i = keys.length;
+          keys.push(k);
+          distinct.push(r);
+        }
+        return i;
+      });
+      plan = { keys, distinct, index };
+      PLANS.set(requests, plan);
+    }
+    this.index = plan.index;
+    this.keys = plan.keys;
+    this.requests = plan.distinct;
+    this.stores = stores ?? this.requests.map((r) => storeOf(fn, r, numClasses));
     // every binning a kept store will be read in (several metrics may share it)
     requests.forEach((r, i) => {
       const store = this.stores[this.index[i] as number];

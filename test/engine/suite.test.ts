@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate, toProbabilities, type UMWarning } from '../../src/index.js';
 import { prepareSuite } from '../../src/engine/suite.js';
 import { EVALUATE } from '../../src/evaluate/suite.js';
+import { Computation } from '../../src/engine/computation.js';
 import { createRng } from '../../src/random/rng.js';
 
 /** Seeded probabilities on a grid (ties), with one-hot rows and exact zeros at labels (an infinite NLL). */
@@ -126,5 +127,21 @@ describe('prepareSuite', () => {
         }
       }
     }
+  });
+
+  it('plans one list of members once per mode and cell bits: stores as if planned afresh', () => {
+    const members = EVALUATE.members('evaluate', {}, 'bounded');
+    const kinds = (mode: 'exact' | 'bounded', cellBits?: number, list = members) => {
+      const c = new Computation('evaluate', list, mode, cellBits);
+      c.ensure(3);
+      return JSON.stringify(c.stores.map((store) => [store.kind, (store as { cellBits?: number }).cellBits]));
+    };
+    const exact = kinds('exact');
+    const bounded = kinds('bounded', 6);
+    expect(bounded).not.toBe(exact);
+    expect(kinds('exact')).toBe(exact);
+    expect(kinds('bounded', 6)).toBe(bounded);
+    expect(kinds('bounded', 9)).toBe(kinds('bounded', 9, [...members]));
+    expect(kinds('bounded', 9)).not.toBe(bounded);
   });
 });
