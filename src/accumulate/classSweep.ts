@@ -5,7 +5,9 @@ import { sortedQuantileStatistics } from '../binning/equalMass.js';
 import { SELECT_MIN } from '../binning/rankSelect.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { ColumnBlocks, type ClassColumn, type ColumnChunk } from '../select/classColumns.js';
-import { canonicalSort, type EntryColumns } from './keptEntries.js';
+import { canonicalSort } from './canonicalSort.js';
+import type { EntryColumns } from './keptEntries.js';
+import { orderHint } from './orderHints.js';
 
 /**
  * A store's binnings that one sweep computes, of the class entries above `threshold`: equal-width sums added to
@@ -93,7 +95,9 @@ export class ClassSweep {
    * entries above it; equal-mass bins are runs of it (the sorted construction, which the selection's equals).
    */
   private sorted(k: number, col: ClassColumn): void {
-    const sorted = canonicalSort(col);
+    // the resamples of prepared rows: the column's order carried over from the prepared rows' (orderHints.ts)
+    const only = this.chunks.length === 1 ? this.chunks[0] : undefined;
+    const sorted = canonicalSort(col, only?.threshold === null ? orderHint(only.cols, k) : undefined);
     const memo = new Map<string, Bin[]>();
     if (indexScratch.length < sorted.scores.length) indexScratch = new Int32Array(sorted.scores.length);
     const index = indexScratch;

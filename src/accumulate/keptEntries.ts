@@ -1,8 +1,9 @@
 import type { Bin, BinningSpec } from '../binning/types.js';
-import { argsort } from '../kernels/argsort.js';
 import { ColumnBlocks, type ClassColumns, type ColumnChunk } from '../select/classColumns.js';
 import { ClassHistogram } from './classHistogram.js';
 import { inCanonicalOrder, mergeSortedRuns } from './sortedRuns.js';
+import { orderHint } from './orderHints.js';
+import { canonicalSort } from './canonicalSort.js';
 import { ClassSweep, sweepsQuantile } from './classSweep.js';
 import type { Pairs } from '../select/selectPairs.js';
 import { numberList, type JsonPath, type Store } from './store.js';
@@ -70,7 +71,21 @@ export class KeptEntriesStore implements Store {
     this.sortedCache = new Array<EntryColumns | undefined>(groups).fill(undefined);
   }
 
+  /** Bins of a group in a binning (by key), kept until the store changes (AECE and AMCE read the same Ding bins). */
+  private readonly binsMemo = new Map<string, Bin[] | null>();
+
+  /** The bins `make` computes for `key`, computed once until the next add or merge; fresh objects on every call. */
+  memoBins(key: string, make: () => Bin[] | null): Bin[] | null {
+    let got = this.binsMemo.get(key);
+    if (got === undefined) {
+      got = make();
+      this.binsMemo.set(key, got);
+    }
+    return got === null ? null : got.map((b) => ({ ...b }));
+  }
+
   private changed(): void {
+    this.binsMemo.clear();
     this.sortedCache.fill(undefined);
     this.blocks = undefined;
     this.classBinsCache.clear();
@@ -215,7 +230,8 @@ export class KeptEntriesStore implements Store {
       this.sortedCache[0] = out;
       return out;
     }
-    const out = canonicalSort(this.view(k));
+    const e = this.view(k);
+    const out = canonicalSort(e, orderHint(e.scores));
     // class columns are sorted once per finish: caching every class would keep a sorted copy of every entry
     if (this.blocks === undefined) this.sortedCache[k] = out;
     return out;
@@ -335,50 +351,6 @@ export class KeptEntriesStore implements Store {
     s.add(pairs);
     return s;
   }
-}
-
-/**
- * Entries in the canonical order: ascending score, and within equal scores outcome 0 before 1, then ascending weight —
- * so every computation that walks them in order (cuts, bins, sweeps, running sums) gives the same bits for the same
- * set of entries, however they arrived (internal).
- */
-export function canonicalSort(e: EntryView): EntryColumns {
-  const n = e.scores.length;
-  const order = argsort(e.scores);
-  const scores = new Float64Array(n);
-  const outcomes = new Float64Array(n);
-  const weights = e.weights === undefined ? undefined : new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    const i = order[r] as number;
-    scores[r] = e.scores[i] as number;
-    outcomes[r] = e.outcomes[i] as number;
-    if (weights !== undefined) weights[r] = (e.weights as Float64Array)[i] as number;
-  }
-  // blocks of equal scores: outcome 0 first, then 1, each by ascending weight (only the column values matter)
-  for (let a = 0; a < n;) {
-    let b = a + 1;
-    while (b < n && scores[b] === scores[a]) b++;
-    if (b - a > 1) canonicalBlock(outcomes, weights, a, b);
-    a = b;
-  }
-  return { scores, outcomes, weights, unit: e.unit };
-}
-
-/** Orders one block of equal scores: outcomes ascending, weights ascending within each outcome (internal). */
-function canonicalBlock(outcomes: Float64Array, weights: Float64Array | undefined, a: number, b: number): void {
-  if (weights === undefined) {
-    outcomes.subarray(a, b).sort();
-    return;
-  }
-  const zero: number[] = [];
-  const one: number[] = [];
-  for (let i = a; i < b; i++) (outcomes[i] === 0 ? zero : one).push(weights[i] as number);
-  const z = Float64Array.from(zero).sort();
-  const o = Float64Array.from(one).sort();
-  outcomes.fill(0, a, a + z.length);
-  outcomes.fill(1, a + z.length, b);
-  weights.set(z, a);
-  weights.set(o, a + z.length);
 }
 
 /** Class k of one column chunk as fresh pairs (a chunk's blocks reused while its classes are read in order). */

@@ -1,4 +1,7 @@
-import { ExactSum, quotient, scratchSums } from '../math/exactSum.js';
+import { ExactSum, PairSum, quotient } from '../math/exactSum.js';
+
+/** The two running pairs of {@link MeanStore}'s term-by-term sums (each moved to its sum, and reset, per call). */
+const MEAN_PAIRS = [new PairSum(), new PairSum()];
 import type { JsonPath, Store } from './store.js';
 
 /**
@@ -52,24 +55,27 @@ export class MeanStore implements Store {
     products: boolean,
     totals: boolean,
   ): void {
-    const dense = scratchSums();
+    // pairs of doubles moved to the exact sums only when a term does not fit (see PairSum.push): no bank, no fold
+    const sum = MEAN_PAIRS[0] as PairSum;
+    const total = MEAN_PAIRS[1] as PairSum;
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number;
       if (weights === undefined) {
-        dense.add(0, v);
+        sum.push(v, this.weighted);
         continue;
       }
       const w = weights[i] as number;
       if (products) {
         const p = w * v;
         // a product beyond float64 (or lost among the subnormals) is added exactly
-        if ((Number.isFinite(p) && Math.abs(p) >= 2 ** -1022) || p === 0 || !Number.isFinite(v)) dense.add(0, p);
+        if ((Number.isFinite(p) && Math.abs(p) >= 2 ** -1022) || p === 0 || !Number.isFinite(v))
+          sum.push(p, this.weighted);
         else this.weighted.addProduct(w, v);
       }
-      if (totals) dense.add(1, w);
+      if (totals) total.push(w, this.weight);
     }
-    if (products) dense.foldInto(0, this.weighted);
-    if (totals) dense.foldInto(1, this.weight);
+    sum.moveTo(this.weighted);
+    total.moveTo(this.weight);
   }
 
   merge(other: Store): void {

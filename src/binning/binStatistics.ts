@@ -1,5 +1,5 @@
 import { addToBinSums, binsOfSums, emptyBinSums, type BinSums } from './binSums.js';
-import { ExactSum, scratchSums } from '../math/exactSum.js';
+import { ExactSum, PairSum, scratchSums } from '../math/exactSum.js';
 import { fail } from '../errors/fail.js';
 import { midpointEdges } from './cuts.js';
 import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
@@ -156,7 +156,8 @@ export function binStatisticsUnchecked(
 
 /**
  * Adds entries [from, to) to one bin's exact sums (`count` aside): Σw and Σw·o in doubles while every addition is
- * exact (whole weights: the TwoSum error stays 0), through the dense bank otherwise; Σw·s always through the bank.
+ * exact (whole weights: the TwoSum error stays 0), through the dense bank otherwise; Σw·s as a pair of doubles while the
+ * pair holds it exactly (`PairSum`), else through the bank.
  * The same exact sums as `addToBinSums` (internal).
  */
 export function addRun(
@@ -169,16 +170,23 @@ export function addRun(
   to: number,
 ): void {
   const dense = scratchSums();
+  // Σs or Σw·s first as a pair of doubles (a run of sorted entries spans few scales); the bank when the pair cannot
+  const pair = RUN_PAIR;
+  pair.reset();
   if (weights === undefined) {
     let ones = 0;
     for (let j = from; j < to; j++) {
-      dense.add(1, scores[j] as number);
+      pair.add(scores[j] as number);
       const o = outcomes[j] as number;
       if (o === 1) ones++;
       else if (o !== 0) dense.add(2, o);
     }
     (sums.weight[b] as ExactSum).addInteger(to - from);
-    dense.foldInto(1, sums.score[b] as ExactSum);
+    if (pair.ok) pair.moveTo(sums.score[b] as ExactSum);
+    else {
+      for (let j = from; j < to; j++) dense.add(1, scores[j] as number);
+      dense.foldInto(1, sums.score[b] as ExactSum);
+    }
     dense.foldInto(2, sums.outcome[b] as ExactSum);
     if (ones > 0) (sums.outcome[b] as ExactSum).addInteger(ones);
     return;
@@ -189,7 +197,7 @@ export function addRun(
   for (let j = from; j < to; j++) {
     const w = weights[j] as number;
     const o = outcomes[j] as number;
-    dense.add(1, w * (scores[j] as number));
+    pair.add(w * (scores[j] as number));
     // two sums kept in doubles while no addition rounds (TwoSum: the error term of each is 0)
     const t = sw + w;
     const bb = t - sw;
@@ -202,7 +210,11 @@ export function addRun(
       so = u;
     } else if (o !== 0) exact = false;
   }
-  dense.foldInto(1, sums.score[b] as ExactSum);
+  if (pair.ok) pair.moveTo(sums.score[b] as ExactSum);
+  else {
+    for (let j = from; j < to; j++) dense.add(1, (weights[j] as number) * (scores[j] as number));
+    dense.foldInto(1, sums.score[b] as ExactSum);
+  }
   if (exact && Number.isFinite(sw)) {
     (sums.weight[b] as ExactSum).add(sw);
     (sums.outcome[b] as ExactSum).add(so);
@@ -218,6 +230,9 @@ export function addRun(
   dense.foldInto(0, sums.weight[b] as ExactSum);
   dense.foldInto(2, sums.outcome[b] as ExactSum);
 }
+
+/** The pair {@link addRun} tries first (reset per run). */
+const RUN_PAIR = new PairSum();
 
 /** Three scratch sums for {@link runStatistics} (each read and cleared per bin). */
 const RUN_SUMS = {

@@ -1,5 +1,5 @@
 import { BIN_SUMS_MAX, binSumsF64, columnKernel, WASM_COLUMN_MAX } from '../kernels/columnsWasm.js';
-import { DenseSums, type ExactSum } from '../math/exactSum.js';
+import { DenseSums, movePairs, pushPair, type ExactSum } from '../math/exactSum.js';
 import { addRun } from './binStatistics.js';
 import type { BinSums } from './binSums.js';
 import { equalWidthEdges, equalWidthIndex } from './equalWidth.js';
@@ -118,7 +118,8 @@ export function denseBank(size: number): DenseSums {
  * (`positives`, when given, lists the positions of the ones).
  * Unweighted float32 scores are summed per (bin, window of exponents) in plain float64 additions, exact by the window
  * bound, and folded into the exact sums once per bin and window; other scores and weighted entries go through a dense
- * exact bank with one sum per bin (and quantity) — whole weights only for Σw·s (their Σw and Σw·o are exact doubles).
+ * exact bank with one sum per bin (and quantity) — with whole weights only Σw·s needs exact sums (their Σw and Σw·o are
+ * exact doubles), kept as a chain of double pairs per bin.
  */
 export function addColumnToBinSums(
   sums: BinSums,
@@ -133,8 +134,10 @@ export function addColumnToBinSums(
   const count = new Float64Array(numBins);
   if (weights !== undefined && wholeWeights(weights)) {
     // whole weights (bootstrap resample counts) below 2^53 in total: Σw and Σw·o are whole numbers whose every partial
-    // sum is a double, so plain additions are exact — only Σw·s needs the dense bank
-    const dense = denseBank(numBins);
+    // sum is a double, so plain additions are exact — only Σw·s needs exact sums: a chain of double pairs per bin
+    // (PairSum.push: a pair moves to the bin's sum only when a term does not fit it)
+    const hi = new Float64Array(numBins);
+    const lo = new Float64Array(numBins);
     const weight = new Float64Array(numBins);
     const ones = new Float64Array(numBins);
     for (let j = 0; j < m; j++) {
@@ -142,13 +145,13 @@ export function addColumnToBinSums(
       const w = weights[j] as number;
       count[b] = (count[b] as number) + 1;
       weight[b] = (weight[b] as number) + w;
-      dense.add(b, w * (scores[j] as number));
+      pushPair(hi, lo, b, w * (scores[j] as number), sums.score);
       if ((outcomes[j] as number) === 1) ones[b] = (ones[b] as number) + w;
     }
+    movePairs(hi, lo, sums.score);
     for (let b = 0; b < numBins; b++) {
       sums.count[b] = (sums.count[b] as number) + (count[b] as number);
       (sums.weight[b] as ExactSum).addInteger(weight[b] as number);
-      dense.foldInto(b, sums.score[b] as ExactSum);
       (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
     }
     return;

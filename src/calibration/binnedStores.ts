@@ -5,7 +5,8 @@ import type { Store } from '../accumulate/store.js';
 import { assignBinsFor } from '../binning/assignBins.js';
 import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
-import { equalMassStatistics } from '../binning/equalMass.js';
+import { equalMassStatistics, sortedQuantileStatistics } from '../binning/equalMass.js';
+import { sweepsQuantile } from '../accumulate/classSweep.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import type { StateMode, StoreRequest } from '../engine/definition.js';
 import { fail } from '../errors/fail.js';
@@ -64,18 +65,8 @@ export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: numb
     // class columns: every class binned in one sweep (shared with the other class-wise metrics of a lent batch)
     const swept = store.classBins(k, spec);
     if (swept !== undefined) return swept;
-    if (spec.scheme === 'equal-mass') {
-      // unweighted equal-mass cuts are order statistics and the sums are exact: the entries as they came, unsorted
-      const u = store.view(k);
-      if (u.scores.length === 0) return null;
-      if (u.weights === undefined)
-        return equalMassStatistics(u.scores, u.outcomes, spec.bins, spec.method, u.positives);
-    }
-    // weighted cuts walk cumulative weights, Ding's bins grow in order: the canonical order
-    const e = store.sorted(k);
-    if (e.scores.length === 0) return null;
-    const a = assignBinsFor(fn, e.scores, spec, e.weights, identity(e.scores.length), e.unit);
-    return binStatisticsUnchecked(a, e.scores, e.outcomes, e.weights);
+    // the same entries binned alike once for every metric reading them (AECE and AMCE: one Ding binning)
+    return store.memoBins(`${k}|${JSON.stringify(spec)}`, () => keptBins(fn, store, spec, k));
   }
   const c = (store as GridStore).cellsOf(k);
   if (c.scores.length === 0) return null;
@@ -86,6 +77,23 @@ export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: numb
   for (let i = 0; i < c.scores.length; i++)
     rows[a.index[i] as number] = (rows[a.index[i] as number] as number) + (c.counts[i] as number);
   return bins.map((b, j) => ({ ...b, count: rows[j] as number }));
+}
+
+/** The bins of group k of kept entries that no sweep bins. */
+function keptBins(fn: string, store: KeptEntriesStore, spec: BinningSpec, k: number): Bin[] | null {
+  if (spec.scheme === 'equal-mass') {
+    // unweighted equal-mass cuts are order statistics and the sums are exact: the entries as they came, unsorted
+    const u = store.view(k);
+    if (u.scores.length === 0) return null;
+    if (u.weights === undefined) return equalMassStatistics(u.scores, u.outcomes, spec.bins, spec.method, u.positives);
+  }
+  // weighted cuts walk cumulative weights, Ding's bins grow in order: the canonical order
+  const e = store.sorted(k);
+  if (e.scores.length === 0) return null;
+  // this library's equal-mass bins of sorted entries are runs of them, summed run by run (as the class sweep does)
+  if (sweepsQuantile(spec)) return sortedQuantileStatistics(e.scores, e.outcomes, e.weights, spec.bins, e.unit);
+  const a = assignBinsFor(fn, e.scores, spec, e.weights, identity(e.scores.length), e.unit);
+  return binStatisticsUnchecked(a, e.scores, e.outcomes, e.weights);
 }
 
 /** Number of groups of a binned error's store. */

@@ -8,10 +8,23 @@ import { RowsStore } from '../accumulate/rowsStore.js';
 import type { JsonPath } from '../accumulate/store.js';
 import { type Store } from '../accumulate/store.js';
 import type { Precision } from '../binning/types.js';
-import { keptColumns, lentColumns, readsClassColumns, type ClassColumns } from '../select/classColumns.js';
+import { hintOrder, originOf, type RowOrigin } from '../accumulate/orderHints.js';
+import {
+  ColumnBlocks,
+  keptColumns,
+  lentColumns,
+  readsClassColumns,
+  type ClassColumns,
+} from '../select/classColumns.js';
 import { groupCount, selectionKey, selectPairs, type Pairs, type SelectionSpec } from '../select/selectPairs.js';
 import type { CustomStore } from '../accumulate/store.js';
 import type { Batch, StoreRequest } from './definition.js';
+
+/** The distinct requests of a list of requests (a computation's, planned once per list: see `Computation`). */
+const PLANS = new WeakMap<
+  readonly StoreRequest[],
+  { keys: readonly string[]; distinct: readonly StoreRequest[]; index: readonly number[] }
+>();
 
 /** The key under which equal requests share one store. */
 export function requestKey(r: StoreRequest): string {
@@ -49,6 +62,32 @@ function storeOf(fn: string, r: StoreRequest, numClasses: number): Store {
 }
 
 /**
+ * A candidate order for the scores of a one-group selection of a batch of prepared rows: the prepared rows' order of
+ * the same selection, restricted to the batch's rows (see orderHints.ts; checked before it is used).
+ */
+function hintPairs(pairs: Pairs, s: SelectionSpec, key: string, origin: RowOrigin): void {
+  hintOrder(pairs.scores, () => {
+    const full = origin.orders.order(`pairs|${key}`, () => {
+      const all = selectPairs(origin.source.p, origin.source.y, undefined, s);
+      return all.length === 1 ? (all[0] as Pairs).scores : undefined;
+    });
+    return full === null ? undefined : origin.restrict(full);
+  });
+}
+
+/** A candidate order per class column of a batch of prepared rows, as {@link hintPairs}. */
+function hintColumns(cols: ClassColumns, precision: Precision, origin: RowOrigin): void {
+  let blocks: ColumnBlocks | undefined;
+  hintOrder(cols, (k) => {
+    const full = origin.orders.order(`columns|${precision}|${k}`, () => {
+      blocks ??= new ColumnBlocks([{ cols: lentColumns(origin.source, precision), threshold: null }]);
+      return blocks.column(k).scores;
+    });
+    return full === null ? undefined : origin.restrict(full);
+  });
+}
+
+/**
  * The stores of a set of requests, one per distinct key, for data of `numClasses` classes: each batch is selected
  * once per distinct selection and each value computed once per distinct key, whatever the number of metrics that read
  * them (internal; shared by the public functions, `evaluate` and the mergeable states).
@@ -67,21 +106,27 @@ export class Accumulator {
     readonly numClasses: number,
     stores?: Store[],
   ) {
-    const keys: string[] = [];
-    const distinct: StoreRequest[] = [];
-    this.index = requests.map((r) => {
-      const k = requestKey(r);
-      let i = keys.indexOf(k);
-      if (i < 0) {
-        i = keys.length;
-        keys.push(k);
-        distinct.push(r);
-      }
-      return i;
-    });
-    this.keys = keys;
-    this.requests = distinct;
-    this.stores = stores ?? distinct.map((r) => storeOf(fn, r, numClasses));
+    let plan = PLANS.get(requests);
+    if (plan === undefined) {
+      const keys: string[] = [];
+      const distinct: StoreRequest[] = [];
+      const index = requests.map((r) => {
+        const k = requestKey(r);
+        let i = keys.indexOf(k);
+        if (i < 0) {
+          i = keys.length;
+          keys.push(k);
+          distinct.push(r);
+        }
+        return i;
+      });
+      plan = { keys, distinct, index };
+      PLANS.set(requests, plan);
+    }
+    this.index = plan.index;
+    this.keys = plan.keys;
+    this.requests = plan.distinct;
+    this.stores = stores ?? this.requests.map((r) => storeOf(fn, r, numClasses));
     // every binning a kept store will be read in (several metrics may share it)
     requests.forEach((r, i) => {
       const store = this.stores[this.index[i] as number];
@@ -102,6 +147,7 @@ export class Accumulator {
    * caller that returns to its user before finishing (a state) passes `keep`.
    */
   add(batch: Batch, keep = false): void {
+    const origin = originOf(batch.p);
     const selections = new Map<string, Pairs[]>();
     const pairs = (s: SelectionSpec): Pairs[] => {
       const k = selectionKey(s);
@@ -109,6 +155,7 @@ export class Accumulator {
       if (got === undefined) {
         got = selectPairs(batch.p, batch.y, batch.w, s);
         selections.set(k, got);
+        if (origin !== undefined && got.length === 1) hintPairs(got[0] as Pairs, s, k, origin);
       }
       return got;
     };
@@ -121,6 +168,7 @@ export class Accumulator {
       if (got === undefined) {
         got = copy ? keptColumns(columns(s, false)) : lentColumns(batch, s.precision);
         cache.set(s.precision, got);
+        if (!copy && origin !== undefined) hintColumns(got, s.precision, origin);
       }
       return got;
     };

@@ -17,6 +17,12 @@ export interface Member {
 /** A member's outcome: its value, or the typed error its finish threw (a suite may report it as null). */
 export type Outcome = { readonly value: unknown } | { readonly error: UMError };
 
+/** The requests each list of members was planned into, per mode, cell bits and function (kept with the list). */
+const PLANS = new WeakMap<
+  readonly Member[],
+  Map<string, { requests: StoreRequest[]; offsets: number[]; counts: number[] }>
+>();
+
 /**
  * One or more metrics accumulated together: their requests planned into shared stores, fed batch by batch, merged and
  * finished. The public functions run one batch through it, `evaluate` runs its suite through it, and a mergeable
@@ -40,6 +46,16 @@ export class Computation {
     /** The function named by errors of the plan (a state's `createState`); default `fn`. */
     planFn = fn,
   ) {
+    const key = `${mode}|${cellBits ?? ''}|${planFn}`;
+    let plans = PLANS.get(members);
+    const known = plans?.get(key);
+    if (known !== undefined) {
+      // the same members planned alike (a prepared suite's every weighting): requests are plain descriptions
+      this.requests = known.requests;
+      this.offsets = known.offsets;
+      this.counts = known.counts;
+      return;
+    }
     this.requests = [];
     for (const m of members) {
       const own = m.def.requests(planFn, m.config, mode, cellBits);
@@ -47,6 +63,8 @@ export class Computation {
       this.counts.push(own.length);
       this.requests.push(...own);
     }
+    if (plans === undefined) PLANS.set(members, (plans = new Map()));
+    plans.set(key, { requests: this.requests, offsets: this.offsets, counts: this.counts });
   }
 
   /** The row statistics the members need from the validating pass (levels: 1 adds Σp², 2 adds Σp·ln p too). */

@@ -44,6 +44,27 @@ export function weightedBatch(
   return positiveRows(p, y, weightInput(fn, weights, p.n, rules)?.w, statsMode);
 }
 
+/**
+ * {@link weightedBatch} and which rows it kept: batch row j is row `rows[j]` of `p` (`undefined`: every row, the batch
+ * is `p` itself) — for the orders carried over between weightings (accumulate/orderHints.ts) (internal).
+ */
+export function weightedRows(
+  fn: string,
+  p: ProbMatrix,
+  y: Int32Array,
+  weights: unknown,
+  statsMode: RowStatsMode,
+  rules: WeightRules,
+): { batch: Batch; rows: Int32Array | undefined } {
+  const w = weightInput(fn, weights, p.n, rules)?.w;
+  const batch = positiveRows(p, y, w, statsMode);
+  if (batch.p === p || w === undefined) return { batch, rows: undefined };
+  const rows = new Int32Array(batch.p.n);
+  // the rows positiveRows keeps: weight > 0, in order
+  for (let i = 0, j = 0; i < w.length; i++) if ((w[i] as number) > 0) rows[j++] = i;
+  return { batch, rows };
+}
+
 /** Combines the weight rules of several metrics (the strictest of each). */
 export function weightRulesOf(members: readonly Member[]): WeightRules {
   const rules = members.map((m) => m.def.weightRules?.(m.config) ?? {});

@@ -5,7 +5,8 @@ import type { RowStats } from '../kernels/rowStatsTypes.js';
 import { emitWarning, type UMWarning, type WarningHandler, type WarningOptions } from '../warnings/warnings.js';
 import { Computation, type Member, type Outcome } from './computation.js';
 import type { Batch, MetricDefinition, StateMode } from './definition.js';
-import { labeledBatch, valueOf, weightedBatch, weightRulesOf, type RunOptions } from './inputs.js';
+import { labeledBatch, valueOf, weightedRows, weightRulesOf, type RunOptions } from './inputs.js';
+import { OrderCache, RowOrigin, setOrigin } from '../accumulate/orderHints.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 
@@ -89,9 +90,14 @@ export function prepareSuite<R>(
   const rules = suiteWeightRules(suite, members);
   const p = probMatrix(fn, scores, options, statsMode);
   const y = labelArray(fn, labels, p.n, p.numClasses);
+  // the sort orders of the rows' key columns, computed once and carried over to every weighting's kept rows
+  const orders = new OrderCache();
+  const source = { p, y, w: undefined };
+  setOrigin(p, new RowOrigin(source, undefined, orders));
   return (weights, onWarning) => {
     const computation = new Computation(fn, members, 'exact');
-    const batch = weightedBatch(fn, p, y, weights, statsMode, rules);
+    const { batch, rows } = weightedRows(fn, p, y, weights, statsMode, rules);
+    if (batch.p !== p) setOrigin(batch.p, new RowOrigin(source, rows, orders));
     return finishOne(suite, computation, batch, onWarning === undefined ? {} : { onWarning });
   };
 }

@@ -98,40 +98,132 @@ export interface ExactSumJSON {
 }
 
 /**
- * Adds two doubles when their sum is a double (no rounding: the TwoSum error term is 0); `undefined` otherwise (or
- * beyond the largest double).
+ * Adds x to the exact pair hi + lo (two doubles whose exact sum is the running sum): TwoSum's error of hi + x goes to
+ * lo. Returns whether that stayed exact (the new pair in {@link PAIR}); false when lo + error rounds, or beyond the
+ * largest double (NaN or ±∞ anywhere).
  */
-function exactSum2(a: number, b: number): number | undefined {
-  const s = a + b;
-  const bb = s - a;
-  return a - (s - bb) + (b - bb) === 0 && Number.isFinite(s) ? s : undefined;
+function pairAdd(hi: number, lo: number, x: number): boolean {
+  const s = hi + x;
+  const bb = s - hi;
+  const err = hi - (s - bb) + (x - bb);
+  let t = lo;
+  if (err !== 0) {
+    t = lo + err;
+    const cc = t - lo;
+    if (lo - (t - cc) + (err - cc) !== 0) return false;
+  }
+  if (!Number.isFinite(s + t)) return false;
+  PAIR[0] = s;
+  PAIR[1] = t;
+  return true;
+}
+
+/** The pair {@link pairAdd} made. */
+const PAIR = new Float64Array(2);
+
+/**
+ * A running sum in two doubles, hi + lo exactly (see `pairAdd`) — a hot loop's sum with no bank and no fold while it
+ * spans fewer than ~106 bits. `ok` turns false for good at the first addition the pair cannot keep; the caller then
+ * sums the same terms another way (internal).
+ */
+export class PairSum {
+  hi = 0;
+  lo = 0;
+  ok = true;
+
+  add(x: number): void {
+    if (!this.ok) return;
+    if (pairAdd(this.hi, this.lo, x)) {
+      this.hi = PAIR[0] as number;
+      this.lo = PAIR[1] as number;
+    } else this.ok = false;
+  }
+
+  /**
+   * Adds x, moving the pair to `target` first when it cannot take x exactly (then x starts the next pair) — every term
+   * kept exactly, in a few BigInt conversions at most for a sum of many scales. Call {@link moveTo} at the end.
+   */
+  push(x: number, target: ExactSum): void {
+    if (pairAdd(this.hi, this.lo, x)) {
+      this.hi = PAIR[0] as number;
+      this.lo = PAIR[1] as number;
+    } else {
+      target.add(this.hi);
+      target.add(this.lo);
+      this.hi = x;
+      this.lo = 0;
+    }
+  }
+
+  /** Adds the pair (exact) to `target` and starts again from 0. */
+  moveTo(target: ExactSum): void {
+    target.add(this.hi);
+    target.add(this.lo);
+    this.reset();
+  }
+
+  reset(): void {
+    this.hi = 0;
+    this.lo = 0;
+    this.ok = true;
+  }
 }
 
 /**
- * An exactly rounded running sum; plain data in JSON (internal). The sum is `exact` + `scaled`·2^−1074: a double part
- * holding the sum while every addition is exact in double arithmetic (counts, whole weights, values of one scale —
- * then reading it costs nothing), and the BigInt part for everything else.
+ * {@link PairSum.push} for pair b of arrays of pairs (`hi[b] + lo[b]`), moving to `targets[b]` (internal; per-bin sums
+ * of a hot loop). Move every pair to its target at the end ({@link movePairs}).
+ */
+export function pushPair(hi: Float64Array, lo: Float64Array, b: number, x: number, targets: readonly ExactSum[]): void {
+  if (pairAdd(hi[b] as number, lo[b] as number, x)) {
+    hi[b] = PAIR[0] as number;
+    lo[b] = PAIR[1] as number;
+  } else {
+    const t = targets[b] as ExactSum;
+    t.add(hi[b] as number);
+    t.add(lo[b] as number);
+    hi[b] = x;
+    lo[b] = 0;
+  }
+}
+
+/** Adds every pair of {@link pushPair} to its target. */
+export function movePairs(hi: Float64Array, lo: Float64Array, targets: readonly ExactSum[]): void {
+  for (let b = 0; b < hi.length; b++) {
+    const t = targets[b] as ExactSum;
+    t.add(hi[b] as number);
+    t.add(lo[b] as number);
+  }
+}
+
+/**
+ * An exactly rounded running sum; plain data in JSON (internal). The sum is `exact` + `exactLo` + `scaled`·2^−1074: a
+ * pair of doubles holding the sum exactly while every addition keeps it so (counts, whole weights, values of a few
+ * scales — then reading it is one addition, no BigInt), and the BigInt part for everything else.
  */
 export class ExactSum {
   /** Σ x · 2^1074 of the finite values added that did not go into {@link exact}. */
   private scaled = 0n;
-  /** A double part of the sum, exact: only sums without rounding were kept in it. */
+  /** A double part of the sum, exact with {@link exactLo}: only sums kept exactly by `pairAdd` went into them. */
   private exact = 0;
+  private exactLo = 0;
   /** Sum of the non-finite values added (0 when none): ∞ + x = ∞, ∞ − ∞ = NaN. */
   special = 0;
 
   /** The finite part of the sum times 2^1074 (the BigInt every exact computation reads). */
   total(): bigint {
-    return this.exact === 0 ? this.scaled : this.scaled + scaledOf(this.exact);
+    let t = this.exact === 0 ? this.scaled : this.scaled + scaledOf(this.exact);
+    if (this.exactLo !== 0) t += scaledOf(this.exactLo);
+    return t;
   }
 
   /** Adds one number: to the double part when that is exact, else to the BigInt. */
   add(x: number): void {
     if (!Number.isFinite(x)) this.special += x;
     else if (x !== 0) {
-      const s = exactSum2(this.exact, x);
-      if (s !== undefined) this.exact = s;
-      else this.scaled += scaledOf(x);
+      if (pairAdd(this.exact, this.exactLo, x)) {
+        this.exact = PAIR[0] as number;
+        this.exactLo = PAIR[1] as number;
+      } else this.scaled += scaledOf(x);
     }
   }
 
@@ -161,15 +253,17 @@ export class ExactSum {
   /** Adds a whole number below 2^53 in magnitude (counts), exactly. */
   addInteger(k: number): void {
     if (k === 0) return;
-    const s = exactSum2(this.exact, k);
-    if (s !== undefined) this.exact = s;
-    else this.scaled += BigInt(k) << SCALE_BITS;
+    if (pairAdd(this.exact, this.exactLo, k)) {
+      this.exact = PAIR[0] as number;
+      this.exactLo = PAIR[1] as number;
+    } else this.scaled += BigInt(k) << SCALE_BITS;
   }
 
   /** Adds another sum (exact). */
   addSum(other: ExactSum): void {
     this.scaled += other.scaled;
     if (other.exact !== 0) this.add(other.exact);
+    if (other.exactLo !== 0) this.add(other.exactLo);
     this.special += other.special;
   }
 
@@ -177,19 +271,20 @@ export class ExactSum {
   clear(): void {
     this.scaled = 0n;
     this.exact = 0;
+    this.exactLo = 0;
     this.special = 0;
   }
 
   /** The correctly rounded sum (round half to even); the non-finite sum when any non-finite value was added. */
   value(): number {
     if (this.special !== 0 || Number.isNaN(this.special)) return this.special;
-    // the double part alone is the exact sum, a double: rounding it changes nothing
-    return this.scaled === 0n ? this.exact + 0 : roundScaled(this.total());
+    // the double pair alone is the exact sum: one IEEE addition rounds it correctly (half to even), + 0 turns −0 to 0
+    return this.scaled === 0n ? this.exact + this.exactLo + 0 : roundScaled(this.total());
   }
 
   /** Whether nothing but zeros was added. */
   isZero(): boolean {
-    return this.scaled === 0n && this.exact === 0 && this.special === 0;
+    return this.scaled === 0n && this.exact === 0 && this.exactLo === 0 && this.special === 0;
   }
 
   /** The sum times 2^1074 as hexadecimal digits times a power of two (`"1a3fp1012"` = 0x1a3f · 2^1012). */
@@ -237,6 +332,9 @@ export function quotient(num: ExactSum, den: ExactSum): number {
   if (d <= 0n) return num.value() / den.value();
   return roundScaled((num.total() << SCALE_BITS) / d);
 }
+
+/** 2^(j − 1074) for j = 0 … 2078: the weight of a cell's unit (exponent e: top 2^(e+31−1074), low 2^(e−1−1074)). */
+const CELL_SCALE = Float64Array.from({ length: 2079 }, (_, j) => pow2(j - 1074));
 
 /** Adds per cell before a fold: each lower cell grows by < 2^32 per add and must stay below 2^53. */
 const FOLD_EVERY = 2 ** 20;
@@ -305,32 +403,58 @@ export class DenseSums {
     const target = this.pending[k] as ExactSum;
     if (hi >= lo) {
       const c = this.cells;
-      // first as a double: every cell is a double times a power of two (exact below exponent 2000), and while each
-      // addition of them is exact (TwoSum error 0) the double is the sum, with no BigInt at all
-      let d: number | undefined = 0;
       if (hi < 2000) {
-        for (let e = lo; e <= hi && d !== undefined; e++) {
+        // every cell is a double times a power of two (exact below exponent 2000): summed into a pair of doubles,
+        // lowest first; a cell the pair cannot take exactly moves the pair to the target and starts the next one — a
+        // few BigInt conversions for a sum spanning many scales instead of one per cell
+        let dh = 0;
+        let dl = 0;
+        for (let e = lo; e <= hi; e++) {
           const at = k * CELLS + (e << 1);
-          const top = c[at] as number;
           const low = c[at + 1] as number;
-          if (top !== 0) d = exactSum2(d, top * pow2(e + 31 - 1074));
-          if (low !== 0 && d !== undefined) d = exactSum2(d, low * pow2(e - 1 - 1074));
+          const top = c[at] as number;
+          if (low !== 0) {
+            const v = low * (CELL_SCALE[e - 1] as number);
+            if (pairAdd(dh, dl, v)) {
+              dh = PAIR[0] as number;
+              dl = PAIR[1] as number;
+            } else {
+              target.add(dh);
+              target.add(dl);
+              dh = v;
+              dl = 0;
+            }
+          }
+          if (top !== 0) {
+            const v = top * (CELL_SCALE[e + 31] as number);
+            if (pairAdd(dh, dl, v)) {
+              dh = PAIR[0] as number;
+              dl = PAIR[1] as number;
+            } else {
+              target.add(dh);
+              target.add(dl);
+              dh = v;
+              dl = 0;
+            }
+          }
+          c[at] = 0;
+          c[at + 1] = 0;
         }
-      } else d = undefined;
-      let s = 0n;
-      for (let e = lo; e <= hi; e++) {
-        const at = k * CELLS + (e << 1);
-        if (d === undefined) {
+        target.add(dh);
+        target.add(dl);
+      } else {
+        let s = 0n;
+        for (let e = lo; e <= hi; e++) {
+          const at = k * CELLS + (e << 1);
           const top = c[at] as number;
           const low = c[at + 1] as number;
           if (top !== 0) s += BigInt(top) << BigInt(e + 31);
           if (low !== 0) s += BigInt(low) << BigInt(e - 1);
+          c[at] = 0;
+          c[at + 1] = 0;
         }
-        c[at] = 0;
-        c[at + 1] = 0;
+        target.addScaled(s);
       }
-      if (d === undefined) target.addScaled(s);
-      else target.add(d);
       this.lowest[k] = 2048;
       this.highest[k] = -1;
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalSort, KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
+import { canonicalSort } from '../../src/accumulate/canonicalSort.js';
+import { KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
 import { JsonPath } from '../../src/accumulate/store.js';
 import { inCanonicalOrder, mergeSortedRuns } from '../../src/accumulate/sortedRuns.js';
 import type { Pairs } from '../../src/select/selectPairs.js';

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { bitLength, DenseSums, ExactSum, pow2, roundScaled, scaledOf } from '../../src/math/exactSum.js';
+import {
+  bitLength,
+  DenseSums,
+  ExactSum,
+  movePairs,
+  PairSum,
+  pow2,
+  pushPair,
+  roundScaled,
+  scaledOf,
+} from '../../src/math/exactSum.js';
 import { Fsum } from '../helpers/fsum.js';
 import { createRng } from '../../src/random/rng.js';
 
@@ -219,7 +229,7 @@ describe('ExactSum: the double part', () => {
     }
   });
 
-  it('a bank folds as a double only when the cells add exactly (whole numbers, one scale), else through the BigInt', () => {
+  it('a bank folds as doubles only when the cells add exactly (whole numbers, few scales), else through the BigInt', () => {
     for (let seed = 1; seed <= 20; seed++) {
       // below 2^977 the cells are tried as a double: whole numbers and one scale fold exactly, a spread of scales
       // (1 + 2^−60, tenths) does not; cells beyond exponent 2000 (values ≥ 2^977) always go through the BigInt
@@ -235,6 +245,83 @@ describe('ExactSum: the double part', () => {
       bank.foldInto(1, total);
       expect(total.value(), `seed ${seed}`).toBe(fsum(values));
       expect(total.toJSON(), `seed ${seed} JSON`).toEqual(referenceJson(values));
+    }
+  });
+});
+
+describe('ExactSum: the pair of doubles', () => {
+  /** Sums a pair holds (products of small whole weights and probabilities, a few scales) and ones it cannot. */
+  function pairish(seed: number, n: number): number[] {
+    const r = rng(seed);
+    const scale = 2 ** -Math.floor(r() * 80);
+    return Array.from({ length: n }, () => {
+      const u = r();
+      if (u < 0.6) return Math.floor(r() * 7) * r(); // a resample's weight × a probability
+      if (u < 0.75) return -r() * scale;
+      if (u < 0.85) return (1 + Number.EPSILON * Math.floor(r() * 4)) * 2 ** (Math.floor(r() * 120) - 60);
+      if (u < 0.9) return pow2(-53 - Math.floor(r() * 60));
+      return r() * pow2(Math.floor(r() * 2000) - 1000); // beyond any pair now and then
+    });
+  }
+
+  it('values, merges and JSON equal the BigInt-only sum for sums that fit two doubles, ties included', () => {
+    const cases: number[][] = [
+      [1, pow2(-53)], // an exact tie between two doubles: to even
+      [1, pow2(-53), pow2(-106)], // just above the tie: up
+      [1 + pow2(-52), pow2(-53)], // a tie rounding up to even
+      [1, -pow2(-54), -pow2(-108)],
+      [2 ** 60, 1, -(2 ** 60)], // cancelled back to what the low double holds
+      [0.1, 0.2, 0.3, -0.6],
+    ];
+    for (let seed = 1; seed <= 60; seed++) cases.push(pairish(seed, seed < 30 ? 8 : 200));
+    cases.forEach((values, c) => {
+      const a = new ExactSum();
+      for (const v of values) a.add(v);
+      expect(a.value(), `case ${c}`).toBe(fsum(values));
+      expect(a.toJSON(), `case ${c} JSON`).toEqual(referenceJson(values));
+      const parts = [new ExactSum(), new ExactSum()];
+      values.forEach((v, i) => (parts[i % 2] as ExactSum).add(v));
+      const merged = new ExactSum();
+      merged.addSum(parts[1] as ExactSum);
+      merged.addSum(parts[0] as ExactSum);
+      expect(merged.value(), `case ${c} merged`).toBe(fsum(values));
+      // a bank's fold (tried as a pair first) gives the same sum
+      const bank = new DenseSums(1);
+      for (const v of values) bank.add(0, v);
+      const folded = new ExactSum();
+      bank.foldInto(0, folded);
+      expect(folded.toJSON(), `case ${c} folded`).toEqual(referenceJson(values));
+      expect(folded.value(), `case ${c} folded`).toBe(fsum(values));
+    });
+  });
+
+  it('a chain of pairs (PairSum.push) keeps every term: the BigInt-only sum for hostile and pair-sized values', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const values = seed % 2 === 0 ? hostileValues(seed + 300, 300) : pairish(seed + 300, 300);
+      if (seed % 5 === 0) values.push(Infinity, 1, -Infinity);
+      const chain = new PairSum();
+      const target = new ExactSum();
+      for (const v of values) chain.push(v, target);
+      chain.moveTo(target);
+      expect(target.toJSON(), `seed ${seed}`).toEqual(referenceJson(values));
+      if (seed % 5 !== 0) expect(target.value(), `seed ${seed}`).toBe(fsum(values));
+      else expect(target.value()).toBeNaN();
+    }
+  });
+
+  it('arrays of pair chains (pushPair, per bin) keep every term of every bin', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const values = seed % 2 === 0 ? hostileValues(seed + 400, 400) : pairish(seed + 400, 400);
+      const bins = 1 + (seed % 6);
+      const targets = Array.from({ length: bins }, () => new ExactSum());
+      const hi = new Float64Array(bins);
+      const lo = new Float64Array(bins);
+      values.forEach((v, i) => pushPair(hi, lo, (i * 7) % bins, v, targets));
+      movePairs(hi, lo, targets);
+      targets.forEach((t, b) => {
+        const own = values.filter((_, i) => (i * 7) % bins === b);
+        expect(t.toJSON(), `seed ${seed} bin ${b}`).toEqual(referenceJson(own));
+      });
     }
   });
 });
