@@ -5,7 +5,7 @@
  * used — `import` and `require` of the core, the core's size and dependency count, `um --version` from the CLI
  * package, the typed error for Vega when it is not installed, and the types under every TypeScript resolution.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   copyFileSync,
@@ -23,8 +23,14 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/cli.js';
 
-const npm = (args: string[], cwd: string): string =>
-  execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+/** A command's stdout; it fails with its stderr. Asynchronous: the installs and attw run side by side. */
+const run = (command: string, args: string[], cwd: string): Promise<string> =>
+  new Promise((resolve, reject) =>
+    execFile(command, args, { cwd, encoding: 'utf8', maxBuffer: 256 << 20 }, (error, stdout, stderr) =>
+      error === null ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${stderr}`)),
+    ),
+  );
+const npm = (args: string[], cwd: string): Promise<string> => run('npm', args, cwd);
 const node = (code: string, cwd: string, type: 'module' | 'commonjs' = 'module') =>
   spawnSync(process.execPath, [`--input-type=${type}`, '-e', code], { cwd, encoding: 'utf8' });
 
@@ -44,42 +50,55 @@ let cliTarball: string;
 let coreProject: string;
 let cliProject: string;
 
-function project(
+async function project(
   name: string,
   tarballs: string[],
   network: '--offline' | '--prefer-offline',
-): { dir: string; output: string } {
+): Promise<{ dir: string; output: string }> {
   const dir = join(work, name);
-  execFileSync('mkdir', ['-p', dir]);
+  mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name, private: true }));
-  const output = npm(['install', network, '--no-audit', '--no-fund', '--loglevel=warn', ...tarballs], dir);
+  const output = await npm(['install', network, '--no-audit', '--no-fund', '--loglevel=warn', ...tarballs], dir);
   return { dir, output };
 }
 
-beforeAll(() => {
+/** Started together once both tarballs exist: the two installs and attw wait mostly on files and processes. */
+let coreInstall: Promise<{ dir: string; output: string }>;
+let cliInstall: Promise<{ dir: string; output: string }>;
+let attwReport: Promise<string>;
+/** The promise, with its rejection left to whoever awaits it (not reported as unhandled before then). */
+const later = <T>(p: Promise<T>): Promise<T> => {
+  p.catch(() => undefined);
+  return p;
+};
+
+beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'um-pack-'));
-  const pack = (dir: string) =>
-    join(
-      work,
-      (
-        JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], join(repoRoot, dir))) as {
-          filename: string;
-        }[]
-      )[0]?.filename as string,
-    );
-  coreTarball = pack('packages/core');
-  cliTarball = pack('packages/cli');
-});
+  // both workspaces in one npm run (the same tarballs as `npm pack` in each package's directory)
+  const packed = JSON.parse(
+    await npm(
+      ['pack', '--ignore-scripts', '--json', '--pack-destination', work, '-w', 'packages/core', '-w', 'packages/cli'],
+      repoRoot,
+    ),
+  ) as { name: string; filename: string }[];
+  const tarball = (name: string) => join(work, packed.find((p) => p.name === name)?.filename as string);
+  coreTarball = tarball('uncertainty-metrics');
+  cliTarball = tarball('uncertainty-metrics-cli');
+  coreInstall = later(project('core-user', [coreTarball], '--offline'));
+  // its dependencies' metadata may not be in npm's cache (`npm ci` caches tarballs only): the registry fills the gaps
+  cliInstall = later(project('cli-user', [coreTarball, cliTarball], '--prefer-offline'));
+  attwReport = later(attw(coreTarball));
+}, 120_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('the core package, installed alone', () => {
   let installOutput = '';
-  beforeAll(() => {
-    const p = project('core-user', [coreTarball], '--offline');
+  beforeAll(async () => {
+    const p = await coreInstall;
     coreProject = p.dir;
     installOutput = p.output;
-  });
+  }, 120_000);
 
   it('brings no other package, installs under 2 MB and runs no script', () => {
     expect(readdirSync(join(coreProject, 'node_modules')).filter((n) => !n.startsWith('.'))).toEqual([
@@ -135,10 +154,9 @@ describe('the core package, installed alone', () => {
 });
 
 describe('the CLI package', () => {
-  beforeAll(() => {
-    // its dependencies' metadata may not be in npm's cache (`npm ci` caches tarballs only): the registry fills the gaps
-    cliProject = project('cli-user', [coreTarball, cliTarball], '--prefer-offline').dir;
-  });
+  beforeAll(async () => {
+    cliProject = (await cliInstall).dir;
+  }, 120_000);
 
   it('gives a working um in one install', () => {
     const bin = join(cliProject, 'node_modules', '.bin', 'um');
@@ -151,28 +169,35 @@ describe('the CLI package', () => {
   });
 });
 
+/**
+ * attw's JSON report on the core tarball. Its verdict depends only on the tarball and on attw (and the TypeScript it
+ * bundles): it is kept in node_modules/.cache/attw/ under a hash of the tarball (npm pack is reproducible) and of
+ * package-lock.json, and attw runs for any other tarball or lock (3 s of CPU and 5 s of wall time, beside the installs).
+ */
+async function attw(tarball: string): Promise<string> {
+  const key = createHash('sha256')
+    .update(readFileSync(tarball))
+    .update(readFileSync(join(repoRoot, 'package-lock.json')))
+    .digest('hex');
+  const out = join(repoRoot, 'node_modules', '.cache', 'attw', `${key}.json`);
+  if (!existsSync(out)) {
+    // through a file: attw exits before a large piped output is flushed
+    const fresh = join(work, 'attw.json');
+    await run(
+      'sh',
+      ['-c', `"${join(repoRoot, 'node_modules', '.bin', 'attw')}" "${tarball}" --format json > "${fresh}"; true`],
+      work,
+    );
+    JSON.parse(readFileSync(fresh, 'utf8')); // a complete report, or the test fails here without caching it
+    mkdirSync(dirname(out), { recursive: true });
+    copyFileSync(fresh, out);
+  }
+  return readFileSync(out, 'utf8');
+}
+
 describe('the types', () => {
-  it('resolve under node10, node16 (ESM and CommonJS) and bundler: the core entry without any problem, the ES-module entries as ES modules', () => {
-    // attw's verdict depends only on the tarball and on attw (and the TypeScript it bundles): it is kept in
-    // node_modules/.cache/attw/ under a hash of the tarball (npm pack is reproducible) and of package-lock.json, and
-    // attw runs for any other tarball or lock (3 s of CPU and 5 s of wall time, most of this file)
-    const key = createHash('sha256')
-      .update(readFileSync(coreTarball))
-      .update(readFileSync(join(repoRoot, 'package-lock.json')))
-      .digest('hex');
-    const out = join(repoRoot, 'node_modules', '.cache', 'attw', `${key}.json`);
-    if (!existsSync(out)) {
-      // through a file: attw exits before a large piped output is flushed
-      const fresh = join(work, 'attw.json');
-      spawnSync('sh', [
-        '-c',
-        `"${join(repoRoot, 'node_modules', '.bin', 'attw')}" "${coreTarball}" --format json > "${fresh}"`,
-      ]);
-      JSON.parse(readFileSync(fresh, 'utf8')); // a complete report, or the test fails here without caching it
-      mkdirSync(dirname(out), { recursive: true });
-      copyFileSync(fresh, out);
-    }
-    const report = JSON.parse(readFileSync(out, 'utf8')) as {
+  it('resolve under node10, node16 (ESM and CommonJS) and bundler: the core entry without any problem, the ES-module entries as ES modules', async () => {
+    const report = JSON.parse(await attwReport) as {
       analysis: { problems: { kind: string; entrypoint: string; resolutionKind: string }[] };
     };
     const problems = report.analysis.problems.map((p) => `${p.entrypoint} ${p.resolutionKind} ${p.kind}`);
