@@ -1,5 +1,5 @@
 import type { ClassColumns } from '../select/classColumns.js';
-import { numberList, type JsonPath } from './store.js';
+import { isCount, numberList, type JsonPath } from './store.js';
 
 /**
  * Two passes over a re-readable file instead of keeping every class entry (internal; `um metrics` on a file that is
@@ -54,9 +54,15 @@ function highWords(data: ArrayLike<number>): Uint32Array | undefined {
 /** Whether bucket b holds values of one exponent (its entries are summed as integers of that exponent). */
 const keyed = (b: number): boolean => b >= 2 && b <= BUCKETS - 2;
 
-/** Pass 1: the number of entries of each class in each bucket (entries above `threshold` only). */
+/**
+ * Pass 1: the number of entries of each class in each bucket (entries above `threshold` only). A chunk's histogram
+ * is C · 2^17 counts whatever its rows, so what is done with it per chunk is done in one pass over memory (the state's
+ * forms keep the dense counts): read from a state's form, it notes its non-zero buckets, and merging it visits those.
+ */
 export class ClassHistogram {
   readonly counts: Float64Array;
+  /** The indices of the non-zero counts, when known (read from a form and not added to since). */
+  private nonzero: Int32Array | undefined;
 
   constructor(
     readonly numClasses: number,
@@ -72,6 +78,7 @@ export class ClassHistogram {
     const thr = this.threshold ?? -Infinity;
     const counts = this.counts;
     const words = cols.round ? undefined : highWords(data);
+    this.nonzero = undefined;
     for (let k = 0; k < c; k++) {
       const base = k * BUCKETS;
       // class-major: class k's n values in a row; row-major: every c-th value
@@ -90,7 +97,14 @@ export class ClassHistogram {
   merge(o: ClassHistogram): void {
     const a = this.counts;
     const b = o.counts;
-    for (let i = 0; i < a.length; i++) if (b[i] !== 0) a[i] = (a[i] as number) + (b[i] as number);
+    this.nonzero = undefined;
+    const nz = o.nonzero;
+    if (nz !== undefined)
+      for (let j = 0; j < nz.length; j++) {
+        const i = nz[j] as number;
+        a[i] = (a[i] as number) + (b[i] as number);
+      }
+    else for (let i = 0; i < a.length; i++) if (b[i] !== 0) a[i] = (a[i] as number) + (b[i] as number);
   }
 
   /** Entries of class k. */
@@ -101,7 +115,12 @@ export class ClassHistogram {
   }
 
   toJSON(typed: boolean): unknown {
-    return { threshold: this.threshold, round: this.round, counts: numberList(this.counts, typed) };
+    // a copy of the memory (numberList's Float64Array.from goes value by value)
+    return {
+      threshold: this.threshold,
+      round: this.round,
+      counts: typed ? this.counts.slice() : numberList(this.counts, false),
+    };
   }
 
   static fromJSON(json: unknown, at: JsonPath, numClasses: number): ClassHistogram {
@@ -110,10 +129,15 @@ export class ClassHistogram {
     if (t !== null && (typeof t !== 'number' || !Number.isFinite(t)))
       at.at('threshold').fail('be null or a finite number', t);
     if (typeof o.round !== 'boolean') at.at('round').fail('be true or false', o.round);
-    const counts = at
-      .at('counts')
-      .numbers(o.counts, numClasses * BUCKETS, (v) => Number.isInteger(v) && v >= 0, 'be an integer ≥ 0');
-    return new ClassHistogram(numClasses, t as number | null, o.round as boolean, counts);
+    const counts = countsOf(o.counts, numClasses * BUCKETS);
+    if (counts === undefined) {
+      // the error naming the bad entry: JsonPath's checks (countsOf only says whether every entry passes them)
+      at.at('counts').numbers(o.counts, numClasses * BUCKETS, isCount, 'be an integer ≥ 0');
+      throw new Error('ClassHistogram.fromJSON: counts rejected but not by JsonPath');
+    }
+    const h = new ClassHistogram(numClasses, t as number | null, o.round as boolean, counts.values);
+    h.nonzero = counts.nonzero;
+    return h;
   }
 
   /** The nominal cut ranks of B equal-mass bins of n entries (before `snapCut`): round(k·n/B), half up. */
@@ -150,6 +174,34 @@ export class ClassHistogram {
       return Int32Array.from([...split].sort((a, b) => a - b));
     });
   }
+}
+
+/**
+ * The counts of a form when every entry is a whole number ≥ 0 (a typed form kept without a copy, as
+ * `JsonPath.numbers` does) with the indices of the non-zero ones, else undefined — in one loop without a call per
+ * entry: 2^17 entries per class and chunk.
+ */
+function countsOf(json: unknown, length: number): { values: Float64Array; nonzero: Int32Array } | undefined {
+  const typed = json instanceof Float64Array;
+  if (!(typed || Array.isArray(json)) || (json as ArrayLike<unknown>).length !== length) return undefined;
+  const a = json as ArrayLike<unknown>;
+  const values = typed ? json : new Float64Array(length);
+  let nonzero = new Int32Array(256);
+  let m = 0;
+  for (let i = 0; i < length; i++) {
+    const x = a[i];
+    if (x === 0) continue;
+    // a whole number ≥ 0 and finite (isCount), without the call
+    if (typeof x !== 'number' || !(x > 0 && x < Infinity && Math.floor(x) === x)) return undefined;
+    values[i] = x;
+    if (m === nonzero.length) {
+      const grow = new Int32Array(2 * m);
+      grow.set(nonzero);
+      nonzero = grow;
+    }
+    nonzero[m++] = i;
+  }
+  return { values, nonzero: nonzero.slice(0, m) };
 }
 
 /** What pass 2 sends for one store: its threshold and rounding, and per class the split buckets. */
@@ -191,8 +243,67 @@ function significandScales(): Float64Array {
   return scales;
 }
 
+/**
+ * Where each bucket's entries go in pass 2, per class: −1 for a split bucket (kept), else its segment · EXPONENTS +
+ * its exponent's index; and per class the number of segments. Read-only once built.
+ */
+interface SlotLayout {
+  readonly key: string;
+  readonly slot: Int32Array;
+  readonly segments: readonly number[];
+}
+
+/**
+ * The layouts of the latest plans, newest first: a collector is made per store and chunk, and building the C · 2^17
+ * slots cost more than a small chunk's whole pass. Keyed by content, not by the plan object: a worker thread receives
+ * a copy of the same plans with every chunk.
+ */
+const layouts: SlotLayout[] = [];
+/** The most bytes of slots kept (at least the newest layout is): 64 MiB, four plans of 32 classes. */
+const LAYOUT_BYTES = 2 ** 26;
+
+/** The layout of a plan's splits: built once per plan (and thread), shared read-only by its collectors. */
+function slotLayout(plan: CollectPlan): SlotLayout {
+  const c = plan.numClasses;
+  const key = `${c}:${plan.splits.map((s) => s.join(',')).join(';')}`;
+  const at = layouts.findIndex((l) => l.key === key);
+  if (at >= 0) {
+    const hit = layouts[at] as SlotLayout;
+    layouts.splice(at, 1);
+    layouts.unshift(hit);
+    return hit;
+  }
+  const slot = new Int32Array(c * BUCKETS);
+  const segments: number[] = [];
+  for (let k = 0; k < c; k++) {
+    const split = plan.splits[k] as Int32Array;
+    let seg = 0;
+    let s = 0;
+    for (let b = 0; b < BUCKETS; b++) {
+      if (s < split.length && split[s] === b) {
+        slot[k * BUCKETS + b] = -1;
+        seg++;
+        s++;
+      } else slot[k * BUCKETS + b] = seg * EXPONENTS + (keyed(b) ? ((b - 2 + KEY0) >>> 12) - EXP0 : 0);
+    }
+    segments.push(seg + 1);
+  }
+  const made: SlotLayout = { key, slot, segments };
+  layouts.unshift(made);
+  let bytes = 0;
+  for (let i = 0; i < layouts.length; i++) {
+    bytes += (layouts[i] as SlotLayout).slot.byteLength;
+    if (i > 0 && bytes > LAYOUT_BYTES) {
+      layouts.length = i;
+      break;
+    }
+  }
+  return made;
+}
+
 /** Pass 2 for one store over a chunk's batches (entries above the threshold; unweighted rows). */
 export class SplitCollector {
+  /** Shared with every collector of the same splits: only read. */
   private readonly slot: Int32Array;
   private readonly scale: Float64Array;
   private readonly classes: {
@@ -204,34 +315,24 @@ export class SplitCollector {
   }[];
 
   constructor(readonly plan: CollectPlan) {
-    const c = plan.numClasses;
-    this.slot = new Int32Array(c * BUCKETS);
+    const layout = slotLayout(plan);
+    this.slot = layout.slot;
     this.scale = significandScales();
-    this.classes = [];
-    for (let k = 0; k < c; k++) {
-      const split = plan.splits[k] as Int32Array;
-      let seg = 0;
-      let s = 0;
-      for (let b = 0; b < BUCKETS; b++) {
-        if (s < split.length && split[s] === b) {
-          this.slot[k * BUCKETS + b] = -1;
-          seg++;
-          s++;
-        } else this.slot[k * BUCKETS + b] = seg * EXPONENTS + (keyed(b) ? ((b - 2 + KEY0) >>> 12) - EXP0 : 0);
-      }
-      const segments = new Float64Array(4 * (seg + 1));
-      for (let j = 0; j <= seg; j++) {
+    // per class O(segments) work: the chunk's own sums
+    this.classes = layout.segments.map((n) => {
+      const segments = new Float64Array(4 * n);
+      for (let j = 0; j < n; j++) {
         segments[4 * j + 2] = Infinity;
         segments[4 * j + 3] = -Infinity;
       }
-      this.classes.push({
+      return {
         scores: new Float64Array(1024),
         outcomes: new Uint8Array(1024),
         kept: 0,
         segments,
-        sums: new Float64Array(2 * EXPONENTS * (seg + 1)),
-      });
-    }
+        sums: new Float64Array(2 * EXPONENTS * n),
+      };
+    });
   }
 
   /** Adds n rows: row-major scores [n, C] and labels. */
