@@ -1,8 +1,9 @@
-import { ExactSum, PairSum, quotient } from '../math/exactSum.js';
+import { ExactSum, quotient } from '../math/exactSum.js';
+import { PairSum } from '../math/pairSum.js';
+import type { JsonPath, Store } from './store.js';
 
 /** The two running pairs of {@link MeanStore}'s term-by-term sums (each moved to its sum, and reset, per call). */
 const MEAN_PAIRS = [new PairSum(), new PairSum()];
-import type { JsonPath, Store } from './store.js';
 
 /**
  * A weighted mean of one value per row: the exact Σw·v and Σw, the number of rows and how many values were not
@@ -58,6 +59,9 @@ export class MeanStore implements Store {
     // pairs of doubles moved to the exact sums only when a term does not fit (see PairSum.push): no bank, no fold
     const sum = MEAN_PAIRS[0] as PairSum;
     const total = MEAN_PAIRS[1] as PairSum;
+    // empty whatever a call that threw midway left in them
+    sum.reset();
+    total.reset();
     for (let i = 0; i < values.length; i++) {
       const v = values[i] as number;
       if (weights === undefined) {

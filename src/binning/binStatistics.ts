@@ -1,5 +1,7 @@
 import { addToBinSums, binsOfSums, emptyBinSums, type BinSums } from './binSums.js';
-import { ExactSum, PairSum, scratchSums } from '../math/exactSum.js';
+import { scratchSums } from '../math/denseSums.js';
+import { ExactSum } from '../math/exactSum.js';
+import { PairSum } from '../math/pairSum.js';
 import { fail } from '../errors/fail.js';
 import { midpointEdges } from './cuts.js';
 import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';

@@ -1,4 +1,5 @@
-import { ExactSum, scratchSums } from '../math/exactSum.js';
+import { scratchSums } from '../math/denseSums.js';
+import { ExactSum } from '../math/exactSum.js';
 import { binsFromSums } from './binStatistics.js';
 import { BIN_SUMS_MAX } from '../kernels/columnsWasm.js';
 import { addColumnToBinSums } from './columnSums.js';

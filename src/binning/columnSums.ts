@@ -1,5 +1,7 @@
 import { BIN_SUMS_MAX, binSumsF64, columnKernel, WASM_COLUMN_MAX } from '../kernels/columnsWasm.js';
-import { DenseSums, movePairs, pushPair, type ExactSum } from '../math/exactSum.js';
+import { DenseSums } from '../math/denseSums.js';
+import type { ExactSum } from '../math/exactSum.js';
+import { movePairs, pushPair } from '../math/pairSum.js';
 import { addRun } from './binStatistics.js';
 import type { BinSums } from './binSums.js';
 import { equalWidthEdges, equalWidthIndex } from './equalWidth.js';

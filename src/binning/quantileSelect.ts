@@ -1,4 +1,5 @@
-import { ExactSum, scratchSums } from '../math/exactSum.js';
+import { scratchSums } from '../math/denseSums.js';
+import { ExactSum } from '../math/exactSum.js';
 import { binsFromSums, binStatisticsUnchecked } from './binStatistics.js';
 import { binsOfSums, emptyBinSums } from './binSums.js';
 import { addColumnToBinSums } from './columnSums.js';

@@ -5,9 +5,12 @@
  * rounded sum of every number added, whatever their order or grouping — which is what makes a metric computed in one
  * pass, in batches, merged from states in any grouping or on several threads give the same bits.
  *
- * Hot loops do not add to the BigInt one number at a time: they fill a `DenseSums` bank (two float64 cells per
- * exponent, each an exact integer) and fold it into the BigInt once per batch (internal).
+ * While every addition keeps it exact, the sum lives in a pair of doubles (`pairSum.ts`) and reading it is one IEEE
+ * addition; the BigInt takes what the pair cannot hold. Hot loops do not add one number at a time: they fill a
+ * `DenseSums` bank (`denseSums.ts`: two float64 cells per exponent, each an exact integer) and fold it once per batch
+ * (internal).
  */
+import { pairAdd, PAIR } from './pairSum.js';
 
 const SCALE_BITS = 1074n;
 /** |scaled| never exceeds this: 2^(1024 + 1074) · 2^64 (2^64 maximal doubles), so JSON cannot smuggle in huge values. */
@@ -95,104 +98,6 @@ export function roundScaled(scaled: bigint): number {
 export interface ExactSumJSON {
   readonly scaled: string;
   readonly special: number | 'Infinity' | '-Infinity' | 'NaN';
-}
-
-/**
- * Adds x to the exact pair hi + lo (two doubles whose exact sum is the running sum): TwoSum's error of hi + x goes to
- * lo. Returns whether that stayed exact (the new pair in {@link PAIR}); false when lo + error rounds, or beyond the
- * largest double (NaN or ±∞ anywhere).
- */
-function pairAdd(hi: number, lo: number, x: number): boolean {
-  const s = hi + x;
-  const bb = s - hi;
-  const err = hi - (s - bb) + (x - bb);
-  let t = lo;
-  if (err !== 0) {
-    t = lo + err;
-    const cc = t - lo;
-    if (lo - (t - cc) + (err - cc) !== 0) return false;
-  }
-  if (!Number.isFinite(s + t)) return false;
-  PAIR[0] = s;
-  PAIR[1] = t;
-  return true;
-}
-
-/** The pair {@link pairAdd} made. */
-const PAIR = new Float64Array(2);
-
-/**
- * A running sum in two doubles, hi + lo exactly (see `pairAdd`) — a hot loop's sum with no bank and no fold while it
- * spans fewer than ~106 bits. `ok` turns false for good at the first addition the pair cannot keep; the caller then
- * sums the same terms another way (internal).
- */
-export class PairSum {
-  hi = 0;
-  lo = 0;
-  ok = true;
-
-  add(x: number): void {
-    if (!this.ok) return;
-    if (pairAdd(this.hi, this.lo, x)) {
-      this.hi = PAIR[0] as number;
-      this.lo = PAIR[1] as number;
-    } else this.ok = false;
-  }
-
-  /**
-   * Adds x, moving the pair to `target` first when it cannot take x exactly (then x starts the next pair) — every term
-   * kept exactly, in a few BigInt conversions at most for a sum of many scales. Call {@link moveTo} at the end.
-   */
-  push(x: number, target: ExactSum): void {
-    if (pairAdd(this.hi, this.lo, x)) {
-      this.hi = PAIR[0] as number;
-      this.lo = PAIR[1] as number;
-    } else {
-      target.add(this.hi);
-      target.add(this.lo);
-      this.hi = x;
-      this.lo = 0;
-    }
-  }
-
-  /** Adds the pair (exact) to `target` and starts again from 0. */
-  moveTo(target: ExactSum): void {
-    target.add(this.hi);
-    target.add(this.lo);
-    this.reset();
-  }
-
-  reset(): void {
-    this.hi = 0;
-    this.lo = 0;
-    this.ok = true;
-  }
-}
-
-/**
- * {@link PairSum.push} for pair b of arrays of pairs (`hi[b] + lo[b]`), moving to `targets[b]` (internal; per-bin sums
- * of a hot loop). Move every pair to its target at the end ({@link movePairs}).
- */
-export function pushPair(hi: Float64Array, lo: Float64Array, b: number, x: number, targets: readonly ExactSum[]): void {
-  if (pairAdd(hi[b] as number, lo[b] as number, x)) {
-    hi[b] = PAIR[0] as number;
-    lo[b] = PAIR[1] as number;
-  } else {
-    const t = targets[b] as ExactSum;
-    t.add(hi[b] as number);
-    t.add(lo[b] as number);
-    hi[b] = x;
-    lo[b] = 0;
-  }
-}
-
-/** Adds every pair of {@link pushPair} to its target. */
-export function movePairs(hi: Float64Array, lo: Float64Array, targets: readonly ExactSum[]): void {
-  for (let b = 0; b < hi.length; b++) {
-    const t = targets[b] as ExactSum;
-    t.add(hi[b] as number);
-    t.add(lo[b] as number);
-  }
 }
 
 /**
@@ -284,7 +189,8 @@ export class ExactSum {
 
   /** Whether nothing but zeros was added. */
   isZero(): boolean {
-    return this.scaled === 0n && this.exact === 0 && this.exactLo === 0 && this.special === 0;
+    // the exact total, not the parts: a pair (−2^−60, 2^−60) is zero however it was reached
+    return this.special === 0 && this.total() === 0n;
   }
 
   /** The sum times 2^1074 as hexadecimal digits times a power of two (`"1a3fp1012"` = 0x1a3f · 2^1012). */
@@ -331,155 +237,4 @@ export function quotient(num: ExactSum, den: ExactSum): number {
   const d = den.total();
   if (d <= 0n) return num.value() / den.value();
   return roundScaled((num.total() << SCALE_BITS) / d);
-}
-
-/** 2^(j − 1074) for j = 0 … 2078: the weight of a cell's unit (exponent e: top 2^(e+31−1074), low 2^(e−1−1074)). */
-const CELL_SCALE = Float64Array.from({ length: 2079 }, (_, j) => pow2(j - 1074));
-
-/** Adds per cell before a fold: each lower cell grows by < 2^32 per add and must stay below 2^53. */
-const FOLD_EVERY = 2 ** 20;
-/** Cells per sum: two per biased exponent (0 … 2047). */
-const CELLS = 4096;
-
-/**
- * A bank of `size` exact accumulators for hot loops. Sum k keeps, per biased exponent e of the numbers added, two
- * float64 cells holding exact integers: the top 21 bits of the significands (implicit bit included) and the low 32
- * bits. Adding is two float additions; {@link foldInto} turns the cells into BigInt sums (internal).
- */
-export class DenseSums {
-  readonly size: number;
-  private readonly cells: Float64Array;
-  private readonly lowest: Int32Array;
-  private readonly highest: Int32Array;
-  private readonly special: Float64Array;
-  private readonly pending: ExactSum[];
-  private adds = 0;
-
-  constructor(size: number) {
-    this.size = size;
-    this.cells = new Float64Array(size * CELLS);
-    this.lowest = new Int32Array(size).fill(2048);
-    this.highest = new Int32Array(size).fill(-1);
-    this.special = new Float64Array(size);
-    this.pending = Array.from({ length: size }, () => new ExactSum());
-  }
-
-  /** Adds x to sum k. */
-  add(k: number, x: number): void {
-    scratch[0] = x;
-    const hi = scratchBits[1] as number;
-    let e = (hi >>> 20) & 0x7ff;
-    if (e === 0x7ff) {
-      this.special[k] = (this.special[k] as number) + x;
-      return;
-    }
-    let top = hi & 0xfffff;
-    if (e === 0) e = 1;
-    else top += 0x100000;
-    const low = scratchBits[0] as number;
-    const at = k * CELLS + (e << 1);
-    const c = this.cells;
-    if (hi >>> 31 === 1) {
-      c[at] = (c[at] as number) - top;
-      c[at + 1] = (c[at + 1] as number) - low;
-    } else {
-      c[at] = (c[at] as number) + top;
-      c[at + 1] = (c[at + 1] as number) + low;
-    }
-    if (e < (this.lowest[k] as number)) this.lowest[k] = e;
-    if (e > (this.highest[k] as number)) this.highest[k] = e;
-    if (++this.adds === FOLD_EVERY) this.foldAll();
-  }
-
-  /** Moves every cell into the BigInt sums and clears the cells (exactness needs it every 2^20 adds). */
-  private foldAll(): void {
-    for (let k = 0; k < this.size; k++) this.fold(k);
-    this.adds = 0;
-  }
-
-  private fold(k: number): void {
-    const lo = this.lowest[k] as number;
-    const hi = this.highest[k] as number;
-    const target = this.pending[k] as ExactSum;
-    if (hi >= lo) {
-      const c = this.cells;
-      if (hi < 2000) {
-        // every cell is a double times a power of two (exact below exponent 2000): summed into a pair of doubles,
-        // lowest first; a cell the pair cannot take exactly moves the pair to the target and starts the next one — a
-        // few BigInt conversions for a sum spanning many scales instead of one per cell
-        let dh = 0;
-        let dl = 0;
-        for (let e = lo; e <= hi; e++) {
-          const at = k * CELLS + (e << 1);
-          const low = c[at + 1] as number;
-          const top = c[at] as number;
-          if (low !== 0) {
-            const v = low * (CELL_SCALE[e - 1] as number);
-            if (pairAdd(dh, dl, v)) {
-              dh = PAIR[0] as number;
-              dl = PAIR[1] as number;
-            } else {
-              target.add(dh);
-              target.add(dl);
-              dh = v;
-              dl = 0;
-            }
-          }
-          if (top !== 0) {
-            const v = top * (CELL_SCALE[e + 31] as number);
-            if (pairAdd(dh, dl, v)) {
-              dh = PAIR[0] as number;
-              dl = PAIR[1] as number;
-            } else {
-              target.add(dh);
-              target.add(dl);
-              dh = v;
-              dl = 0;
-            }
-          }
-          c[at] = 0;
-          c[at + 1] = 0;
-        }
-        target.add(dh);
-        target.add(dl);
-      } else {
-        let s = 0n;
-        for (let e = lo; e <= hi; e++) {
-          const at = k * CELLS + (e << 1);
-          const top = c[at] as number;
-          const low = c[at + 1] as number;
-          if (top !== 0) s += BigInt(top) << BigInt(e + 31);
-          if (low !== 0) s += BigInt(low) << BigInt(e - 1);
-          c[at] = 0;
-          c[at + 1] = 0;
-        }
-        target.addScaled(s);
-      }
-      this.lowest[k] = 2048;
-      this.highest[k] = -1;
-    }
-    if ((this.special[k] as number) !== 0 || Number.isNaN(this.special[k])) {
-      target.special += this.special[k] as number;
-      this.special[k] = 0;
-    }
-  }
-
-  /** Adds sum k into `target` and clears it. */
-  foldInto(k: number, target: ExactSum): void {
-    this.fold(k);
-    const p = this.pending[k] as ExactSum;
-    target.addSum(p);
-    p.clear();
-  }
-}
-
-let shared: DenseSums | undefined;
-
-/**
- * One scratch bank of three sums for every hot loop of the library (JavaScript runs one call at a time, and each
- * fold leaves the sums it folds empty, so callers fold every sum they added to before returning) (internal).
- */
-export function scratchSums(): DenseSums {
-  shared ??= new DenseSums(3);
-  return shared;
 }

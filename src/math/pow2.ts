@@ -1,4 +1,5 @@
-import { ExactSum, quotient, scratchSums } from './exactSum.js';
+import { ExactSum, quotient } from './exactSum.js';
+import { scratchSums } from './denseSums.js';
 /**
  * Exact scaling by powers of two (internal): multiplying by 2^e changes only the exponent, so sums, products and
  * ratios of scaled values are the scaled results bit for bit — as long as nothing overflows or underflows. Values

@@ -8,7 +8,8 @@ import { toProbabilities } from '../../src/index.js';
 import type { Store } from '../../src/accumulate/store.js';
 import { binSumsF64, BIN_SUMS_MAX, columnKernel } from '../../src/kernels/columnsWasm.js';
 import { useKernels } from '../../src/kernels/rowStats.js';
-import { DenseSums, ExactSum } from '../../src/math/exactSum.js';
+import { DenseSums } from '../../src/math/denseSums.js';
+import { ExactSum } from '../../src/math/exactSum.js';
 import { createRng, type Rng } from '../../src/random/rng.js';
 import { classPairs, referenceEqualWidth, referenceQuantile } from '../helpers/classwiseReference.js';
 

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  bitLength,
-  DenseSums,
-  ExactSum,
-  movePairs,
-  PairSum,
-  pow2,
-  pushPair,
-  roundScaled,
-  scaledOf,
-} from '../../src/math/exactSum.js';
+import { DenseSums } from '../../src/math/denseSums.js';
+import { bitLength, ExactSum, pow2, roundScaled, scaledOf } from '../../src/math/exactSum.js';
+import { movePairs, PairSum, pushPair } from '../../src/math/pairSum.js';
 import { Fsum } from '../helpers/fsum.js';
 import { createRng } from '../../src/random/rng.js';
 
@@ -229,10 +221,20 @@ describe('ExactSum: the double part', () => {
     }
   });
 
+  it('is zero when its exact total is, however the pair holds it', () => {
+    // 1, 2^−60, −1, −2^−60 leave the pair (−2^−60, 2^−60): zero, as after a JSON round trip
+    const s = new ExactSum();
+    for (const v of [1, 2 ** -60, -1, -(2 ** -60)]) s.add(v);
+    expect([s.isZero(), (ExactSum.fromJSON(s.toJSON()) as ExactSum).isZero(), s.value()]).toEqual([true, true, 0]);
+    s.add(2 ** -1074);
+    expect(s.isZero()).toBe(false);
+  });
+
   it('a bank folds as doubles only when the cells add exactly (whole numbers, few scales), else through the BigInt', () => {
     for (let seed = 1; seed <= 20; seed++) {
-      // below 2^977 the cells are tried as a double: whole numbers and one scale fold exactly, a spread of scales
-      // (1 + 2^−60, tenths) does not; cells beyond exponent 2000 (values ≥ 2^977) always go through the BigInt
+      // below 2^977 the cells are summed in a pair of doubles: whole numbers, a few scales (1 + 2^−60) fold exactly
+      // in it, a wider spread (with 3·2^−70 and tenths) moves the pair to the BigInt; cells beyond exponent 2000
+      // (values ≥ 2^977) always go through the BigInt
       const values =
         seed % 2 === 0
           ? mostlyExact(seed + 50, 400).filter((v) => Math.abs(v) < 2 ** 970)
