@@ -1,7 +1,8 @@
 /**
  * The fast `toEqual` for flat records of numbers (flatRecords.ts) answers as vitest's own comparison does: the same
  * defined keys, −0 ≠ 0, NaN = NaN, null only equal to null, undefined values ignored; records it does not handle
- * (other values, prototypes, symbol keys, asymmetric matchers) still go through the default.
+ * (other values, prototypes, symbol keys, asymmetric matchers, other keys, undefined values) still go through the
+ * default — so `toMatchObject` and `toStrictEqual` keep their own answers while it is installed.
  */
 import { describe, expect, it } from 'vitest';
 import { flatRecordEquality } from './flatRecords.js';
@@ -24,6 +25,15 @@ describe('toEqual on flat records of numbers', () => {
     fails({ a: 1 }, { b: 1 });
     fails({ a: 1 }, { a: 1.0000000000000002 });
     expect(flatRecordEquality({ a: 1 }, { a: 2 })).toBe(false);
+  });
+  it('leaves toMatchObject and toStrictEqual their own answers (it stays installed for later files)', () => {
+    expect({ passes: 2, chunks: 3 }).toMatchObject({ passes: 2 });
+    expect([{ a: 1, b: 2 }]).toMatchObject([{ a: 1 }]);
+    expect(() => expect({ a: 1, b: 2 }).toMatchObject({ a: 2 })).toThrow();
+    expect(() => expect({ a: 1, b: undefined }).toStrictEqual({ a: 1 })).toThrow();
+    expect({ a: 1, b: null }).toStrictEqual({ a: 1, b: null });
+    expect(flatRecordEquality({ a: 1, b: 2 }, { a: 1 })).toBeUndefined();
+    expect(flatRecordEquality({ a: 1, b: undefined }, { a: 1 })).toBeUndefined();
   });
   it('anything else goes to the default', () => {
     expect(flatRecordEquality({ a: '1' }, { a: '1' })).toBeUndefined();

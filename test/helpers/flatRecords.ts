@@ -1,21 +1,21 @@
 /**
  * `toEqual` on flat records of numbers, fast: plain objects (prototype `Object.prototype`, no symbol keys) whose own
- * enumerable values are all numbers, `null` or `undefined` — a `Bin`, a reliability row — compared as vitest's own
- * comparison does (the same defined keys, each value equal by `Object.is`, so −0 ≠ 0 and NaN = NaN; `undefined` values
- * ignored) in one plain loop instead of the generic key walk, which costs several µs a field (the brute-force tests
- * compare hundreds of thousands of bins). Anything else goes to the default. Installed by the test files that import it
- * (`import '../helpers/flatRecords.js'`); the answers are the default's, so it may stay installed for later files.
+ * enumerable values are all numbers or `null` — a `Bin`, a reliability row — with the same keys, compared value by
+ * value with `Object.is` (so −0 ≠ 0 and NaN = NaN) in one plain loop instead of the generic key walk, which costs
+ * several µs a field (the brute-force tests compare hundreds of thousands of bins). Records with different keys or an
+ * `undefined` value go to the default, since there `toEqual`, `toStrictEqual` and `toMatchObject` answer differently;
+ * with the same keys and defined values all three answer as this does. Installed by the test files that import it
+ * (`import '../helpers/flatRecords.js'`); its answers are every matcher's own, so it may stay installed for later files.
  */
 import { expect } from 'vitest';
 
-/** The defined keys of a flat record of numbers, or `undefined` when `x` is not one. */
-function definedKeys(x: unknown): string[] | undefined {
+/** The keys of a flat record of numbers (or nulls), or `undefined` when `x` is not one. */
+function recordKeys(x: unknown): string[] | undefined {
   if (typeof x !== 'object' || x === null || Object.getPrototypeOf(x) !== Object.prototype) return undefined;
   if (Object.getOwnPropertySymbols(x).length > 0) return undefined;
   const out: string[] = [];
   for (const k of Object.keys(x)) {
     const v: unknown = (x as Record<string, unknown>)[k];
-    if (v === undefined) continue;
     if (v !== null && typeof v !== 'number') return undefined;
     out.push(k);
   }
@@ -23,16 +23,16 @@ function definedKeys(x: unknown): string[] | undefined {
 }
 
 export function flatRecordEquality(a: unknown, b: unknown): boolean | undefined {
-  const ka = definedKeys(a);
+  const ka = recordKeys(a);
   if (ka === undefined) return undefined;
-  const kb = definedKeys(b);
+  const kb = recordKeys(b);
   if (kb === undefined) return undefined;
-  if (ka.length !== kb.length) return false;
-  const x = a as Record<string, number | null | undefined>;
-  const y = b as Record<string, number | null | undefined>;
+  if (ka.length !== kb.length) return undefined;
+  const x = a as Record<string, number | null>;
+  const y = b as Record<string, number | null>;
+  for (const k of ka) if (!Object.hasOwn(y, k)) return undefined;
   for (const k of ka) {
-    const v = y[k];
-    if (v === undefined || !Object.hasOwn(y, k)) return false;
+    const v = y[k] as number | null;
     const u = x[k] as number | null;
     if (u === null || v === null ? u !== v : !Object.is(u, v)) return false;
   }
