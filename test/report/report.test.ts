@@ -60,11 +60,11 @@ describe('createReport', () => {
     expect(reportJson(b)).toBe(reportJson(a));
     expect(reportMarkdown(b)).toBe(reportMarkdown(a));
   });
-  it('an ensemble is evaluated with evaluateEnsemble; its mean prediction is drawn', async () => {
+  it('an ensemble is evaluated with evaluateEnsemble and keeps its member count', async () => {
     const test = await bundled('deep_ensemble_test_member_logits', 'test');
     const o = { input: 'logits' as const, numClasses: 10, numMembers: 5 };
-    // no SVG: the evaluation and the mean prediction the charts are computed from are read here; um report renders
-    // an ensemble's HTML (test/cli/report.test.ts, 'an ensemble of members')
+    // no SVG: only the evaluation and the member count are read here; um report renders an ensemble's HTML
+    // (test/cli/report.test.ts, 'an ensemble of members')
     const r = await createReport(
       [{ name: 'ensemble', labels: test.labels, members: test.members as Float32Array, options: o }],
       { ...FAST, svg: false },
