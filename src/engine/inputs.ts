@@ -2,7 +2,7 @@
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
 import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
-import { positiveRows, weightInput, type WeightOptions, type WeightRules } from '../input/weights.js';
+import { keptRows, weightInput, type WeightOptions, type WeightRules } from '../input/weights.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { WarningOptions } from '../warnings/warnings.js';
 import type { Member, Outcome } from './computation.js';
@@ -41,7 +41,7 @@ export function weightedBatch(
   statsMode: RowStatsMode,
   rules: WeightRules,
 ): Batch {
-  return positiveRows(p, y, weightInput(fn, weights, p.n, rules)?.w, statsMode);
+  return weightedRows(fn, p, y, weights, statsMode, rules).batch;
 }
 
 /**
@@ -56,13 +56,7 @@ export function weightedRows(
   statsMode: RowStatsMode,
   rules: WeightRules,
 ): { batch: Batch; rows: Int32Array | undefined } {
-  const w = weightInput(fn, weights, p.n, rules)?.w;
-  const batch = positiveRows(p, y, w, statsMode);
-  if (batch.p === p || w === undefined) return { batch, rows: undefined };
-  const rows = new Int32Array(batch.p.n);
-  // the rows positiveRows keeps: weight > 0, in order
-  for (let i = 0, j = 0; i < w.length; i++) if ((w[i] as number) > 0) rows[j++] = i;
-  return { batch, rows };
+  return keptRows(p, y, weightInput(fn, weights, p.n, rules)?.w, statsMode);
 }
 
 /** Combines the weight rules of several metrics (the strictest of each). */

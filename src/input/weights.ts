@@ -179,12 +179,28 @@ export function positiveRows(
   y: Int32Array,
   w: Float64Array | undefined,
   statsMode?: RowStatsMode,
-): { p: ProbMatrix; y: Int32Array; w: Float64Array | undefined } {
-  if (w === undefined) return { p, y, w };
+): PositiveRows {
+  return keptRows(p, y, w, statsMode).batch;
+}
+
+/** The rows {@link positiveRows} gives. */
+type PositiveRows = { p: ProbMatrix; y: Int32Array; w: Float64Array | undefined };
+
+/**
+ * {@link positiveRows} and which rows it kept: its row j is row `rows[j]` of `p` (`undefined`: every row, the batch
+ * is the input itself) (internal).
+ */
+export function keptRows(
+  p: ProbMatrix,
+  y: Int32Array,
+  w: Float64Array | undefined,
+  statsMode?: RowStatsMode,
+): { batch: PositiveRows; rows: Int32Array | undefined } {
+  if (w === undefined) return { batch: { p, y, w }, rows: undefined };
   const n = w.length;
   let kept = 0;
   for (let i = 0; i < n; i++) if ((w[i] as number) > 0) kept++;
-  if (kept === n) return { p, y, w };
+  if (kept === n) return { batch: { p, y, w }, rows: undefined };
   const keep = new Int32Array(kept);
   for (let i = 0, j = 0; i < n; i++) if ((w[i] as number) > 0) keep[j++] = i;
   const c = p.numClasses;
@@ -197,7 +213,10 @@ export function positiveRows(
       ? { kind: 'probabilities', data, n: kept, numClasses: c, input: p.input, binary: p.binary }
       : { kind: 'probabilities', data, logData, n: kept, numClasses: c, input: p.input, binary: p.binary };
   if (statsMode !== undefined) rememberRowStats(q, gatherRowStats(rowStatsOf(p, statsMode), keep));
-  return { p: markValidated(q), y: gatherInt(y, keep), w: withUnit(gather(w, keep), weightUnit(w)) };
+  return {
+    batch: { p: markValidated(q), y: gatherInt(y, keep), w: withUnit(gather(w, keep), weightUnit(w)) },
+    rows: keep,
+  };
 }
 
 /** `values[keep[j]]` for every j (a plain loop: `Int32Array.from` with a mapping callback is several times slower). */
