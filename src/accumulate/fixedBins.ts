@@ -1,4 +1,6 @@
 import { assignBinsFor } from '../binning/assignBins.js';
+import { MAX_COUNT } from '../errors/checkCount.js';
+import { fail } from '../errors/fail.js';
 import { addToBinSums, binsOfSums, emptyBinSums, mergeBinSums, type BinSums } from '../binning/binSums.js';
 import { addEqualWidthColumn } from '../binning/columnSums.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
@@ -62,6 +64,15 @@ export class FixedBinsStore implements Store {
     groups: number,
   ) {
     const a = assignBinsFor(fn, new Float64Array(0), spec);
+    // every group keeps every bin (exact sums, then a Bin each), whatever the data: 2^20 bins in each of 10 classes
+    // took 4 GB and 46 s on 10 rows, and more classes ran out of memory — so bins × groups has the count bound
+    if (groups > 1 && a.numBins * groups > MAX_COUNT) {
+      const most = Math.floor(MAX_COUNT / groups);
+      const why = `with ${groups} classes binned one by one (bins × classes ≤ 2^20: each class keeps every bin)`;
+      if (spec.scheme === 'edges')
+        fail('UM_OPTION', fn, 'options.binning.edges', `give at most ${most} bins ${why}`, { value: a.numBins });
+      fail('UM_OPTION', fn, 'options.bins', `be at most ${most} ${why}`, { value: a.numBins });
+    }
     this.lower = Float64Array.from(a.lower);
     this.upper = Float64Array.from(a.upper);
     this.groups = Array.from({ length: groups }, () => emptyBinSums(a.numBins));

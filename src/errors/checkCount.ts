@@ -8,7 +8,9 @@ import { fail } from './fail.js';
  * object of the result (≈ 100–200 bytes with its interval), a resample or a posterior sample is one more pass, a
  * threshold one more point. 2^20 keeps any single option within a few hundred MB and a few seconds on small data,
  * and is far above every value of practical use (peers use 10–100 bins, 200 thresholds, 500–10 000 samples);
- * without a bound, `bins: 1e9` allocated gigabytes (or hung) and `bins: 1e15` threw a raw `RangeError`.
+ * without a bound, `bins: 1e9` allocated gigabytes (or hung) and `bins: 1e15` threw a raw `RangeError`. Where two
+ * counts multiply, their product has the bound: equal-width or edge bins of the class-wise metrics (SCE, class-wise
+ * reliability; bins × classes ≤ 2^20, checked when the classes are known), `bayesianEce` (samples × bins ≤ 2^22).
  */
 export const MAX_COUNT = 2 ** 20;
 

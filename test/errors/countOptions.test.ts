@@ -13,6 +13,7 @@ import { binSweep } from '../../src/plot/index.js';
 import { createReport } from '../../src/report/index.js';
 import { metricsSql, finishSqlMetrics } from '../../src/sql/index.js';
 import { evaluateParallel } from '../../src/parallel/index.js';
+import { um as umCli } from '../helpers/cli.js';
 import { publicOptions } from '../helpers/publicOptions.js';
 
 /** Option names that count something (the last segment of the option's path). */
@@ -202,6 +203,31 @@ describe('count-like options: one bound, one message', () => {
         /^bayesianEce: options.quantiles\[0\] must be numbers in \[0, 1\]; got 2$/,
       );
     expect(um.bayesianEce(Y, P, { bins: 2 ** 6, samples: 2 ** 4 }).samples.length).toBe(16);
+  });
+
+  it('class-wise equal-width bins bound their work: bins × classes ≤ 2^20, in the library and the CLI', async () => {
+    // ten classes: 2^20 bins each took 4.7 GB and 72 s on 2 000 rows (more classes ran out of memory)
+    const p10 = Array.from({ length: 10 }, (_, i) => Array.from({ length: 10 }, (_, k) => (k === i ? 0.55 : 0.05)));
+    const y10 = Array.from({ length: 10 }, (_, i) => i);
+    const message = (most: number, got: number) =>
+      `options.bins must be at most ${most} with 10 classes binned one by one (bins × classes ≤ 2^20: each class keeps every bin); got ${got}`;
+    expect(() => um.sce(y10, p10, { bins: 104858 })).toThrow(`sce: ${message(104857, 104858)}`);
+    expect(() => um.evaluate(y10, p10, { bins: MAX_COUNT })).toThrow(`evaluate: ${message(104857, MAX_COUNT)}`);
+    // user edges: the same bound, naming them
+    const edges = Array.from({ length: 104859 }, (_, i) => i / 104858);
+    const classwise = { target: 'all-classes', groupBy: 'class' } as const;
+    expect(() => um.gce(y10, p10, { ...classwise, binning: { edges } })).toThrow(
+      'gce: options.binning.edges must give at most 104857 bins with 10 classes binned one by one (bins × classes ≤ 2^20: each class keeps every bin); got 104858',
+    );
+    // at the bound (~1 s: 2^20 bins in all)
+    expect(um.gce(y10, p10, { ...classwise, binning: { edges: edges.slice(1) } })).toBeGreaterThanOrEqual(0);
+    // one group (top-label) keeps the plain bound
+    expect(um.evaluate(y10, p10, { bins: 2 ** 16, classwise: false }).ece).toBeGreaterThanOrEqual(0);
+    const r = await umCli(['metrics', 'examples/data/mlp_overfit_test.csv', '--bins', String(MAX_COUNT)]);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `um metrics: --bins must be at most 104857 with 10 classes binned one by one (bins × classes ≤ 2^20: each class keeps every bin); got ${MAX_COUNT}\n`,
+    ]);
   });
 
   it('a value above the bound says why', () => {
