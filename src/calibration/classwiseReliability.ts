@@ -74,7 +74,8 @@ interface ClasswiseConfig {
  * @param scores [N, C] scores of the declared kind.
  * @param options `classes`, `interval` and `level`, `weights`, binning options and input options.
  * @returns a {@link ClasswiseReliability}.
- * @throws {UMError} on invalid input or options (`classes` not distinct class indices in [0, C)).
+ * @throws {UMError} on invalid input or options (`classes` not distinct class indices in [0, C); equal-width or edge
+ *   bins × classes above 2^20).
  * @example
  * ```js
  * import { classwiseReliability } from 'uncertainty-metrics';

@@ -37,7 +37,8 @@ const DEFINITION = calibrationDefinition('gce');
  * @param options `norm`, `topLabel`, `classConditional`, `threshold`, binning (`bins`, `binning`, `equalWidth`,
  *   `equalMass`, `ding`, `preset`, `precision`) and input options.
  * @returns the calibration error, in [0, 1].
- * @throws {UMError} on invalid input or options; `UM_EMPTY` when the threshold leaves nothing to bin.
+ * @throws {UMError} on invalid input or options (class by class, equal-width or edge bins × classes above 2^20);
+ *   `UM_EMPTY` when the threshold leaves nothing to bin.
  * @example
  * ```js
  * import { gce } from 'uncertainty-metrics';

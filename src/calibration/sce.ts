@@ -26,7 +26,8 @@ const DEFINITION = calibrationDefinition('sce');
  * @param scores [N, C] scores of the declared kind.
  * @param options `bins`, `preset`, `equalWidth`, `precision`, `threshold` and input options.
  * @returns the SCE, in [0, 1].
- * @throws {UMError} on invalid input or options.
+ * @throws {UMError} on invalid input or options (`UM_OPTION` when bins × classes exceeds 2^20: every class keeps
+ *   every bin).
  * @example
  * ```js
  * import { sce } from 'uncertainty-metrics';

@@ -31,7 +31,7 @@ export type { EvaluateOptions, Evaluation, EvaluationConfig } from './types.js';
  * @param scores [N, C] scores of the declared kind.
  * @param options `bins`, `preset`, `classwise`, `weights`, `onWarning` and input options.
  * @returns an {@link Evaluation}.
- * @throws {UMError} on invalid input or options.
+ * @throws {UMError} on invalid input or options (`UM_OPTION` when the class-wise SCE's bins × classes exceeds 2^20).
  * @example
  * ```js
  * import { evaluate } from 'uncertainty-metrics';
