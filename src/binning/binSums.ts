@@ -118,7 +118,12 @@ export function totalWeight(sums: BinSums): number {
 
 /** The bins (means, gaps, fractions) of exact sums. */
 export function binsOfSums(lower: ArrayLike<number>, upper: ArrayLike<number>, sums: BinSums): Bin[] {
-  const value = (s: ExactSum[]) => s.map((x) => x.value());
+  // into a Float64Array: a plain array of 2^20 fresh doubles (the bound on bins) is that many heap numbers
+  const value = (s: ExactSum[]) => {
+    const out = new Float64Array(s.length);
+    for (let b = 0; b < s.length; b++) out[b] = (s[b] as ExactSum).value();
+    return out;
+  };
   return binsFromSums(
     lower,
     upper,
