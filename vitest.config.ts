@@ -5,7 +5,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/globalSetup.ts'],
-    setupFiles: ['test/helpers/quietWarnings.ts', 'test/helpers/numberArrays.ts'],
+    setupFiles: ['test/helpers/quietWarnings.ts', 'test/helpers/numberArrays.ts', 'test/helpers/silentTests.ts'],
     // every core runs test files (vitest's default leaves one to its own process, which is mostly idle: on 2 cores
     // that ran the files one at a time)
     maxWorkers: availableParallelism(),
