@@ -1,7 +1,14 @@
 import { assignBinsFor } from '../binning/assignBins.js';
 import { MAX_COUNT } from '../errors/checkCount.js';
 import { fail } from '../errors/fail.js';
-import { addToBinSums, binsOfSums, emptyBinSums, mergeBinSums, type BinSums } from '../binning/binSums.js';
+import {
+  addToBinSums,
+  binsOfSums,
+  emptyBinSums,
+  mergeBinSums,
+  type BinExactSums,
+  type BinSums,
+} from '../binning/binSums.js';
 import { addEqualWidthColumn } from '../binning/columnSums.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { ColumnBlocks, type ClassColumns } from '../select/classColumns.js';
@@ -156,9 +163,9 @@ export class FixedBinsStore implements Store {
       fractional: this.fractional,
       groups: this.groups.map((g) => ({
         count: Array.from(g.count),
-        weight: g.weight.map((s) => s.toJSON()),
-        score: g.score.map((s) => s.toJSON()),
-        outcome: g.outcome.map((s) => s.toJSON()),
+        weight: sumsJSON(g.weight),
+        score: sumsJSON(g.score),
+        outcome: sumsJSON(g.outcome),
       })),
     };
   }
@@ -176,10 +183,17 @@ export class FixedBinsStore implements Store {
       const o = here.object(x);
       const sums = s.groups[k] as BinSums;
       sums.count.set(here.at('count').numbers(o.count, bins, isCount, 'be a whole number ≥ 0'));
-      sums.weight.splice(0, bins, ...here.at('weight').exactSums(o.weight, bins));
-      sums.score.splice(0, bins, ...here.at('score').exactSums(o.score, bins));
-      sums.outcome.splice(0, bins, ...here.at('outcome').exactSums(o.outcome, bins));
+      for (const key of ['weight', 'score', 'outcome'] as const)
+        here
+          .at(key)
+          .exactSums(o[key], bins)
+          .forEach((sum, b) => sums[key].set(b, sum));
     });
     return s;
   }
+}
+
+/** Every bin's exact sum in its JSON form (an empty sum's for the bins nothing was added to). */
+function sumsJSON(sums: BinExactSums): unknown[] {
+  return Array.from({ length: sums.length }, (_, b) => sums.read(b).toJSON());
 }

@@ -1,4 +1,4 @@
-import { addToBinSums, binsOfSums, emptyBinSums, type BinSums } from './binSums.js';
+import { addToBinSums, BinExactSums, binsOfSums, emptyBinSums, type BinSums } from './binSums.js';
 import { scratchSums } from '../math/denseSums.js';
 import { ExactSum } from '../math/exactSum.js';
 import { PairSum } from '../math/pairSum.js';
@@ -183,14 +183,14 @@ export function addRun(
       if (o === 1) ones++;
       else if (o !== 0) dense.add(2, o);
     }
-    (sums.weight[b] as ExactSum).addInteger(to - from);
-    if (pair.ok) pair.moveTo(sums.score[b] as ExactSum);
+    sums.weight.at(b).addInteger(to - from);
+    if (pair.ok) pair.moveTo(sums.score.at(b));
     else {
       for (let j = from; j < to; j++) dense.add(1, scores[j] as number);
-      dense.foldInto(1, sums.score[b] as ExactSum);
+      dense.foldInto(1, sums.score.at(b));
     }
-    dense.foldInto(2, sums.outcome[b] as ExactSum);
-    if (ones > 0) (sums.outcome[b] as ExactSum).addInteger(ones);
+    dense.foldInto(2, sums.outcome.at(b));
+    if (ones > 0) sums.outcome.at(b).addInteger(ones);
     return;
   }
   let sw = 0;
@@ -212,14 +212,14 @@ export function addRun(
       so = u;
     } else if (o !== 0) exact = false;
   }
-  if (pair.ok) pair.moveTo(sums.score[b] as ExactSum);
+  if (pair.ok) pair.moveTo(sums.score.at(b));
   else {
     for (let j = from; j < to; j++) dense.add(1, (weights[j] as number) * (scores[j] as number));
-    dense.foldInto(1, sums.score[b] as ExactSum);
+    dense.foldInto(1, sums.score.at(b));
   }
   if (exact && Number.isFinite(sw)) {
-    (sums.weight[b] as ExactSum).add(sw);
-    (sums.outcome[b] as ExactSum).add(so);
+    sums.weight.at(b).add(sw);
+    sums.outcome.at(b).add(so);
     return;
   }
   for (let j = from; j < to; j++) {
@@ -229,8 +229,8 @@ export function addRun(
     if (o === 1) dense.add(2, w);
     else if (o !== 0) dense.add(2, w * o);
   }
-  dense.foldInto(0, sums.weight[b] as ExactSum);
-  dense.foldInto(2, sums.outcome[b] as ExactSum);
+  dense.foldInto(0, sums.weight.at(b));
+  dense.foldInto(2, sums.outcome.at(b));
 }
 
 /** The pair {@link addRun} tries first (reset per run). */
@@ -239,9 +239,9 @@ const RUN_PAIR = new PairSum();
 /** Three scratch sums for {@link runStatistics} (each read and cleared per bin). */
 const RUN_SUMS = {
   count: new Float64Array(1),
-  weight: [new ExactSum()],
-  score: [new ExactSum()],
-  outcome: [new ExactSum()],
+  weight: new BinExactSums(1),
+  score: new BinExactSums(1),
+  outcome: new BinExactSums(1),
 };
 
 /**
@@ -269,14 +269,14 @@ export function runStatistics(
     const to = b === numBins - 1 ? n : (cuts[b] as number);
     count[b] = to - from;
     addRun(sums, 0, scores, outcomes, weights, from, to);
-    const w = sums.weight[0] as ExactSum;
+    const w = sums.weight.at(0);
     weight[b] = w.value();
     total.addSum(w);
-    score[b] = (sums.score[0] as ExactSum).value();
-    outcome[b] = (sums.outcome[0] as ExactSum).value();
+    score[b] = sums.score.at(0).value();
+    outcome[b] = sums.outcome.at(0).value();
     w.clear();
-    (sums.score[0] as ExactSum).clear();
-    (sums.outcome[0] as ExactSum).clear();
+    sums.score.at(0).clear();
+    sums.outcome.at(0).clear();
   }
   return binsFromSums(lower, upper, count, weight, score, outcome, total.value());
 }

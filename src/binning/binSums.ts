@@ -12,14 +12,60 @@ import type { Bin } from './types.js';
  */
 export interface BinSums {
   readonly count: Float64Array;
-  readonly weight: ExactSum[];
-  readonly score: ExactSum[];
-  readonly outcome: ExactSum[];
+  readonly weight: BinExactSums;
+  readonly score: BinExactSums;
+  readonly outcome: BinExactSums;
+}
+
+/** An empty sum, read for the bins nothing was added to (never added to). */
+const NOTHING = new ExactSum();
+
+/**
+ * One exact sum per bin, each made when something is first added to it (internal): the bins a store keeps whatever the
+ * data (2^20 in all, the count bound) cost one array slot each until used, not three objects each — that was most of
+ * the time and memory of ECE with 2^20 bins (the garbage collector's).
+ */
+export class BinExactSums {
+  private readonly sums: (ExactSum | undefined)[];
+
+  constructor(readonly length: number) {
+    // filled, not holey: a holey array of a million slots is a dictionary, slow to index
+    this.sums = new Array<ExactSum | undefined>(length).fill(undefined);
+  }
+
+  /** Bin b's sum, to add to (made when first asked for). */
+  at(b: number): ExactSum {
+    let s = this.sums[b];
+    if (s === undefined) this.sums[b] = s = new ExactSum();
+    return s;
+  }
+
+  /** Bin b's sum to read: an empty one when nothing was added (do not add to it). */
+  read(b: number): ExactSum {
+    return this.sums[b] ?? NOTHING;
+  }
+
+  /** The exactly rounded value of bin b's sum (0 when nothing was added). */
+  value(b: number): number {
+    const s = this.sums[b];
+    return s === undefined ? 0 : s.value();
+  }
+
+  /** Adds bin b's sum of `other` (exact; nothing is made when it has none). */
+  addFrom(b: number, other: BinExactSums): void {
+    const o = other.sums[b];
+    if (o !== undefined) this.at(b).addSum(o);
+  }
+
+  /** Bin b's sum replaced by `sum` (a state read back). */
+  set(b: number, sum: ExactSum): void {
+    this.sums[b] = sum;
+  }
 }
 
 /** Empty sums for `numBins` bins. */
 export function emptyBinSums(numBins: number): BinSums {
-  const make = () => Array.from({ length: numBins }, () => new ExactSum());
+  const make = () => new BinExactSums(numBins);
   return { count: new Float64Array(numBins), weight: make(), score: make(), outcome: make() };
 }
 
@@ -80,7 +126,7 @@ export function addToBinSums(
         if (o === 1) ones++;
         else if (o !== 0) dense.add(2, o);
       }
-      (sums.weight[b] as ExactSum).addInteger(to - from);
+      sums.weight.at(b).addInteger(to - from);
     } else {
       for (let j = from; j < to; j++) {
         const i = order[j] as number;
@@ -91,11 +137,11 @@ export function addToBinSums(
         if (o === 1) dense.add(2, w);
         else if (o !== 0) dense.add(2, w * o);
       }
-      dense.foldInto(0, sums.weight[b] as ExactSum);
+      dense.foldInto(0, sums.weight.at(b));
     }
-    dense.foldInto(1, sums.score[b] as ExactSum);
-    dense.foldInto(2, sums.outcome[b] as ExactSum);
-    if (ones > 0) (sums.outcome[b] as ExactSum).addInteger(ones);
+    dense.foldInto(1, sums.score.at(b));
+    dense.foldInto(2, sums.outcome.at(b));
+    if (ones > 0) sums.outcome.at(b).addInteger(ones);
   }
 }
 
@@ -103,25 +149,25 @@ export function addToBinSums(
 export function mergeBinSums(into: BinSums, other: BinSums): void {
   for (let b = 0; b < into.count.length; b++) {
     into.count[b] = (into.count[b] as number) + (other.count[b] as number);
-    (into.weight[b] as ExactSum).addSum(other.weight[b] as ExactSum);
-    (into.score[b] as ExactSum).addSum(other.score[b] as ExactSum);
-    (into.outcome[b] as ExactSum).addSum(other.outcome[b] as ExactSum);
+    into.weight.addFrom(b, other.weight);
+    into.score.addFrom(b, other.score);
+    into.outcome.addFrom(b, other.outcome);
   }
 }
 
 /** The exactly rounded total weight of all bins. */
 export function totalWeight(sums: BinSums): number {
   const t = new ExactSum();
-  for (const s of sums.weight) t.addSum(s);
+  for (let b = 0; b < sums.weight.length; b++) t.addSum(sums.weight.read(b));
   return t.value();
 }
 
 /** The bins (means, gaps, fractions) of exact sums. */
 export function binsOfSums(lower: ArrayLike<number>, upper: ArrayLike<number>, sums: BinSums): Bin[] {
   // into a Float64Array: a plain array of 2^20 fresh doubles (the bound on bins) is that many heap numbers
-  const value = (s: ExactSum[]) => {
+  const value = (s: BinExactSums) => {
     const out = new Float64Array(s.length);
-    for (let b = 0; b < s.length; b++) out[b] = (s[b] as ExactSum).value();
+    for (let b = 0; b < s.length; b++) out[b] = s.value(b);
     return out;
   };
   return binsFromSums(

@@ -1,4 +1,3 @@
-import type { ExactSum } from '../math/exactSum.js';
 import type { BinSums } from './binSums.js';
 import { addCounts, addEqualWidthColumn, denseBank } from './columnSums.js';
 import { equalWidthEdges, equalWidthIndex } from './equalWidth.js';
@@ -309,6 +308,6 @@ function equalWidthSums(
     const b = binOfKey(boundaries, key);
     ones[b] = (ones[b] as number) + 1;
   }
-  for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
+  for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score.at(b));
   addCounts(sums, count, ones);
 }

@@ -1,6 +1,5 @@
 import { BIN_SUMS_MAX, binSumsF64, columnKernel, WASM_COLUMN_MAX } from '../kernels/columnsWasm.js';
 import { DenseSums } from '../math/denseSums.js';
-import type { ExactSum } from '../math/exactSum.js';
 import { movePairs, pushPair } from '../math/pairSum.js';
 import { addRun } from './binStatistics.js';
 import type { BinSums } from './binSums.js';
@@ -153,8 +152,8 @@ export function addColumnToBinSums(
     movePairs(hi, lo, sums.score);
     for (let b = 0; b < numBins; b++) {
       sums.count[b] = (sums.count[b] as number) + (count[b] as number);
-      (sums.weight[b] as ExactSum).addInteger(weight[b] as number);
-      (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
+      sums.weight.at(b).addInteger(weight[b] as number);
+      sums.outcome.at(b).addInteger(ones[b] as number);
     }
     return;
   }
@@ -170,9 +169,9 @@ export function addColumnToBinSums(
     }
     for (let b = 0; b < numBins; b++) {
       sums.count[b] = (sums.count[b] as number) + (count[b] as number);
-      dense.foldInto(3 * b, sums.weight[b] as ExactSum);
-      dense.foldInto(3 * b + 1, sums.score[b] as ExactSum);
-      dense.foldInto(3 * b + 2, sums.outcome[b] as ExactSum);
+      dense.foldInto(3 * b, sums.weight.at(b));
+      dense.foldInto(3 * b + 1, sums.score.at(b));
+      dense.foldInto(3 * b + 2, sums.outcome.at(b));
     }
     return;
   }
@@ -212,7 +211,7 @@ export function addColumnToBinSums(
         ones[b] = (ones[b] as number) + (outcomes[j] as number);
       }
     }
-    for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
+    for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score.at(b));
   }
   addCounts(sums, count, ones);
 }
@@ -226,8 +225,8 @@ export function addCounts(sums: BinSums, count: Float64Array, ones: Float64Array
     const c = count[b] as number;
     if (c === 0) continue;
     sums.count[b] = (sums.count[b] as number) + c;
-    (sums.weight[b] as ExactSum).addInteger(c);
-    (sums.outcome[b] as ExactSum).addInteger(ones[b] as number);
+    sums.weight.at(b).addInteger(c);
+    sums.outcome.at(b).addInteger(ones[b] as number);
   }
 }
 
@@ -242,7 +241,7 @@ function flushWindows(acc: Float64Array, size: number, sums: BinSums): void {
   for (let at = 0; at < size; at++) {
     const s = acc[at] as number;
     if (s === 0) continue;
-    (sums.score[(at / WINDOWS) | 0] as ExactSum).add(s);
+    sums.score.at((at / WINDOWS) | 0).add(s);
     acc[at] = 0;
   }
 }
@@ -306,7 +305,7 @@ function floorKernelSums(
     if (b >= bins) b = top;
     ones[b] = (ones[b] as number) + 1;
   }
-  for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score[b] as ExactSum);
+  for (let b = 0; b < numBins; b++) dense.foldInto(b, sums.score.at(b));
   addCounts(sums, count, ones);
   return true;
 }

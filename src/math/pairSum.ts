@@ -77,16 +77,21 @@ export class PairSum {
   }
 }
 
+/** Exact sums by index, each to add to (the per-bin sums of a binning). */
+export interface SumTargets {
+  at(b: number): ExactSum;
+}
+
 /**
  * {@link PairSum.push} for pair b of arrays of pairs (`hi[b] + lo[b]`), moving to `targets[b]` (internal; per-bin sums
  * of a hot loop). Move every pair to its target at the end ({@link movePairs}).
  */
-export function pushPair(hi: Float64Array, lo: Float64Array, b: number, x: number, targets: readonly ExactSum[]): void {
+export function pushPair(hi: Float64Array, lo: Float64Array, b: number, x: number, targets: SumTargets): void {
   if (pairAdd(hi[b] as number, lo[b] as number, x)) {
     hi[b] = PAIR[0] as number;
     lo[b] = PAIR[1] as number;
   } else {
-    const t = targets[b] as ExactSum;
+    const t = targets.at(b);
     t.add(hi[b] as number);
     t.add(lo[b] as number);
     hi[b] = x;
@@ -95,9 +100,9 @@ export function pushPair(hi: Float64Array, lo: Float64Array, b: number, x: numbe
 }
 
 /** Adds every pair of {@link pushPair} to its target. */
-export function movePairs(hi: Float64Array, lo: Float64Array, targets: readonly ExactSum[]): void {
+export function movePairs(hi: Float64Array, lo: Float64Array, targets: SumTargets): void {
   for (let b = 0; b < hi.length; b++) {
-    const t = targets[b] as ExactSum;
+    const t = targets.at(b);
     t.add(hi[b] as number);
     t.add(lo[b] as number);
   }

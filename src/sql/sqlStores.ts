@@ -139,7 +139,7 @@ function fillBins(
     const b = index(fn, r, 'bin', bins);
     const weight = num(fn, r, 'weight', 0);
     g.count[b] = num(fn, r, 'n', 0);
-    g.weight[b]?.add(weight);
+    g.weight.at(b).add(weight);
     for (const key of ['score', 'outcome'] as const) {
       const sum = num(fn, r, key, 0);
       // sums of w·x over x in [0, 1]: at most the bin's weight (a damaged row would give means outside [0, 1])
@@ -151,7 +151,7 @@ function fillBins(
           `be at most the bin's weight (${weight}): a sum of weight × a value in [0, 1]`,
           { value: r[key] },
         );
-      g[key][b]?.add(sum);
+      g[key].at(b).add(sum);
     }
     if (weighted && !Number.isInteger(weight)) store.fractional = true;
   }

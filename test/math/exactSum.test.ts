@@ -318,8 +318,9 @@ describe('ExactSum: the pair of doubles', () => {
       const targets = Array.from({ length: bins }, () => new ExactSum());
       const hi = new Float64Array(bins);
       const lo = new Float64Array(bins);
-      values.forEach((v, i) => pushPair(hi, lo, (i * 7) % bins, v, targets));
-      movePairs(hi, lo, targets);
+      const byBin = { at: (b: number) => targets[b] as ExactSum };
+      values.forEach((v, i) => pushPair(hi, lo, (i * 7) % bins, v, byBin));
+      movePairs(hi, lo, byBin);
       targets.forEach((t, b) => {
         const own = values.filter((_, i) => (i * 7) % bins === b);
         expect(t.toJSON(), `seed ${seed} bin ${b}`).toEqual(referenceJson(own));
