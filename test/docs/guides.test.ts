@@ -36,6 +36,14 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
+/**
+ * The README's main job, word for word: built with its default flags in test/browser/report.test.ts (in headless
+ * Chromium, every number checked) and through the installed bin in test/cli/report.test.ts (a real process, with few
+ * resamples, as here). A guide's line that is exactly this command is not built a third time here (about 1.5 s); any
+ * other spelling of it runs below like every other line.
+ */
+const README_MAIN_JOB = 'um report examples/data/mlp_overfit_test.csv examples/data/logreg_test.csv -o report.html';
+
 /** Type-checks snippets against the sources, as a user's file importing the package would be checked. */
 function typeErrors(snippets: Map<string, string>): string[] {
   const options: ts.CompilerOptions = {
@@ -121,10 +129,16 @@ describe('guides', () => {
   describe('every `um` command runs on the bundled data', () => {
     const scratch = mkdtempSync(join(tmpdir(), 'um-guides-'));
     afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+    it('the README main job, where a guide shows it, is the command the README gives', () => {
+      expect(readFileSync(`${repoRoot}README.md`, 'utf8')).toContain(`npx ${README_MAIN_JOB}\n`);
+      expect(guides.filter((g) => blocks(g, 'sh').some((b) => b.split('\n').includes(README_MAIN_JOB)))).toEqual([
+        'evaluating-from-the-command-line.md',
+      ]);
+    });
     for (const g of guides) {
       const lines = blocks(g, 'sh')
         .flatMap((b) => b.split('\n'))
-        .filter((l) => l.startsWith('um '));
+        .filter((l) => l.startsWith('um ') && l !== README_MAIN_JOB);
       if (lines.length === 0) continue;
       it(
         g,

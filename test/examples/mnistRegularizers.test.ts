@@ -12,8 +12,21 @@ const script = join(repoRoot, 'examples', 'mnist-regularizers.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'um-mnist-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function run(args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [script, ...args], { cwd: repoRoot, encoding: 'utf8' });
+/**
+ * Runs the example as a process. `refusing` names the modules it must not load (a resolve hook throws on them, so the
+ * run exits 1 instead of 2 if one is loaded): a bad option is reported before the slow loads and the training.
+ */
+function run(args: string[], refusing?: RegExp): { code: number; stdout: string; stderr: string } {
+  const hook =
+    refusing === undefined
+      ? []
+      : [
+          '--import',
+          `data:text/javascript,import{register}from"node:module";register(${JSON.stringify(
+            `data:text/javascript,export async function resolve(s,c,n){if(${String(refusing)}.test(s))throw new Error("loaded "+s+" before checking the options");return n(s,c)}`,
+          )})`,
+        ];
+  const r = spawnSync(process.execPath, [...hook, script, ...args], { cwd: repoRoot, encoding: 'utf8' });
   if (r.error !== undefined) throw r.error;
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
@@ -110,12 +123,14 @@ describe('examples/mnist-regularizers.mjs', () => {
     expect(strip(again)).toEqual(strip(jsonPath));
   });
 
-  it('rejects bad options naming them', () => {
-    const r = run(['--epochs', '0']);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('mnist-regularizers: --epochs must be a whole number ≥ 1; got 0');
-    const tooMany = run(['--train', '9500', '--val', '600']);
-    expect(tooMany.code).toBe(2);
-    expect(tooMany.stderr).toContain('--train + --val must be < 10000; got 10100');
+  it('rejects bad options naming them, before loading the images, TensorFlow.js and the library', () => {
+    const r = run(['--epochs', '0'], /^(mnist|@tensorflow|uncertainty-metrics)/);
+    expect([r.code, r.stderr]).toEqual([2, 'mnist-regularizers: --epochs must be a whole number ≥ 1; got 0\n']);
+    // the number of images is known once the package is loaded: TensorFlow.js and the library are not
+    const tooMany = run(['--train', '9500', '--val', '600'], /^(@tensorflow|uncertainty-metrics)/);
+    expect([tooMany.code, tooMany.stderr]).toEqual([
+      2,
+      'mnist-regularizers: --train + --val must be < 10000; got 10100\n',
+    ]);
   });
 });
