@@ -3,7 +3,8 @@
  * binary task. No console errors, no network requests, every chart has a size, the metrics table shows the numbers
  * of `um metrics --json` with an interval under each, the summary and comparison are there, and each reliability
  * diagram's text matches what is drawn (bars, lines, the smooth curve with its band, the histogram's two lines, the
- * class-wise panels), and the equal-mass view sits beside the equal-width one. Saves screenshots to test/.artifacts/.
+ * class-wise panels), and the equal-mass view sits beside the equal-width one. With UM_SCREENSHOTS=1 it saves
+ * screenshots to test/.artifacts/ (for a person to look at: they assert nothing, and took ~2.6 s of Chromium's CPU).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -152,9 +153,15 @@ async function checkPage(page: Page, files: string[], charts: number, binary: bo
   expect(right?.left).toBeGreaterThan((left?.left ?? 0) + 300);
 }
 
-/** Screenshots of each new calibration chart (element by element) into test/.artifacts/. */
-async function shoot(page: Page, prefix: string, ids: string[]): Promise<void> {
+/** Whether to save screenshots (UM_SCREENSHOTS=1): a look at the report, not a check. */
+const SCREENSHOTS = process.env.UM_SCREENSHOTS === '1';
+
+/** With {@link SCREENSHOTS}: the whole page (`full`), its top, and each new calibration chart into test/.artifacts/. */
+async function shoot(page: Page, prefix: string, ids: string[], views: { full: string; top?: string }): Promise<void> {
+  if (!SCREENSHOTS) return;
   mkdirSync(`${repoRoot}test/.artifacts`, { recursive: true });
+  await page.screenshot({ path: `${repoRoot}test/.artifacts/${views.full}.png`, fullPage: true });
+  if (views.top !== undefined) await page.screenshot({ path: `${repoRoot}test/.artifacts/${views.top}.png` });
   for (const id of ids) {
     await page.locator(`#chart-${id}`).screenshot({ path: `${repoRoot}test/.artifacts/${prefix}-${id}.png` });
   }
@@ -211,10 +218,10 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
           els.map((e) => e.id || e.className),
         );
         expect(order.slice(0, 3)).toEqual(['toc', 'summary', 'metrics-section']);
-        mkdirSync(`${repoRoot}test/.artifacts`, { recursive: true });
-        await page.screenshot({ path: `${repoRoot}test/.artifacts/report.png`, fullPage: true });
-        await page.screenshot({ path: `${repoRoot}test/.artifacts/report-top.png` });
-        await shoot(page, 'report', ['reliability-equal-mass', 'smooth', 'histogram', 'classwise']);
+        await shoot(page, 'report', ['reliability-equal-mass', 'smooth', 'histogram', 'classwise'], {
+          full: 'report',
+          top: 'report-top',
+        });
       } finally {
         await page.close();
         rmSync(dir, { recursive: true });
@@ -246,9 +253,7 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
       expect(requests).toEqual([url]);
       await checkPage(page, [csv], 12, true);
       expect(await page.textContent('#chart-positive-class svg')).toContain('predicted P(y = 1)');
-      mkdirSync(`${repoRoot}test/.artifacts`, { recursive: true });
-      await page.screenshot({ path: `${repoRoot}test/.artifacts/report-binary.png`, fullPage: true });
-      await shoot(page, 'report-binary', ['reliability-equal-mass', 'smooth', 'histogram']);
+      await shoot(page, 'report-binary', ['reliability-equal-mass', 'smooth', 'histogram'], { full: 'report-binary' });
     } finally {
       await page.close();
       rmSync(dir, { recursive: true });
