@@ -89,8 +89,8 @@ function conformanceTables(): Table[] {
 
 /**
  * sqlMetrics on every conformance table, loaded by `load` (a table name or FROM expression), against the in-memory
- * metrics. The columns go in as text arrays unnested by the database: float input is correctly rounded in both, so the
- * tables hold the same doubles (checked bit for bit over all the cases' values and 20 000 random doubles); one
+ * metrics. The columns go in as text, split and unnested by the database: float input is correctly rounded in both, so
+ * the tables hold the same doubles (checked bit for bit over all the cases' values and 20 000 random doubles); one
  * statement per table, where 500-row INSERTs of literals took 1 s on PostgreSQL.
  */
 async function conformance(engine: SqlEngine, load: (t: Table) => Promise<string>): Promise<number> {
@@ -124,11 +124,9 @@ describe('SQL push-down: DuckDB (embedded)', () => {
         return reader(path, t.numClasses, true);
       }
       const name = `t_${t.id.replace(/\W/g, '_')}`;
-      const list = t.names.map((x, j) => `UNNEST($${j + 1}::DOUBLE[]) AS ${x}`).join(', ');
-      await db.query(
-        `CREATE OR REPLACE TEMP TABLE ${name} AS SELECT ${list}`,
-        t.columns.map((x) => `[${x}]`),
-      );
+      // split, then cast each value (a cast of the whole text to DOUBLE[] parsed 5000 × 100 in 280 ms, this in 90)
+      const list = t.names.map((x, j) => `CAST(UNNEST(string_split($${j + 1}, ',')) AS DOUBLE) AS ${x}`).join(', ');
+      await db.query(`CREATE OR REPLACE TEMP TABLE ${name} AS SELECT ${list}`, t.columns);
       return name;
     });
     expect(checked).toBeGreaterThanOrEqual(21);
