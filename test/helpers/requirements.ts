@@ -34,7 +34,7 @@ export const skip = {
 
 /** The suites each reason skips, as printed once per run. */
 export const SKIPPED_SUITES: Record<keyof typeof skip, string> = {
-  postgres: 'the PostgreSQL suites (test/sql/sql.test.ts, test/sql/quoting.test.ts)',
+  postgres: 'the PostgreSQL suites (test/sql/sql.test.ts, quoting.test.ts, queryShape.test.ts)',
   browser: 'the headless-browser test (test/browser/report.test.ts)',
   terminal: 'the progress-bar test (test/cli/report.test.ts)',
 };
