@@ -216,7 +216,9 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
   const brierRow = sumOf(
     k.map((j) => `CASE WHEN y = ${j} THEN (${p(j)} - 1.0) * (${p(j)} - 1.0) ELSE ${p(j)} * ${p(j)} END`),
   );
-  const rowSum = sumOf(k.map(p));
+  // left to right, the order of the in-memory check (probMatrix.ts): a row at the tolerance's edge is refused by both or
+  // by neither — a balanced tree rounds differently (the one sum of C terms that stays a chain)
+  const rowSum = k.map(p).join(' + ');
   const badProb = k.map((j) => `${p(j)} IS NULL OR ${p(j)} < 0 OR ${p(j)} > 1`).join(' OR ');
   const scores =
     `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${positive} AS weighted_rows, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +

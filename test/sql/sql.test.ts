@@ -90,7 +90,8 @@ function conformanceTables(): Table[] {
 /**
  * sqlMetrics on every conformance table, loaded by `load` (a table name or FROM expression), against the in-memory
  * metrics. The columns go in as text, split and unnested by the database: float input is correctly rounded in both, so
- * the tables hold the same doubles (checked bit for bit over all the cases' values and 20 000 random doubles); one
+ * the tables hold the same doubles (checked bit for bit once, when this was written, over all the cases' values and
+ * 20 000 random doubles); one
  * statement per table, where 500-row INSERTs of literals took 1 s on PostgreSQL.
  */
 async function conformance(engine: SqlEngine, load: (t: Table) => Promise<string>): Promise<number> {
