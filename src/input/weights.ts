@@ -329,48 +329,33 @@ function copyRuns64(from: Float64Array, to: Float64Array, keep: Int32Array, c: n
  * Σp·ln p read the prepared rows' own, see `RowOrigin.values`).
  */
 function gatherRowStats(s: RowStats, keep: Int32Array): RowStats {
-  return new GatheredRowStats(s, keep);
-}
-
-class GatheredRowStats implements RowStats {
-  private gathered: {
-    max?: Float64Array;
-    arg?: Int32Array;
-    min?: Float64Array;
-    sum?: Float64Array;
-    sumSq?: Float64Array;
-    xlogx?: Float64Array;
-  } = {};
-
-  constructor(
-    private readonly all: RowStats,
-    private readonly keep: Int32Array,
-  ) {}
-
-  get mode(): RowStats['mode'] {
-    return this.all.mode;
-  }
-  get sumSlack(): number {
-    return this.all.sumSlack;
-  }
-  get max(): Float64Array {
-    return (this.gathered.max ??= gather(this.all.max, this.keep));
-  }
-  get arg(): Int32Array {
-    return (this.gathered.arg ??= gatherInt(this.all.arg, this.keep));
-  }
-  get min(): Float64Array {
-    return (this.gathered.min ??= gather(this.all.min, this.keep));
-  }
-  get sum(): Float64Array {
-    return (this.gathered.sum ??= gather(this.all.sum, this.keep));
-  }
-  get sumSq(): Float64Array | undefined {
-    const all = this.all.sumSq;
-    return all === undefined ? undefined : (this.gathered.sumSq ??= gather(all, this.keep));
-  }
-  get xlogx(): Float64Array | undefined {
-    const all = this.all.xlogx;
-    return all === undefined ? undefined : (this.gathered.xlogx ??= gather(all, this.keep));
-  }
+  let max: Float64Array | undefined;
+  let arg: Int32Array | undefined;
+  let min: Float64Array | undefined;
+  let sum: Float64Array | undefined;
+  let sumSq: Float64Array | undefined;
+  let xlogx: Float64Array | undefined;
+  // own enumerable accessors, in rowStatsResult's order: the object reads (and compares) as the gathered columns
+  return {
+    mode: s.mode,
+    get max() {
+      return (max ??= gather(s.max, keep));
+    },
+    get arg() {
+      return (arg ??= gatherInt(s.arg, keep));
+    },
+    get min() {
+      return (min ??= gather(s.min, keep));
+    },
+    get sum() {
+      return (sum ??= gather(s.sum, keep));
+    },
+    sumSlack: s.sumSlack,
+    get sumSq() {
+      return s.sumSq === undefined ? undefined : (sumSq ??= gather(s.sumSq, keep));
+    },
+    get xlogx() {
+      return s.xlogx === undefined ? undefined : (xlogx ??= gather(s.xlogx, keep));
+    },
+  };
 }
