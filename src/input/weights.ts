@@ -217,7 +217,8 @@ type PositiveRows = { p: ProbMatrix; y: Int32Array; w: Float64Array | undefined 
 
 /**
  * {@link positiveRows} and which rows it kept: its row j is row `rows[j]` of `p` (`undefined`: every row, the batch
- * is the input itself) (internal).
+ * is the input itself) (internal). With `statsMode` (the engine's batches) the kept rows' probabilities are copied when
+ * first read and each statistic gathered when first read: the same arrays, made only for the metrics that read them.
  */
 export function keptRows(
   p: ProbMatrix,
