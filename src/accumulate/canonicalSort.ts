@@ -1,7 +1,6 @@
 import { argsort } from '../kernels/argsort.js';
 import { gather } from '../math/gather.js';
 import type { EntryColumns, EntryView } from './keptEntries.js';
-import { isStableOrder } from './orderHints.js';
 
 /**
  * Entries in the canonical order: ascending score, and within equal scores outcome 0 before 1, then ascending weight —
@@ -11,14 +10,16 @@ import { isStableOrder } from './orderHints.js';
 export function canonicalSort(e: EntryView, hint?: Uint32Array): EntryColumns {
   const n = e.scores.length;
   // a carried-over order (orderHints.ts) stands for the sort only when it is exactly the sort's order
-  let order = hint;
-  let scores = hint !== undefined && hint.length === n ? gatherScores(e.scores, hint) : undefined;
-  if (order === undefined || scores === undefined || !isStableOrder(scores, order, n)) {
-    order = argsort(e.scores);
-    scores = gatherScores(e.scores, order);
+  let sorted = hint !== undefined && hint.length === n ? gatherInOrder(e, hint) : undefined;
+  if (sorted === undefined) {
+    const order = argsort(e.scores);
+    sorted = {
+      scores: gatherScores(e.scores, order),
+      outcomes: gather(e.outcomes, order),
+      weights: e.weights === undefined ? undefined : gather(e.weights, order),
+    };
   }
-  const outcomes = gather(e.outcomes, order);
-  const weights = e.weights === undefined ? undefined : gather(e.weights, order);
+  const { scores, outcomes, weights } = sorted;
   // blocks of equal scores: outcome 0 first, then 1, each by ascending weight (only the column values matter)
   for (let a = 0; a < n;) {
     let b = a + 1;
@@ -27,6 +28,88 @@ export function canonicalSort(e: EntryView, hint?: Uint32Array): EntryColumns {
     a = b;
   }
   return { scores, outcomes, weights, unit: e.unit };
+}
+
+/** Which positions {@link gatherInOrder} has read (scratch). */
+let seenScratch = new Uint8Array(0);
+
+/**
+ * The entries read in `order` when it is exactly `argsort(e.scores)` — the checks of `isStableOrder` (a permutation,
+ * ascending keys, equal keys in ascending position) made while gathering, in one pass instead of four — else
+ * `undefined`.
+ */
+function gatherInOrder(
+  e: EntryView,
+  order: Uint32Array,
+): { scores: Float64Array; outcomes: Float64Array; weights: Float64Array | undefined } | undefined {
+  const n = order.length;
+  if (seenScratch.length < n) seenScratch = new Uint8Array(Math.max(n, 2 * seenScratch.length));
+  else seenScratch.fill(0, 0, n);
+  const scores = new Float64Array(n);
+  const outcomes = new Float64Array(n);
+  const weights = e.weights === undefined ? undefined : new Float64Array(n);
+  const ok =
+    e.scores instanceof Float32Array
+      ? gather32(e.scores, e.outcomes, e.weights, order, scores, outcomes, weights, seenScratch)
+      : gather64(e.scores, e.outcomes, e.weights, order, scores, outcomes, weights, seenScratch);
+  return ok ? { scores, outcomes, weights } : undefined;
+}
+
+/** {@link gatherInOrder}'s pass over float32 keys (one loop per key type: a loop reading either runs slower). */
+function gather32(
+  keys: Float32Array,
+  o: Float64Array,
+  w: Float64Array | undefined,
+  order: Uint32Array,
+  scores: Float64Array,
+  outcomes: Float64Array,
+  weights: Float64Array | undefined,
+  seen: Uint8Array,
+): boolean {
+  const n = order.length;
+  for (let r = 0; r < n; r++) {
+    const i = order[r] as number;
+    if (i >= n || seen[i] === 1) return false;
+    seen[i] = 1;
+    const s = keys[i] as number;
+    if (r > 0) {
+      const a = scores[r - 1] as number;
+      // −0 equals 0; NaN fails both
+      if (!(a < s || (a === s && (order[r - 1] as number) < i))) return false;
+    }
+    scores[r] = s;
+    outcomes[r] = o[i] as number;
+    if (weights !== undefined) weights[r] = (w as Float64Array)[i] as number;
+  }
+  return true;
+}
+
+/** {@link gather32} over float64 keys. */
+function gather64(
+  keys: Float64Array,
+  o: Float64Array,
+  w: Float64Array | undefined,
+  order: Uint32Array,
+  scores: Float64Array,
+  outcomes: Float64Array,
+  weights: Float64Array | undefined,
+  seen: Uint8Array,
+): boolean {
+  const n = order.length;
+  for (let r = 0; r < n; r++) {
+    const i = order[r] as number;
+    if (i >= n || seen[i] === 1) return false;
+    seen[i] = 1;
+    const s = keys[i] as number;
+    if (r > 0) {
+      const a = scores[r - 1] as number;
+      if (!(a < s || (a === s && (order[r - 1] as number) < i))) return false;
+    }
+    scores[r] = s;
+    outcomes[r] = o[i] as number;
+    if (weights !== undefined) weights[r] = (w as Float64Array)[i] as number;
+  }
+  return true;
 }
 
 /** `scores[order[r]]` for every r, one loop per array type (a loop reading either type runs slower). */
