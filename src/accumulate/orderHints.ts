@@ -8,8 +8,10 @@ import { gather } from '../math/gather.js';
  * Sort orders carried over between weightings of the same rows (a bootstrap's resamples, see `prepareSuite`). The
  * rows never change, only which of them are kept (weight > 0, in their order) and their weights; argsort is stable, so
  * the ascending order of a kept subset's keys is the prepared rows' order with the other rows left out — an O(N)
- * filter instead of a sort. Such an order is only ever a candidate: {@link isStableOrder} checks it in O(N) before it
- * stands for `argsort(keys)`, so a wrong hint costs the sort it was meant to save, never a different result (internal).
+ * filter instead of a sort. Such an order is only ever a candidate: it is checked in O(N) ({@link isStableOrder}'s checks,
+ * which `canonicalSort` makes while it gathers the entries) before it stands for `argsort(keys)`, so a wrong hint costs
+ * the sort it was meant to save, never a different result (internal). Per-row values and row-wise selections of the
+ * prepared rows are computed once too, and gathered for each weighting ({@link RowOrigin.values}, `rowPairs`).
  */
 
 /**
@@ -142,7 +144,8 @@ export function originOf(of: object): RowOrigin | undefined {
 /**
  * Whether `order` is exactly `argsort(keys)`, given `sorted` = keys read in that order (`keys[order[r]]`, gathered
  * by the caller anyway): a permutation of the n positions with ascending keys (−0 equal to 0) and equal keys in
- * ascending position — the one stable ascending order.
+ * ascending position — the one stable ascending order. The reference of the check `canonicalSort` makes in its
+ * gathering pass (test/accumulate/orderHints.test.ts holds the two to the same verdicts).
  */
 export function isStableOrder(sorted: ArrayLike<number>, order: Uint32Array, n: number): boolean {
   if (order.length !== n || sorted.length !== n) return false;
