@@ -5,7 +5,7 @@ import { sortedQuantileStatistics } from '../binning/equalMass.js';
 import { SELECT_MIN } from '../binning/rankSelect.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { ColumnBlocks, type ClassColumn, type ColumnChunk } from '../select/classColumns.js';
-import { canonicalSort } from './canonicalSort.js';
+import { canonicalSort, SortScratch } from './canonicalSort.js';
 import type { EntryColumns } from './keptEntries.js';
 import { orderHint } from './orderHints.js';
 
@@ -25,6 +25,9 @@ export interface SweepConsumer {
 
 /** Bin indices of a sorted column (scratch). */
 let indexScratch = new Int32Array(0);
+
+/** The sorted entries of one class (scratch). */
+const sortScratch = new SortScratch();
 
 /** Whether a binning is one a sweep computes: this library's equal-mass construction. */
 export function sweepsQuantile(spec: BinningSpec): spec is Extract<BinningSpec, { scheme: 'equal-mass' }> {
@@ -97,7 +100,8 @@ export class ClassSweep {
   private sorted(k: number, col: ClassColumn): void {
     // the resamples of prepared rows: the column's order carried over from the prepared rows' (orderHints.ts)
     const only = this.chunks.length === 1 ? this.chunks[0] : undefined;
-    const sorted = canonicalSort(col, only?.threshold === null ? orderHint(only.cols, k) : undefined);
+    // sorted into scratch: every consumer reads this class's entries before the next class is sorted
+    const sorted = canonicalSort(col, only?.threshold === null ? orderHint(only.cols, k) : undefined, sortScratch);
     const memo = new Map<string, Bin[]>();
     if (indexScratch.length < sorted.scores.length) indexScratch = new Int32Array(sorted.scores.length);
     const index = indexScratch;

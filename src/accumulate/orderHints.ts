@@ -1,12 +1,17 @@
 import type { LabeledBatch } from '../input/types.js';
+import { weightUnit } from '../input/weights.js';
+import type { Pairs } from '../select/selectPairs.js';
 import { argsort } from '../kernels/argsort.js';
+import { gather } from '../math/gather.js';
 
 /**
  * Sort orders carried over between weightings of the same rows (a bootstrap's resamples, see `prepareSuite`). The
  * rows never change, only which of them are kept (weight > 0, in their order) and their weights; argsort is stable, so
  * the ascending order of a kept subset's keys is the prepared rows' order with the other rows left out — an O(N)
- * filter instead of a sort. Such an order is only ever a candidate: {@link isStableOrder} checks it in O(N) before it
- * stands for `argsort(keys)`, so a wrong hint costs the sort it was meant to save, never a different result (internal).
+ * filter instead of a sort. Such an order is only ever a candidate: it is checked in O(N) ({@link isStableOrder}'s checks,
+ * which `canonicalSort` makes while it gathers the entries) before it stands for `argsort(keys)`, so a wrong hint costs
+ * the sort it was meant to save, never a different result (internal). Per-row values and row-wise selections of the
+ * prepared rows are computed once too, and gathered for each weighting ({@link RowOrigin.values}, `rowPairs`).
  */
 
 /**
@@ -39,11 +44,78 @@ export class RowOrigin {
     }
     return m === out.length ? out : out.subarray(0, m);
   }
+
+  /**
+   * A per-row value of the batch's rows (a mean store's values: `compute` must give each row a value of that row alone,
+   * as every mean request's values are), read from the prepared rows' values — computed once under `key` — instead of
+   * computed again on every weighting's copy; the same numbers. Computed on the batch when the batch is the prepared
+   * rows themselves (it may be a caller's validated matrix, not only the prepared suite's) or when the prepared rows'
+   * values throw (their error, if any, is the batch's own).
+   */
+  values(key: string, compute: (rows: LabeledBatch) => Float64Array, batch: LabeledBatch): Float64Array {
+    const rows = this.rows;
+    if (rows === undefined) return compute(batch);
+    const all = this.orders.values(key, () => compute(this.source));
+    return all === null ? compute(batch) : gather(all, rows);
+  }
+
+  /**
+   * A row-wise selection of the batch's rows — one pair per row, in row order (one group, no threshold): each row's
+   * score and outcome are its own — read from the prepared rows' selection, made once under `key`, with the batch's
+   * weights; `select` on the batch where {@link values} computes on it, or where the prepared selection is not one
+   * pair per row.
+   */
+  rowPairs(key: string, select: (rows: LabeledBatch) => Pairs[], batch: LabeledBatch): Pairs[] {
+    const rows = this.rows;
+    if (rows === undefined) return select(batch);
+    const all = this.orders.selection(key, () => select(this.source));
+    const one = all?.length === 1 ? (all[0] as Pairs) : undefined;
+    if (one === undefined || one.scores.length !== this.source.p.n) return select(batch);
+    return [
+      {
+        scores: gather(one.scores, rows),
+        outcomes: gather(one.outcomes, rows),
+        weights: batch.w,
+        unit: weightUnit(batch.w),
+      },
+    ];
+  }
 }
 
-/** The ascending orders of key columns of one set of prepared rows, by name, each computed once. */
+/** The ascending orders of key columns of one set of prepared rows, by name, each computed once; and their per-row values. */
 export class OrderCache {
   private readonly orders = new Map<string, Uint32Array | null>();
+  private readonly rowValues = new Map<string, Float64Array | null>();
+
+  private readonly selections = new Map<string, Pairs[] | null>();
+
+  /** The selection `select()` gives, made once (`null`: it threw). */
+  selection(key: string, select: () => Pairs[]): Pairs[] | null {
+    let got = this.selections.get(key);
+    if (got === undefined) {
+      try {
+        got = select();
+      } catch {
+        got = null;
+      }
+      this.selections.set(key, got);
+    }
+    return got;
+  }
+
+  /** The per-row values `compute()` gives, computed once (`null`: it threw). */
+  values(key: string, compute: () => Float64Array): Float64Array | null {
+    let got = this.rowValues.get(key);
+    if (got === undefined) {
+      try {
+        got = compute();
+      } catch {
+        got = null;
+      }
+      this.rowValues.set(key, got);
+    }
+    return got;
+  }
 
   /** The order of the keys `keys()` gives (`undefined`: no such column; then none is kept). */
   order(name: string, keys: () => ArrayLike<number> | undefined): Uint32Array | null {
@@ -72,7 +144,8 @@ export function originOf(of: object): RowOrigin | undefined {
 /**
  * Whether `order` is exactly `argsort(keys)`, given `sorted` = keys read in that order (`keys[order[r]]`, gathered
  * by the caller anyway): a permutation of the n positions with ascending keys (−0 equal to 0) and equal keys in
- * ascending position — the one stable ascending order.
+ * ascending position — the one stable ascending order. The reference of the check `canonicalSort` makes in its
+ * gathering pass (test/accumulate/orderHints.test.ts holds the two to the same verdicts).
  */
 export function isStableOrder(sorted: ArrayLike<number>, order: Uint32Array, n: number): boolean {
   if (order.length !== n || sorted.length !== n) return false;

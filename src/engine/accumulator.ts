@@ -153,7 +153,12 @@ export class Accumulator {
       const k = selectionKey(s);
       let got = selections.get(k);
       if (got === undefined) {
-        got = selectPairs(batch.p, batch.y, batch.w, s);
+        const select = (b: Batch) => selectPairs(b.p, b.y, b.w, s);
+        // a weighting of prepared rows reads a row-wise selection (one pair per row) from theirs, made once
+        got =
+          origin !== undefined && s.groupBy === 'none' && s.threshold === null && s.target !== 'all-classes'
+            ? origin.rowPairs(k, select, batch)
+            : select(batch);
         selections.set(k, got);
         if (origin !== undefined && got.length === 1) hintPairs(got[0] as Pairs, s, k, origin);
       }
@@ -196,7 +201,11 @@ export class Accumulator {
           (store as GridStore).add(pairs(r.selection));
           return;
         case 'mean':
-          (store as MeanStore).add(r.values(batch, this.fn), batch.w);
+          // a weighting of prepared rows reads their values, computed once (each row's value is its own)
+          (store as MeanStore).add(
+            origin === undefined ? r.values(batch, this.fn) : origin.values(r.key, (b) => r.values(b, this.fn), batch),
+            batch.w,
+          );
           return;
         case 'rows':
           (store as RowsStore).add(batch.p, batch.y, batch.w);

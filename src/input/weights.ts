@@ -4,7 +4,6 @@ import { markValidated } from './validated.js';
 import { gather } from '../math/gather.js';
 import { exponentOf, rescaleExponent, timesPow2, WINDOW } from '../math/pow2.js';
 import { rememberRowStats, rowStatsOf } from '../kernels/rowStats.js';
-import { rowStatsResult } from '../kernels/rowStatsResult.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 
 /** Options of every function that accepts sample weights. */
@@ -77,23 +76,30 @@ export function weightInput(
   const out = new Float64Array(n);
   let total = 0;
   let max = 0;
-  for (let i = 0; i < n; i++) {
-    const v = w[i];
-    if (typeof v !== 'number' || !Number.isFinite(v))
-      fail('UM_NOT_FINITE', fn, 'options.weights', 'be a finite number', { index: [i], value: v });
-    if (v < 0) fail('UM_OPTION', fn, 'options.weights', 'be ≥ 0', { index: [i], value: v });
-    if (rules.integer === true && !Number.isInteger(v))
-      fail(
-        'UM_OPTION',
-        fn,
-        'options.weights',
-        'be whole numbers here (frequency weights: this metric counts repeated samples)',
-        { index: [i], value: v },
-      );
-    out[i] = v + 0; // -0 → 0
-    total += v;
-    if (v > max) max = v;
-  }
+  // a Float64Array of valid weights (a bootstrap's resamples) in one monomorphic loop; any other input, or one that
+  // fails a check, goes through the generic loop, which names the first bad weight
+  const screened = w instanceof Float64Array && screenWeights(w, out, rules.integer === true);
+  if (screened) {
+    total = SCREENED[0] as number;
+    max = SCREENED[1] as number;
+  } else
+    for (let i = 0; i < n; i++) {
+      const v = w[i];
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        fail('UM_NOT_FINITE', fn, 'options.weights', 'be a finite number', { index: [i], value: v });
+      if (v < 0) fail('UM_OPTION', fn, 'options.weights', 'be ≥ 0', { index: [i], value: v });
+      if (rules.integer === true && !Number.isInteger(v))
+        fail(
+          'UM_OPTION',
+          fn,
+          'options.weights',
+          'be whole numbers here (frequency weights: this metric counts repeated samples)',
+          { index: [i], value: v },
+        );
+      out[i] = v + 0; // -0 → 0
+      total += v;
+      if (v > max) max = v;
+    }
   if (total === 0 && rules.allowZeroTotal !== true)
     fail('UM_EMPTY', fn, 'options.weights', 'not all be 0', { value: 0 });
   if (rules.finiteTotal !== undefined && total === Infinity) {
@@ -120,6 +126,29 @@ export function weightInput(
   const scale = timesPow2(1, e);
   UNITS.set(out, scale);
   return { w: out, scale };
+}
+
+/** Total and largest weight of {@link screenWeights}. */
+const SCREENED = new Float64Array(2);
+
+/**
+ * Copies `w` into `out` (−0 → 0) when every weight is finite, ≥ 0 and (with `integer`) whole — the checks of
+ * `weightInput`'s loop — with their total and largest in {@link SCREENED}; false at the first weight that is not.
+ */
+function screenWeights(w: Float64Array, out: Float64Array, integer: boolean): boolean {
+  let total = 0;
+  let max = 0;
+  for (let i = 0; i < w.length; i++) {
+    const v = w[i] as number;
+    // NaN and −∞ fail v ≥ 0
+    if (!(v >= 0 && v < Infinity) || (integer && !Number.isInteger(v))) return false;
+    out[i] = v + 0;
+    total += v;
+    if (v > max) max = v;
+  }
+  SCREENED[0] = total;
+  SCREENED[1] = max;
+  return true;
 }
 
 /**
@@ -188,7 +217,8 @@ type PositiveRows = { p: ProbMatrix; y: Int32Array; w: Float64Array | undefined 
 
 /**
  * {@link positiveRows} and which rows it kept: its row j is row `rows[j]` of `p` (`undefined`: every row, the batch
- * is the input itself) (internal).
+ * is the input itself) (internal). With `statsMode` (the engine's batches) the kept rows' probabilities are copied when
+ * first read and each statistic gathered when first read: the same arrays, made only for the metrics that read them.
  */
 export function keptRows(
   p: ProbMatrix,
@@ -203,20 +233,58 @@ export function keptRows(
   if (kept === n) return { batch: { p, y, w }, rows: undefined };
   const keep = new Int32Array(kept);
   for (let i = 0, j = 0; i < n; i++) if ((w[i] as number) > 0) keep[j++] = i;
-  const c = p.numClasses;
-  const data = p.data instanceof Float32Array ? new Float32Array(kept * c) : new Float64Array(kept * c);
-  copyRows(p.data, data, keep, c);
-  let logData: Float64Array | undefined;
-  if (p.logData !== undefined) copyRows(p.logData, (logData = new Float64Array(kept * c)), keep, c);
-  const q: ProbMatrix =
-    logData === undefined
-      ? { kind: 'probabilities', data, n: kept, numClasses: c, input: p.input, binary: p.binary }
-      : { kind: 'probabilities', data, logData, n: kept, numClasses: c, input: p.input, binary: p.binary };
-  if (statsMode !== undefined) rememberRowStats(q, gatherRowStats(rowStatsOf(p, statsMode), keep));
+  // the engine's batches (statsMode given) copy the rows' probabilities when first read: a weighting's metrics that
+  // read only per-row values and statistics (every one but the class-wise errors) never copy them
+  let q: ProbMatrix;
+  if (statsMode !== undefined) {
+    q = new KeptMatrix(p, keep);
+    rememberRowStats(q, gatherRowStats(rowStatsOf(p, statsMode), keep));
+  } else q = copiedRows(p, keep);
   return {
     batch: { p: markValidated(q), y: gatherInt(y, keep), w: withUnit(gather(w, keep), weightUnit(w)) },
     rows: keep,
   };
+}
+
+/** Rows `keep` of `p`, copied. */
+function copiedRows(p: ProbMatrix, keep: Int32Array): ProbMatrix {
+  const c = p.numClasses;
+  const kept = keep.length;
+  const data = p.data instanceof Float32Array ? new Float32Array(kept * c) : new Float64Array(kept * c);
+  copyRows(p.data, data, keep, c);
+  let logData: Float64Array | undefined;
+  if (p.logData !== undefined) copyRows(p.logData, (logData = new Float64Array(kept * c)), keep, c);
+  return logData === undefined
+    ? { kind: 'probabilities', data, n: kept, numClasses: c, input: p.input, binary: p.binary }
+    : { kind: 'probabilities', data, logData, n: kept, numClasses: c, input: p.input, binary: p.binary };
+}
+
+/** Rows `keep` of validated probabilities, their arrays copied when first read (internal to the engine's batches). */
+class KeptMatrix implements ProbMatrix {
+  readonly kind = 'probabilities';
+  readonly n: number;
+  readonly numClasses: number;
+  readonly input: ProbMatrix['input'];
+  readonly binary: boolean;
+  private copy: ProbMatrix | undefined;
+
+  constructor(
+    private readonly from: ProbMatrix,
+    private readonly keep: Int32Array,
+  ) {
+    this.n = keep.length;
+    this.numClasses = from.numClasses;
+    this.input = from.input;
+    this.binary = from.binary;
+  }
+
+  get data(): Float64Array | Float32Array {
+    return (this.copy ??= copiedRows(this.from, this.keep)).data;
+  }
+
+  get logData(): Float64Array | undefined {
+    return this.from.logData === undefined ? undefined : (this.copy ??= copiedRows(this.from, this.keep)).logData;
+  }
 }
 
 /** `values[keep[j]]` for every j (a plain loop: `Int32Array.from` with a mapping callback is several times slower). */
@@ -226,27 +294,69 @@ function gatherInt(values: Int32Array, keep: Int32Array): Int32Array {
   return out;
 }
 
-/** Copies rows `keep` of a row-major [·, c] array into consecutive rows of `to`. */
-function copyRows(from: ArrayLike<number>, to: Float32Array | Float64Array, keep: Int32Array, c: number): void {
-  for (let j = 0; j < keep.length; j++) {
-    const a = (keep[j] as number) * c;
-    const b = j * c;
-    for (let k = 0; k < c; k++) to[b + k] = from[a + k] as number;
+/**
+ * Copies rows `keep` of a row-major [·, c] array into consecutive rows of `to` — one loop per array type, so that each
+ * stays monomorphic (a loop reading either type runs several times slower), and runs of consecutive kept rows (most of
+ * a resample's) copied as one block.
+ */
+function copyRows<T extends Float32Array | Float64Array>(from: T, to: T, keep: Int32Array, c: number): void {
+  if (from instanceof Float32Array) copyRuns32(from, to as Float32Array, keep, c);
+  else copyRuns64(from as Float64Array, to as Float64Array, keep, c);
+}
+
+function copyRuns32(from: Float32Array, to: Float32Array, keep: Int32Array, c: number): void {
+  for (let j = 0; j < keep.length;) {
+    const first = keep[j] as number;
+    let e = j + 1;
+    while (e < keep.length && keep[e] === first + (e - j)) e++;
+    for (let a = first * c, b = j * c, end = (first + e - j) * c; a < end; a++, b++) to[b] = from[a] as number;
+    j = e;
   }
 }
 
-/** The statistics of rows `keep` (in that order) from those of every row. */
+function copyRuns64(from: Float64Array, to: Float64Array, keep: Int32Array, c: number): void {
+  for (let j = 0; j < keep.length;) {
+    const first = keep[j] as number;
+    let e = j + 1;
+    while (e < keep.length && keep[e] === first + (e - j)) e++;
+    for (let a = first * c, b = j * c, end = (first + e - j) * c; a < end; a++, b++) to[b] = from[a] as number;
+    j = e;
+  }
+}
+
+/**
+ * The statistics of rows `keep` (in that order) from those of every row, each column gathered when first read: a
+ * resample's metrics read only some of them (the top label's max and argmax; the per-row scores that need Σp² or
+ * Σp·ln p read the prepared rows' own, see `RowOrigin.values`).
+ */
 function gatherRowStats(s: RowStats, keep: Int32Array): RowStats {
-  return rowStatsResult(
-    s.mode,
-    {
-      max: gather(s.max, keep),
-      arg: gatherInt(s.arg, keep),
-      min: gather(s.min, keep),
-      sum: gather(s.sum, keep),
-      sumSq: s.sumSq === undefined ? undefined : gather(s.sumSq, keep),
-      xlogx: s.xlogx === undefined ? undefined : gather(s.xlogx, keep),
+  let max: Float64Array | undefined;
+  let arg: Int32Array | undefined;
+  let min: Float64Array | undefined;
+  let sum: Float64Array | undefined;
+  let sumSq: Float64Array | undefined;
+  let xlogx: Float64Array | undefined;
+  // own enumerable accessors, in rowStatsResult's order: the object reads (and compares) as the gathered columns
+  return {
+    mode: s.mode,
+    get max() {
+      return (max ??= gather(s.max, keep));
     },
-    s.sumSlack,
-  );
+    get arg() {
+      return (arg ??= gatherInt(s.arg, keep));
+    },
+    get min() {
+      return (min ??= gather(s.min, keep));
+    },
+    get sum() {
+      return (sum ??= gather(s.sum, keep));
+    },
+    sumSlack: s.sumSlack,
+    get sumSq() {
+      return s.sumSq === undefined ? undefined : (sumSq ??= gather(s.sumSq, keep));
+    },
+    get xlogx() {
+      return s.xlogx === undefined ? undefined : (xlogx ??= gather(s.xlogx, keep));
+    },
+  };
 }

@@ -70,6 +70,37 @@ describe('order hints', () => {
       expect(check(bad), JSON.stringify(bad)).toBe(false);
   });
 
+  it('canonicalSort reads a hint only when isStableOrder would take it: every other hint gives the sort’s bits', () => {
+    // the table above: −0 and 0 out of position, swapped keys, a repeat, short, long, out of range
+    const k = Float64Array.from([0.5, 0, 0.5, -0, 1]);
+    const e = { scores: k, outcomes: Float64Array.from([1, 0, 0, 1, 1]), weights: Float64Array.from([2, 1, 3, 1, 2]) };
+    const bits = (c: { scores: Float64Array; outcomes: Float64Array; weights?: Float64Array }) =>
+      [...c.scores].map((v) => (Object.is(v, -0) ? '-0' : String(v))).join() +
+      `|${[...c.outcomes].join()}|${[...(c.weights ?? [])].join()}`;
+    const want = bits(canonicalSort({ ...e, unit: 1 }));
+    for (const order of [
+      [1, 3, 0, 2, 4],
+      [3, 1, 0, 2, 4],
+      [1, 3, 2, 0, 4],
+      [1, 1, 0, 2, 4],
+      [1, 3, 0, 2],
+      [1, 3, 0, 2, 4, 5],
+      [1, 3, 0, 4, 2],
+      [1, 3, 0, 2, 9],
+    ]) {
+      const hint = Uint32Array.from(order);
+      const taken = isStableOrder(
+        order.map((i) => k[i] ?? 0),
+        hint,
+        k.length,
+      );
+      expect(bits(canonicalSort({ ...e, unit: 1 }, hint)), JSON.stringify(order)).toBe(want);
+      // a hint taken is argsort's own order; float32 keys read alike
+      expect(taken).toBe(order.join() === Array.from(argsort(k)).join());
+      expect(bits(canonicalSort({ ...e, scores: Float32Array.from(k), unit: 1 }, hint))).toBe(want);
+    }
+  });
+
   it('canonicalSort gives the brute-force canonical order with a right hint, a wrong one or none', () => {
     for (let seed = 1; seed <= 30; seed++) {
       const r = createRng('order-hints-sort', seed);
