@@ -69,8 +69,9 @@ function exactTemperature(
   s: number,
   c: number,
   objective: Objective,
+  near: number,
 ): number | null {
-  return zeroTemperature((u) => gradient(labels, z, s, c, objective, Math.exp(u)), 1e-3, 1e3);
+  return zeroTemperature((u) => gradient(labels, z, s, c, objective, Math.exp(u)), 1e-3, 1e3, near);
 }
 
 /** S members around seeded base logits: each entry scaled by 1 ± 0.3·spread and shifted by ±spread. */
@@ -103,7 +104,8 @@ let passesAfter = 0;
 function compare(name: string, labels: number[], z: Float32Array | Float64Array, s: number, c: number): void {
   for (const objective of ['predictive', 'mean-nll'] as const) {
     const old = fitMcTemperatureBefore(labels, z, { numMembers: s, numClasses: c, objective });
-    const exact = exactTemperature(labels, z, s, c, objective);
+    // (the old T narrows the search's bracket, not its answer: see zeroTemperature)
+    const exact = exactTemperature(labels, z, s, c, objective, old.temperature);
     for (const backend of ['wasm', 'reference'] as const) {
       useKernels(backend);
       const now = fitMcTemperature(labels, z, {

@@ -64,9 +64,10 @@ function exactTemperature(
   z: ArrayLike<number>,
   c: number,
   [lo, hi]: readonly [number, number],
+  near: number,
 ): number | null {
   const gradient = gradientOf(labels, z, c);
-  return zeroTemperature((u) => gradient(Math.exp(u)), lo, hi);
+  return zeroTemperature((u) => gradient(Math.exp(u)), lo, hi, near);
 }
 
 let closerThanBefore = 0;
@@ -86,7 +87,8 @@ function compare(name: string, labels: number[], z: Float64Array, c: number): { 
   for (const data of [z, Float32Array.from(z)]) {
     const old = fitTemperatureBefore(labels, data, options);
     before = Math.max(before, old.evaluations);
-    const exact = exactTemperature(labels, data, c, bounds);
+    // (the old T narrows the search's bracket, not its answer: see zeroTemperature)
+    const exact = exactTemperature(labels, data, c, bounds, old.temperature);
     for (const backend of ['wasm', 'reference'] as const) {
       useKernels(backend);
       const warnings: UMWarning[] = [];

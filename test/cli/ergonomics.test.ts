@@ -185,7 +185,7 @@ describe('NO_COLOR and --quiet', () => {
     // the progress bar goes through io.stderr, never the process's own stderr: drawn on a terminal, not with -q
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
-      const args = ['report', `${D}/logreg_test.csv`, '--md', '--resamples', '2', '-o', '-'];
+      const args = ['report', `${D}/iris_test.csv`, '--classes', IRIS, '--md', '--resamples', '2', '-o', '-'];
       const drawn = await um(args, { progress: true });
       expect(drawn.code).toBe(0);
       expect(drawn.stderr).toMatch(/um report \[=+\] 14\/14 Metrics vs temperature/);
