@@ -12,7 +12,7 @@ import type { EnsembleOptions, EnsembleScores, InputOptions, Labels, ProbMatrix,
 import type { VegaLiteSpec } from '../plot/types.js';
 import type { PresetName } from '../presets/presets.js';
 import { VERSION } from '../version.js';
-import { CHART_STEPS, reportCharts, type Prepared, type Streamed } from './reportCharts.js';
+import { CHART_STEPS, reportCharts, SMOOTH_RESAMPLES, type Prepared, type Streamed } from './reportCharts.js';
 import { warningSink, type ReportWarning } from './reportWarnings.js';
 import { reportResampling } from './resampling.js';
 import { comparisonOf, modelSummary, type ReportComparison, type ReportIntervals } from './summary.js';
@@ -60,7 +60,8 @@ export interface ReportOptions {
   timestamp?: string;
   /**
    * Bootstrap resamples of the metric table's intervals and of the comparisons (default: 200 for the table, 1000 for
-   * the comparisons — `comparePaired`'s default, so `um compare` prints the same verdicts).
+   * the comparisons — `comparePaired`'s default, so `um compare` prints the same verdicts), and of the smooth diagram's
+   * band when fewer than its 100.
    */
   resamples?: number;
   /** Seed of every bootstrap (default 0). */
@@ -141,7 +142,7 @@ export interface Report {
  *   `um compare first other` prints the same ones.
  * - The table's intervals: row bootstrap of every metric (200 resamples unless `resamples` is given), BCa, and for
  *   the binned calibration errors the conservative union interval (as {@link uncertainty-metrics!comparePaired}), clipped at 0.
- * - The smooth diagram's band: 100 bootstrap resamples (seed `seed`). Class-wise panels: every class up to 20, else
+ * - The smooth diagram's band: 100 bootstrap resamples, or `resamples` when fewer (seed `seed`). Class-wise panels: every class up to 20, else
  *   the 20 most frequent labels (the text names them); none for two classes, whose positive-class diagram comes first.
  * - `warnings`: each with its model and the metric rows and charts it concerns (an infinite NLL: the NLL row and the
  *   temperature chart; undefined AUROC/AUPR: their rows and curves), so a renderer can show it there and at the top.
@@ -381,6 +382,7 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
     classNames: models[0]?.classes ?? null,
     confidence,
     seed,
+    bandResamples: Math.min(SMOOTH_RESAMPLES, options.resamples ?? SMOOTH_RESAMPLES),
     svg: options.svg ?? true,
     hasOod,
     notes,

@@ -65,6 +65,8 @@ export interface ChartContext {
   /** The confidence tables (with Wilson intervals) the summary read too. */
   readonly confidence: ReadonlyMap<Prepared, ReliabilityTable>;
   readonly seed: number;
+  /** Resamples of the smooth diagram's band. */
+  readonly bandResamples: number;
   /** Whether to render each chart to SVG (otherwise `svg` is ''). */
   readonly svg: boolean;
   /** Whether any model came with OoD predictions. */
@@ -81,7 +83,10 @@ export interface ChartContext {
 /** Progress steps of {@link reportCharts} besides the positive-class diagram and the OoD chart (internal). */
 export const CHART_STEPS = 12;
 
-/** Resamples of the smooth diagram's band: half relplot's 200, which keeps the report's main job fast. */
+/**
+ * Resamples of the smooth diagram's band: half relplot's 200, which keeps the report's main job fast — fewer when the
+ * report's `resamples` is smaller (one option sets how long every bootstrap of the report runs).
+ */
 export const SMOOTH_RESAMPLES = 100;
 
 /** Most class panels; a task with more classes shows its most frequent ones. */
@@ -141,12 +146,12 @@ export async function reportCharts(ctx: ChartContext): Promise<ReportChart[]> {
   const addSmooth = async () => {
     const target = binary ? 'positive-class' : 'top-label';
     const smooth = series((x) =>
-      smoothReliability(x.labels, x.p, { target, resamples: SMOOTH_RESAMPLES, seed: ctx.seed }),
+      smoothReliability(x.labels, x.p, { target, resamples: ctx.bandResamples, seed: ctx.seed }),
     );
     await add(
       'smooth',
       `Smooth reliability diagram (${binary ? 'positive class, ' : ''}smECE)`,
-      howSmooth(smooth.length, SMOOTH_RESAMPLES, binary),
+      howSmooth(smooth.length, ctx.bandResamples, binary),
       withRows(smoothReliabilityChart, smooth),
     );
   };

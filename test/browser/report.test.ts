@@ -35,8 +35,11 @@ async function open(
   return { page, problems, requests, url };
 }
 
-/** Every chart has a size; every table cell the value of `um metrics --json` and an interval holding it. */
-async function checkPage(page: Page, files: string[], charts: number, binary: boolean): Promise<void> {
+/**
+ * Every chart has a size; every table cell the value of `um metrics --json` and an interval holding it; the smooth
+ * diagram's band of `band` resamples (100 by default, fewer with a smaller --resamples).
+ */
+async function checkPage(page: Page, files: string[], charts: number, binary: boolean, band = 100): Promise<void> {
   const sizes = await page.$$eval('figure > svg', (svgs) =>
     svgs.map((s) => {
       const r = s.getBoundingClientRect();
@@ -120,7 +123,7 @@ async function checkPage(page: Page, files: string[], charts: number, binary: bo
       expect(d.lines, d.id).toBeGreaterThanOrEqual(models);
     } else if (d.drawn === 'smooth') {
       // a band and a line per model (and the diagonal); smECE and σ named in the title or legend
-      expect(d.how, d.id).toMatch(/95% bootstrap band \(100 resamples/);
+      expect(d.how, d.id).toMatch(new RegExp(`95% bootstrap band \\(${band} resamples`));
       expect(d.areas, d.id).toBeGreaterThanOrEqual(models);
       expect(d.lines, d.id).toBeGreaterThanOrEqual(models + 1);
       expect(d.text.match(/smECE \d\.\d{4}, σ \d\.\d{4}/g)?.length, d.id).toBe(models);
@@ -251,7 +254,7 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
     try {
       expect(problems).toEqual([]);
       expect(requests).toEqual([url]);
-      await checkPage(page, [csv], 12, true);
+      await checkPage(page, [csv], 12, true, 40);
       expect(await page.textContent('#chart-positive-class svg')).toContain('predicted P(y = 1)');
       await shoot(page, 'report-binary', ['reliability-equal-mass', 'smooth', 'histogram'], { full: 'report-binary' });
     } finally {

@@ -58,7 +58,7 @@ export const reportArgs = {
   resamples: {
     type: 'string',
     description:
-      "bootstrap resamples of the table's intervals and of the comparisons (default 200 and 1000, as um compare)",
+      "bootstrap resamples of the table's intervals and the comparisons (default 200 and 1000, as um compare), and of the smooth diagram's band when fewer than 100",
     valueHint: 'N',
   },
   seed: { type: 'string', description: 'bootstrap seed (default 0)', valueHint: 'N' },
