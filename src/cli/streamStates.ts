@@ -10,7 +10,7 @@ import type { UMWarning } from '../warnings/warnings.js';
 import type { ChunkResult, ChunkTask } from './chunkState.js';
 import { readOptionsFor } from './inputFlags.js';
 import { parseIntegerFlag, parseNumberFlag } from './io.js';
-import { reduceChunks } from './parallelChunks.js';
+import { ChunkWorkers } from './parallelChunks.js';
 
 /** What a streamed file was reduced to. */
 export interface Streamed {
@@ -95,43 +95,48 @@ export async function streamStates(
   let merged: Record<string, MetricState> | undefined;
   let first: ChunkResult['source'] | undefined;
   const chunkWarnings: ChunkResult['warnings'] = [];
-  await reduceChunks(tasks, threads, (r) => {
-    if (merged === undefined)
-      merged = Object.fromEntries(
-        Object.entries(r.states).map(([k, s]) => [k, stateFromJSON(s, { onWarning: (w) => late.push(w) })]),
-      );
-    else for (const [k, s] of Object.entries(r.states)) merged[k]?.merge(stateFromJSON(s));
-    first ??= r.source;
-    chunkWarnings.push(...r.warnings);
-  });
-  context.data = undefined;
-  if (merged === undefined || first === undefined)
-    throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
+  // one pool for every pass: a worker loads the library once
+  const workers = new ChunkWorkers(threads);
   let reads = 1;
-  for (const state of Object.values(merged)) {
-    const plans = collectPlans(state);
-    if (plans.length === 0) continue;
-    reads++;
-    const parts: CollectedClass[][][] = [];
-    await reduceChunks(
-      tasks.map((t) => ({ ...t, twoPass: plans })),
-      threads,
-      (r) => parts.push(r.collected ?? []),
-    );
-    let problem: string | undefined;
-    try {
-      problem = resolveTwoPass(state, plans, parts);
-    } catch (error) {
-      // the bins of the second read contradict the counts of the first: only a file that changed between them does
-      if (error instanceof UMError) throw error;
-      problem = error instanceof Error ? error.message : String(error);
+  try {
+    await workers.reduce(tasks, (r) => {
+      if (merged === undefined)
+        merged = Object.fromEntries(
+          Object.entries(r.states).map(([k, s]) => [k, stateFromJSON(s, { onWarning: (w) => late.push(w) })]),
+        );
+      else for (const [k, s] of Object.entries(r.states)) merged[k]?.merge(stateFromJSON(s));
+      first ??= r.source;
+      chunkWarnings.push(...r.warnings);
+    });
+    context.data = undefined;
+    if (merged === undefined || first === undefined)
+      throw new UMError('UM_EMPTY', `${command}: ${path}: has no rows`, { fn: command });
+    for (const state of Object.values(merged)) {
+      const plans = collectPlans(state);
+      if (plans.length === 0) continue;
+      reads++;
+      const parts: CollectedClass[][][] = [];
+      await workers.reduce(
+        tasks.map((t) => ({ ...t, twoPass: plans })),
+        (r) => parts.push(r.collected ?? []),
+      );
+      let problem: string | undefined;
+      try {
+        problem = resolveTwoPass(state, plans, parts);
+      } catch (error) {
+        // the bins of the second read contradict the counts of the first: only a file that changed between them does
+        if (error instanceof UMError) throw error;
+        problem = error instanceof Error ? error.message : String(error);
+      }
+      if (problem === undefined && before !== undefined && (await fileStamp(path)) !== before)
+        problem = 'its size or modification time changed';
+      if (problem !== undefined)
+        throw new UMError('UM_FILE_READ', `${command}: ${path}: changed while it was read twice (${problem})`, {
+          fn: command,
+        });
     }
-    if (problem === undefined && before !== undefined && (await fileStamp(path)) !== before)
-      problem = 'its size or modification time changed';
-    if (problem !== undefined)
-      throw new UMError('UM_FILE_READ', `${command}: ${path}: changed while it was read twice (${problem})`, {
-        fn: command,
-      });
+  } finally {
+    await workers.close();
   }
   if (passes === 2 && reads === 1)
     throw new UMError(

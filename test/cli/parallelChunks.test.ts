@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UMError } from '../../src/errors/UMError.js';
 import { workerError } from '../../src/cli/parallelChunks.js';
-import type { ChunkTask } from '../../src/cli/chunkState.js';
+import { chunkState, type ChunkResult, type ChunkTask } from '../../src/cli/chunkState.js';
+// workers start from the built JavaScript (dist/cli/streamWorker.js), so the pool runs from dist
+import { ChunkWorkers } from '../../packages/core/dist/cli/parallelChunks.js';
+import { planChunks } from '../../src/io/planChunks.js';
 
 describe('workerError', () => {
   const task: ChunkTask = {
@@ -29,5 +35,48 @@ describe('workerError', () => {
   it('passes any other crash on unchanged', () => {
     const other = new Error('boom');
     expect(workerError(other, task)).toBe(other);
+  });
+});
+
+describe('ChunkWorkers', () => {
+  it('keeps its workers from one pass to the next, and gives each pass the results of reducing in this thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'um-pool-'));
+    try {
+      const path = join(dir, 'p.csv');
+      const rows = Array.from(
+        { length: 120 },
+        (_, i) => `${i % 3},${[0.2, 0.3, 0.5].map((p, k) => (k === i % 3 ? 0.6 : 0.2)).join(',')}`,
+      );
+      writeFileSync(path, `label,p_0,p_1,p_2\n${rows.join('\n')}\n`);
+      const chunks = await planChunks(path, {}, 30);
+      expect(chunks.length).toBe(4);
+      const tasks: ChunkTask[] = chunks.map((chunk) => ({
+        command: 'um metrics',
+        path,
+        read: {},
+        chunk,
+        states: { evaluate: { metric: 'evaluate', options: { mode: 'exact' } } },
+        input: {},
+      }));
+      const alone: ChunkResult[] = [];
+      for (const t of tasks) alone.push(await chunkState(t));
+      const pool = new ChunkWorkers(2);
+      try {
+        for (let pass = 1; pass <= 3; pass++) {
+          const got: ChunkResult[] = [];
+          await pool.reduce(tasks, (r) => got.push(r));
+          expect(
+            got.map((r) => r.states),
+            `pass ${pass}`,
+          ).toEqual(alone.map((r) => r.states));
+          // two workers started for the first pass, none after (a pass used to start its own)
+          expect(pool.started, `pass ${pass}`).toBe(2);
+        }
+      } finally {
+        await pool.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
