@@ -1,6 +1,6 @@
 /**
  * `expect(got, label).toEqual(want)` for large nested results (arrays of bins, tables of numbers), fast: one plain
- * walk first — arrays of the same length without holes, plain objects with the same own keys (no symbols, no undefined), numbers equal by `Object.is` (so −0 ≠ 0
+ * walk first — arrays of the same length without holes, typed arrays of the same class and length, plain objects with the same own keys (no symbols, no undefined), numbers equal by `Object.is` (so −0 ≠ 0
  * and NaN = NaN), anything else by `===` — and vitest's comparison only when that walk finds a difference, so a failure
  * reads as toEqual's. Whatever the walk accepts, toEqual accepts too; the brute-force tests compare hundreds of
  * thousands of bins, where vitest's generic walk costs microseconds a node.
@@ -10,6 +10,16 @@ import { expect } from 'vitest';
 function same(a: unknown, b: unknown): boolean {
   if (typeof a === 'number') return typeof b === 'number' && Object.is(a, b);
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
+    // typed arrays of one class and length, element by element
+    if (a instanceof DataView || b instanceof DataView) return false;
+    if (Object.prototype.toString.call(a) !== Object.prototype.toString.call(b)) return false;
+    const x = a as unknown as ArrayLike<number | bigint>;
+    const y = b as unknown as ArrayLike<number | bigint>;
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+    return true;
+  }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) if (!(i in a) || !(i in b) || !same(a[i], b[i])) return false;
