@@ -21,6 +21,10 @@ const progressedReport = () =>
     onProgress: (done, total, label) => steps.push(`${done}/${total} ${label}`),
   }));
 
+/** A four-row report whose model name and source need escaping, rendered once (the escaping and damage tests). */
+let hostile: Promise<Report> | undefined;
+const hostileReport = () => (hostile ??= createReport([fourRowModel('<img src=x onerror=alert(1)>', 'a"b.csv')]));
+
 describe('createReport', () => {
   it('evaluates every model exactly as evaluate does and draws twelve charts', async () => {
     const r = await twoReport();
@@ -180,7 +184,7 @@ describe('reportHtml', () => {
     expect(cell('ece', 0)?.[2]).toBeUndefined();
   });
   it('escapes text from the data', async () => {
-    const r = await createReport([fourRowModel('<img src=x onerror=alert(1)>', 'a"b.csv')]);
+    const r = await hostileReport();
     const html = reportHtml(r);
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -239,7 +243,8 @@ describe('svg: false (what um report --json and --md make)', () => {
 
 describe('a damaged report is a located UMError in every renderer', () => {
   it('each field the renderers read, replaced by a value of another kind (or BigInt anywhere)', async () => {
-    const r = await createReport([fourRowModel('m')]);
+    // any small rendered report: the escaping test's
+    const r = await hostileReport();
     const paths = [
       [],
       ['title'],
