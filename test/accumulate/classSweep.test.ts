@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { FixedBinsStore } from '../../src/accumulate/fixedBins.js';
 import type { KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
 import { JsonPath, type Store } from '../../src/accumulate/store.js';
@@ -8,7 +8,7 @@ import { Accumulator } from '../../src/engine/accumulator.js';
 import type { Batch, StoreRequest } from '../../src/engine/definition.js';
 import { withUnit } from '../../src/input/weights.js';
 import { useKernels } from '../../src/kernels/rowStats.js';
-import '../helpers/flatRecords.js';
+import { expectSame } from '../helpers/expectSame.js';
 import { createRng, type Rng } from '../../src/random/rng.js';
 import { columnBlockBytes } from '../../src/select/classColumns.js';
 import { selectPairs, type SelectionSpec } from '../../src/select/selectPairs.js';
@@ -16,7 +16,7 @@ import { classPairs, referenceEqualWidth, referenceQuantile } from '../helpers/c
 
 /**
  * The class-wise path (class columns, the sweep of one lent batch, one radix histogram per class, kept copies of a
- * state's batches) against brute force: every class's bins, bit for bit (toEqual compares numbers with Object.is).
+ * state's batches) against brute force: every class's bins, bit for bit (expectSame compares numbers with Object.is, as toEqual does).
  * Data with ties, one-ulp near-ties, ±0 and 1, scores on bin edges, crowded radix buckets; float32 and float64;
  * weights none, whole, fractional, huge, tiny and of scale ≠ 1; thresholds that keep all, some, or none of a class.
  */
@@ -254,11 +254,11 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
 
       const lent = new Accumulator('test', requests, c);
       lent.add(batch);
-      expect(readAll(lent, requests, c), `${label} lent`).toEqual(want);
+      expectSame(readAll(lent, requests, c), want, `${label} lent`);
 
       const kept = new Accumulator('test', requests, c);
       kept.add(batch, true);
-      expect(readAll(kept, requests, c), `${label} kept`).toEqual(want);
+      expectSame(readAll(kept, requests, c), want, `${label} kept`);
 
       if (unit === 1 && n > 2) {
         // a state's batches, merged, then through its JSON
@@ -268,7 +268,7 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         const b = new Accumulator('test', requests, c);
         b.add(rowsOf(batch, cut, n, unit), true);
         a.merge(b);
-        expect(readAll(a, requests, c), `${label} merged`).toEqual(want);
+        expectSame(readAll(a, requests, c), want, `${label} merged`);
         const json = JSON.parse(JSON.stringify(a.toJSON())) as unknown;
         const back = Accumulator.fromJSON('test', requests, c, json, new JsonPath('test', 'state.stores'));
         // JSON numbers have no −0: the kept entries come back as +0 (the brute force again only where there is a −0)
@@ -279,8 +279,10 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
           w,
           c,
         );
-        expect(readAll(back, requests, c), `${label} JSON`).toEqual(
+        expectSame(
+          readAll(back, requests, c),
           negativeZero ? reference(positive, requests, unit) : want,
+          `${label} JSON`,
         );
       }
 
@@ -292,7 +294,7 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         if (store instanceof FixedBinsStore) store.add(sel);
         else (store as KeptEntriesStore).add(sel);
       });
-      expect(readAll(pairs, requests, c), `${label} pairs`).toEqual(want);
+      expectSame(readAll(pairs, requests, c), want, `${label} pairs`);
     }
   });
 
@@ -309,7 +311,7 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         const batch = batchOf(data, y, undefined, c);
         const acc = new Accumulator('test', requests, c);
         acc.add(batch);
-        expect(readAll(acc, requests, c), `${cs.kind} N=${n} C=${c}`).toEqual(reference(batch, requests, 1));
+        expectSame(readAll(acc, requests, c), reference(batch, requests, 1), `${cs.kind} N=${n} C=${c}`);
       }
     } finally {
       useKernels('wasm');
@@ -333,7 +335,7 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         for (const keep of [false, true]) {
           const acc = new Accumulator('test', requests, c);
           acc.add(batch, keep);
-          expect(readAll(acc, requests, c), `${cs.kind} N=${n} C=${c} keep=${keep}`).toEqual(want);
+          expectSame(readAll(acc, requests, c), want, `${cs.kind} N=${n} C=${c} keep=${keep}`);
         }
       }
     } finally {
@@ -388,7 +390,7 @@ describe('class-wise bins the sweep leaves to the stores', () => {
         for (const keep of [false, true]) {
           const acc = new Accumulator('test', requests, c);
           acc.add(batch, keep);
-          expect(read(acc), `${cs.kind} N=${n} C=${c} t=${threshold} keep=${keep}`).toEqual(want);
+          expectSame(read(acc), want, `${cs.kind} N=${n} C=${c} t=${threshold} keep=${keep}`);
         }
       }
     }

@@ -6,12 +6,13 @@ import { quantileAssignment } from '../../src/binning/quantileSelect.js';
 import { SELECT_MIN, valuesAtRanks } from '../../src/binning/rankSelect.js';
 import type { BinAssignment, EqualMassMethod } from '../../src/binning/types.js';
 import { binsOfGroup } from '../../src/calibration/binnedStores.js';
-import '../helpers/flatRecords.js';
+import { expectSame } from '../helpers/expectSame.js';
 import { createRng, type Rng } from '../../src/random/rng.js';
 
 /**
  * Equal-mass bins by selection (src/binning/rankSelect.ts, quantileSelect.ts) against brute force: a comparison sort
- * and the construction's definition written out, bit for bit (toEqual compares numbers with Object.is, so −0 ≠ 0).
+ * and the construction's definition written out, bit for bit (expectSame and toEqual compare numbers with Object.is, so
+ * −0 ≠ 0).
  */
 
 const f64 = new Float64Array(1);
@@ -106,8 +107,18 @@ function scoresOf(kind: Kind, n: number, rng: Rng): Float64Array {
   return s;
 }
 
-/** Brute force: stable sort by value (−0 = 0), the round(k·N/B) cuts moved off ties, midpoints between groups. */
-function referenceQuantile(s: ArrayLike<number>, bins: number): BinAssignment {
+/** The brute force's stable sort of scores (−0 = 0) and each sorted position's run of equal values. */
+interface Sorted {
+  readonly order: number[];
+  readonly v: number[];
+  readonly runStart: Int32Array;
+  readonly runEnd: Int32Array;
+}
+/** Sorted once per scores array (not changed after its first use): each is binned with ~10 bin counts. */
+const sortedOf = new WeakMap<ArrayLike<number>, Sorted>();
+function sortedRuns(s: ArrayLike<number>): Sorted {
+  const known = sortedOf.get(s);
+  if (known !== undefined) return known;
   const n = s.length;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (s[a] as number) - (s[b] as number) || a - b);
   const v = order.map((i) => s[i] as number);
@@ -117,6 +128,15 @@ function referenceQuantile(s: ArrayLike<number>, bins: number): BinAssignment {
   const runEnd = new Int32Array(n);
   for (let j = 1; j < n; j++) runStart[j] = v[j - 1] === v[j] ? (runStart[j - 1] as number) : j;
   for (let j = n - 1; j >= 0; j--) runEnd[j] = j + 1 < n && v[j + 1] === v[j] ? (runEnd[j + 1] as number) : j + 1;
+  const sorted = { order, v, runStart, runEnd };
+  sortedOf.set(s, sorted);
+  return sorted;
+}
+
+/** Brute force: stable sort by value (−0 = 0), the round(k·N/B) cuts moved off ties, midpoints between groups. */
+function referenceQuantile(s: ArrayLike<number>, bins: number): BinAssignment {
+  const n = s.length;
+  const { order, v, runStart, runEnd } = sortedRuns(s);
   const cuts: number[] = [];
   for (let k = 1; k < bins; k++) {
     let r = Math.floor((k * n) / bins + 0.5); // round(k·N/B), half up
@@ -160,11 +180,10 @@ describe('radix selection: values at ranks', () => {
       for (const n of [1, 2, 5, 300, 5000]) {
         const s = scoresOf(kind, n, rng);
         const all = Array.from({ length: n }, (_, r) => r);
-        expect(valuesAtRanks(s, all), `${kind} N=${n}`).toEqual(Float64Array.from(s).sort());
+        const sorted = Float64Array.from(s).sort();
+        expect(valuesAtRanks(s, all), `${kind} N=${n}`).toEqual(sorted);
         const few = [0, n - 1, rng.integer(n), rng.integer(n)];
-        expect(valuesAtRanks(s, few), `${kind} N=${n} few`).toEqual(
-          Float64Array.from(few, (r) => Float64Array.from(s).sort()[r] as number),
-        );
+        expect(valuesAtRanks(s, few), `${kind} N=${n} few`).toEqual(Float64Array.from(few, (r) => sorted[r] as number));
       }
     }
   });
@@ -181,9 +200,9 @@ describe("'quantile' equal-mass bins by selection equal the sorted construction"
         const extra = n >= SELECT_MIN && kind === 'ties' ? [n - 1] : [];
         for (const bins of [...binCounts(n, rng), ...extra]) {
           const want = referenceQuantile(s, bins);
-          expect(quantileAssignment(s, bins), `${kind} N=${n} B=${bins}`).toEqual(want);
+          expectSame(quantileAssignment(s, bins), want, `${kind} N=${n} B=${bins}`);
           // the public construction without an order takes the selection; with one, the sorted path
-          expect(equalMassBins(s, bins, 'quantile'), `${kind} N=${n} B=${bins} public`).toEqual(want);
+          expectSame(equalMassBins(s, bins, 'quantile'), want, `${kind} N=${n} B=${bins} public`);
         }
       }
     }
@@ -197,10 +216,13 @@ describe("'quantile' equal-mass bins by selection equal the sorted construction"
         const binary = Float64Array.from(s, () => rng.integer(2));
         const fractional = Float64Array.from(s, () => (rng.uniform() < 0.9 ? rng.integer(2) : rng.uniform()));
         for (const bins of binCounts(n, rng)) {
-          for (const o of [binary, fractional]) {
-            const want = binStatistics(referenceQuantile(s, bins), s, o);
-            expect(equalMassStatistics(s, o, bins, 'quantile'), `${kind} N=${n} B=${bins}`).toEqual(want);
-          }
+          const bruteForce = referenceQuantile(s, bins);
+          for (const o of [binary, fractional])
+            expectSame(
+              equalMassStatistics(s, o, bins, 'quantile'),
+              binStatistics(bruteForce, s, o),
+              `${kind} N=${n} B=${bins}`,
+            );
         }
       }
     }
@@ -237,8 +259,10 @@ describe("'quantile' equal-mass bins by selection equal the sorted construction"
         at += m;
       }
       for (const bins of [1, 15, 100, n + 1]) {
-        expect(binsOfGroup('test', store, spec(bins), 0), `${kind} B=${bins}`).toEqual(
+        expectSame(
+          binsOfGroup('test', store, spec(bins), 0),
           binStatistics(referenceQuantile(s, bins), s, o),
+          `${kind} B=${bins}`,
         );
         expect(binsOfGroup('test', store, spec(bins), 1)).toBeNull();
       }
@@ -264,13 +288,21 @@ describe("'quantile' equal-mass bins by selection equal the sorted construction"
   });
 });
 
+/** A sorted copy of the scores, made once per scores array (each is binned with ~10 bin counts). */
+const ascendingOf = new WeakMap<ArrayLike<number>, Float64Array>();
+function ascending(s: ArrayLike<number>): Float64Array {
+  let v = ascendingOf.get(s);
+  if (v === undefined) ascendingOf.set(s, (v = Float64Array.from(s).sort()));
+  return v;
+}
+
 /** The peers' constructions as they were written on a full sort (numpy emulation from src/binning/numpy.ts). */
 function referencePeer(
   s: ArrayLike<number>,
   bins: number,
   method: Exclude<EqualMassMethod, 'quantile'>,
 ): { lower: number[]; upper: number[] } {
-  const v = Float64Array.from(s).sort();
+  const v = ascending(s);
   const n = v.length;
   const quantile = (q: number) => {
     const vi = (n - 1) * q;
@@ -321,11 +353,16 @@ describe("the peers' equal-mass constructions read their order statistics by sel
           for (const bins of binCounts(n, rng)) {
             const a = equalMassBins(s, bins, method);
             const want = referencePeer(s, bins, method);
-            expect(
+            expectSame(
               { lower: Array.from(a.lower), upper: Array.from(a.upper) },
+              want,
               `${method} ${kind} N=${n} B=${bins}`,
-            ).toEqual(want);
-            expect(equalMassStatistics(s, o, bins, method)).toEqual(binStatistics(a, s, o));
+            );
+            expectSame(
+              equalMassStatistics(s, o, bins, method),
+              binStatistics(a, s, o),
+              `${method} ${kind} N=${n} B=${bins} statistics`,
+            );
           }
         }
       }

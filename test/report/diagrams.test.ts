@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { classwiseReliability, reliability, smoothReliability, UMError } from '../../src/index.js';
+import { renderSvg } from '../../src/plot/index.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
 import { randomProbs } from '../helpers/data.js';
-import { exampleCsv } from '../helpers/data.js';
+import { FAST, logreg, mlp, twoReport, withBlankSvg } from './twoModels.js';
 
-const mlp = exampleCsv('mlp_overfit_test');
-const logreg = exampleCsv('logreg_test');
-const FAST = { resamples: 20 };
+/** Only the drawing of one chart is read: made with svg: false, the chart is drawn as createReport draws it. */
+const NO_SVG = { ...FAST, svg: false };
+const drawing = (c: Report['charts'][number]) => renderSvg(c.spec);
 
 type Spec = { usermeta: { drawn: string; classes?: number[] }; data: { values: unknown[] } };
 const chart = (r: Report, id: string) => r.charts.find((c) => c.id === id) as Report['charts'][number];
@@ -19,13 +20,8 @@ const chart = (r: Report, id: string) => r.charts.find((c) => c.id === id) as Re
 describe('the calibration diagrams of the main job', () => {
   let r: Report;
   it('equal-mass beside equal-width, then the smooth curve and the histogram; each from the library’s result', async () => {
-    r = await createReport(
-      [
-        { name: 'mlp_overfit', labels: mlp.labels, scores: mlp.probs },
-        { name: 'logreg', labels: logreg.labels, scores: logreg.probs },
-      ],
-      FAST,
-    );
+    // the report of test/report/report.test.ts (made once per worker)
+    r = await twoReport();
     expect(r.charts.map((c) => c.id).slice(0, 6)).toEqual([
       'reliability',
       'reliability-equal-mass',
@@ -79,7 +75,7 @@ describe('class-wise panels', () => {
     // skew the labels: class k appears about (k + 1) times as often as class 0 … the largest last
     const labels = t.labels.map((y, i) => (i % 5 === 0 ? 24 - (y % 5) : y));
     const names = Array.from({ length: 25 }, (_, k) => `c${k}`);
-    const r = await createReport([{ name: 'm', labels, scores: t.probs, classes: names }], FAST);
+    const r = await createReport([{ name: 'm', labels, scores: t.probs, classes: names }], NO_SVG);
     const counts = names.map((_, k) => labels.filter((y) => y === k).length);
     const top = names
       .map((_, k) => k)
@@ -91,12 +87,13 @@ describe('class-wise panels', () => {
     expect(cw.howToRead).toContain(
       `The 20 most frequent of the 25 classes are shown (by number of labels): ${top.map((k) => `c${k}`).join(', ')}.`,
     );
-    expect(cw.svg).toContain(`c${top[0]} · n = ${counts[top[0] as number]}`);
+    expect(await drawing(cw)).toContain(`c${top[0]} · n = ${counts[top[0] as number]}`);
   });
   it('two classes: none (the positive-class diagram is the class-wise one); the smooth curve of P(y = 1) beside it', async () => {
-    const r = await createReport([
-      { name: 'b', labels: [0, 1, 1, 0], scores: [0.2, 0.7, 0.6, 0.4], options: { binary: true } },
-    ]);
+    const r = await createReport(
+      [{ name: 'b', labels: [0, 1, 1, 0], scores: [0.2, 0.7, 0.6, 0.4], options: { binary: true } }],
+      { svg: false },
+    );
     expect(r.charts.map((c) => c.id)).not.toContain('classwise');
     expect(r.charts.map((c) => c.id).slice(0, 4)).toEqual([
       'positive-class',
@@ -105,7 +102,7 @@ describe('class-wise panels', () => {
       'reliability-equal-mass',
     ]);
     expect(chart(r, 'smooth').howToRead).toMatch(/The frequency of y = 1 is smoothed over the predicted P\(y = 1\)/);
-    expect(chart(r, 'smooth').svg).toContain('frequency of y = 1 (smoothed)');
+    expect(await drawing(chart(r, 'smooth'))).toContain('frequency of y = 1 (smoothed)');
   });
 });
 
@@ -121,14 +118,15 @@ describe('warnings at the top and next to what they affect', () => {
   ];
   let r: Report;
   it('each warning names its model, the metric rows and the charts it concerns', async () => {
-    r = await createReport(models, FAST);
+    // the warnings' places in the HTML do not depend on the drawings: made without them (withBlankSvg for reportHtml)
+    r = await createReport(models, NO_SVG);
     expect(r.warnings.map(({ code, model, metrics, charts }) => ({ code, model, metrics, charts }))).toEqual([
       { code: 'UM_W_INFINITE', model: 'zero', metrics: ['nll'], charts: ['temperature'] },
       { code: 'UM_W_DEGENERATE', model: 'perfect', metrics: ['auroc', 'aupr'], charts: ['roc', 'pr'] },
     ]);
   });
   it('HTML: listed first with links to where they apply; a ⚠ in the model’s cells; the text above the charts', () => {
-    const html = reportHtml(r);
+    const html = reportHtml(withBlankSvg(r));
     expect(html.indexOf('<section id="warnings"')).toBeLessThan(html.indexOf('<section id="summary"'));
     expect(html).toMatch(
       /<li id="warning-1" class="warn">zero: evaluate: 1 of 120 rows give probability exactly 0 to their label; .*\[UM_W_INFINITE\] — see <a href="#metrics-section">nll in the table<\/a>, <a href="#chart-temperature">Metrics vs temperature<\/a><\/li>/,
@@ -160,7 +158,7 @@ describe('warnings at the top and next to what they affect', () => {
   });
   it('a damaged warning is a located UMError in every renderer', () => {
     for (const field of ['model', 'metrics', 'charts'] as const) {
-      const bad = { ...r, warnings: [{ ...r.warnings[0], [field]: 5 }] } as unknown as Report;
+      const bad = { ...withBlankSvg(r), warnings: [{ ...r.warnings[0], [field]: 5 }] } as unknown as Report;
       for (const render of [reportHtml, reportMarkdown, reportJson]) {
         const e = (() => {
           try {

@@ -1,32 +1,29 @@
 /** createReport / reportHtml / reportMarkdown / reportJson on the bundled predictions. */
 import { describe, expect, it } from 'vitest';
 import { binaryReliability, evaluate, evaluateEnsemble, UMError } from '../../src/index.js';
+import { renderSvg } from '../../src/plot/index.js';
 import { uniforms } from '../helpers/minstd.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
-import { exampleCsv } from '../helpers/data.js';
 import { bundled } from '../helpers/npy.js';
 import { fourRowModel } from '../helpers/reportModels.js';
+import { FAST, logreg, mlp, TWO, twoReport } from './twoModels.js';
 
-const mlp = exampleCsv('mlp_overfit_test');
-const logreg = exampleCsv('logreg_test');
-const TWO = [
-  { name: 'mlp_overfit', source: 'examples/data/mlp_overfit_test.csv', labels: mlp.labels, scores: mlp.probs },
-  { name: 'logreg', source: 'examples/data/logreg_test.csv', labels: logreg.labels, scores: logreg.probs },
-];
-
-/** Few resamples: these tests are about the report's content, test/report/summary.test.ts about its intervals. */
-const FAST = { resamples: 20 };
-/** The report of TWO with FAST, made once for the tests that only read it. */
-let shared: Promise<Report> | undefined;
-const twoReport = () => (shared ??= createReport(TWO, FAST));
-/** A second report of TWO, made once with its progress recorded: the determinism test compares it with the first. */
+/**
+ * A second report of TWO, made once, apart from twoReport(), with its progress recorded and without SVG: the
+ * determinism test renders its charts itself, the svg: false test reads it as made.
+ */
 const steps: string[] = [];
 let second: Promise<Report> | undefined;
 const progressedReport = () =>
   (second ??= createReport(TWO, {
     ...FAST,
+    svg: false,
     onProgress: (done, total, label) => steps.push(`${done}/${total} ${label}`),
   }));
+
+/** A four-row report whose model name and source need escaping, rendered once (the escaping and damage tests). */
+let hostile: Promise<Report> | undefined;
+const hostileReport = () => (hostile ??= createReport([fourRowModel('<img src=x onerror=alert(1)>', 'a"b.csv')]));
 
 describe('createReport', () => {
   it('evaluates every model exactly as evaluate does and draws twelve charts', async () => {
@@ -54,8 +51,13 @@ describe('createReport', () => {
   });
   it('is deterministic: the same input gives the same HTML, JSON and Markdown, byte for byte', async () => {
     const a = await twoReport();
-    // built apart from `a` (and with a progress callback, which must change nothing)
-    const b = await progressedReport();
+    // built apart from `a` (and with a progress callback, which must change nothing); made without SVG, its charts
+    // drawn here as createReport draws them (renderSvg of each spec): the HTML's drawings are compared too
+    const made = await progressedReport();
+    const b = {
+      ...made,
+      charts: await Promise.all(made.charts.map(async (c) => ({ ...c, svg: await renderSvg(c.spec) }))),
+    };
     expect(reportHtml(b)).toBe(reportHtml(a));
     expect(reportJson(b)).toBe(reportJson(a));
     expect(reportMarkdown(b)).toBe(reportMarkdown(a));
@@ -138,7 +140,11 @@ describe('two classes: the positive-class diagram (scikit-learn’s calibration_
       const u = uniforms(seed, 600);
       const p1 = u.slice(0, 300).map((x) => Math.min(1, Math.max(0, x ** 1.5)));
       const labels = u.slice(300).map((x, i) => (x < (p1[i] as number) ** 0.7 ? 1 : 0));
-      const r = await createReport([{ name: 'b', labels, scores: p1, options: { binary: true } }], FAST);
+      // only this chart's drawing is read: it is drawn here as createReport draws it (renderSvg of its spec)
+      const r = await createReport([{ name: 'b', labels, scores: p1, options: { binary: true } }], {
+        ...FAST,
+        svg: false,
+      });
       expect(r.charts[0]?.id).toBe('positive-class');
       expect(r.charts[0]?.howToRead).toMatch(/^The positive-class diagram of scikit-learn’s calibration_curve/);
       const table = binaryReliability(labels, p1, { interval: 'wilson' });
@@ -149,7 +155,7 @@ describe('two classes: the positive-class diagram (scikit-learn’s calibration_
       expect(values.map((v) => [v.score, v.outcome, v.count, v.low])).toEqual(
         filled.map((b) => [b.meanScore, b.meanOutcome, b.count, table.intervals?.bounds[b.index]?.[0]]),
       );
-      expect(r.charts[0]?.svg).toContain('predicted P(y = 1)');
+      expect(await renderSvg(r.charts[0]?.spec as Report['charts'][number]['spec'])).toContain('predicted P(y = 1)');
     }
   });
 });
@@ -178,7 +184,7 @@ describe('reportHtml', () => {
     expect(cell('ece', 0)?.[2]).toBeUndefined();
   });
   it('escapes text from the data', async () => {
-    const r = await createReport([fourRowModel('<img src=x onerror=alert(1)>', 'a"b.csv')]);
+    const r = await hostileReport();
     const html = reportHtml(r);
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -194,17 +200,21 @@ describe('reportMarkdown and reportJson', () => {
     expect(text).toContain('```json');
   });
   it('JSON: every number, the chart specs, no SVG; non-finite numbers as strings', async () => {
-    const r = await createReport([
-      {
-        name: 'zero',
-        labels: [0, 1, 1],
-        scores: [
-          [0, 1],
-          [0.2, 0.8],
-          [0.6, 0.4],
-        ],
-      },
-    ]);
+    // (made without drawings: the charts' `svg` field, '' here, is what the JSON must leave out)
+    const r = await createReport(
+      [
+        {
+          name: 'zero',
+          labels: [0, 1, 1],
+          scores: [
+            [0, 1],
+            [0.2, 0.8],
+            [0.6, 0.4],
+          ],
+        },
+      ],
+      { svg: false },
+    );
     const j = JSON.parse(reportJson(r)) as {
       models: { evaluation: { nll: unknown } }[];
       charts: Record<string, unknown>[];
@@ -216,7 +226,8 @@ describe('reportMarkdown and reportJson', () => {
 
 describe('svg: false (what um report --json and --md make)', () => {
   it('gives the same JSON and Markdown without rendering a chart; reportHtml refuses it', async () => {
-    const r = await createReport(TWO, { ...FAST, svg: false });
+    // the progress test's report: made with svg: false
+    const r = await progressedReport();
     const full = await twoReport();
     expect(r.charts.map((c) => c.svg)).toEqual(full.charts.map(() => ''));
     expect(reportJson(r)).toBe(reportJson(full));
@@ -232,7 +243,8 @@ describe('svg: false (what um report --json and --md make)', () => {
 
 describe('a damaged report is a located UMError in every renderer', () => {
   it('each field the renderers read, replaced by a value of another kind (or BigInt anywhere)', async () => {
-    const r = await createReport([fourRowModel('m')]);
+    // any small rendered report: the escaping test's
+    const r = await hostileReport();
     const paths = [
       [],
       ['title'],

@@ -121,12 +121,22 @@ describe('two passes over a file for the class-wise equal-mass bins', () => {
     [5000, 3, 1000, 2],
     [2500, 10, 64, 3],
     [700, 5, 8, 4],
-  ] as const)
+  ] as const) {
+    // the data and evaluate()'s results, made once for both chunkings
+    let made: { labels: number[]; scores: Float64Array; expected: Map<number, ReturnType<typeof evaluate>> };
+    const reference = () => {
+      if (made === undefined) {
+        const { labels, scores } = data(n, c, seed, grid);
+        const expected = new Map([15, 7].map((bins) => [bins, evaluate(labels, scores, { numClasses: c, bins })]));
+        made = { labels, scores, expected };
+      }
+      return made;
+    };
     for (const chunks of [1, 3]) {
       it(`equals evaluate() bit for bit: ${n} × ${c}, ties on a 1/${grid} grid, ${chunks} chunk(s)`, () => {
-        const { labels, scores } = data(n, c, seed, grid);
+        const { labels, scores, expected: results } = reference();
         for (const bins of [15, 7]) {
-          const expected = evaluate(labels, scores, { numClasses: c, bins });
+          const expected = results.get(bins) as ReturnType<typeof evaluate>;
           const got = twoPass(labels, scores, c, chunks, { bins }) as typeof expected;
           expect(got).toEqual(expected);
           expect(got.ace).not.toBeNull();
@@ -134,6 +144,7 @@ describe('two passes over a file for the class-wise equal-mass bins', () => {
         }
       });
     }
+  }
 
   it('wider files than MAX_TWO_PASS_CLASSES keep their entries in one pass (no histograms, no plans)', () => {
     const c = MAX_TWO_PASS_CLASSES + 1;

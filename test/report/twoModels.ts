@@ -1,0 +1,29 @@
+/**
+ * The bundled examples as the report's two models, and their report with few resamples, made once per test worker:
+ * report.test.ts and diagrams.test.ts read the same report (a worker's files share its modules), which they only read.
+ */
+import { createReport, type Report } from '../../src/report/index.js';
+import { exampleCsv } from '../helpers/data.js';
+
+export const mlp = exampleCsv('mlp_overfit_test');
+export const logreg = exampleCsv('logreg_test');
+export const TWO = [
+  { name: 'mlp_overfit', source: 'examples/data/mlp_overfit_test.csv', labels: mlp.labels, scores: mlp.probs },
+  { name: 'logreg', source: 'examples/data/logreg_test.csv', labels: logreg.labels, scores: logreg.probs },
+];
+
+/** Few resamples: these tests are about the report's content, test/report/summary.test.ts about its intervals. */
+export const FAST = { resamples: 20 };
+
+let shared: Promise<Report> | undefined;
+/** The report of TWO with FAST and every chart rendered, made once. */
+export const twoReport = (): Promise<Report> => (shared ??= createReport(TWO, FAST));
+
+/**
+ * `report` with every chart's SVG replaced by an empty one, for the tests of the HTML around the charts: reportHtml
+ * refuses a report made with `svg: false`, and what these tests read does not depend on the drawings.
+ */
+export const withBlankSvg = (report: Report): Report => ({
+  ...report,
+  charts: report.charts.map((c) => ({ ...c, svg: '<svg></svg>' })),
+});
