@@ -2,6 +2,7 @@ import type { LabeledBatch } from '../input/types.js';
 import { weightUnit } from '../input/weights.js';
 import type { Pairs } from '../select/selectPairs.js';
 import { argsort } from '../kernels/argsort.js';
+import { kernelGeneration } from '../kernels/rowStats.js';
 import { gather } from '../math/gather.js';
 
 /**
@@ -88,9 +89,24 @@ export class OrderCache {
   private readonly rowValues = new Map<string, Float64Array | null>();
 
   private readonly selections = new Map<string, Pairs[] | null>();
+  /** The kernel switch the values and selections were computed under (see {@link current}). */
+  private generation = kernelGeneration();
+
+  /**
+   * Forgets the values and selections after `useKernels`: another kernel may round a per-row value differently, and a
+   * prepared suite gives what the active kernel gives (the orders are of the keys alone: kept).
+   */
+  private current(): void {
+    const g = kernelGeneration();
+    if (g === this.generation) return;
+    this.generation = g;
+    this.rowValues.clear();
+    this.selections.clear();
+  }
 
   /** The selection `select()` gives, made once (`null`: it threw). */
   selection(key: string, select: () => Pairs[]): Pairs[] | null {
+    this.current();
     let got = this.selections.get(key);
     if (got === undefined) {
       try {
@@ -105,6 +121,7 @@ export class OrderCache {
 
   /** The per-row values `compute()` gives, computed once (`null`: it threw). */
   values(key: string, compute: () => Float64Array): Float64Array | null {
+    this.current();
     let got = this.rowValues.get(key);
     if (got === undefined) {
       try {

@@ -13,6 +13,13 @@ import { rowStatsWasm, wasmKernel, type Kernel } from './rowStatsWasm.js';
 let backend: KernelBackend = 'wasm';
 /** Statistics already computed for a validated matrix (validated matrices are immutable by contract). */
 let cache = new WeakMap<Matrix, RowStats>();
+/** Counts the calls of {@link useKernels}: caches of values a kernel computed compare it to know they are current. */
+let generation = 0;
+
+/** The number of kernel switches so far (internal): a cache made under another number holds another kernel's values. */
+export function kernelGeneration(): number {
+  return generation;
+}
 
 /** The WebAssembly kernel when it is the selected backend and available, else null (internal; also used by argsort). */
 export function activeKernel(): Kernel | null {
@@ -87,5 +94,6 @@ export function useKernels(which: KernelBackend): KernelBackend {
     fail('UM_OPTION', 'useKernels', 'which', `be 'wasm' or 'reference'`, { value: which });
   backend = which;
   cache = new WeakMap();
+  generation++;
   return backend === 'wasm' && wasmKernel() !== null ? 'wasm' : 'reference';
 }
