@@ -76,6 +76,9 @@ function sumOf(terms: readonly string[]): string {
   return `(${sumOf(terms.slice(0, half))} + ${sumOf(terms.slice(half))})`;
 }
 
+/** The most classes whose row sum adds left to right, as the in-memory check (deeper chains hit engines' limits). */
+export const ROW_SUM_CHAIN = 512;
+
 /** The most classes the generated SQL handles (see resolveSqlOptions). */
 export const MAX_SQL_CLASSES = 2 ** 15;
 
@@ -141,7 +144,10 @@ export function resolveSqlOptions(
  * - Every column is cast to the dialect's double; ln C is written as the literal JS computes, so the normalized
  *   entropy is divided by exactly the same number as in memory.
  * - The scores query also counts invalid rows (NULLs, probabilities outside [0, 1], rows not summing to 1 within
- *   `sumTolerance`, labels outside [0, C) or not integers, negative weights); the finisher throws on any.
+ *   `sumTolerance`, labels outside [0, C) or not integers, negative weights); the finisher throws on any. A row's sum
+ *   adds left to right as the in-memory check does, so both refuse the same rows — up to 512 classes; above, it is a
+ *   balanced tree (a chain that deep exceeds the engines' expression limits), whose verdict can differ from memory's
+ *   for a row within rounding of 1 ± `sumTolerance`.
  * - Equal-mass and adaptive bins (RMSCE, ACE, TACE, AECE, AMCE) and AURC are not pushed down.
  * - `source` is SQL, inserted as given (a table name, a parenthesized subquery with an alias, `read_parquet('…')`):
  *   never build it from untrusted text; {@link duckdbSource} makes one from a file name or a query.
@@ -217,8 +223,10 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
     k.map((j) => `CASE WHEN y = ${j} THEN (${p(j)} - 1.0) * (${p(j)} - 1.0) ELSE ${p(j)} * ${p(j)} END`),
   );
   // left to right, the order of the in-memory check (probMatrix.ts): a row at the tolerance's edge is refused by both or
-  // by neither — a balanced tree rounds differently (the one sum of C terms that stays a chain)
-  const rowSum = k.map(p).join(' + ');
+  // by neither — a balanced tree rounds differently. A chain is C levels deep, and the engines refuse deep expressions
+  // (DuckDB: depth 1000, at ~1000 classes; PostgreSQL: its stack); above ROW_SUM_CHAIN classes the sum is a balanced
+  // tree, whose verdict can differ from memory's only for rows within rounding of 1 ± the tolerance (documented)
+  const rowSum = c <= ROW_SUM_CHAIN ? k.map(p).join(' + ') : sumOf(k.map(p));
   const badProb = k.map((j) => `${p(j)} IS NULL OR ${p(j)} < 0 OR ${p(j)} > 1`).join(' OR ');
   const scores =
     `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${positive} AS weighted_rows, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +

@@ -26,7 +26,8 @@ describe('expression depth (DuckDB parse trees)', () => {
     // a left-deep chain p0 + p1 + … + p{C−1} is C levels deep, and DuckDB's optimizer walked it once per level: its
     // common-subexpression pass took 32 of the scores query's 90 ms at 100 classes (the old SQL: 52 levels at 16
     // classes, 532 at 256)
-    // bad_sum_rows stays a chain: the row sum adds left to right as the in-memory check does (rowSums.test.ts)
+    // bad_sum_rows is a chain up to ROW_SUM_CHAIN classes: the row sum adds left to right as the in-memory check does
+    // (rowSums.test.ts runs the longest chain, and the tree above it)
     const depth = (x: unknown): number =>
       x !== null && typeof x === 'object' && (x as { alias?: unknown }).alias !== 'bad_sum_rows'
         ? 1 + Math.max(0, ...Object.values(x).map(depth))

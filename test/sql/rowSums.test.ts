@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brier, UMError } from '../../src/index.js';
 import { duckdbEngine, postgresEngine, sqlMetrics, type DuckdbEngine, type SqlEngine } from '../../src/sql/index.js';
+import { ROW_SUM_CHAIN } from '../../src/sql/metricsSql.js';
 import { uniforms } from '../helpers/minstd.js';
 import { POSTGRES_URL, named, skip } from '../helpers/requirements.js';
 
@@ -34,6 +35,15 @@ function edgeRows(tolerance: number, seed: number): number[][] {
     for (let steps = -3; steps <= 3; steps++) rows.push([a, b, c, nudge(last, steps)]);
   }
   return rows.filter((row) => row.every((p) => p >= 0 && p <= 1));
+}
+
+/** A table of three rows of `c` classes, each 1/c, created by `run` (a SELECT of literals). */
+async function uniformTable(c: number, name: string, run: (sql: string) => Promise<unknown>): Promise<string> {
+  const cols = Array.from({ length: c }, (_, k) => `CAST(${1 / c} AS DOUBLE PRECISION) AS p_${k}`).join(', ');
+  await run(
+    `CREATE TEMP TABLE ${name} AS SELECT CAST(g AS DOUBLE PRECISION) AS label, ${cols} FROM (VALUES (0), (1), (2)) AS t(g)`,
+  );
+  return name;
 }
 
 /** Whether the in-memory check refuses the row for its sum. */
@@ -87,6 +97,14 @@ describe('row sums at the tolerance’s edge: DuckDB', () => {
       return name;
     });
   });
+
+  it('runs with the longest chain and with the tree above it (a chain of 1200 exceeded DuckDB’s depth limit)', async () => {
+    for (const c of [ROW_SUM_CHAIN, 1024]) {
+      const source = await uniformTable(c, `um_uniform_${c}`, (sql) => db.query(sql));
+      const r = await sqlMetrics(db, source, { numClasses: c, onWarning: () => {} });
+      expect(r.n, `${c} classes`).toBe(3);
+    }
+  });
 });
 
 describe.skipIf(skip.postgres !== undefined)(
@@ -114,6 +132,12 @@ describe.skipIf(skip.postgres !== undefined)(
         );
         return name;
       });
+    });
+
+    it('runs with the longest chain (a table holds at most 1600 columns in PostgreSQL)', async () => {
+      const source = await uniformTable(ROW_SUM_CHAIN, 'um_uniform_chain', (sql) => client.query(sql));
+      const r = await sqlMetrics(postgresEngine(client), source, { numClasses: ROW_SUM_CHAIN, onWarning: () => {} });
+      expect(r.n).toBe(3);
     });
   },
 );
