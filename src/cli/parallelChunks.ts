@@ -44,6 +44,9 @@ export class ChunkWorkers {
   /** Workers started so far (what the pool saves is visible to its test). */
   started = 0;
 
+  /** An error a worker raised while idle between passes (reported by the next {@link reduce}). */
+  private idleError: Error | undefined;
+
   constructor(private readonly threads: number) {}
 
   /**
@@ -66,8 +69,17 @@ export class ChunkWorkers {
       }
     };
     const count = Math.min(this.threads, tasks.length);
-    for (; this.workers.length < count; this.started++)
-      this.workers.push(new Worker(new URL('./streamWorker.js', import.meta.url), { resourceLimits: WORKER_LIMITS }));
+    for (; this.workers.length < count; this.started++) {
+      const w = new Worker(new URL('./streamWorker.js', import.meta.url), { resourceLimits: WORKER_LIMITS });
+      // a worker's error between passes (no reduce listening) is kept for the next pass, never an uncaught exception
+      w.on('error', (error: Error) => (this.idleError ??= error));
+      this.workers.push(w);
+    }
+    if (this.idleError !== undefined) {
+      const error = workerError(this.idleError, tasks[0]);
+      await this.close();
+      throw error;
+    }
     let next = 0;
     try {
       await Promise.all(
@@ -110,6 +122,7 @@ export class ChunkWorkers {
   async close(): Promise<void> {
     const workers = this.workers;
     this.workers = [];
+    this.idleError = undefined;
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }

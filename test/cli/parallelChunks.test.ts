@@ -72,6 +72,11 @@ describe('ChunkWorkers', () => {
           // two workers started for the first pass, none after (a pass used to start its own)
           expect(pool.started, `pass ${pass}`).toBe(2);
         }
+        // an error a worker raises between passes is the next pass's error (not an uncaught exception), and ends the pool
+        const idle = (pool as unknown as { workers: { emit(e: string, x: Error): void }[] }).workers[1];
+        idle?.emit('error', new Error('idle worker failed'));
+        await expect(pool.reduce(tasks, () => undefined)).rejects.toThrow('idle worker failed');
+        expect((pool as unknown as { workers: unknown[] }).workers).toEqual([]);
       } finally {
         await pool.close();
       }
