@@ -1,8 +1,10 @@
 /**
  * `expect(got, label).toEqual(want)` for large nested results (arrays of bins, tables of numbers), fast: one plain
- * walk first — arrays of the same length without holes, typed arrays of the same class and length, plain objects with the same own keys (no symbols, no undefined), numbers equal by `Object.is` (so −0 ≠ 0
- * and NaN = NaN), anything else by `===` — and vitest's comparison only when that walk finds a difference, so a failure
- * reads as toEqual's. Whatever the walk accepts, toEqual accepts too; the brute-force tests compare hundreds of
+ * walk first — arrays of the same length without holes, typed arrays of the same class and length, plain objects with
+ * the same own keys (no symbols, no undefined), numbers equal by `Object.is` (so −0 ≠ 0 and NaN = NaN), anything else
+ * by `===` — and vitest's comparison only when that walk finds a difference, so a failure reads as toEqual's. Whatever
+ * the walk accepts, toEqual accepts too, but for named properties set on an array or a typed array besides its
+ * elements, which the walk does not read (no result compared here has any). The brute-force tests compare hundreds of
  * thousands of bins, where vitest's generic walk costs microseconds a node.
  */
 import { expect } from 'vitest';
