@@ -40,10 +40,14 @@ export class SortScratch {
   private outcomes = new Float64Array(0);
   private weights = new Float64Array(0);
 
-  /** Views of n entries (the previous call's columns overwritten). */
+  /** Views of n entries (the previous call's columns overwritten; fresh columns, not kept, above {@link SCRATCH_MAX}). */
   columns(n: number, weighted: boolean): SortedColumns {
+    if (n > SCRATCH_MAX) {
+      const fresh = { scores: new Float64Array(n), outcomes: new Float64Array(n) };
+      return { ...fresh, weights: weighted ? new Float64Array(n) : undefined };
+    }
     if (this.scores.length < n) {
-      const m = Math.max(n, 2 * this.scores.length);
+      const m = Math.min(SCRATCH_MAX, Math.max(n, 2 * this.scores.length));
       this.scores = new Float64Array(m);
       this.outcomes = new Float64Array(m);
       this.weights = new Float64Array(m);
@@ -58,6 +62,13 @@ export class SortScratch {
 
 type SortedColumns = { scores: Float64Array; outcomes: Float64Array; weights: Float64Array | undefined };
 
+/**
+ * The most entries a module's scratch keeps between calls: what a bootstrap resample's columns need is reused, a large
+ * column's arrays are freed with it (a scratch that only grows pinned 24 bytes per entry of the largest column ever
+ * sorted, for the life of the process).
+ */
+export const SCRATCH_MAX = 2 ** 16;
+
 /** Which positions {@link gatherInOrder} has read (scratch). */
 let seenScratch = new Uint8Array(0);
 
@@ -68,12 +79,18 @@ let seenScratch = new Uint8Array(0);
  */
 function gatherInOrder(e: EntryView, order: Uint32Array, out: SortedColumns): boolean {
   const n = order.length;
-  if (seenScratch.length < n) seenScratch = new Uint8Array(Math.max(n, 2 * seenScratch.length));
-  else seenScratch.fill(0, 0, n);
+  let seen: Uint8Array;
+  if (n > SCRATCH_MAX) seen = new Uint8Array(n);
+  else {
+    if (seenScratch.length < n)
+      seenScratch = new Uint8Array(Math.min(SCRATCH_MAX, Math.max(n, 2 * seenScratch.length)));
+    else seenScratch.fill(0, 0, n);
+    seen = seenScratch;
+  }
   const { scores, outcomes, weights } = out;
   return e.scores instanceof Float32Array
-    ? gather32(e.scores, e.outcomes, e.weights, order, scores, outcomes, weights, seenScratch)
-    : gather64(e.scores, e.outcomes, e.weights, order, scores, outcomes, weights, seenScratch);
+    ? gather32(e.scores, e.outcomes, e.weights, order, scores, outcomes, weights, seen)
+    : gather64(e.scores, e.outcomes, e.weights, order, scores, outcomes, weights, seen);
 }
 
 /** {@link gatherInOrder}'s pass over float32 keys (one loop per key type: a loop reading either runs slower). */

@@ -5,7 +5,7 @@ import { sortedQuantileStatistics } from '../binning/equalMass.js';
 import { SELECT_MIN } from '../binning/rankSelect.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { ColumnBlocks, type ClassColumn, type ColumnChunk } from '../select/classColumns.js';
-import { canonicalSort, SortScratch } from './canonicalSort.js';
+import { canonicalSort, SCRATCH_MAX, SortScratch } from './canonicalSort.js';
 import type { EntryColumns } from './keptEntries.js';
 import { orderHint } from './orderHints.js';
 
@@ -103,8 +103,10 @@ export class ClassSweep {
     // sorted into scratch: every consumer reads this class's entries before the next class is sorted
     const sorted = canonicalSort(col, only?.threshold === null ? orderHint(only.cols, k) : undefined, sortScratch);
     const memo = new Map<string, Bin[]>();
-    if (indexScratch.length < sorted.scores.length) indexScratch = new Int32Array(sorted.scores.length);
-    const index = indexScratch;
+    const n = sorted.scores.length;
+    // kept between columns up to SCRATCH_MAX entries; a larger column's indices are freed with it
+    if (indexScratch.length < n && n <= SCRATCH_MAX) indexScratch = new Int32Array(n);
+    const index = n <= SCRATCH_MAX ? indexScratch : new Int32Array(n);
     for (const c of this.consumers) {
       const from = firstAbove(sorted.scores, c.threshold);
       const e: EntryColumns = {

@@ -4,7 +4,7 @@
  * exactly that order — so a wrong hint can cost time, never change a result.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalSort } from '../../src/accumulate/canonicalSort.js';
+import { canonicalSort, SCRATCH_MAX, SortScratch } from '../../src/accumulate/canonicalSort.js';
 import { isStableOrder, OrderCache, RowOrigin } from '../../src/accumulate/orderHints.js';
 import { argsort } from '../../src/kernels/argsort.js';
 import { createRng } from '../../src/random/rng.js';
@@ -98,6 +98,30 @@ describe('order hints', () => {
       // a hint taken is argsort's own order; float32 keys read alike
       expect(taken).toBe(order.join() === Array.from(argsort(k)).join());
       expect(bits(canonicalSort({ ...e, scores: Float32Array.from(k), unit: 1 }, hint))).toBe(want);
+    }
+  });
+
+  it('canonicalSort into a scratch gives its own bits, small or larger than the scratch keeps, hint or none', () => {
+    // a scratch keeps up to SCRATCH_MAX entries between calls; larger columns get arrays of their own (and free them)
+    const scratch = new SortScratch();
+    for (const n of [40, SCRATCH_MAX + 3, 17]) {
+      const r = createRng('order-hints-scratch', n);
+      const scores = Float64Array.from({ length: n }, () => r.integer(50) / 49);
+      const e = {
+        scores,
+        outcomes: Float64Array.from({ length: n }, () => r.integer(2)),
+        weights: Float64Array.from({ length: n }, () => 1 + r.integer(4)),
+        unit: 1,
+      };
+      const want = canonicalSort(e);
+      for (const hint of [undefined, argsort(scores)]) {
+        const got = canonicalSort(e, hint, scratch);
+        expect([got.scores, got.outcomes, got.weights], `${n} entries, hint ${hint !== undefined}`).toEqual([
+          want.scores,
+          want.outcomes,
+          want.weights,
+        ]);
+      }
     }
   });
 
