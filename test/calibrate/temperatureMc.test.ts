@@ -71,8 +71,21 @@ function exactTemperature(
   objective: Objective,
   near: number,
 ): number | null {
-  return zeroTemperature((u) => gradient(labels, z, s, c, objective, Math.exp(u)), 1e-3, 1e3, near);
+  const g = (u: number) => gradient(labels, z, s, c, objective, Math.exp(u));
+  const guided = zeroTemperature(g, 1e-3, 1e3, near);
+  // the first case of each objective also unguided: the guess must not choose the zero (f′ of `predictive` is not
+  // known to cross zero once)
+  if (!unguided.has(objective)) {
+    unguided.add(objective);
+    const alone = zeroTemperature(g, 1e-3, 1e3);
+    if (alone === null) expect(guided, `${objective}: unguided`).toBeNull();
+    else expect(Math.abs((guided ?? NaN) / alone - 1), `${objective}: unguided`).toBeLessThan(1e-11);
+  }
+  return guided;
 }
+
+/** The objectives whose reference was also found without the guess. */
+const unguided = new Set<Objective>();
 
 /** S members around seeded base logits: each entry scaled by 1 ± 0.3·spread and shifted by ±spread. */
 function ensembleCase(

@@ -67,8 +67,18 @@ function exactTemperature(
   near: number,
 ): number | null {
   const gradient = gradientOf(labels, z, c);
-  return zeroTemperature((u) => gradient(Math.exp(u)), lo, hi, near);
+  const guided = zeroTemperature((u) => gradient(Math.exp(u)), lo, hi, near);
+  // every tenth case also unguided: the guess narrows the bracket, it must not choose the zero
+  if (references++ % 10 === 0) {
+    const alone = zeroTemperature((u) => gradient(Math.exp(u)), lo, hi);
+    if (alone === null) expect(guided, 'unguided').toBeNull();
+    else expect(Math.abs((guided ?? NaN) / alone - 1), 'unguided').toBeLessThan(1e-11);
+  }
+  return guided;
 }
+
+/** References found so far (see exactTemperature). */
+let references = 0;
 
 let closerThanBefore = 0;
 
