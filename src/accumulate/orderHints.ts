@@ -107,31 +107,13 @@ export class OrderCache {
   /** The selection `select()` gives, made once (`null`: it threw). */
   selection(key: string, select: () => Pairs[]): Pairs[] | null {
     this.current();
-    let got = this.selections.get(key);
-    if (got === undefined) {
-      try {
-        got = select();
-      } catch {
-        got = null;
-      }
-      this.selections.set(key, got);
-    }
-    return got;
+    return once(this.selections, key, select);
   }
 
   /** The per-row values `compute()` gives, computed once (`null`: it threw). */
   values(key: string, compute: () => Float64Array): Float64Array | null {
     this.current();
-    let got = this.rowValues.get(key);
-    if (got === undefined) {
-      try {
-        got = compute();
-      } catch {
-        got = null;
-      }
-      this.rowValues.set(key, got);
-    }
-    return got;
+    return once(this.rowValues, key, compute);
   }
 
   /** The order of the keys `keys()` gives (`undefined`: no such column; then none is kept). */
@@ -191,4 +173,18 @@ export function hintOrder(of: object, hint: (k: number) => Uint32Array | undefin
 /** The candidate order of `of` (class k of class columns; 0 for a scores array), if it has one. */
 export function orderHint(of: object, k = 0): Uint32Array | undefined {
   return HINTS.get(of)?.(k);
+}
+
+/** `make()` under `key` in `memo`, made on the first call (`null` when it threw: the caller computes on its batch). */
+function once<T>(memo: Map<string, T | null>, key: string, make: () => T): T | null {
+  let got = memo.get(key);
+  if (got === undefined) {
+    try {
+      got = make();
+    } catch {
+      got = null;
+    }
+    memo.set(key, got);
+  }
+  return got;
 }

@@ -304,6 +304,7 @@ function copyRows<T extends Float32Array | Float64Array>(from: T, to: T, keep: I
   else copyRuns64(from as Float64Array, to as Float64Array, keep, c);
 }
 
+// two copies of one loop: each sees one array type (a loop over both is polymorphic, slower per element)
 function copyRuns32(from: Float32Array, to: Float32Array, keep: Int32Array, c: number): void {
   for (let j = 0; j < keep.length;) {
     const first = keep[j] as number;

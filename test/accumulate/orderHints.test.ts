@@ -26,6 +26,20 @@ function keys(seed: number, n: number, f32: boolean): Float64Array | Float32Arra
   return out;
 }
 
+/**
+ * Orders of the keys [0.5, 0, 0.5, −0, 1] that are not argsort's [1, 3, 0, 2, 4]: ties out of position (−0 and 0 are
+ * equal keys: positions must ascend), swapped keys, a repeat, short, long, unsorted, out of range.
+ */
+const BAD_HINTS = [
+  [3, 1, 0, 2, 4],
+  [1, 3, 2, 0, 4],
+  [1, 1, 0, 2, 4],
+  [1, 3, 0, 2],
+  [1, 3, 0, 2, 4, 5],
+  [1, 3, 0, 4, 2],
+  [1, 3, 0, 2, 9],
+];
+
 describe('order hints', () => {
   it('the prepared order restricted to the kept rows is the kept keys’ argsort, and passes the check', () => {
     for (let seed = 1; seed <= 40; seed++) {
@@ -58,16 +72,7 @@ describe('order hints', () => {
         k.length,
       );
     expect(check([1, 3, 0, 2, 4])).toBe(true);
-    for (const bad of [
-      [3, 1, 0, 2, 4], // −0 and 0 are equal keys: positions must ascend
-      [1, 3, 2, 0, 4],
-      [1, 1, 0, 2, 4],
-      [1, 3, 0, 2],
-      [1, 3, 0, 2, 4, 5],
-      [1, 3, 0, 4, 2],
-      [1, 3, 0, 2, 9],
-    ])
-      expect(check(bad), JSON.stringify(bad)).toBe(false);
+    for (const bad of BAD_HINTS) expect(check(bad), JSON.stringify(bad)).toBe(false);
   });
 
   it('canonicalSort reads a hint only when isStableOrder would take it: every other hint gives the sort’s bits', () => {
@@ -78,16 +83,7 @@ describe('order hints', () => {
       [...c.scores].map((v) => (Object.is(v, -0) ? '-0' : String(v))).join() +
       `|${[...c.outcomes].join()}|${[...(c.weights ?? [])].join()}`;
     const want = bits(canonicalSort({ ...e, unit: 1 }));
-    for (const order of [
-      [1, 3, 0, 2, 4],
-      [3, 1, 0, 2, 4],
-      [1, 3, 2, 0, 4],
-      [1, 1, 0, 2, 4],
-      [1, 3, 0, 2],
-      [1, 3, 0, 2, 4, 5],
-      [1, 3, 0, 4, 2],
-      [1, 3, 0, 2, 9],
-    ]) {
+    for (const order of [[1, 3, 0, 2, 4], ...BAD_HINTS]) {
       const hint = Uint32Array.from(order);
       const taken = isStableOrder(
         order.map((i) => k[i] ?? 0),

@@ -8,19 +8,16 @@
  * thousands of bins, where vitest's generic walk costs microseconds a node.
  */
 import { expect } from 'vitest';
+import { sameTypedArrays } from './numberArrays.js';
 
 function same(a: unknown, b: unknown): boolean {
   if (typeof a === 'number') return typeof b === 'number' && Object.is(a, b);
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
   if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
     // typed arrays of one class and length, element by element
-    if (a instanceof DataView || b instanceof DataView) return false;
-    if (Object.prototype.toString.call(a) !== Object.prototype.toString.call(b)) return false;
-    const x = a as unknown as ArrayLike<number | bigint>;
-    const y = b as unknown as ArrayLike<number | bigint>;
-    if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
-    return true;
+    if (a instanceof DataView || b instanceof DataView || !ArrayBuffer.isView(a) || !ArrayBuffer.isView(b))
+      return false;
+    return sameTypedArrays(a, b);
   }
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;

@@ -19,6 +19,11 @@ function numberArrayEquality(a: unknown, b: unknown): boolean | undefined {
   }
   if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b) || a instanceof DataView || b instanceof DataView)
     return undefined;
+  return sameTypedArrays(a, b);
+}
+
+/** Typed arrays of one class and length, equal element by element by `Object.is` (toEqual's answer). */
+export function sameTypedArrays(a: ArrayBufferView, b: ArrayBufferView): boolean {
   if (Object.prototype.toString.call(a) !== Object.prototype.toString.call(b)) return false;
   const x = a as unknown as ArrayLike<number | bigint>;
   const y = b as unknown as ArrayLike<number | bigint>;

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duckdbEngine, metricsSql, type DuckdbEngine, type MetricsQueries } from '../../src/sql/index.js';
-import { POSTGRES_URL, named, skip } from '../helpers/requirements.js';
+import { usePostgres } from '../helpers/postgres.js';
+import { named, skip } from '../helpers/requirements.js';
 
 const QUERIES = [
   'topLabel',
@@ -50,14 +51,7 @@ describe('expression depth (DuckDB parse trees)', () => {
 
 // PostgreSQL: .ci/run starts a server and sets UM_TEST_POSTGRES (a connection string); locally, set it yourself.
 describe.skipIf(skip.postgres !== undefined)(named('query plans (a real PostgreSQL)', skip.postgres), () => {
-  let client: { query(text: string): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
-  beforeAll(async () => {
-    const pg = await import('pg');
-    const c = new pg.default.Client({ connectionString: POSTGRES_URL });
-    await c.connect();
-    client = c as unknown as typeof client;
-  });
-  afterAll(async () => client.end());
+  const client = usePostgres();
 
   it('every query scans the table once and computes each row’s confidence once', async () => {
     // PostgreSQL had pulled conf's GREATEST(…) into each WHEN of pred (C² work per row, a JIT-compiled plan of ~100 KB

@@ -9,7 +9,8 @@ import { brier, UMError } from '../../src/index.js';
 import { duckdbEngine, postgresEngine, sqlMetrics, type DuckdbEngine, type SqlEngine } from '../../src/sql/index.js';
 import { ROW_SUM_CHAIN } from '../../src/sql/metricsSql.js';
 import { uniforms } from '../helpers/minstd.js';
-import { POSTGRES_URL, named, skip } from '../helpers/requirements.js';
+import { usePostgres } from '../helpers/postgres.js';
+import { named, skip } from '../helpers/requirements.js';
 
 const C = 4;
 const TOLERANCES = [0, 1e-3];
@@ -110,17 +111,7 @@ describe('row sums at the tolerance’s edge: DuckDB', () => {
 describe.skipIf(skip.postgres !== undefined)(
   named('row sums at the tolerance’s edge: PostgreSQL', skip.postgres),
   () => {
-    let client: {
-      query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-      end(): Promise<void>;
-    };
-    beforeAll(async () => {
-      const pg = await import('pg');
-      const c = new pg.default.Client({ connectionString: POSTGRES_URL });
-      await c.connect();
-      client = c as unknown as typeof client;
-    });
-    afterAll(async () => client.end());
+    const client = usePostgres();
 
     it('refuses exactly the rows the in-memory check refuses', async () => {
       await compare(postgresEngine(client), async (rows, name) => {

@@ -16,7 +16,8 @@ import { caseIds, loadCase } from '../helpers/conformance.js';
 import { exampleCsv } from '../helpers/data.js';
 import { expectClose, inMemory, type SqlReference } from '../helpers/sqlReference.js';
 import { uniforms } from '../helpers/minstd.js';
-import { POSTGRES_URL, named, skip } from '../helpers/requirements.js';
+import { usePostgres } from '../helpers/postgres.js';
+import { named, skip } from '../helpers/requirements.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-sql-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true })); // (it held 14 MB of CSV after every run)
@@ -162,17 +163,7 @@ describe('SQL push-down: DuckDB (embedded)', () => {
 
 // PostgreSQL: .ci/run starts a server and sets UM_TEST_POSTGRES (a connection string); locally, set it yourself.
 describe.skipIf(skip.postgres !== undefined)(named('SQL push-down: PostgreSQL (real server)', skip.postgres), () => {
-  let client: {
-    query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
-    end(): Promise<void>;
-  };
-  beforeAll(async () => {
-    const pg = await import('pg');
-    const c = new pg.default.Client({ connectionString: POSTGRES_URL });
-    await c.connect();
-    client = c as unknown as typeof client;
-  });
-  afterAll(async () => client.end());
+  const client = usePostgres();
 
   it('equals the in-memory metrics on the conformance data (≤ 1e-9 relative), with and without weights', async () => {
     const engine = postgresEngine(client);
