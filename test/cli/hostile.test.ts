@@ -133,10 +133,10 @@ function realProcess(runs: { c: HostileCase; argv: string[] }[]): Promise<Proces
       child.stdin.write('go\n');
     } else if (m.done !== undefined) {
       results[m.done] = { code: m.code ?? -1, stderr: m.stderr ?? '' };
+      if (m.done === runs.length - 1) child.stdin.end();
       const f = feeding;
       feeding = undefined;
       if (f !== undefined) await release(f.writer, f.c);
-      if (m.done === runs.length - 1) child.stdin.end();
     }
   };
   child.stdin.on('error', () => undefined); // a killed process's closed stdin: what it answered is in `results`
@@ -150,7 +150,12 @@ function realProcess(runs: { c: HostileCase; argv: string[] }[]): Promise<Proces
       limit();
       // anything but the driver's messages (a command writing to the process's stdout) is shown with its stderr
       if (!line.startsWith('{"')) stderr += `stdout: ${line}\n`;
-      else chain = chain.then(() => step(JSON.parse(line) as Parameters<typeof step>[0]));
+      // a step that fails (its writer's error) is shown with the process's stderr; the next steps still run, so the
+      // test fails on what it reads instead of waiting for its time limit
+      else
+        chain = chain
+          .then(() => step(JSON.parse(line) as Parameters<typeof step>[0]))
+          .catch((error: unknown) => void (stderr += `test: ${String(error)}\n`));
     }
   });
   return new Promise((resolve) => {
@@ -159,6 +164,7 @@ function realProcess(runs: { c: HostileCase; argv: string[] }[]): Promise<Proces
       // a writer still waiting (its command never answered) is let go before the test ends
       void chain
         .then(() => (feeding === undefined ? undefined : release(feeding.writer, feeding.c)))
+        .catch((error: unknown) => void (stderr += `test: ${String(error)}\n`))
         .then(() => resolve({ results, exit: signal === 'SIGKILL' ? -1 : (code ?? -1), stderr }));
     });
   });
