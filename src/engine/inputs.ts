@@ -26,26 +26,12 @@ export function labeledBatch(
 ): Batch {
   const p = probMatrix(fn, scores, options, statsMode, stats);
   const y = labelArray(fn, labels, p.n, p.numClasses);
-  return weightedBatch(fn, p, y, options.weights, statsMode, rules);
+  return weightedRows(fn, p, y, options.weights, statsMode, rules).batch;
 }
 
 /**
  * The batch of validated rows under `weights` (validated here; rows of weight 0 dropped, their row statistics gathered
- * from the whole matrix's) — the part of {@link labeledBatch} that depends on the weights (internal).
- */
-export function weightedBatch(
-  fn: string,
-  p: ProbMatrix,
-  y: Int32Array,
-  weights: unknown,
-  statsMode: RowStatsMode,
-  rules: WeightRules,
-): Batch {
-  return weightedRows(fn, p, y, weights, statsMode, rules).batch;
-}
-
-/**
- * {@link weightedBatch} and which rows it kept: batch row j is row `rows[j]` of `p` (`undefined`: every row, the batch
+ * from the whole matrix's) and which rows it kept: batch row j is row `rows[j]` of `p` (`undefined`: every row, the batch
  * is `p` itself) — for the orders carried over between weightings (accumulate/orderHints.ts) (internal).
  */
 export function weightedRows(
