@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { ArgsDef } from 'citty';
 import { UMError } from '../errors/UMError.js';
-import { openInput, readWhole } from '../io/fileError.js';
+import { fileChunks, openInput, readWhole } from '../io/fileError.js';
 import { readLlmResponses, type LlmRecords } from '../io/readLlmResponses.js';
 import { decodeUtf8, textLines } from '../io/textInput.js';
 import type { PredictionData } from '../io/types.js';
@@ -110,9 +110,8 @@ export async function isLlmInput(args: Record<string, unknown>, file: unknown): 
   } catch {
     return false; // the reader reports a missing or unreadable file
   }
-  const stream = handle.createReadStream({ autoClose: false });
   try {
-    for await (const { text } of textLines('um', file, stream as AsyncIterable<Buffer>)) {
+    for await (const { text } of textLines('um', file, fileChunks(handle))) {
       if (text.trim() === '') continue;
       const v = JSON.parse(text) as unknown;
       return v !== null && typeof v === 'object' && !Array.isArray(v) && 'response' in v;
@@ -121,7 +120,6 @@ export async function isLlmInput(args: Record<string, unknown>, file: unknown): 
   } catch {
     return false;
   } finally {
-    stream.destroy();
     await handle.close().catch(() => undefined);
   }
 }

@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import type { ScoreKind } from '../input/types.js';
-import { fileFail, openInput, readFail } from './fileError.js';
+import { fileChunks, fileFail, openInput, readFail } from './fileError.js';
 import { headerLayout, makeBatch } from './csvLayout.js';
 import { streamCsvFast } from './streamCsvFast.js';
 import { MAX_RECORD_BYTES, checkedText } from './textInput.js';
@@ -117,10 +118,9 @@ export async function* streamCsvGeneral(
   classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
   const handle = await openInput(fn, path, true);
-  const source =
-    range === undefined
-      ? handle.createReadStream({ autoClose: false })
-      : handle.createReadStream({ start: range.start, end: range.end - 1, autoClose: false });
+  const source = Readable.from(range === undefined ? fileChunks(handle) : fileChunks(handle, range.start, range.end), {
+    objectMode: false,
+  });
   // the field count is checked below, where the header is known (the parser would report it before we see the header)
   const parser = parse({
     info: true,

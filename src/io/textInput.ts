@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import type { UMError } from '../errors/UMError.js';
-import { fileFail, openInput, readFail } from './fileError.js';
+import { fileChunks, fileFail, openInput, readFail } from './fileError.js';
 
 /**
  * Longest CSV record or JSON line the readers accept (bytes). A text reader holds at most one record in memory, so
@@ -314,14 +314,12 @@ export async function* byteLineRuns(
 export async function* fileLineRuns(fn: string, path: string): AsyncGenerator<{ lines: Buffer[]; first: number }> {
   // opened once: a FIFO opened twice would wait for a second writer
   const handle = await openInput(fn, path, true);
-  const stream = handle.createReadStream({ autoClose: false });
   try {
-    yield* byteLineRuns(fn, path, stream as AsyncIterable<Buffer>);
+    yield* byteLineRuns(fn, path, fileChunks(handle));
   } catch (error) {
     if (typeof error === 'object' && error !== null && 'syscall' in error) readFail(fn, path, error);
     throw error;
   } finally {
-    stream.destroy();
     await handle.close().catch(() => undefined);
   }
 }
