@@ -13,7 +13,9 @@ export type RunOptions = InputOptions & WeightOptions & WarningOptions & object;
 
 /**
  * Validates labelled probabilities and weights into one batch (rows of weight 0 dropped), as every function and
- * state does (internal).
+ * state does (internal). The batch borrows `scores` for the call: logits and log-probabilities keep their
+ * log-probabilities as those scores and two numbers per row (input/logRows.ts), not an N × C array — the metrics read
+ * only ln p of each label (test/engine/logRows.test.ts).
  */
 export function labeledBatch(
   fn: string,
@@ -24,7 +26,7 @@ export function labeledBatch(
   rules: WeightRules,
   stats?: RowStats,
 ): Batch {
-  const p = probMatrix(fn, scores, options, statsMode, stats);
+  const p = probMatrix(fn, scores, options, statsMode, stats, true);
   const y = labelArray(fn, labels, p.n, p.numClasses);
   return weightedRows(fn, p, y, options.weights, statsMode, rules).batch;
 }

@@ -5,6 +5,7 @@ import { softmaxRowsWasm } from '../kernels/softmaxWasm.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { InputOptions, ProbMatrix, Scores, ScoreKind } from './types.js';
 import { isValidatedProbMatrix, markValidated } from './validated.js';
+import { rememberLogRows, type LogRows } from './logRows.js';
 
 const KINDS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 /** Default largest accepted |Σ_k p_k − 1|. */
@@ -31,7 +32,9 @@ function checkFinite(fn: string, arg: string, v: unknown, index: number[], allow
 
 /**
  * Validates and converts scores of a declared kind into probabilities. Internal form of
- * {@link toProbabilities}; `fn` is the public function named in error messages.
+ * {@link toProbabilities}; `fn` is the public function named in error messages. With `compactLog` (the engine's
+ * batches, which borrow `scores` for one call) logits and log-probabilities keep their log-probabilities as the scores
+ * and two numbers per row (`logRowsOf`, read through `logProbAccess`) instead of an N × C `logData`.
  */
 export function probMatrix(
   fn: string,
@@ -39,6 +42,7 @@ export function probMatrix(
   options: InputOptions = {},
   statsMode: RowStatsMode = 0,
   given?: RowStats,
+  compactLog = false,
 ): ProbMatrix {
   const input = options.input ?? 'probs';
   if (!KINDS.includes(input)) {
@@ -129,7 +133,7 @@ export function probMatrix(
   }
   if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
 
-  const { data, logData, stats } = convertRows(
+  const { data, logData, logRows, stats } = convertRows(
     fn,
     arg,
     get,
@@ -141,12 +145,14 @@ export function probMatrix(
     flat,
     statsMode,
     given,
+    compactLog,
   );
   const matrix: ProbMatrix =
     logData === undefined
       ? { kind: 'probabilities', data, n, numClasses, input, binary: false }
       : { kind: 'probabilities', data, logData, n, numClasses, input, binary: false };
   if (stats !== undefined) rememberRowStats(matrix, stats);
+  if (logRows !== undefined) rememberLogRows(matrix, logRows);
   return markValidated(matrix);
 }
 
@@ -169,7 +175,8 @@ export function convertRows(
   flat?: Float32Array | Float64Array,
   statsMode: RowStatsMode = 0,
   given?: RowStats,
-): { data: Float32Array | Float64Array; logData?: Float64Array; stats?: RowStats } {
+  compactLog = false,
+): { data: Float32Array | Float64Array; logData?: Float64Array; logRows?: LogRows; stats?: RowStats } {
   if (input === 'probs' && flat !== undefined) {
     // `given`: the statistics of exactly these rows, computed elsewhere (the parallel pass)
     const stats =
@@ -193,7 +200,11 @@ export function convertRows(
   }
 
   const data = new Float64Array(n * c);
-  const logData = new Float64Array(n * c);
+  // compactLog: the log-probabilities as the scores and, for logits, each row's maximum and log-sum (see logRows.ts)
+  const logData = compactLog ? undefined : new Float64Array(n * c);
+  const logits = input === 'logits';
+  const shift = compactLog && logits ? new Float64Array(n) : undefined;
+  const logSums = compactLog && logits ? new Float64Array(n) : undefined;
   const row = new Float64Array(c);
   const ex = new Float64Array(c);
   /** The reference conversion of rows [from, to): validation entry by entry, `Math.exp`, one division per entry. */
@@ -233,16 +244,16 @@ export function convertRows(
             value: total,
           });
         }
-        for (let k = 0; k < c; k++) {
-          data[i * c + k] = Math.exp(row[k] as number);
-          logData[i * c + k] = row[k] as number;
-        }
+        for (let k = 0; k < c; k++) data[i * c + k] = Math.exp(row[k] as number);
+        if (logData !== undefined) for (let k = 0; k < c; k++) logData[i * c + k] = row[k] as number;
       } else {
         // log-softmax: (z − m) − ln Σ exp(z − m); the first difference is exact for the largest entries
         const logSum = Math.log(sum);
-        for (let k = 0; k < c; k++) {
-          data[i * c + k] = (ex[k] as number) / sum;
-          logData[i * c + k] = (row[k] as number) - max - logSum;
+        for (let k = 0; k < c; k++) data[i * c + k] = (ex[k] as number) / sum;
+        if (logData !== undefined) for (let k = 0; k < c; k++) logData[i * c + k] = (row[k] as number) - max - logSum;
+        else {
+          (shift as Float64Array)[i] = max;
+          (logSums as Float64Array)[i] = logSum;
         }
       }
     }
@@ -251,19 +262,23 @@ export function convertRows(
   // converts through here, so they agree bit for bit): its exponential is within 1 ulp of Math.exp, so each entry is
   // within a few ulps of the reference's (test/kernels/softmax.test.ts). A row it stops at (a maximum that is NaN or
   // ±∞) goes through the reference, which names the bad entry exactly as before.
-  const kernel = input === 'logits' ? activeKernel() : null;
-  if (kernel === null) {
-    reference(0, n);
-    return { data, logData };
+  const kernel = logits ? activeKernel() : null;
+  if (kernel === null) reference(0, n);
+  else {
+    const values = flat ?? numericCopy(get, n, c);
+    const logOut = logData ?? { shift: shift as Float64Array, logSum: logSums as Float64Array };
+    for (let i = 0; i < n; ) {
+      const stop = softmaxRowsWasm(kernel, values, i, n, c, data, logOut);
+      if (stop === n) break;
+      reference(stop, stop + 1);
+      i = stop + 1;
+    }
   }
-  const values = flat ?? numericCopy(get, n, c);
-  for (let i = 0; i < n;) {
-    const stop = softmaxRowsWasm(kernel, values, i, n, c, data, logData);
-    if (stop === n) break;
-    reference(stop, stop + 1);
-    i = stop + 1;
-  }
-  return { data, logData };
+  if (logData !== undefined) return { data, logData };
+  // every entry was validated a number: read the scores where they are (a flat array directly, without a call)
+  const value: (r: number, k: number) => number =
+    flat === undefined ? (get as (r: number, k: number) => number) : (r, k) => flat[r * c + k] as number;
+  return { data, logRows: { value, shift, logSum: logSums, rows: undefined } };
 }
 
 /** The n × c values as float64 (anything but a number as NaN: its row is then left to the reference, which names it). */
