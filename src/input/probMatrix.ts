@@ -267,18 +267,22 @@ export function convertRows(
   else {
     const values = flat ?? numericCopy(get, n, c);
     const logOut = logData ?? { shift: shift as Float64Array, logSum: logSums as Float64Array };
-    for (let i = 0; i < n; ) {
+    for (let i = 0; i < n;) {
       const stop = softmaxRowsWasm(kernel, values, i, n, c, data, logOut);
       if (stop === n) break;
       reference(stop, stop + 1);
       i = stop + 1;
     }
   }
-  if (logData !== undefined) return { data, logData };
+  // the statistics the caller's metrics read, in one pass now: read lazily, each mode a metric asks first (the top
+  // label's 0, then Brier's 1, the entropy's 2) was one more pass over the whole matrix and its columns
+  const stats = statsMode > 0 ? computeRowStats(data, n, c, statsMode) : undefined;
+  const withStats = stats === undefined ? {} : { stats };
+  if (logData !== undefined) return { data, logData, ...withStats };
   // every entry was validated a number: read the scores where they are (a flat array directly, without a call)
   const value: (r: number, k: number) => number =
     flat === undefined ? (get as (r: number, k: number) => number) : (r, k) => flat[r * c + k] as number;
-  return { data, logRows: { value, shift, logSum: logSums, rows: undefined } };
+  return { data, logRows: { value, shift, logSum: logSums, rows: undefined }, ...withStats };
 }
 
 /** The n × c values as float64 (anything but a number as NaN: its row is then left to the reference, which names it). */

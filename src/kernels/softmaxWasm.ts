@@ -56,9 +56,10 @@ export function softmaxRowsWasm(
 
 /**
  * The maximum m and ln s of each of `rows` converted rows, read back from the kernel's log-probabilities: at the first
- * maximal entry ln p = (m − m) − ln s = ±0 − ln s, so ln s = 0 − ln p there exactly (ln s ≥ 0: s ≥ 1). The sign of a
- * zero maximum matters only to a −0 entry of a row with ln s = 0 (ln p = ±0): it is taken from the kernel's output there,
- * so that (z − shift) − logSum gives the kernel's bits for every entry. Two copies of one loop (one array type each).
+ * maximal entry ln p = (m − m) − ln s = ±0 − ln s, so ln s = 0 − ln p there exactly (ln s ≥ 0: s ≥ 1). The kernel's m
+ * has this maximum's value; its sign (of a zero maximum) never shows in (z − m) − ln s: a row with two maximal entries
+ * has s ≥ 2 (each adds e⁰ = 1), so ln s > 0 absorbs a ±0, and a row with one has it as its m either way. Two copies of
+ * one loop (one array type each).
  */
 function rowLogSums32(z: Float32Array, lp: Float64Array, rows: number, c: number, out: RowLogSums, r0: number): void {
   for (let i = 0; i < rows; i++) {
@@ -74,7 +75,7 @@ function rowLogSums32(z: Float32Array, lp: Float64Array, rows: number, c: number
     }
     const logSum = 0 - (lp[at] as number);
     out.logSum[r0 + i] = logSum;
-    out.shift[r0 + i] = m === 0 && logSum === 0 ? zeroShift(z, lp, o, c, m) : m;
+    out.shift[r0 + i] = m;
   }
 }
 
@@ -92,12 +93,6 @@ function rowLogSums64(z: Float64Array, lp: Float64Array, rows: number, c: number
     }
     const logSum = 0 - (lp[at] as number);
     out.logSum[r0 + i] = logSum;
-    out.shift[r0 + i] = m === 0 && logSum === 0 ? zeroShift(z, lp, o, c, m) : m;
+    out.shift[r0 + i] = m;
   }
-}
-
-/** The kernel's zero maximum: −0 − (+0) = −0 but −0 − (−0) = +0, so a −0 entry's ln p tells its sign. */
-function zeroShift(z: Float32Array | Float64Array, lp: Float64Array, o: number, c: number, m: number): number {
-  for (let k = o; k < o + c; k++) if (Object.is(z[k], -0)) return Object.is(lp[k], -0) ? 0 : -0;
-  return m;
 }
