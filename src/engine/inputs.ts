@@ -15,7 +15,8 @@ export type RunOptions = InputOptions & WeightOptions & WarningOptions & object;
  * Validates labelled probabilities and weights into one batch (rows of weight 0 dropped), as every function and
  * state does (internal). The batch borrows `scores` for the call: logits and log-probabilities keep their
  * log-probabilities as those scores and two numbers per row (input/logRows.ts), not an N × C array — the metrics read
- * only ln p of each label (test/engine/logRows.test.ts).
+ * only ln p of each label (test/input/logRows.test.ts); scores lent to the conversion (input/lent.ts, the CLI's) are
+ * converted in place.
  */
 export function labeledBatch(
   fn: string,
@@ -26,7 +27,7 @@ export function labeledBatch(
   rules: WeightRules,
   stats?: RowStats,
 ): Batch {
-  const p = probMatrix(fn, scores, options, statsMode, stats, true);
+  const p = probMatrix(fn, scores, options, statsMode, stats, { labels });
   const y = labelArray(fn, labels, p.n, p.numClasses);
   return weightedRows(fn, p, y, options.weights, statsMode, rules).batch;
 }

@@ -6,6 +6,7 @@ import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { InputOptions, ProbMatrix, Scores, ScoreKind } from './types.js';
 import { isValidatedProbMatrix, markValidated } from './validated.js';
 import { rememberLogRows, type LogRows } from './logRows.js';
+import { inPlaceOutput } from './lent.js';
 
 const KINDS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 /** Default largest accepted |Σ_k p_k − 1|. */
@@ -34,7 +35,9 @@ function checkFinite(fn: string, arg: string, v: unknown, index: number[], allow
  * Validates and converts scores of a declared kind into probabilities. Internal form of
  * {@link toProbabilities}; `fn` is the public function named in error messages. With `compactLog` (the engine's
  * batches, which borrow `scores` for one call) logits and log-probabilities keep their log-probabilities as the scores
- * and two numbers per row (`logRowsOf`, read through `logProbAccess`) instead of an N × C `logData`.
+ * and two numbers per row (`logRowsOf`, read through `logProbAccess`) instead of an N × C `logData`; given the batch's
+ * (unvalidated) labels, scores lent to the conversion (input/lent.ts) are converted in place, their values at the
+ * labels kept first.
  */
 export function probMatrix(
   fn: string,
@@ -42,7 +45,7 @@ export function probMatrix(
   options: InputOptions = {},
   statsMode: RowStatsMode = 0,
   given?: RowStats,
-  compactLog = false,
+  compactLog: boolean | { readonly labels: unknown } = false,
 ): ProbMatrix {
   const input = options.input ?? 'probs';
   if (!KINDS.includes(input)) {
@@ -175,7 +178,7 @@ export function convertRows(
   flat?: Float32Array | Float64Array,
   statsMode: RowStatsMode = 0,
   given?: RowStats,
-  compactLog = false,
+  compactLog: boolean | { readonly labels: unknown } = false,
 ): { data: Float32Array | Float64Array; logData?: Float64Array; logRows?: LogRows; stats?: RowStats } {
   if (input === 'probs' && flat !== undefined) {
     // `given`: the statistics of exactly these rows, computed elsewhere (the parallel pass)
@@ -199,12 +202,20 @@ export function convertRows(
     return { data };
   }
 
-  const data = new Float64Array(n * c);
+  // lent scores with room: the probabilities written over them, the scores at the labels read first (input/lent.ts)
+  const labels = typeof compactLog === 'object' ? compactLog.labels : undefined;
+  const inPlace =
+    flat !== undefined && isArrayLike(labels) && labels.length === n ? inPlaceOutput(flat, n, c) : undefined;
+  const atLabel =
+    inPlace === undefined
+      ? undefined
+      : scoresAtLabels(flat as Float32Array | Float64Array, labels as ArrayLike<unknown>, c);
+  const data = inPlace ?? new Float64Array(n * c);
   // compactLog: the log-probabilities as the scores and, for logits, each row's maximum and log-sum (see logRows.ts)
-  const logData = compactLog ? undefined : new Float64Array(n * c);
+  const logData = compactLog === false ? new Float64Array(n * c) : undefined;
   const logits = input === 'logits';
-  const shift = compactLog && logits ? new Float64Array(n) : undefined;
-  const logSums = compactLog && logits ? new Float64Array(n) : undefined;
+  const shift = compactLog !== false && logits ? new Float64Array(n) : undefined;
+  const logSums = compactLog !== false && logits ? new Float64Array(n) : undefined;
   const row = new Float64Array(c);
   const ex = new Float64Array(c);
   /** The reference conversion of rows [from, to): validation entry by entry, `Math.exp`, one division per entry. */
@@ -279,10 +290,35 @@ export function convertRows(
   const stats = statsMode > 0 ? computeRowStats(data, n, c, statsMode) : undefined;
   const withStats = stats === undefined ? {} : { stats };
   if (logData !== undefined) return { data, logData, ...withStats };
-  // every entry was validated a number: read the scores where they are (a flat array directly, without a call)
+  // every entry was validated a number: read the scores where they are (a flat array directly, without a call), or
+  // the ones kept at the labels when the scores are gone
   const value: (r: number, k: number) => number =
-    flat === undefined ? (get as (r: number, k: number) => number) : (r, k) => flat[r * c + k] as number;
+    atLabel !== undefined
+      ? (r, k) => atLabelOf(atLabel, labels as ArrayLike<unknown>, r, k)
+      : flat === undefined
+        ? (get as (r: number, k: number) => number)
+        : (r, k) => flat[r * c + k] as number;
   return { data, logRows: { value, shift, logSum: logSums, rows: undefined }, ...withStats };
+}
+
+/**
+ * Score (i, labels[i]) of every row, read before an in-place conversion writes over the scores: NaN where the label is
+ * not what `labelArray` accepts (an integer in [0, c)) — that batch's labels throw right after the conversion.
+ */
+function scoresAtLabels(flat: Float32Array | Float64Array, labels: ArrayLike<unknown>, c: number): Float64Array {
+  const n = labels.length;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const y = labels[i];
+    out[i] = typeof y === 'number' && Number.isInteger(y) && y >= 0 && y < c ? (flat[i * c + y] as number) : NaN;
+  }
+  return out;
+}
+
+/** Score (r, k) of converted-in-place scores: only the label's was kept, and only it is ever read (the NLL). */
+function atLabelOf(atLabel: Float64Array, labels: ArrayLike<unknown>, r: number, k: number): number {
+  if (labels[r] !== k) throw new Error(`internal: score (${r}, ${k}) of scores converted in place is not at its label`);
+  return atLabel[r] as number;
 }
 
 /** The n × c values as float64 (anything but a number as NaN: its row is then left to the reference, which names it). */
