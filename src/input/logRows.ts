@@ -10,10 +10,11 @@ import type { ProbMatrix } from './types.js';
  *   and the WebAssembly kernel, from the row's maximum and ln Σ e^{z − max} the conversion used;
  * - log-probabilities: the score itself.
  * The scores are read where they are: the caller's array, which a batch only borrows for the call that validated it
- * (a state's stores copy what they keep), so it cannot change meanwhile.
+ * (a state's stores copy what they keep), so it cannot change meanwhile. Scores converted in place (input/lent.ts) are
+ * gone: their `value` gives ln p at each row's label, kept by the conversion, and nothing else.
  */
 export interface LogRows {
-  /** Score (r, k) of the input, as the conversion read it (a number, validated). */
+  /** Score (r, k) of the input as the conversion read it (a validated number); ln p itself when there is no shift. */
   readonly value: (r: number, k: number) => number;
   /** Per input row: the maximum subtracted (logits only). */
   readonly shift: Float64Array | undefined;

@@ -290,14 +290,16 @@ export function convertRows(
   const stats = statsMode > 0 ? computeRowStats(data, n, c, statsMode) : undefined;
   const withStats = stats === undefined ? {} : { stats };
   if (logData !== undefined) return { data, logData, ...withStats };
-  // every entry was validated a number: read the scores where they are (a flat array directly, without a call), or
-  // the ones kept at the labels when the scores are gone
+  if (atLabel !== undefined) {
+    // the scores are gone: ln p at each label from the score kept there, (z − max) − ln s as every entry's
+    if (shift !== undefined && logSums !== undefined)
+      for (let i = 0; i < n; i++) atLabel[i] = (atLabel[i] as number) - (shift[i] as number) - (logSums[i] as number);
+    const value = (r: number, k: number) => atLabelOf(atLabel, labels as ArrayLike<unknown>, r, k);
+    return { data, logRows: { value, shift: undefined, logSum: undefined, rows: undefined }, ...withStats };
+  }
+  // every entry was validated a number: read the scores where they are (a flat array directly, without a call)
   const value: (r: number, k: number) => number =
-    atLabel !== undefined
-      ? (r, k) => atLabelOf(atLabel, labels as ArrayLike<unknown>, r, k)
-      : flat === undefined
-        ? (get as (r: number, k: number) => number)
-        : (r, k) => flat[r * c + k] as number;
+    flat === undefined ? (get as (r: number, k: number) => number) : (r, k) => flat[r * c + k] as number;
   return { data, logRows: { value, shift, logSum: logSums, rows: undefined }, ...withStats };
 }
 
@@ -315,7 +317,7 @@ function scoresAtLabels(flat: Float32Array | Float64Array, labels: ArrayLike<unk
   return out;
 }
 
-/** Score (r, k) of converted-in-place scores: only the label's was kept, and only it is ever read (the NLL). */
+/** ln p(r, k) of scores converted in place: only the label's was kept, and only it is ever read (the NLL). */
 function atLabelOf(atLabel: Float64Array, labels: ArrayLike<unknown>, r: number, k: number): number {
   if (labels[r] !== k) throw new Error(`internal: score (${r}, ${k}) of scores converted in place is not at its label`);
   return atLabel[r] as number;

@@ -13,6 +13,7 @@ import { evaluate, nll, useKernels } from '../../src/index.js';
 import { readPredictions } from '../../src/io/index.js';
 import { inPlaceOutput, lendScores } from '../../src/input/lent.js';
 import { probMatrix } from '../../src/input/probMatrix.js';
+import { logProbAccess, logRowsOf } from '../../src/input/logRows.js';
 import { failure } from '../helpers/failure.js';
 import { npy } from '../helpers/hostile.js';
 import { um } from '../helpers/cli.js';
@@ -91,6 +92,10 @@ describe('scores lent to the conversion', () => {
         const p = probMatrix('t', scores, options, 0, undefined, { labels });
         expect(p.data.buffer).toBe(scores.buffer);
         expect(p.logData).toBeUndefined();
+        // and keeps ln p at each label only: no per-row arrays beside it, no other entry readable
+        expect([logRowsOf(p)?.shift, logRowsOf(p)?.logSum]).toEqual([undefined, undefined]);
+        const at = logProbAccess(p) as (j: number, k: number) => number;
+        expect(() => at(0, ((labels[0] as number) + 1) % c)).toThrow(/internal/);
       });
     }
   }
