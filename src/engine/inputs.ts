@@ -13,10 +13,9 @@ export type RunOptions = InputOptions & WeightOptions & WarningOptions & object;
 
 /**
  * Validates labelled probabilities and weights into one batch (rows of weight 0 dropped), as every function and
- * state does (internal). The batch borrows `scores` for the call: logits and log-probabilities keep their
- * log-probabilities as those scores and two numbers per row (input/logRows.ts), not an N × C array — the metrics read
- * only ln p of each label (test/input/logRows.test.ts); scores lent to the conversion (input/lent.ts, the CLI's) are
- * converted in place.
+ * state does (internal). Logits and log-probabilities keep ln p at each row's label only (input/logRows.ts), not an
+ * N × C array — no metric reads another (test/input/logRows.test.ts); scores lent to the conversion (input/lent.ts,
+ * the CLI's) are converted in place.
  */
 export function labeledBatch(
   fn: string,

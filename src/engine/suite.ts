@@ -88,8 +88,8 @@ export function prepareSuite<R>(
   const members = suite.members(fn, options as Readonly<Record<string, unknown>>, 'exact');
   const statsMode = new Computation(fn, members, 'exact').statsMode();
   const rules = suiteWeightRules(suite, members);
-  // the prepared rows borrow `scores` for as long as the function is used (see labeledBatch)
-  const p = probMatrix(fn, scores, options, statsMode, undefined, true);
+  // ln p kept at the labels only, as in labeledBatch
+  const p = probMatrix(fn, scores, options, statsMode, undefined, { labels });
   const y = labelArray(fn, labels, p.n, p.numClasses);
   // the sort orders of the rows' key columns, computed once and carried over to every weighting's kept rows
   const orders = new OrderCache();

@@ -1,25 +1,18 @@
 import type { ProbMatrix } from './types.js';
 
 /**
- * The natural-log probabilities of a matrix converted from logits or log-probabilities, kept as the scores themselves
- * plus two numbers per row instead of an N × C array (internal). The engine's batches (every metric function,
- * `evaluate`, the states' updates) read only ln p of each row's label (the NLL), so an N × C float64 copy of every
- * log-probability — as large as the probabilities, twice the float32 file `um metrics` read — was memory held for
- * N numbers. Entry (j, k) is recomputed exactly as the conversion computed it:
- * - logits: `(z − shift[j]) − logSum[j]`, the same two float64 subtractions (so the same bits) as the reference loop
- *   and the WebAssembly kernel, from the row's maximum and ln Σ e^{z − max} the conversion used;
- * - log-probabilities: the score itself.
- * The scores are read where they are: the caller's array, which a batch only borrows for the call that validated it
- * (a state's stores copy what they keep), so it cannot change meanwhile. Scores converted in place (input/lent.ts) are
- * gone: their `value` gives ln p at each row's label, kept by the conversion, and nothing else.
+ * The log-probabilities an engine batch converted from logits or log-probabilities keeps: ln p at each row's label,
+ * one float64 per row, instead of an N × C array (internal). Its metrics read no other (the NLL reads ln p_{i,y_i};
+ * the entropies, Brier and the rest read the probabilities), and an N × C float64 copy of every log-probability — as
+ * large as the probabilities, twice the float32 file `um metrics` read — was memory held for those N numbers. Each is
+ * the conversion's own value for that entry (the kernel's or the reference's), so the bits are those of
+ * `toProbabilities`' `logData`. Reading another entry is a programming error and throws.
  */
 export interface LogRows {
-  /** Score (r, k) of the input as the conversion read it (a validated number); ln p itself when there is no shift. */
-  readonly value: (r: number, k: number) => number;
-  /** Per input row: the maximum subtracted (logits only). */
-  readonly shift: Float64Array | undefined;
-  /** Per input row: ln Σ_k e^{z_k − max} (logits only). */
-  readonly logSum: Float64Array | undefined;
+  /** Per input row: ln p at its label (NaN where the label is refused: that batch throws before it is read). */
+  readonly atLabel: Float64Array;
+  /** Per input row: the label `atLabel` is at. */
+  readonly labels: Int32Array;
   /** Row j of the matrix is input row `rows[j]` (undefined: row j) — the kept rows of a weighting. */
   readonly rows: Int32Array | undefined;
 }
@@ -31,12 +24,12 @@ export function rememberLogRows(p: ProbMatrix, rows: LogRows): void {
   table.set(p, rows);
 }
 
-/** The compact log-probabilities of `p`, if it has them. */
+/** The log-probabilities at the labels `p` keeps, if it keeps them so. */
 export function logRowsOf(p: ProbMatrix): LogRows | undefined {
   return table.get(p);
 }
 
-/** The log-probabilities of rows `keep` of a matrix whose own are `from`: the same scores, the row map composed. */
+/** The log-probabilities of rows `keep` of a matrix whose own are `from`: the same values, the row map composed. */
 export function keptLogRows(from: LogRows, keep: Int32Array): LogRows {
   const map = from.rows;
   let rows = keep;
@@ -44,12 +37,13 @@ export function keptLogRows(from: LogRows, keep: Int32Array): LogRows {
     rows = new Int32Array(keep.length);
     for (let j = 0; j < keep.length; j++) rows[j] = map[keep[j] as number] as number;
   }
-  return { value: from.value, shift: from.shift, logSum: from.logSum, rows };
+  return { atLabel: from.atLabel, labels: from.labels, rows };
 }
 
 /**
- * ln p(j, k) of validated probabilities from logits or log-probabilities — from `logData` or from the compact rows —
- * or undefined when the matrix keeps none (probabilities given as such) (internal).
+ * ln p(j, k) of validated probabilities from logits or log-probabilities — from `logData`, or at row j's label from
+ * the engine batch's {@link LogRows} — or undefined when the matrix keeps none (probabilities given as such)
+ * (internal).
  */
 export function logProbAccess(p: ProbMatrix): ((j: number, k: number) => number) | undefined {
   const full = p.logData;
@@ -59,12 +53,10 @@ export function logProbAccess(p: ProbMatrix): ((j: number, k: number) => number)
   }
   const r = table.get(p);
   if (r === undefined) return undefined;
-  const { value, shift, logSum, rows } = r;
-  if (shift === undefined || logSum === undefined) {
-    return rows === undefined ? value : (j, k) => value(rows[j] as number, k);
-  }
+  const { atLabel, labels, rows } = r;
   return (j, k) => {
     const i = rows === undefined ? j : (rows[j] as number);
-    return value(i, k) - (shift[i] as number) - (logSum[i] as number);
+    if (labels[i] !== k) throw new Error(`internal: ln p of row ${j}, class ${k} is not kept (only at the labels)`);
+    return atLabel[i] as number;
   };
 }

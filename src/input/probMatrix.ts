@@ -33,11 +33,10 @@ function checkFinite(fn: string, arg: string, v: unknown, index: number[], allow
 
 /**
  * Validates and converts scores of a declared kind into probabilities. Internal form of
- * {@link toProbabilities}; `fn` is the public function named in error messages. With `compactLog` (the engine's
- * batches, which borrow `scores` for one call) logits and log-probabilities keep their log-probabilities as the scores
- * and two numbers per row (`logRowsOf`, read through `logProbAccess`) instead of an N × C `logData`; given the batch's
- * (unvalidated) labels, scores lent to the conversion (input/lent.ts) are converted in place, their values at the
- * labels kept first.
+ * {@link toProbabilities}; `fn` is the public function named in error messages. With `compact` (the engine's
+ * batches, given their labels, unvalidated) logits and log-probabilities keep ln p at each row's label only
+ * (`logRowsOf`, read through `logProbAccess`) instead of an N × C `logData`, and scores lent to the conversion
+ * (input/lent.ts) are converted in place.
  */
 export function probMatrix(
   fn: string,
@@ -45,7 +44,7 @@ export function probMatrix(
   options: InputOptions = {},
   statsMode: RowStatsMode = 0,
   given?: RowStats,
-  compactLog: boolean | { readonly labels: unknown } = false,
+  compact?: { readonly labels: unknown },
 ): ProbMatrix {
   const input = options.input ?? 'probs';
   if (!KINDS.includes(input)) {
@@ -148,7 +147,7 @@ export function probMatrix(
     flat,
     statsMode,
     given,
-    compactLog,
+    compact,
   );
   const matrix: ProbMatrix =
     logData === undefined
@@ -178,7 +177,7 @@ export function convertRows(
   flat?: Float32Array | Float64Array,
   statsMode: RowStatsMode = 0,
   given?: RowStats,
-  compactLog: boolean | { readonly labels: unknown } = false,
+  compact?: { readonly labels: unknown },
 ): { data: Float32Array | Float64Array; logData?: Float64Array; logRows?: LogRows; stats?: RowStats } {
   if (input === 'probs' && flat !== undefined) {
     // `given`: the statistics of exactly these rows, computed elsewhere (the parallel pass)
@@ -202,20 +201,14 @@ export function convertRows(
     return { data };
   }
 
-  // lent scores with room: the probabilities written over them, the scores at the labels read first (input/lent.ts)
-  const labels = typeof compactLog === 'object' ? compactLog.labels : undefined;
-  const inPlace =
-    flat !== undefined && isArrayLike(labels) && labels.length === n ? inPlaceOutput(flat, n, c) : undefined;
-  const atLabel =
-    inPlace === undefined
-      ? undefined
-      : scoresAtLabels(flat as Float32Array | Float64Array, labels as ArrayLike<unknown>, c);
+  // the engine's batches (`compact`, with their labels, unvalidated) keep ln p at each row's label only (logRows.ts);
+  // lent scores with room get the probabilities written over them (lent.ts)
+  const labels = compact === undefined ? undefined : labelHints(compact.labels, n, c);
+  const inPlace = labels !== undefined && flat !== undefined ? inPlaceOutput(flat, n, c) : undefined;
   const data = inPlace ?? new Float64Array(n * c);
-  // compactLog: the log-probabilities as the scores and, for logits, each row's maximum and log-sum (see logRows.ts)
-  const logData = compactLog === false ? new Float64Array(n * c) : undefined;
+  const logData = labels === undefined ? new Float64Array(n * c) : undefined;
+  const atLabel = labels === undefined ? undefined : new Float64Array(n);
   const logits = input === 'logits';
-  const shift = compactLog !== false && logits ? new Float64Array(n) : undefined;
-  const logSums = compactLog !== false && logits ? new Float64Array(n) : undefined;
   const row = new Float64Array(c);
   const ex = new Float64Array(c);
   /** The reference conversion of rows [from, to): validation entry by entry, `Math.exp`, one division per entry. */
@@ -257,15 +250,13 @@ export function convertRows(
         }
         for (let k = 0; k < c; k++) data[i * c + k] = Math.exp(row[k] as number);
         if (logData !== undefined) for (let k = 0; k < c; k++) logData[i * c + k] = row[k] as number;
+        else (atLabel as Float64Array)[i] = atOf(row, (labels as Int32Array)[i] as number);
       } else {
         // log-softmax: (z − m) − ln Σ exp(z − m); the first difference is exact for the largest entries
         const logSum = Math.log(sum);
         for (let k = 0; k < c; k++) data[i * c + k] = (ex[k] as number) / sum;
         if (logData !== undefined) for (let k = 0; k < c; k++) logData[i * c + k] = (row[k] as number) - max - logSum;
-        else {
-          (shift as Float64Array)[i] = max;
-          (logSums as Float64Array)[i] = logSum;
-        }
+        else (atLabel as Float64Array)[i] = atOf(row, (labels as Int32Array)[i] as number) - max - logSum;
       }
     }
   };
@@ -277,7 +268,7 @@ export function convertRows(
   if (kernel === null) reference(0, n);
   else {
     const values = flat ?? numericCopy(get, n, c);
-    const logOut = logData ?? { shift: shift as Float64Array, logSum: logSums as Float64Array };
+    const logOut = logData ?? { labels: labels as Int32Array, atLabel: atLabel as Float64Array };
     for (let i = 0; i < n;) {
       const stop = softmaxRowsWasm(kernel, values, i, n, c, data, logOut);
       if (stop === n) break;
@@ -290,37 +281,32 @@ export function convertRows(
   const stats = statsMode > 0 ? computeRowStats(data, n, c, statsMode) : undefined;
   const withStats = stats === undefined ? {} : { stats };
   if (logData !== undefined) return { data, logData, ...withStats };
-  if (atLabel !== undefined) {
-    // the scores are gone: ln p at each label from the score kept there, (z − max) − ln s as every entry's
-    if (shift !== undefined && logSums !== undefined)
-      for (let i = 0; i < n; i++) atLabel[i] = (atLabel[i] as number) - (shift[i] as number) - (logSums[i] as number);
-    const value = (r: number, k: number) => atLabelOf(atLabel, labels as ArrayLike<unknown>, r, k);
-    return { data, logRows: { value, shift: undefined, logSum: undefined, rows: undefined }, ...withStats };
-  }
-  // every entry was validated a number: read the scores where they are (a flat array directly, without a call)
-  const value: (r: number, k: number) => number =
-    flat === undefined ? (get as (r: number, k: number) => number) : (r, k) => flat[r * c + k] as number;
-  return { data, logRows: { value, shift, logSum: logSums, rows: undefined }, ...withStats };
+  return {
+    data,
+    logRows: { atLabel: atLabel as Float64Array, labels: labels as Int32Array, rows: undefined },
+    ...withStats,
+  };
 }
 
 /**
- * Score (i, labels[i]) of every row, read before an in-place conversion writes over the scores: NaN where the label is
- * not what `labelArray` accepts (an integer in [0, c)) — that batch's labels throw right after the conversion.
+ * Each row's label as `labelArray` will accept it (an integer in [0, c)), −1 where it will not (that batch's labels
+ * throw right after the conversion); undefined when `labels` is not n entries (which throws too: the conversion then
+ * keeps every log-probability, as for any other caller).
  */
-function scoresAtLabels(flat: Float32Array | Float64Array, labels: ArrayLike<unknown>, c: number): Float64Array {
-  const n = labels.length;
-  const out = new Float64Array(n);
+function labelHints(labels: unknown, n: number, c: number): Int32Array | undefined {
+  if (labels === null || typeof labels !== 'object' || (labels as { length?: unknown }).length !== n) return undefined;
+  const list = labels as ArrayLike<unknown>;
+  const out = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const y = labels[i];
-    out[i] = typeof y === 'number' && Number.isInteger(y) && y >= 0 && y < c ? (flat[i * c + y] as number) : NaN;
+    const y = list[i];
+    out[i] = typeof y === 'number' && Number.isInteger(y) && y >= 0 && y < c ? y : -1;
   }
   return out;
 }
 
-/** ln p(r, k) of scores converted in place: only the label's was kept, and only it is ever read (the NLL). */
-function atLabelOf(atLabel: Float64Array, labels: ArrayLike<unknown>, r: number, k: number): number {
-  if (labels[r] !== k) throw new Error(`internal: score (${r}, ${k}) of scores converted in place is not at its label`);
-  return atLabel[r] as number;
+/** Entry y of a row, NaN for the −1 of a label that will be refused. */
+function atOf(row: Float64Array, y: number): number {
+  return y < 0 ? NaN : (row[y] as number);
 }
 
 /** The n × c values as float64 (anything but a number as NaN: its row is then left to the reference, which names it). */

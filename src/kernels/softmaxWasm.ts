@@ -3,15 +3,15 @@ import { ensureMemory, type Kernel } from './rowStatsWasm.js';
 /** Logits are copied into linear memory in blocks of about this many bytes (the outputs are 2–4 times as large). */
 const BLOCK_BYTES = 1 << 18;
 
-/** Per row, the maximum the kernel subtracted and ln Σ e^{z − max}: ln p_k = (z_k − shift) − logSum (input/logRows.ts). */
-export interface RowLogSums {
-  readonly shift: Float64Array;
-  readonly logSum: Float64Array;
+/** ln p at given classes only: `atLabel[i]` = ln p(i, labels[i]) (NaN where the label is −1) (input/logRows.ts). */
+export interface LabelLogs {
+  readonly labels: Int32Array;
+  readonly atLabel: Float64Array;
 }
 
 /**
  * Softmax and log-softmax of row-major logits rows [from, n) by the WebAssembly SIMD kernel (assembly/softmax.ts) into
- * `data` and `logData` — or, given a {@link RowLogSums}, only each row's maximum and log-sum (internal): rows are copied block by block into linear memory, converted there and copied out,
+ * `data` and `logData` — or, given {@link LabelLogs}, only ln p at each row's label (internal): rows are copied block by block into linear memory, converted there and copied out,
  * so the kernel's memory stays a few blocks whatever the input's size. Returns n, or the first row whose maximum is not
  * finite (a NaN or +∞ entry, or every entry −∞): the rows before it are converted, it and the rows after are not (the
  * caller's reference names the bad entry). Per entry within a few ulps of the reference (`convertRows`'s loop), whose
@@ -24,7 +24,7 @@ export function softmaxRowsWasm(
   n: number,
   c: number,
   data: Float64Array,
-  logData: Float64Array | RowLogSums,
+  logData: Float64Array | LabelLogs,
 ): number {
   if (from >= n) return n;
   const f32 = logits instanceof Float32Array;
@@ -47,52 +47,14 @@ export function softmaxRowsWasm(
     const done = fn(inPtr, rows, c, pPtr, logPtr, maxPtr);
     data.set(p.subarray(0, done * c), r0 * c);
     if (logData instanceof Float64Array) logData.set(lp.subarray(0, done * c), r0 * c);
-    else if (f32) rowLogSums32(input as Float32Array, lp, done, c, logData, r0);
-    else rowLogSums64(input as Float64Array, lp, done, c, logData, r0);
+    else {
+      const { labels, atLabel } = logData;
+      for (let i = 0; i < done; i++) {
+        const y = labels[r0 + i] as number;
+        atLabel[r0 + i] = y < 0 ? NaN : (lp[i * c + y] as number);
+      }
+    }
     if (done < rows) return r0 + done;
   }
   return n;
-}
-
-/**
- * The maximum m and ln s of each of `rows` converted rows, read back from the kernel's log-probabilities: at the first
- * maximal entry ln p = (m − m) − ln s = ±0 − ln s, so ln s = 0 − ln p there exactly (ln s ≥ 0: s ≥ 1). The kernel's m
- * has this maximum's value; its sign (of a zero maximum) never shows in (z − m) − ln s: a row with two maximal entries
- * has s ≥ 2 (each adds e⁰ = 1), so ln s > 0 absorbs a ±0, and a row with one has it as its m either way. Two copies of
- * one loop (one array type each).
- */
-function rowLogSums32(z: Float32Array, lp: Float64Array, rows: number, c: number, out: RowLogSums, r0: number): void {
-  for (let i = 0; i < rows; i++) {
-    const o = i * c;
-    let m = -Infinity;
-    let at = o;
-    for (let k = o; k < o + c; k++) {
-      const v = z[k] as number;
-      if (v > m) {
-        m = v;
-        at = k;
-      }
-    }
-    const logSum = 0 - (lp[at] as number);
-    out.logSum[r0 + i] = logSum;
-    out.shift[r0 + i] = m;
-  }
-}
-
-function rowLogSums64(z: Float64Array, lp: Float64Array, rows: number, c: number, out: RowLogSums, r0: number): void {
-  for (let i = 0; i < rows; i++) {
-    const o = i * c;
-    let m = -Infinity;
-    let at = o;
-    for (let k = o; k < o + c; k++) {
-      const v = z[k] as number;
-      if (v > m) {
-        m = v;
-        at = k;
-      }
-    }
-    const logSum = 0 - (lp[at] as number);
-    out.logSum[r0 + i] = logSum;
-    out.shift[r0 + i] = m;
-  }
 }

@@ -1,9 +1,9 @@
 /**
- * The engine's batches keep the log-probabilities of logits and log-probabilities as the scores plus two numbers per
- * row (src/input/logRows.ts), not an N × C array: every entry read back has the bits of `toProbabilities`' logData
- * (both kernels; float32, float64 and nested input; signed zeros, −∞ entries, rows whose log-sum is 0; kept rows of
- * zero weights), `evaluate` gives what it gives on the fully converted matrix, and the batch its metrics read holds no
- * N × C log-probability array.
+ * The engine's batches keep ln p of logits and log-probabilities at each row's label only (src/input/logRows.ts), not
+ * an N × C array: each has the bits of `toProbabilities`' logData there (both kernels; float32, float64 and nested
+ * input; labels at every class; signed zeros, −∞ entries, rows whose log-sum is 0; kept rows of zero weights), any
+ * other entry is refused, `evaluate` gives what it gives on the fully converted matrix, and the batch its metrics
+ * read holds no N × C log-probability array.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { evaluate, nll, toProbabilities, useKernels } from '../../src/index.js';
@@ -46,20 +46,26 @@ function logits(seed: number, n: number, c: number): number[] {
   return out;
 }
 
-/** Every ln p(j, k) of `compact` equal (bits, signed zeros included) to `full.logData`. */
-function expectSameLogs(compact: ProbMatrix, full: ProbMatrix, what: string): void {
+/**
+ * ln p at every row's label of `compact` equal (bits, signed zeros included) to `full.logData` there, `labels[j]`
+ * being row j's label; any other entry refused.
+ */
+function expectSameLogs(compact: ProbMatrix, full: ProbMatrix, labels: ArrayLike<number>, what: string): void {
   expect(compact.logData, what).toBeUndefined();
   const at = logProbAccess(compact) as (j: number, k: number) => number;
   const want = full.logData as Float64Array;
   const c = full.numClasses;
   let mismatches = 0;
-  for (let j = 0; j < compact.n; j++)
-    for (let k = 0; k < c; k++) if (!Object.is(at(j, k), want[j * c + k])) mismatches++;
+  for (let j = 0; j < compact.n; j++) {
+    const y = labels[j] as number;
+    if (!Object.is(at(j, y), want[j * c + y])) mismatches++;
+  }
   expect(mismatches, what).toBe(0);
+  expect(() => at(0, ((labels[0] as number) + 1) % c), what).toThrow(/internal: .* not kept/);
   expect(compact.data, what).toEqual(full.data);
 }
 
-describe('compact log-probabilities of the engine batches', () => {
+describe('log-probabilities of the engine batches: at the labels only', () => {
   for (const backend of ['wasm', 'reference'] as const) {
     for (const [type, c] of [
       ['float32', 2],
@@ -68,7 +74,7 @@ describe('compact log-probabilities of the engine batches', () => {
       ['nested', 7],
       ['float64', 64],
     ] as const) {
-      it(`${backend}, ${type} logits and log-probabilities, C = ${c}: every entry the full conversion's bits`, () => {
+      it(`${backend}, ${type} logits and log-probabilities, C = ${c}: labels at every class, the full conversion's bits`, () => {
         useKernels(backend);
         const n = 300;
         const raw = logits(c * 31 + type.length, n, c);
@@ -80,23 +86,26 @@ describe('compact log-probabilities of the engine batches', () => {
               : Array.from({ length: n }, (_, i) => raw.slice(i * c, (i + 1) * c));
         const options = { input: 'logits' as const, numClasses: c };
         const full = toProbabilities(scores, options);
-        const compact = probMatrix('t', scores, options, 0, undefined, true);
-        expectSameLogs(compact, full, `${backend} ${type} logits`);
-        const rows = logRowsOf(compact);
-        expect(rows?.shift?.length).toBe(n);
-        expect(rows?.logSum?.length).toBe(n);
-        // log-probabilities: the scores themselves
         const lp = Float64Array.from(full.logData as Float64Array);
         const lpFull = toProbabilities(lp, { input: 'logprobs', numClasses: c });
-        expectSameLogs(probMatrix('t', lp, { input: 'logprobs', numClasses: c }, 0, undefined, true), lpFull, 'lp');
-        // the rows a weighting keeps read their own rows
         const u = uniforms(c + 7, n);
         const w = Float64Array.from(u, (x) => (x < 0.3 ? 0 : 1));
-        const y = new Int32Array(n);
-        const kept = keptRows(compact, y, w, 0).batch.p;
-        const keptFull = keptRows(full, y, w, 0).batch.p;
-        expect(kept.n).toBeLessThan(n);
-        expectSameLogs(kept, keptFull, `${backend} ${type} kept rows`);
+        // labels shifted through every class: every entry of every row is some conversion's label
+        for (let shift = 0; shift < c; shift++) {
+          const labels = Int32Array.from({ length: n }, (_, j) => (j + shift) % c);
+          const compact = probMatrix('t', scores, options, 0, undefined, { labels });
+          expectSameLogs(compact, full, labels, `${backend} ${type} logits`);
+          // one float64 per row kept, whatever C
+          expect(logRowsOf(compact)?.atLabel).toHaveLength(n);
+          // log-probabilities: the scores themselves
+          const compactLp = probMatrix('t', lp, { input: 'logprobs', numClasses: c }, 0, undefined, { labels });
+          expectSameLogs(compactLp, lpFull, labels, `${backend} ${type} log-probabilities`);
+          // the rows a weighting keeps read their own rows
+          const kept = keptRows(compact, labels, w, 0).batch;
+          const keptFull = keptRows(full, labels, w, 0).batch.p;
+          expect(kept.p.n).toBeLessThan(n);
+          expectSameLogs(kept.p, keptFull, kept.y, `${backend} ${type} kept rows`);
+        }
       });
     }
   }
@@ -151,10 +160,9 @@ describe('compact log-probabilities of the engine batches', () => {
       expect(seen.length).toBe(1);
       const p = seen[0] as ProbMatrix;
       expect(p.logData).toBeUndefined();
-      // what the log-probabilities keep: the borrowed scores and two float64 per row of the input
+      // what the log-probabilities keep: one float64 (and the label it is at) per row of the input
       const rows = logRowsOf(p);
-      expect(rows?.shift).toHaveLength(n);
-      expect(rows?.logSum).toHaveLength(n);
+      expect(rows?.atLabel).toHaveLength(n);
       expect(Object.values(rows ?? {}).filter((v) => ArrayBuffer.isView(v) && (v as Float64Array).length > n)).toEqual(
         [],
       );
