@@ -13,7 +13,9 @@ export type RunOptions = InputOptions & WeightOptions & WarningOptions & object;
 
 /**
  * Validates labelled probabilities and weights into one batch (rows of weight 0 dropped), as every function and
- * state does (internal).
+ * state does (internal). Logits and log-probabilities keep ln p at each row's label only (input/logRows.ts), not an
+ * N × C array — no metric reads another (test/input/logRows.test.ts); scores lent to the conversion (input/lent.ts,
+ * the CLI's) are converted in place.
  */
 export function labeledBatch(
   fn: string,
@@ -24,7 +26,7 @@ export function labeledBatch(
   rules: WeightRules,
   stats?: RowStats,
 ): Batch {
-  const p = probMatrix(fn, scores, options, statsMode, stats);
+  const p = probMatrix(fn, scores, options, statsMode, stats, { labels });
   const y = labelArray(fn, labels, p.n, p.numClasses);
   return weightedRows(fn, p, y, options.weights, statsMode, rules).batch;
 }

@@ -88,7 +88,8 @@ export function prepareSuite<R>(
   const members = suite.members(fn, options as Readonly<Record<string, unknown>>, 'exact');
   const statsMode = new Computation(fn, members, 'exact').statsMode();
   const rules = suiteWeightRules(suite, members);
-  const p = probMatrix(fn, scores, options, statsMode);
+  // ln p kept at the labels only, as in labeledBatch
+  const p = probMatrix(fn, scores, options, statsMode, undefined, { labels });
   const y = labelArray(fn, labels, p.n, p.numClasses);
   // the sort orders of the rows' key columns, computed once and carried over to every weighting's kept rows
   const orders = new OrderCache();

@@ -5,6 +5,8 @@ import { softmaxRowsWasm } from '../kernels/softmaxWasm.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { InputOptions, ProbMatrix, Scores, ScoreKind } from './types.js';
 import { isValidatedProbMatrix, markValidated } from './validated.js';
+import { rememberLogRows, type LogRows } from './logRows.js';
+import { inPlaceOutput } from './lent.js';
 
 const KINDS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 /** Default largest accepted |Σ_k p_k − 1|. */
@@ -31,7 +33,10 @@ function checkFinite(fn: string, arg: string, v: unknown, index: number[], allow
 
 /**
  * Validates and converts scores of a declared kind into probabilities. Internal form of
- * {@link toProbabilities}; `fn` is the public function named in error messages.
+ * {@link toProbabilities}; `fn` is the public function named in error messages. With `compact` (the engine's
+ * batches, given their labels, unvalidated) logits and log-probabilities keep ln p at each row's label only
+ * (`logRowsOf`, read through `logProbAccess`) instead of an N × C `logData`, and scores lent to the conversion
+ * (input/lent.ts) are converted in place.
  */
 export function probMatrix(
   fn: string,
@@ -39,6 +44,7 @@ export function probMatrix(
   options: InputOptions = {},
   statsMode: RowStatsMode = 0,
   given?: RowStats,
+  compact?: { readonly labels: unknown },
 ): ProbMatrix {
   const input = options.input ?? 'probs';
   if (!KINDS.includes(input)) {
@@ -129,7 +135,7 @@ export function probMatrix(
   }
   if (n === 0) fail('UM_EMPTY', fn, arg, 'hold at least one row', { value: 0 });
 
-  const { data, logData, stats } = convertRows(
+  const { data, logData, logRows, stats } = convertRows(
     fn,
     arg,
     get,
@@ -141,12 +147,14 @@ export function probMatrix(
     flat,
     statsMode,
     given,
+    compact,
   );
   const matrix: ProbMatrix =
     logData === undefined
       ? { kind: 'probabilities', data, n, numClasses, input, binary: false }
       : { kind: 'probabilities', data, logData, n, numClasses, input, binary: false };
   if (stats !== undefined) rememberRowStats(matrix, stats);
+  if (logRows !== undefined) rememberLogRows(matrix, logRows);
   return markValidated(matrix);
 }
 
@@ -169,7 +177,8 @@ export function convertRows(
   flat?: Float32Array | Float64Array,
   statsMode: RowStatsMode = 0,
   given?: RowStats,
-): { data: Float32Array | Float64Array; logData?: Float64Array; stats?: RowStats } {
+  compact?: { readonly labels: unknown },
+): { data: Float32Array | Float64Array; logData?: Float64Array; logRows?: LogRows; stats?: RowStats } {
   if (input === 'probs' && flat !== undefined) {
     // `given`: the statistics of exactly these rows, computed elsewhere (the parallel pass)
     const stats =
@@ -192,8 +201,14 @@ export function convertRows(
     return { data };
   }
 
-  const data = new Float64Array(n * c);
-  const logData = new Float64Array(n * c);
+  // the engine's batches (`compact`, with their labels, unvalidated) keep ln p at each row's label only (logRows.ts);
+  // lent scores with room get the probabilities written over them (lent.ts)
+  const labels = compact === undefined ? undefined : labelHints(compact.labels, n, c);
+  const inPlace = labels !== undefined && flat !== undefined ? inPlaceOutput(flat, n, c) : undefined;
+  const data = inPlace ?? new Float64Array(n * c);
+  const logData = labels === undefined ? new Float64Array(n * c) : undefined;
+  const atLabel = labels === undefined ? undefined : new Float64Array(n);
+  const logits = input === 'logits';
   const row = new Float64Array(c);
   const ex = new Float64Array(c);
   /** The reference conversion of rows [from, to): validation entry by entry, `Math.exp`, one division per entry. */
@@ -233,17 +248,15 @@ export function convertRows(
             value: total,
           });
         }
-        for (let k = 0; k < c; k++) {
-          data[i * c + k] = Math.exp(row[k] as number);
-          logData[i * c + k] = row[k] as number;
-        }
+        for (let k = 0; k < c; k++) data[i * c + k] = Math.exp(row[k] as number);
+        if (logData !== undefined) for (let k = 0; k < c; k++) logData[i * c + k] = row[k] as number;
+        else (atLabel as Float64Array)[i] = atOf(row, (labels as Int32Array)[i] as number);
       } else {
         // log-softmax: (z − m) − ln Σ exp(z − m); the first difference is exact for the largest entries
         const logSum = Math.log(sum);
-        for (let k = 0; k < c; k++) {
-          data[i * c + k] = (ex[k] as number) / sum;
-          logData[i * c + k] = (row[k] as number) - max - logSum;
-        }
+        for (let k = 0; k < c; k++) data[i * c + k] = (ex[k] as number) / sum;
+        if (logData !== undefined) for (let k = 0; k < c; k++) logData[i * c + k] = (row[k] as number) - max - logSum;
+        else (atLabel as Float64Array)[i] = atOf(row, (labels as Int32Array)[i] as number) - max - logSum;
       }
     }
   };
@@ -251,19 +264,49 @@ export function convertRows(
   // converts through here, so they agree bit for bit): its exponential is within 1 ulp of Math.exp, so each entry is
   // within a few ulps of the reference's (test/kernels/softmax.test.ts). A row it stops at (a maximum that is NaN or
   // ±∞) goes through the reference, which names the bad entry exactly as before.
-  const kernel = input === 'logits' ? activeKernel() : null;
-  if (kernel === null) {
-    reference(0, n);
-    return { data, logData };
+  const kernel = logits ? activeKernel() : null;
+  if (kernel === null) reference(0, n);
+  else {
+    const values = flat ?? numericCopy(get, n, c);
+    const logOut = logData ?? { labels: labels as Int32Array, atLabel: atLabel as Float64Array };
+    for (let i = 0; i < n;) {
+      const stop = softmaxRowsWasm(kernel, values, i, n, c, data, logOut);
+      if (stop === n) break;
+      reference(stop, stop + 1);
+      i = stop + 1;
+    }
   }
-  const values = flat ?? numericCopy(get, n, c);
-  for (let i = 0; i < n;) {
-    const stop = softmaxRowsWasm(kernel, values, i, n, c, data, logData);
-    if (stop === n) break;
-    reference(stop, stop + 1);
-    i = stop + 1;
+  // the statistics the caller's metrics read, in one pass now: read lazily, each mode a metric asks first (the top
+  // label's 0, then Brier's 1, the entropy's 2) was one more pass over the whole matrix and its columns
+  const stats = statsMode > 0 ? computeRowStats(data, n, c, statsMode) : undefined;
+  const withStats = stats === undefined ? {} : { stats };
+  if (logData !== undefined) return { data, logData, ...withStats };
+  return {
+    data,
+    logRows: { atLabel: atLabel as Float64Array, labels: labels as Int32Array, rows: undefined },
+    ...withStats,
+  };
+}
+
+/**
+ * Each row's label as `labelArray` will accept it (an integer in [0, c)), −1 where it will not (that batch's labels
+ * throw right after the conversion); undefined when `labels` is not n entries (which throws too: the conversion then
+ * keeps every log-probability, as for any other caller).
+ */
+function labelHints(labels: unknown, n: number, c: number): Int32Array | undefined {
+  if (labels === null || typeof labels !== 'object' || (labels as { length?: unknown }).length !== n) return undefined;
+  const list = labels as ArrayLike<unknown>;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const y = list[i];
+    out[i] = typeof y === 'number' && Number.isInteger(y) && y >= 0 && y < c ? y : -1;
   }
-  return { data, logData };
+  return out;
+}
+
+/** Entry y of a row, NaN for the −1 of a label that will be refused. */
+function atOf(row: Float64Array, y: number): number {
+  return y < 0 ? NaN : (row[y] as number);
 }
 
 /** The n × c values as float64 (anything but a number as NaN: its row is then left to the reference, which names it). */

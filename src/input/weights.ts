@@ -5,6 +5,7 @@ import { gather } from '../math/gather.js';
 import { exponentOf, rescaleExponent, timesPow2, WINDOW } from '../math/pow2.js';
 import { rememberRowStats, rowStatsOf } from '../kernels/rowStats.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
+import { keptLogRows, logRowsOf, rememberLogRows } from './logRows.js';
 
 /** Options of every function that accepts sample weights. */
 export interface WeightOptions {
@@ -240,6 +241,9 @@ export function keptRows(
     q = new KeptMatrix(p, keep);
     rememberRowStats(q, gatherRowStats(rowStatsOf(p, statsMode), keep));
   } else q = copiedRows(p, keep);
+  // compact log-probabilities (the engine's batches from logits): the same scores, read through the kept rows
+  const logRows = logRowsOf(p);
+  if (logRows !== undefined) rememberLogRows(q, keptLogRows(logRows, keep));
   return {
     batch: { p: markValidated(q), y: gatherInt(y, keep), w: withUnit(gather(w, keep), weightUnit(w)) },
     rows: keep,

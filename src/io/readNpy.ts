@@ -18,18 +18,29 @@ async function openNpy(fn: string, path: string): Promise<{ handle: FileHandle; 
   }
 }
 
-/** The float scores of a checked `.npy` (float32 kept as `Float32Array`) (internal). */
+/**
+ * The float scores of a checked `.npy` (float32 kept as `Float32Array`) (internal). Float32 logits and
+ * log-probabilities [N, C] in C order are read into the upper half of a buffer twice their size: lent to the conversion
+ * (input/lent.ts, `um metrics`), their float64 probabilities are written over them there instead of beside them (the
+ * lower half is not touched, so takes no memory, until then).
+ */
 async function readFloats(
   fn: string,
   path: string,
   handle: FileHandle,
   h: NpyHeader,
+  input: ScoreKind,
 ): Promise<Float32Array | Float64Array> {
   const count = h.shape.reduce((a, b) => a * b, 1);
   if (!LITTLE_ENDIAN) return readItems(fn, path, handle, h, 0, count);
   // a fresh buffer, so the typed array is aligned whatever the header length
-  const out = h.descr === '<f4' ? new Float32Array(count) : new Float64Array(count);
-  await readExactly(fn, path, handle, new Uint8Array(out.buffer), h.dataOffset);
+  const out =
+    h.descr === '<f8'
+      ? new Float64Array(count)
+      : input !== 'probs' && !h.fortran && h.shape.length === 2
+        ? new Float32Array(new ArrayBuffer(8 * count), 4 * count, count)
+        : new Float32Array(count);
+  await readExactly(fn, path, handle, new Uint8Array(out.buffer, out.byteOffset, out.byteLength), h.dataOffset);
   return out;
 }
 
@@ -77,7 +88,7 @@ export async function readNpy(
         'is a Fortran-ordered 3-D array; save it in C order (numpy.ascontiguousarray)',
       );
     checkLength(fn, path, h);
-    scores = await readFloats(fn, path, handle, h);
+    scores = await readFloats(fn, path, handle, h, input);
   } finally {
     await handle.close().catch(() => undefined);
   }

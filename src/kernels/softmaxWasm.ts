@@ -3,9 +3,15 @@ import { ensureMemory, type Kernel } from './rowStatsWasm.js';
 /** Logits are copied into linear memory in blocks of about this many bytes (the outputs are 2–4 times as large). */
 const BLOCK_BYTES = 1 << 18;
 
+/** ln p at given classes only: `atLabel[i]` = ln p(i, labels[i]) (NaN where the label is −1) (input/logRows.ts). */
+export interface LabelLogs {
+  readonly labels: Int32Array;
+  readonly atLabel: Float64Array;
+}
+
 /**
  * Softmax and log-softmax of row-major logits rows [from, n) by the WebAssembly SIMD kernel (assembly/softmax.ts) into
- * `data` and `logData` (internal): rows are copied block by block into linear memory, converted there and copied out,
+ * `data` and `logData` — or, given {@link LabelLogs}, only ln p at each row's label (internal): rows are copied block by block into linear memory, converted there and copied out,
  * so the kernel's memory stays a few blocks whatever the input's size. Returns n, or the first row whose maximum is not
  * finite (a NaN or +∞ entry, or every entry −∞): the rows before it are converted, it and the rows after are not (the
  * caller's reference names the bad entry). Per entry within a few ulps of the reference (`convertRows`'s loop), whose
@@ -18,7 +24,7 @@ export function softmaxRowsWasm(
   n: number,
   c: number,
   data: Float64Array,
-  logData: Float64Array,
+  logData: Float64Array | LabelLogs,
 ): number {
   if (from >= n) return n;
   const f32 = logits instanceof Float32Array;
@@ -40,7 +46,14 @@ export function softmaxRowsWasm(
     input.set(logits.subarray(r0 * c, (r0 + rows) * c));
     const done = fn(inPtr, rows, c, pPtr, logPtr, maxPtr);
     data.set(p.subarray(0, done * c), r0 * c);
-    logData.set(lp.subarray(0, done * c), r0 * c);
+    if (logData instanceof Float64Array) logData.set(lp.subarray(0, done * c), r0 * c);
+    else {
+      const { labels, atLabel } = logData;
+      for (let i = 0; i < done; i++) {
+        const y = labels[r0 + i] as number;
+        atLabel[r0 + i] = y < 0 ? NaN : (lp[i * c + y] as number);
+      }
+    }
     if (done < rows) return r0 + done;
   }
   return n;

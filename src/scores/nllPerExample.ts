@@ -3,6 +3,7 @@ import { atPrecision } from '../select/precision.js';
 import { fail } from '../errors/fail.js';
 import { labelArray } from '../input/labelArray.js';
 import { probMatrix } from '../input/probMatrix.js';
+import { logProbAccess } from '../input/logRows.js';
 import type { InputOptions, Labels, ProbMatrix, Scores } from '../input/types.js';
 import type { Precision } from '../binning/types.js';
 import type { PresetName } from '../presets/presets.js';
@@ -84,7 +85,9 @@ export function nllRows(
 ): Float64Array {
   const cfg = concreteNll(settings, p0);
   const p = atPrecision(p0, cfg.precision);
-  const { data, logData, n, numClasses: c } = p;
+  const { data, n, numClasses: c } = p;
+  // ln p from logits or log-probabilities (an N × C array, or the engine's compact rows: input/logRows.ts)
+  const logProb = logProbAccess(p);
   const out = new Float64Array(n);
   const lo = cfg.clip ?? 0;
   const hi = cfg.clip === null ? 1 : 1 - cfg.clip;
@@ -99,8 +102,8 @@ export function nllRows(
       v = -Math.log(Math.min(Math.max(data[o + y] as number, lo), hi) / sum);
     } else if (cfg.clip !== null) {
       v = -Math.log(Math.min(Math.max(data[o + y] as number, lo), hi));
-    } else if (logData !== undefined) {
-      v = -(logData[o + y] as number);
+    } else if (logProb !== undefined) {
+      v = -logProb(i, y);
     } else {
       v = -Math.log(data[o + y] as number);
     }

@@ -1,6 +1,7 @@
 import { defineCommand, type ArgsDef } from 'citty';
 import { evaluate, type Evaluation } from '../../evaluate/evaluate.js';
 import { evaluateEnsemble } from '../../evaluate/evaluateEnsemble.js';
+import { lendScores } from '../../input/lent.js';
 import { METRICS } from '../../evaluate/metricInfo.js';
 import type { UMWarning } from '../../warnings/warnings.js';
 import { UMError } from '../../errors/UMError.js';
@@ -176,6 +177,8 @@ export function runMetrics(args: Record<string, unknown>, io: Io): Promise<numbe
       result = evaluateEnsemble(data.labels, data.members, { ...input, ...common, numMembers: data.numMembers });
     } else if (data.scores !== undefined) {
       const { numMembers: _s, ...single } = input;
+      // read once without --ci: logits' probabilities may be written over the file's bytes (input/lent.ts)
+      if (args.ci === undefined) lendScores(data.scores);
       result = evaluate(data.labels, data.scores, { ...single, ...common, ...weightsOf(data) });
     } else {
       throw new UMError('UM_FILE_FORMAT', `${command}: ${data.path}: holds no scores`, {
