@@ -5,6 +5,13 @@
  * both held. The owner must not read the array afterwards: after a conversion it holds the probabilities' bytes.
  */
 const lent = new WeakSet<object>();
+/** Lent arrays a conversion has written over: reading one again would read probabilities' bytes as scores. */
+const spent = new WeakSet<object>();
+
+/** Throws if `scores` was written over by an in-place conversion (a programming error: the owner gave it up). */
+export function checkNotSpent(scores: object): void {
+  if (spent.has(scores)) throw new Error('internal: lent scores read again after a conversion wrote over them');
+}
 
 /** Gives `scores` up to the conversion (only a typed array can be converted in place; anything else is ignored). */
 export function lendScores(scores: unknown): void {
@@ -23,5 +30,8 @@ export function inPlaceOutput(scores: Float32Array | Float64Array, n: number, c:
   const buffer = scores.buffer;
   if (scores.length !== size || buffer.byteLength !== 8 * size || buffer instanceof SharedArrayBuffer) return undefined;
   if (scores.byteOffset !== (scores instanceof Float32Array ? 4 * size : 0)) return undefined;
+  // lent once: the conversion that writes over it spends it, and any later read throws (checkNotSpent)
+  lent.delete(scores);
+  spent.add(scores);
   return new Float64Array(buffer, 0, size);
 }

@@ -6,7 +6,7 @@ import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
 import type { InputOptions, ProbMatrix, Scores, ScoreKind } from './types.js';
 import { isValidatedProbMatrix, markValidated } from './validated.js';
 import { rememberLogRows, type LogRows } from './logRows.js';
-import { inPlaceOutput } from './lent.js';
+import { checkNotSpent, inPlaceOutput } from './lent.js';
 
 const KINDS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 /** Default largest accepted |Σ_k p_k − 1|. */
@@ -99,6 +99,7 @@ export function probMatrix(
     }
     numClasses = c;
     n = scores.length / c;
+    checkNotSpent(scores);
     flat = scores;
     get = (i, k) => scores[i * c + k];
   } else if (Array.isArray(scores)) {

@@ -141,6 +141,7 @@ export async function* fileChunks(handle: FileHandle, start = -1, end = Infinity
     const { bytesRead } = await handle.read(buffer, 0, want, position < 0 ? null : position);
     if (bytesRead === 0) return;
     if (position >= 0) position += bytesRead;
-    yield bytesRead === want ? buffer : buffer.subarray(0, bytesRead);
+    // a short read (a pipe gives a few hundred bytes) is copied: a consumer keeping it would pin all 64 KiB
+    yield bytesRead === want ? buffer : Buffer.from(buffer.subarray(0, bytesRead));
   }
 }

@@ -100,6 +100,19 @@ describe('scores lent to the conversion', () => {
     }
   }
 
+  it('is lent once: scores a conversion wrote over are never read again, in place or beside', () => {
+    const n = 40;
+    const c = 3;
+    const raw = logits(5, n, c);
+    const labels = Array.from({ length: n }, (_, i) => i % c);
+    const options = { input: 'logits' as const, numClasses: c, onWarning: () => {} };
+    const scores = lent(withRoom(raw, 'float32'));
+    expect(evaluate(labels, scores, options).nll).toBe(evaluate(labels, withRoom(raw, 'float32'), options).nll);
+    // a second read would take the probabilities' bytes for float32 logits (NLL 1.7e27 before this check)
+    expect(() => evaluate(labels, scores, options)).toThrow(/internal: lent scores read again/);
+    expect(() => probMatrix('t', scores, { numClasses: c })).toThrow(/internal: lent scores read again/);
+  });
+
   it('only lent arrays with room are written over; anything else is converted beside them', () => {
     const c = 3;
     const raw = logits(5, 20, c);
