@@ -1,3 +1,4 @@
+import { gatherInt } from '../math/gather.js';
 import type { ProbMatrix } from './types.js';
 
 /**
@@ -31,12 +32,7 @@ export function logRowsOf(p: ProbMatrix): LogRows | undefined {
 
 /** The log-probabilities of rows `keep` of a matrix whose own are `from`: the same values, the row map composed. */
 export function keptLogRows(from: LogRows, keep: Int32Array): LogRows {
-  const map = from.rows;
-  let rows = keep;
-  if (map !== undefined) {
-    rows = new Int32Array(keep.length);
-    for (let j = 0; j < keep.length; j++) rows[j] = map[keep[j] as number] as number;
-  }
+  const rows = from.rows === undefined ? keep : gatherInt(from.rows, keep);
   return { atLabel: from.atLabel, labels: from.labels, rows };
 }
 

@@ -1,7 +1,7 @@
 import { fail } from '../errors/fail.js';
 import type { ProbMatrix } from './types.js';
 import { markValidated } from './validated.js';
-import { gather } from '../math/gather.js';
+import { gather, gatherInt } from '../math/gather.js';
 import { exponentOf, rescaleExponent, timesPow2, WINDOW } from '../math/pow2.js';
 import { rememberRowStats, rowStatsOf } from '../kernels/rowStats.js';
 import type { RowStats, RowStatsMode } from '../kernels/rowStatsTypes.js';
@@ -289,13 +289,6 @@ class KeptMatrix implements ProbMatrix {
   get logData(): Float64Array | undefined {
     return this.from.logData === undefined ? undefined : (this.copy ??= copiedRows(this.from, this.keep)).logData;
   }
-}
-
-/** `values[keep[j]]` for every j (a plain loop: `Int32Array.from` with a mapping callback is several times slower). */
-function gatherInt(values: Int32Array, keep: Int32Array): Int32Array {
-  const out = new Int32Array(keep.length);
-  for (let j = 0; j < keep.length; j++) out[j] = values[keep[j] as number] as number;
-  return out;
 }
 
 /**

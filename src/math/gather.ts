@@ -8,3 +8,11 @@ export function gather(values: ArrayLike<number>, index: ArrayLike<number>): Flo
   for (let j = 0; j < n; j++) out[j] = values[index[j] as number] as number;
   return out;
 }
+
+/** `values[index[j]]` for every j, into a new Int32Array (labels, row maps): {@link gather}'s loop for integers. Internal. */
+export function gatherInt(values: ArrayLike<number>, index: ArrayLike<number>): Int32Array {
+  const n = index.length;
+  const out = new Int32Array(n);
+  for (let j = 0; j < n; j++) out[j] = values[index[j] as number] as number;
+  return out;
+}
