@@ -129,6 +129,10 @@ export function probMatrix(
       }
     }
     get = (i, k) => (rows[i] as ArrayLike<unknown>)[k];
+    // probabilities are validated as a typed array is (the fused row pass; a flagged row is re-checked through `get`,
+    // so an error names the entry as given): checking entry by entry through `get` was most of a nested matrix's
+    // conversion. (Logits and log-probabilities are copied as numbers by convertRows for the kernel.)
+    if (input === 'probs') flat = nestedCopy(rows as ReadonlyArray<ArrayLike<unknown>>, n, numClasses);
   } else {
     fail('UM_SHAPE', fn, arg, 'be a number[][] or a Float32Array/Float64Array with options.numClasses', {
       value: scores,
@@ -317,6 +321,20 @@ function numericCopy(get: (i: number, k: number) => unknown, n: number, c: numbe
     for (let k = 0; k < c; k++) {
       const v = get(i, k);
       out[i * c + k] = typeof v === 'number' ? v : NaN;
+    }
+  }
+  return out;
+}
+
+/** The rows of a nested matrix as one float64 matrix (anything but a number as NaN: its row is flagged and re-read). */
+function nestedCopy(rows: ReadonlyArray<ArrayLike<unknown>>, n: number, c: number): Float64Array {
+  const out = new Float64Array(n * c);
+  for (let i = 0; i < n; i++) {
+    const row = rows[i] as ArrayLike<unknown>;
+    const at = i * c;
+    for (let k = 0; k < c; k++) {
+      const v = row[k];
+      out[at + k] = typeof v === 'number' ? v : NaN;
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ece, toProbabilities } from '../../src/index.js';
+import { ece, toProbabilities, UMError } from '../../src/index.js';
 import { loadCase } from '../helpers/conformance.js';
+import { mulberry32 } from '../helpers/mulberry32.js';
 
 describe('logits → probabilities by a float64 softmax via log-sum-exp', () => {
   it('matches the conformance cases (probs = softmax(logits) in float64)', () => {
@@ -104,5 +105,60 @@ describe('validation happens once', () => {
     expect(() => toProbabilities([[0.3000001, 0.7]])).not.toThrow();
     expect(() => toProbabilities([[0.3, 0.6]])).toThrow(/must sum to 1/);
     expect(() => toProbabilities([[0.3, 0.6]], { sumTolerance: 0.2 })).not.toThrow();
+  });
+});
+
+describe('nested probability matrices are validated as typed arrays are, with the same first error', () => {
+  /** The documented rules entry by entry, in row order: the first entry or row that breaks one, or null. */
+  function firstError(rows: unknown[][], tolerance: number): { code: string; index: number[] } | null {
+    for (let i = 0; i < rows.length; i++) {
+      let sum = 0;
+      for (let k = 0; k < (rows[i] as unknown[]).length; k++) {
+        const v = (rows[i] as unknown[])[k];
+        if (typeof v !== 'number' || !Number.isFinite(v)) return { code: 'UM_NOT_FINITE', index: [i, k] };
+        if (v < 0 || v > 1) return { code: 'UM_PROB_RANGE', index: [i, k] };
+        sum += v;
+      }
+      if (Math.abs(sum - 1) > tolerance) return { code: 'UM_ROW_SUM', index: [i] };
+    }
+    return null;
+  }
+  const bad: unknown[] = [NaN, Infinity, -Infinity, -0.1, 1.5, '0.5', null, undefined, true, 0n, new Number(0.5), {}];
+
+  it('on seeded matrices with a few planted bad entries or rows (any kind, any place), or none', () => {
+    const rand = mulberry32(18);
+    for (let t = 0; t < 400; t++) {
+      const n = 1 + Math.floor(rand() * 40);
+      const c = 2 + Math.floor(rand() * 6);
+      const rows: unknown[][] = [];
+      for (let i = 0; i < n; i++) {
+        const raw = Array.from({ length: c }, () => (rand() < 0.2 ? 0 : rand()));
+        const total = raw.reduce((s, v) => s + v, 0) || 1;
+        rows.push(raw.map((v) => (total === 1 && v === 0 ? 1 / c : v / total)));
+      }
+      for (let j = Math.floor(rand() * 3); j > 0; j--) {
+        const row = rows[Math.floor(rand() * n)] as unknown[];
+        const k = Math.floor(rand() * c);
+        // an entry of another kind, a row whose sum is off (by more or less than the tolerance), or a hole
+        const what = rand();
+        if (what < 0.6) row[k] = bad[Math.floor(rand() * bad.length)];
+        else if (what < 0.9) row[k] = (row[k] as number) + (rand() < 0.5 ? 2e-3 : 5e-4) * (rand() < 0.5 ? 1 : -1);
+        else Reflect.deleteProperty(row, k); // a hole, as in `[0.5, , 0.5]`
+      }
+      const expected = firstError(rows, 1e-3);
+      let got: { code: string; index: number[] } | null = null;
+      try {
+        const p = toProbabilities(rows as number[][]);
+        // accepted rows are kept as given, entry for entry
+        expect(Array.from(p.data)).toEqual(rows.flat());
+      } catch (e) {
+        if (!(e instanceof UMError)) throw e;
+        got = { code: e.code, index: [...(e.details.index ?? [])] };
+      }
+      expect(
+        got,
+        JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)),
+      ).toEqual(expected);
+    }
   });
 });
