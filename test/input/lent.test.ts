@@ -63,7 +63,9 @@ describe('scores lent to the conversion', () => {
     ] as const) {
       it(`${backend}, ${type} ${input}, C = ${c}: converted over the scores, every metric the unlent call's`, () => {
         useKernels(backend);
-        const n = c === 300 ? 1200 : 400; // C = 300: several kernel blocks
+        // C = 300: several kernel blocks (2^18 bytes of logits, 218 float32 rows of 300: 600 rows are 3 blocks, the last
+        // partial; 1 200 rows, 6 blocks, did nothing more and cost half this file's time)
+        const n = c === 300 ? 600 : 400;
         let raw = logits(c * 13 + n, n, c);
         if (input === 'logprobs') {
           // exact log-probabilities of float32 values: each row log-sum-exps to 0 within the tolerance
