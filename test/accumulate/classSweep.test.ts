@@ -12,7 +12,7 @@ import { expectSame } from '../helpers/expectSame.js';
 import { createRng, type Rng } from '../../src/random/rng.js';
 import { columnBlockBytes } from '../../src/select/classColumns.js';
 import { selectPairs, type SelectionSpec } from '../../src/select/selectPairs.js';
-import { classPairs, referenceEqualWidth, referenceQuantile } from '../helpers/classwiseReference.js';
+import { classPairs, referenceEqualWidth, referenceQuantile, type ClassPairs } from '../helpers/classwiseReference.js';
 
 /**
  * The class-wise path (class columns, the sweep of one lent batch, one radix histogram per class, kept copies of a
@@ -173,16 +173,22 @@ function readAll(acc: Accumulator, requests: readonly StoreRequest[], c: number)
 /**
  * The brute force of every request. A threshold keeps the entries of a class above it, so two thresholds that keep as
  * many entries of class k (at one precision) keep the same pairs, in the same order: their brute force under one spec
- * is computed once (no threshold and −1 keep every entry; the brute force was a third of this file's time).
+ * is computed once (no threshold and −1 keep every entry; the brute force was a third of this file's time). The pairs
+ * of one class, threshold and precision are selected once for all the specs that bin them (the equal-mass reference
+ * sorts each pairs object once for its bin counts).
  */
 function reference(batch: Batch, requests: readonly StoreRequest[], unit: number): (Bin[] | null)[][] {
   const { p, y, w } = batch;
   const memo = new Map<string, Bin[] | null>();
+  const selected = new Map<string, ClassPairs>();
   return requests.map((r) => {
     const s = (r as { selection: SelectionSpec }).selection;
     const spec = JSON.stringify(r.kind === 'fixed-bins' ? r.spec : (r as { binning: BinningSpec }).binning);
     return Array.from({ length: p.numClasses }, (_, k) => {
-      const pairs = classPairs(p.data, y, w, p.numClasses, k, s.threshold, s.precision, unit);
+      const at = `${k} ${s.threshold} ${s.precision}`;
+      let pairs = selected.get(at);
+      if (pairs === undefined)
+        selected.set(at, (pairs = classPairs(p.data, y, w, p.numClasses, k, s.threshold, s.precision, unit)));
       const key = `${k} ${s.precision} ${pairs.scores.length} ${r.kind} ${spec}`;
       if (memo.has(key)) return memo.get(key) as Bin[] | null;
       let bins: Bin[] | null;

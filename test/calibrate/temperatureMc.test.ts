@@ -30,10 +30,11 @@ function gradient(
 ): number {
   const n = labels.length;
   let g = 0;
+  // per-row buffers reused across rows (the same values, sums and order as fresh arrays per row)
+  const logQ = new Float64Array(s);
+  const slope = new Float64Array(s); // d/dβ ln q_s,y = z_y − E_s[z]
   for (let i = 0; i < n; i++) {
     const y = labels[i] as number;
-    const logQ: number[] = [];
-    const slope: number[] = []; // d/dβ ln q_s,y = z_y − E_s[z]
     for (let m = 0; m < s; m++) {
       const o = (m * n + i) * c;
       let top = -Infinity;
@@ -47,16 +48,22 @@ function gradient(
         s0 += e;
         s1 += e * v;
       }
-      logQ.push(beta * ((z[o + y] as number) - top) - Math.log(s0));
-      slope.push((z[o + y] as number) - s1 / s0);
+      logQ[m] = beta * ((z[o + y] as number) - top) - Math.log(s0);
+      slope[m] = (z[o + y] as number) - s1 / s0;
     }
     if (objective === 'mean-nll') {
-      for (const d of slope) g -= d / s;
+      for (let m = 0; m < s; m++) g -= (slope[m] as number) / s;
     } else {
-      const top = Math.max(...logQ);
-      const w = logQ.map((a) => Math.exp(a - top));
-      const total = w.reduce((a, b) => a + b, 0);
-      g -= w.reduce((acc, wi, m) => acc + wi * (slope[m] as number), 0) / total;
+      let top = -Infinity;
+      for (let m = 0; m < s; m++) top = Math.max(top, logQ[m] as number);
+      let total = 0;
+      let weighted = 0;
+      for (let m = 0; m < s; m++) {
+        const wi = Math.exp((logQ[m] as number) - top);
+        total += wi;
+        weighted += wi * (slope[m] as number);
+      }
+      g -= weighted / total;
     }
   }
   return g / n;

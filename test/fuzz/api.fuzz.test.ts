@@ -42,6 +42,43 @@ const MODULES: Record<string, Record<string, unknown>> = {
   'uncertainty-metrics/llm': llm,
 };
 
+/**
+ * The modules the seeds are recorded from: MODULES, but three of the report examples (createReport's, reportJson's and
+ * reportMarkdown's) build the same report from the same rows — about half a second each, rendering its charts — so
+ * the seed run builds it once and hands the same report to each (the reporters only read it; each call is still
+ * recorded as a seed). Calls whose arguments are not plain data (a function such as onProgress, a typed array, a class
+ * instance) are not shared. The fuzzed calls below call the module's own createReport.
+ */
+const seedModules = (): Record<string, Record<string, unknown>> => ({
+  ...MODULES,
+  'uncertainty-metrics/report': { ...report, createReport: shared(report.createReport) },
+});
+
+function shared<A extends unknown[], R>(f: (...a: A) => R): (...a: A) => R {
+  const made = new Map<string, R>();
+  return (...args) => {
+    let plain = true;
+    // the arguments' text, for plain data only (arrays, plain objects, strings, numbers, booleans, null): a function,
+    // a typed array or a class instance is not shared; numbers JSON cannot write (NaN, ±Infinity, −0) kept apart
+    const key = JSON.stringify(args, (_k, v: unknown) => {
+      const other =
+        typeof v === 'function' ||
+        typeof v === 'bigint' ||
+        typeof v === 'symbol' ||
+        v === undefined ||
+        (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype);
+      if (other) {
+        plain = false;
+        return null;
+      }
+      return typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? { number: String(v) } : v;
+    });
+    if (!plain) return f(...args);
+    if (!made.has(key)) made.set(key, f(...args));
+    return made.get(key) as R;
+  };
+}
+
 /** Cases per function in one default run; functions that start engines, workers or renderers get fewer. */
 const CASES = 36;
 const SLOW: Record<string, number> = {
@@ -115,7 +152,8 @@ let total = 0;
 beforeAll(async () => {
   engine = await sql.duckdbEngine();
   const quiet = core.setWarningHandler(() => {});
-  const r = await recordSeeds(MODULES);
+  // (the shared report goes with the seed run's modules: nothing keeps it afterwards)
+  const r = await recordSeeds(seedModules());
   core.setWarningHandler(quiet);
   expect(r.failed).toEqual([]);
   seeds = r.seeds;

@@ -95,32 +95,48 @@ export function referenceEqualWidth(
   );
 }
 
+/** The pairs in the order of the equal-mass definition, with their blocks of equal scores (see referenceQuantile). */
+interface SortedPairs {
+  readonly v: number[];
+  readonly o: number[];
+  readonly w: number[];
+  /** The first row and the cumulative weight before it of every block of equal scores, then n and the total. */
+  readonly startRow: number[];
+  readonly startWeight: number[];
+  readonly acc: number;
+  /** Whether the weights are relative (not whole at the pairs' unit). */
+  readonly relative: boolean;
+}
+
 /**
- * This library's equal-mass (`'quantile'`) bins by their definition: the pairs sorted by score (stably: ±0 equal, in
- * row order), ties ordered by outcome then weight; cuts at round(k·N/B) rows — with weights at floor(k·W/B + ½) of
- * cumulative weight (k·W/B beyond scale 1), or at the weight of round(k·N/B) rows when the weights are relative (not
- * whole) — each moved to the nearer boundary between distinct scores (the upper one when equally near); bins described
- * by the extreme scores and the midpoints between neighbouring groups.
+ * The sort of each pairs object, made once: the tests bin the same pairs with several bin counts (1, 4, 15), which
+ * differ only in their cuts (the sorts were most of the brute force's time).
  */
-export function referenceQuantile(pairs: ClassPairs, bins: number): Bin[] | null {
+const sortedCache = new WeakMap<ClassPairs, SortedPairs>();
+
+function sortedPairs(pairs: ClassPairs): SortedPairs {
+  const known = sortedCache.get(pairs);
+  if (known !== undefined) return known;
   const n = pairs.scores.length;
-  if (n === 0) return null;
   const s = pairs.scores;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (s[a] as number) - (s[b] as number) || a - b);
   const v = order.map((i) => s[i] as number);
   const o = order.map((i) => pairs.outcomes[i] as number);
   const w = order.map((i) => (pairs.weights === undefined ? 1 : (pairs.weights[i] as number)));
-  // ties: outcome 0 before 1, then ascending weight (the scores keep their stable order)
+  // ties: outcome 0 before 1, then ascending weight (the scores keep their stable order); a block of one score is
+  // in order already
   for (let a = 0; a < n;) {
     let b = a + 1;
     while (b < n && v[b] === v[a]) b++;
-    const block = Array.from({ length: b - a }, (_, j) => [o[a + j] as number, w[a + j] as number] as const).sort(
-      (x, y) => x[0] - y[0] || x[1] - y[1],
-    );
-    block.forEach(([oo, ww], j) => {
-      o[a + j] = oo;
-      w[a + j] = ww;
-    });
+    if (b - a > 1) {
+      const block = Array.from({ length: b - a }, (_, j) => [o[a + j] as number, w[a + j] as number] as const).sort(
+        (x, y) => x[0] - y[0] || x[1] - y[1],
+      );
+      block.forEach(([oo, ww], j) => {
+        o[a + j] = oo;
+        w[a + j] = ww;
+      });
+    }
     a = b;
   }
   // the start (row and cumulative weight) of every block of equal scores, and the totals
@@ -145,6 +161,23 @@ export function referenceQuantile(pairs: ClassPairs, bins: number): Bin[] | null
     if (!Number.isInteger(x * pairs.unit)) whole = false;
   }
   const relative = weighted && (whole ? pairs.unit : n / sum) !== pairs.unit;
+  const sorted = { v, o, w, startRow, startWeight, acc, relative };
+  sortedCache.set(pairs, sorted);
+  return sorted;
+}
+
+/**
+ * This library's equal-mass (`'quantile'`) bins by their definition: the pairs sorted by score (stably: ±0 equal, in
+ * row order), ties ordered by outcome then weight; cuts at round(k·N/B) rows — with weights at floor(k·W/B + ½) of
+ * cumulative weight (k·W/B beyond scale 1), or at the weight of round(k·N/B) rows when the weights are relative (not
+ * whole) — each moved to the nearer boundary between distinct scores (the upper one when equally near); bins described
+ * by the extreme scores and the midpoints between neighbouring groups.
+ */
+export function referenceQuantile(pairs: ClassPairs, bins: number): Bin[] | null {
+  const n = pairs.scores.length;
+  if (n === 0) return null;
+  const { v, o, w, startRow, startWeight, acc, relative } = sortedPairs(pairs);
+  const weighted = pairs.weights !== undefined;
   const units = weighted ? startWeight : startRow;
   const cuts: number[] = [];
   for (let k = 1; k < bins; k++) {

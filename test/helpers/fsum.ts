@@ -36,7 +36,8 @@ export class Fsum {
       this.special += x;
       return;
     }
-    p.length = i;
+    // truncate to the i partials kept, then append x (pop, not a length write: that was most of this sum's time)
+    while (p.length > i) p.pop();
     p.push(x);
   }
 

@@ -6,6 +6,18 @@ export function minstd(seed: number, count: number): number[] {
   const m = 2147483647;
   const out: number[] = [];
   let x = seed;
+  if (Number.isInteger(seed) && seed > 0 && seed < m) {
+    // the same remainder without a floating-point %: 16807·x < 2^46 = hi·2^31 + lo exactly, and 2^31 ≡ 1 (mod m), so
+    // the remainder is hi + lo (< 2m) less m when it reaches m (about a third faster; many tests draw millions)
+    for (let k = 0; k < count; k++) {
+      const p = 16807 * x;
+      const hi = Math.floor(p / 2147483648);
+      const r = p - hi * 2147483648 + hi;
+      x = r >= m ? r - m : r;
+      out.push(x / m);
+    }
+    return out;
+  }
   for (let k = 0; k < count; k++) {
     x = (16807 * x) % m;
     out.push(x / m);

@@ -63,7 +63,9 @@ describe('scores lent to the conversion', () => {
     ] as const) {
       it(`${backend}, ${type} ${input}, C = ${c}: converted over the scores, every metric the unlent call's`, () => {
         useKernels(backend);
-        const n = c === 300 ? 1200 : 400; // C = 300: several kernel blocks
+        // C = 300: several kernel blocks (2^18 bytes of logits, 218 float32 rows of 300: 600 rows are 3 blocks, the last
+        // partial; 1 200 rows, 6 blocks, did nothing more and cost half this file's time)
+        const n = c === 300 ? 600 : 400;
         let raw = logits(c * 13 + n, n, c);
         if (input === 'logprobs') {
           // exact log-probabilities of float32 values: each row log-sum-exps to 0 within the tolerance
@@ -139,13 +141,16 @@ describe('scores lent to the conversion', () => {
 
   it('errors: a bad score in a later block, then bad labels — the same messages as unlent scores', () => {
     const c = 100;
-    const n = 3000; // several kernel blocks
+    // several kernel blocks: the WebAssembly conversion copies 2^18 bytes of logits at a time, 655 float32 or 327
+    // float64 rows of 100, so 1 500 rows are 3 or 5 blocks, the last one partial (3 000 rows, 5 or 10 blocks, did
+    // nothing more: the bad entries sit at the same places relative to N, and the rows at the end are spoiled too)
+    const n = 1500;
     const base = logits(9, n, c).map((v) => (Number.isFinite(v) ? v : -5));
     const labels = Array.from({ length: n }, (_, i) => i % c);
     const cases: [string, (a: number[], y: unknown[]) => void][] = [
-      ['NaN score', (a) => (a[2999 * c + 7] = NaN)],
-      ['+∞ score', (a) => (a[1500 * c] = Infinity)],
-      ['label 2.5', (_a, y) => (y[2000] = 2.5)],
+      ['NaN score', (a) => (a[(n - 1) * c + 7] = NaN)],
+      ['+∞ score', (a) => (a[(n / 2) * c] = Infinity)],
+      ['label 2.5', (_a, y) => (y[(2 * n) / 3] = 2.5)],
       ['label −1', (_a, y) => (y[10] = -1)],
       ['label "1"', (_a, y) => (y[0] = '1')],
       ['label = C', (_a, y) => (y[n - 1] = c)],

@@ -59,13 +59,16 @@ const table: [StateMetric, Fn, StateOptions][] = [
 // metrics without sample weights (their states refuse weighted batches)
 const unweighted = new Set<StateMetric>(['evaluate']);
 
-/** Splits 0…n−1 into random consecutive-free shards of random batches (seeded). */
-function shards(seed: number, n: number, count: number): number[][][] {
+/**
+ * Splits 0…n−1 into random consecutive-free shards of random batches (seeded): a row starts a new batch of its shard
+ * with probability `cut` (batches of 1/cut rows on average; the same shards whatever the cut).
+ */
+function shards(seed: number, n: number, count: number, cut = 0.2): number[][][] {
   const u = uniforms(seed, 2 * n);
   const out: number[][][] = Array.from({ length: count }, () => [[]]);
   for (let i = 0; i < n; i++) {
     const s = out[Math.floor((u[i] as number) * count)] as number[][];
-    if ((u[n + i] as number) < 0.2) s.push([]);
+    if ((u[n + i] as number) < cut) s.push([]);
     (s[s.length - 1] as number[]).push(i);
   }
   return out;
@@ -134,6 +137,15 @@ function close(a: unknown, b: unknown, tol: number, path = '$'): void {
   expect(a, path).toEqual(b);
 }
 
+/**
+ * The cut of a dataset's batches (see shards). Batches of a few rows (1 in 5 of a single row) come from the small
+ * datasets, hundreds of them each; the two large ones (2 000 and 5 000 rows) are there for their size — bins holding
+ * hundreds of entries, kept entries past the radix and sorted-run thresholds — which batches of 50 rows on average
+ * (40 and 100 batches) exercise as well as batches of 5 did at a tenth of the updates (the updates were most of this
+ * file's time).
+ */
+const cutOf = (n: number) => (n >= 1000 ? 0.02 : 0.2);
+
 const datasets = [
   { name: 'random ties', ...randomProbs(11, 400, 4, 20) },
   { name: 'random', ...randomProbs(12, 300, 3) },
@@ -153,7 +165,9 @@ describe('mergeable states', () => {
         const n = d.labels.length;
         const all = [Array.from({ length: n }, (_, i) => i)];
         const one = feed(metric, { ...options, ...quiet }, d.labels, d.probs, all);
-        const parts = shards(n + 3, n, 4).map((s) => feed(metric, { ...options, ...quiet }, d.labels, d.probs, s));
+        const parts = shards(n + 3, n, 4, cutOf(n)).map((s) =>
+          feed(metric, { ...options, ...quiet }, d.labels, d.probs, s),
+        );
         const merged = parts.reduce((a, b) => a.merge(b));
         expect(merged.result(), d.name).toEqual(one.result());
         expect(one.errorBound()).toBe(0);
@@ -321,7 +335,7 @@ describe('bounded-memory states', () => {
         } catch {
           continue; // a single-class case: the exact metric is undefined too
         }
-        const parts = shards(7, d.labels.length, 3).map((s) =>
+        const parts = shards(7, d.labels.length, 3, cutOf(d.labels.length)).map((s) =>
           feed(metric, { ...options, mode: 'bounded' }, d.labels, d.probs, s),
         );
         const sketch = parts.reduce((a, b) => a.merge(b));
