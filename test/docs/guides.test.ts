@@ -12,8 +12,7 @@ import * as um from '../../src/index.js';
 import { main } from '../../src/cli/index.js';
 import { repoRoot } from '../helpers/cli.js';
 import { publicExports } from '../helpers/publicApi.js';
-import { programOf } from '../helpers/tsProgram.js';
-import { ENTRIES } from './entries.js';
+import { reusingHost } from '../helpers/tsProgram.js';
 import { runExample } from './snippets.js';
 
 const guideDir = `${repoRoot}docs/guides/`;
@@ -54,25 +53,15 @@ function typeErrors(snippets: Map<string, string>): string[] {
     noEmit: true,
     skipLibCheck: true,
     types: ['node'],
+    lib: ['lib.es2022.d.ts'],
     baseUrl: repoRoot,
     // the package's import paths, mapped to its sources so that the check does not depend on a build
     paths: { 'uncertainty-metrics': ['src/index.ts'], 'uncertainty-metrics/*': ['src/*/index.ts'] },
   };
-  const host = ts.createCompilerHost(options);
-  const read = host.readFile.bind(host);
-  const exists = host.fileExists.bind(host);
-  const source = host.getSourceFile.bind(host);
   // the sources, the lib and @types files as the worker's shared program (test/helpers/tsProgram.ts: the same target,
-  // module kind and strictness; the public-function table below reads its exports) parsed and bound them: parsing the
-  // ~1 350 files again was most of this test; the snippets and this program's checker are new
-  const parsed = programOf(Object.values(ENTRIES).map((e) => `${repoRoot}${e}`));
-  host.readFile = (f) => snippets.get(f) ?? read(f);
-  host.fileExists = (f) => snippets.has(f) || exists(f);
-  host.getSourceFile = (f, v, ...rest) => {
-    const code = snippets.get(f);
-    if (code !== undefined) return ts.createSourceFile(f, code, v, true);
-    return parsed.getSourceFile(f) ?? source(f, v, ...rest);
-  };
+  // module kind and lib) parsed and bound them: parsing the ~1 400 files again was most of this test; the snippets and
+  // this program's checker are new
+  const host = reusingHost(options, snippets);
   const program = ts.createProgram([...snippets.keys()], options, host);
   const errors: string[] = [];
   for (const f of snippets.keys()) {
