@@ -67,7 +67,8 @@ async function typedoc(args: string[]): Promise<{ status: number; project?: td.P
   const strict = app.options.getValue('treatWarningsAsErrors');
   if (app.logger.hasErrors() || (strict && app.logger.hasWarnings())) return { status: 1 };
   // TypeDoc's entry points (its `resolve` strategy): each entry file of the program, named by its path below the
-  // display base path or the entry points' common directory (the @module tag of each entry file then names it after its import path)
+  // display base path or the entry points' common directory (each entry file's @module tag then names it after its
+  // import path)
   if (app.options.getValue('entryPointStrategy') !== td.EntryPointStrategy.Resolve)
     throw new Error('typedoc.json changed its entryPointStrategy: run TypeDoc as `npm run docs` does');
   const options = app.options.getCompilerOptions(app.logger);
