@@ -162,8 +162,8 @@ describe('guides', () => {
             // inputs come from the repository, outputs go to a scratch directory (no process.chdir: workers forbid it)
             const words = shellWords(line).slice(1);
             if (runByReadme(words)) continue;
-            // intervals are not this test's subject (their values are test/bootstrap's and test/cli's): 2 resamples, the
-            // fewest the CLI takes, run the same code — resampling, the percentile interval, its rendering — as a
+            // intervals are not this test's subject (their values are test/bootstrap's and test/cli's): 2 resamples,
+            // the fewest the CLI takes, run the same code — resampling, the percentile interval, its rendering — as a
             // guide's 50 or 100 or the default 1000 of a comparison or report, for a fraction of the cost (20 spent
             // about 0.6 s more here; the default report of the README main job is built in test/browser/report.test.ts)
             const at = words.indexOf('--resamples');
