@@ -27,6 +27,7 @@ export function programOf(files: readonly string[]): ts.Program {
       target: ts.ScriptTarget.ES2022,
       strict: true,
       types: ['node'],
+      lib: ['lib.es2022.d.ts'],
     };
     shared = ts.createProgram({
       rootNames: [...roots],
@@ -35,4 +36,42 @@ export function programOf(files: readonly string[]): ts.Program {
     });
   }
   return shared;
+}
+
+/**
+ * A compiler host for another program over the same files with other compiler options (the guides' snippets checked
+ * as a user's files, TypeDoc's program from tsconfig.types.json): a file the worker's program already parsed is handed
+ * over instead of parsed again (with its binding, which does not depend on the checker) when it was parsed the same
+ * way — same language version, module format, JSDoc parsing and module detection; any other file is read and parsed
+ * as usual. `extra` holds files that exist only in memory (file name → text). Parsing and binding the ~1 400 files of
+ * the sources, the lib and the packages' types is most of the cost of a program.
+ */
+export function reusingHost(
+  options: ts.CompilerOptions,
+  extra: ReadonlyMap<string, string> = new Map(),
+): ts.CompilerHost {
+  const parsed = programOf([]);
+  const same = ['moduleDetection', 'jsx'].every((k) => parsed.getCompilerOptions()[k] === options[k]);
+  const host = ts.createCompilerHost(options);
+  const read = host.readFile.bind(host);
+  const exists = host.fileExists.bind(host);
+  const source = host.getSourceFile.bind(host);
+  host.readFile = (f) => extra.get(f) ?? read(f);
+  host.fileExists = (f) => extra.has(f) || exists(f);
+  host.getSourceFile = (f, v, ...rest) => {
+    const code = extra.get(f);
+    if (code !== undefined) return ts.createSourceFile(f, code, v, true);
+    const sf = same ? parsed.getSourceFile(f) : undefined;
+    const o = typeof v === 'object' ? v : { languageVersion: v };
+    if (
+      sf !== undefined &&
+      sf.languageVersion === o.languageVersion &&
+      sf.impliedNodeFormat === o.impliedNodeFormat &&
+      (sf as { jsDocParsingMode?: ts.JSDocParsingMode }).jsDocParsingMode ===
+        (o.jsDocParsingMode ?? host.jsDocParsingMode ?? ts.JSDocParsingMode.ParseAll)
+    )
+      return sf;
+    return source(f, v, ...rest);
+  };
+  return host;
 }
