@@ -31,8 +31,8 @@ const run = (command: string, args: string[], cwd: string): Promise<string> =>
     ),
   );
 const npm = (args: string[], cwd: string): Promise<string> => run('npm', args, cwd);
-const node = (code: string, cwd: string, type: 'module' | 'commonjs' = 'module') =>
-  spawnSync(process.execPath, [`--input-type=${type}`, '-e', code], { cwd, encoding: 'utf8' });
+const node = (code: string, cwd: string) =>
+  spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8' });
 
 /** Bytes of every file under `dir`. */
 function bytes(dir: string): number {
@@ -118,36 +118,41 @@ describe('the core package, installed alone', () => {
     expect(maps).toBe('');
   });
 
+  /**
+   * The core used as a user would, in one process (each `node` start costs ~0.15 s of CPU; the four uses were four
+   * processes): `import`, `require` (through `createRequire`, which resolves with the same `require` condition as a
+   * CommonJS file), `require` of an ES-module entry point, and a chart rendered without Vega installed.
+   */
+  const USES = `import { createRequire } from 'node:module';
+const require = createRequire(process.cwd() + '/user.cjs');
+const out = {};
+const esm = await import('uncertainty-metrics');
+out.esm = esm.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]);
+const cjs = require('uncertainty-metrics');
+out.cjs = cjs.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]);
+out.cjsError = typeof cjs.UMError;
+out.requiredEsm = typeof require('uncertainty-metrics/plot').reliabilityDiagram;
+const { renderSvg, rocChart } = await import('uncertainty-metrics/plot');
+const spec = rocChart(esm.rocCurve([0, 1, 1, 0], [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]]));
+try { await renderSvg(spec); out.vega = 'rendered'; } catch (e) { out.vega = e.code + ' ' + e.message; }
+console.log(JSON.stringify(out));`;
+  let used: { stdout: string; stderr: string } | undefined;
+  const uses = () => {
+    used ??= node(USES, coreProject);
+    expect(used.stderr).toBe('');
+    return JSON.parse(used.stdout) as Record<string, unknown>;
+  };
+
   it('is imported and required, with the same functions', () => {
-    const esm = node(
-      "import { ece } from 'uncertainty-metrics'; console.log(ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]));",
-      coreProject,
-    );
-    expect(esm.stderr).toBe('');
-    const cjs = node(
-      "const { ece, UMError } = require('uncertainty-metrics'); console.log(ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]), typeof UMError);",
-      coreProject,
-      'commonjs',
-    );
-    expect(cjs.stderr).toBe('');
-    expect(cjs.stdout.trim()).toBe(`${esm.stdout.trim()} function`);
+    const r = uses();
+    expect(typeof r.esm).toBe('number');
+    expect([r.cjs, r.cjsError]).toEqual([r.esm, 'function']);
     // an ES-module entry point is required through Node's require(esm)
-    const sub = node(
-      "const { reliabilityDiagram } = require('uncertainty-metrics/plot'); console.log(typeof reliabilityDiagram);",
-      coreProject,
-      'commonjs',
-    );
-    expect(sub.stdout.trim()).toBe('function');
+    expect(r.requiredEsm).toBe('function');
   });
 
   it('renders charts only with Vega: without it, UM_DEPENDENCY names the packages to install', () => {
-    const r = node(
-      "import { renderSvg, rocChart } from 'uncertainty-metrics/plot'; import { rocCurve } from 'uncertainty-metrics';" +
-        'const spec = rocChart(rocCurve([0, 1, 1, 0], [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]]));' +
-        'try { await renderSvg(spec); } catch (e) { console.log(e.code, e.message); }',
-      coreProject,
-    );
-    expect(r.stdout.trim()).toBe(
+    expect(uses().vega).toBe(
       "UM_DEPENDENCY renderSvg: needs the package 'vega', which is not installed (npm install vega vega-lite)",
     );
   });
