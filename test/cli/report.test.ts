@@ -1,13 +1,15 @@
-/** `um report` through `main` in this process (the README main job as a real process): formats, inputs (CSV, JSON Lines, Parquet, ensembles), bad input. */
-import { spawnSync } from 'node:child_process';
+/**
+ * `um report` through `main` in this process: formats, inputs (CSV, JSON Lines, Parquet, ensembles), bad input. The
+ * README main job runs as a real process (the bin link, a progress bar on a terminal) in test/browser/report.test.ts,
+ * whose browser opens the report it writes.
+ */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exampleCsv } from '../helpers/data.js';
-import { repoRoot, um, umProcess } from '../helpers/cli.js';
-import { skip } from '../helpers/requirements.js';
+import { um } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-report-'));
 afterAll(() => rmSync(dir, { recursive: true }));
@@ -22,33 +24,6 @@ const oodReport = () =>
   (ood ??= um(['report', `${D}logreg_test.csv`, '--ood', `${D}mlp_overfit_test.csv`, ...FEW, '-o', oodHtml]));
 
 describe('um report', () => {
-  // what only a process shows (the bin link, its exit code and output, the file written in its working directory,
-  // the progress bar on a terminal): one process, under script(1) with stdout sent to a file so that the terminal is
-  // its stderr alone (without script(1), as a plain process and no bar). Few resamples (the intervals are not read
-  // here): the README main job with its default resamples builds in process in test/browser/report.test.ts, and
-  // .ci/run runs it through the installed bin after the tests
-  it(`the README main job writes report.html through the installed bin (a real process), with a progress bar on a terminal stderr${skip.terminal === undefined ? '' : ` — the bar not checked: ${skip.terminal}`}`, () => {
-    const cwd = mkdtempSync(join(dir, 'main-'));
-    const bin = `${repoRoot}node_modules/.bin/um`;
-    const args = ['report', `${repoRoot}${D}mlp_overfit_test.csv`, `${repoRoot}${D}logreg_test.csv`, ...FEW];
-    if (skip.terminal !== undefined) {
-      const r = umProcess([...args, '-o', 'report.html'], { bin, cwd });
-      expect([r.code, r.stderr]).toEqual([0, '']);
-      expect(r.stdout).toBe('report.html: 2 models, 12 charts\n');
-    } else {
-      const command = [bin, ...args, '-o', 'report.html', '> stdout.txt'].join(' ');
-      const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd, encoding: 'utf8' });
-      expect([r.status, r.stderr]).toEqual([0, '']);
-      expect(readFileSync(join(cwd, 'stdout.txt'), 'utf8')).toBe('report.html: 2 models, 12 charts\n');
-      // the terminal (stderr) shows the bar up to its last step, and nothing else: no warning, no note
-      expect(r.stdout).toMatch(/um report \[=+\] (\d+)\/\1 Metrics vs temperature/);
-      // eslint-disable-next-line no-control-regex
-      const shown = r.stdout.split(/\u001b(?:\[[?\d;]*[A-Za-z]|[78])/).filter((t) => t.trim() !== '');
-      expect(shown.filter((t) => !/^um report \[[=-]{40}\] \d+\/\d+( [^\n]*)?$/.test(t))).toEqual([]);
-    }
-    const html = readFileSync(join(cwd, 'report.html'), 'utf8');
-    expect(html).toContain('<td data-metric="accuracy" data-model="0" data-value="0.952"');
-  });
   it('--json holds the numbers of um metrics --json; --md the table; - writes to stdout', async () => {
     const out = join(dir, 'r.json');
     expect((await um(['report', `${D}logreg_test.csv`, '--json', ...FEW, '-o', out])).code).toBe(0);
@@ -149,8 +124,8 @@ describe('um report', () => {
 });
 
 describe('progress', () => {
-  // the bar on a terminal is drawn by the real process of the README main job above; here an HTML report (the one
-  // with --ood above: every step of the bar, and one more) with stderr not a terminal
+  // the bar on a terminal is drawn by the real process of the README main job (test/browser/report.test.ts); here an
+  // HTML report (the one with --ood above: every step of the bar, and one more) with stderr not a terminal
   it('draws nothing when stderr is not a terminal', async () => {
     const r = await oodReport();
     expect([r.code, r.stderr]).toEqual([0, '']);
