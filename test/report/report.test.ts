@@ -76,15 +76,19 @@ describe('createReport', () => {
   it('an ensemble is evaluated with evaluateEnsemble and keeps its member count', async () => {
     const test = await bundled('deep_ensemble_test_member_logits', 'test');
     const o = { input: 'logits' as const, numClasses: 10, numMembers: 5 };
+    // the first 400 of the 2000 rows (all ten classes) of each member ([S, N, C]): the report's evaluation of an
+    // ensemble is the subject, not its size
+    const [rows, all] = [400, test.labels.length];
+    const members = new Float32Array(5 * rows * 10);
+    for (let s = 0; s < 5; s++)
+      members.set((test.members as Float32Array).subarray(s * all * 10, (s * all + rows) * 10), s * rows * 10);
+    const labels = Array.from(test.labels).slice(0, rows);
+    expect(new Set(labels).size).toBe(10);
     // no SVG: only the evaluation and the member count are read here; um report renders an ensemble's HTML
     // (test/cli/report.test.ts, 'an ensemble of members')
-    const r = await createReport(
-      [{ name: 'ensemble', labels: test.labels, members: test.members as Float32Array, options: o }],
-      { ...FAST, svg: false },
-    );
-    expect(r.models[0]?.evaluation).toEqual(
-      evaluateEnsemble(test.labels, test.members as Float32Array, { ...o, onWarning: () => undefined }),
-    );
+    const r = await createReport([{ name: 'ensemble', labels, members, options: o }], { ...FAST, svg: false });
+    expect(r.models[0]?.evaluation).toEqual(evaluateEnsemble(labels, members, { ...o, onWarning: () => undefined }));
+    expect(r.models[0]?.evaluation.n).toBe(rows);
     expect(r.models[0]?.numMembers).toBe(5);
   });
   it('a model that is always right is left out of ROC and PR with a note; the report still renders', async () => {
