@@ -21,6 +21,7 @@ import {
   type BootstrapSettings,
 } from './bootstrap.js';
 import { BOOTSTRAP_METHODS, type BootstrapInterval, type BootstrapMethod } from './intervals.js';
+import { BINNED, JACKKNIFE_EVALUATE } from './jackknifeSuite.js';
 
 /** What a paired comparison concludes about one metric. */
 export type PairedVerdict = 'A better' | 'B better' | 'no difference at this level';
@@ -98,8 +99,6 @@ export function verdictOf(
 }
 
 const CLASSWISE = new Set(['sce', 'ace', 'tace']);
-/** The binned calibration errors: biased under resampling by an amount the bootstrap cannot measure (see the docs). */
-const BINNED = new Set(['ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce']);
 
 /** The interval method of one metric under `method` (internal; exported for the tests). */
 export function methodFor(metric: string, method: 'auto' | BootstrapMethod): BootstrapMethod {
@@ -192,13 +191,12 @@ export function comparePaired(
   );
   const bca = r.keys.filter((k) => methodFor(k, method) === 'bca');
   if (bca.length > 0) {
-    forEachJackknifeGroup(s.base, (w) => {
-      const cw = s.jackknifeClasswise;
+    forEachJackknifeGroup(s.base, (w) =>
       r.addGroup(
-        tryNumbers(() => pairedDifference(s.keys, s.evaluate('A', w, cw), s.evaluate('B', w, cw))),
+        tryNumbers(() => pairedDifference(s.keys, s.jackknife('A', w), s.jackknife('B', w))),
         bca,
-      );
-    });
+      ),
+    );
   }
   return pairedResult(s, r);
 }
@@ -217,14 +215,16 @@ export interface PairedSetup {
   readonly eb: Evaluation;
   /**
    * Model A or B under frequency weights `w`, warnings dropped — `evaluate(labels, scores, { …, weights: w })`, with the
-   * input validated once; `classwise: false` leaves the class-wise errors out.
+   * input validated once.
    */
-  evaluate(model: 'A' | 'B', w: Float64Array, classwise?: boolean): Evaluation;
+  evaluate(model: 'A' | 'B', w: Float64Array): Evaluation;
   /**
-   * Whether the jackknife needs the class-wise errors: only when one of them has a BCa interval (method 'auto' gives
-   * them union intervals), since they are most of an evaluation's cost.
+   * Model A or B on a jackknife group's weights: the numbers of {@link evaluate} that have BCa intervals, bit for bit.
+   * The binned errors are most of an evaluation's cost and, with their union intervals (method 'auto'), need no
+   * jackknife: they are left out (null) unless one of them has a BCa interval, and then the class-wise errors only
+   * unless one of those has.
    */
-  readonly jackknifeClasswise: boolean;
+  jackknife(model: 'A' | 'B', w: Float64Array): Evaluation;
 }
 
 /** Validates a paired comparison's input and options and evaluates both models on all rows (internal). */
@@ -283,8 +283,15 @@ export function pairedSetup(
     const ea = full.A(weights, named('A'));
     const eb = full.B(weights, named('B'));
     const keys = Object.keys(METRICS).filter((k) => k in ea && !(common.classwise === false && CLASSWISE.has(k)));
-    const jackknifeClasswise = keys.some((k) => CLASSWISE.has(k) && methodFor(k, settings.method) === 'bca');
-    const lean = jackknifeClasswise ? full : { A: prepare(pa, false), B: prepare(pb, false) };
+    const bca = keys.filter((k) => methodFor(k, settings.method) === 'bca');
+    const jackknifeOf = (model: 'A' | 'B'): Prepared => {
+      const p = model === 'A' ? pa : pb;
+      if (!bca.some((k) => BINNED.has(k)))
+        return prepareSuite(JACKKNIFE_EVALUATE, 'evaluate', y, p, { ...common, classwise: false });
+      return bca.some((k) => CLASSWISE.has(k)) ? full[model] : prepare(p, false);
+    };
+    // prepared on first use: a comparison without a BCa interval runs no jackknife
+    let jack: { A: Prepared; B: Prepared } | undefined;
     return {
       settings,
       n: pa.n,
@@ -292,8 +299,8 @@ export function pairedSetup(
       keys,
       ea,
       eb,
-      evaluate: (model, w, classwise = true) => (classwise ? full : lean)[model](w, quiet),
-      jackknifeClasswise,
+      evaluate: (model, w) => full[model](w, quiet),
+      jackknife: (model, w) => (jack ??= { A: jackknifeOf('A'), B: jackknifeOf('B') })[model](w, quiet),
     };
   });
 }
@@ -310,6 +317,8 @@ function ownErrors<T>(fn: string, call: () => T): T {
 }
 
 const quiet: WarningHandler = () => {};
+
+type Prepared = (weights: ArrayLike<number> | undefined, onWarning?: WarningHandler) => Evaluation;
 
 /** B − A of every key (null where undefined; absent where either evaluation did not compute it) (internal). */
 export function pairedDifference(keys: readonly string[], a: Evaluation, b: Evaluation): Record<string, number | null> {

@@ -19,6 +19,7 @@ import { prepareSuite } from '../engine/suite.js';
 import type { Evaluation } from '../evaluate/evaluate.js';
 import { METRICS } from '../evaluate/metricInfo.js';
 import { EVALUATE } from '../evaluate/suite.js';
+import { JACKKNIFE_EVALUATE } from '../bootstrap/jackknifeSuite.js';
 import type { Labels, ProbMatrix } from '../input/types.js';
 import type { PresetName } from '../presets/presets.js';
 
@@ -94,8 +95,17 @@ export function reportResampling<M extends ResampledModel>(plan: ResamplingPlan<
     at(m, () => {
       const full: Prepared = prepareSuite(EVALUATE, 'evaluate', m.labels, m.p, { ...binning, classwise: true });
       const lean: Prepared = prepareSuite(EVALUATE, 'evaluate', m.labels, m.p, { ...binning, classwise: false });
+      // BCa's jackknife needs no binned error (their intervals are union ones): evaluate without them, bit for bit
+      const jackknife = (): Prepared =>
+        prepareSuite(JACKKNIFE_EVALUATE, 'evaluate', m.labels, m.p, { ...binning, classwise: false });
       const estimate = full(new Float64Array(m.p.n).fill(1), quiet);
-      return { m, full, lean, table: new Resampled(numbersOf(estimate as unknown as Record<string, unknown>)) };
+      return {
+        m,
+        full,
+        lean,
+        jackknife,
+        table: new Resampled(numbersOf(estimate as unknown as Record<string, unknown>)),
+      };
     }),
   );
   type State = (typeof states)[number];
@@ -125,15 +135,16 @@ export function reportResampling<M extends ResampledModel>(plan: ResamplingPlan<
     // the jackknife first (its evaluations do not depend on the resamples), so each bootstrap completes at its last one
     const jackknifed = group.filter((s) => (tableBca.get(s)?.length ?? 0) > 0 || inPairs.has(s));
     if (jackknifed.length > 0) {
+      const prepared = new Map(jackknifed.map((s) => [s, at(s.m, s.jackknife)]));
       forEachJackknifeGroup(base, (w) => {
-        const lean = new Map(jackknifed.map((s) => [s, tryEvaluate(s.lean, w)]));
+        const jack = new Map(jackknifed.map((s) => [s, tryEvaluate(prepared.get(s) as Prepared, w)]));
         for (const s of group) {
           const bca = tableBca.get(s) ?? [];
-          const e = lean.get(s);
+          const e = jack.get(s);
           if (bca.length > 0) s.table.addGroup(e === null || e === undefined ? null : numbersOf(asRecord(e)), bca);
         }
         for (const x of groupPairs)
-          if (x.bca.length > 0) x.r.addGroup(difference(x.setup, lean.get(x.a), lean.get(x.b)), x.bca);
+          if (x.bca.length > 0) x.r.addGroup(difference(x.setup, jack.get(x.a), jack.get(x.b)), x.bca);
       });
     }
     const count = Math.max(tableResamples, groupPairs.length > 0 ? compareResamples : 0);

@@ -5,14 +5,19 @@
  * diagram's text matches what is drawn (bars, lines, the smooth curve with its band, the histogram's two lines, the
  * class-wise panels), and the equal-mass view sits beside the equal-width one. With UM_SCREENSHOTS=1 it saves
  * screenshots to test/.artifacts/ (for a person to look at: they assert nothing, and took ~2.6 s of Chromium's CPU).
+ *
+ * The README's main job is built once, with its default flags, by the installed bin as a real process (what only a
+ * process shows: the bin link, its exit code and output, the file written in its working directory, the progress bar
+ * on a terminal), and that file is what the browser opens: the suite's one build of the default report.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoRoot, um } from '../helpers/cli.js';
+import { repoRoot, um, umProcess } from '../helpers/cli.js';
 import { CHROMIUM, named, skip } from '../helpers/requirements.js';
 
 type Page = Awaited<ReturnType<Awaited<ReturnType<typeof chromium.launch>>['newPage']>>;
@@ -170,9 +175,42 @@ async function shoot(page: Page, prefix: string, ids: string[], views: { full: s
   }
 }
 
+/** The working directory of the README main job's process, its report.html read by the browser below. */
+const mainJob = mkdtempSync(join(tmpdir(), 'um-main-job-'));
+afterAll(() => rmSync(mainJob, { recursive: true }));
+const D = `${repoRoot}examples/data/`;
+const MAIN_FILES = [`${D}mlp_overfit_test.csv`, `${D}logreg_test.csv`];
+
+describe('um report as a real process', () => {
+  // one process, under script(1) with stdout sent to a file so that the terminal is its stderr alone (without
+  // script(1), as a plain process and no bar); the bar's other behaviour (nothing off a terminal) is
+  // test/cli/report.test.ts's
+  it(`the README main job writes report.html through the installed bin (a real process), with a progress bar on a terminal stderr${skip.terminal === undefined ? '' : ` — the bar not checked: ${skip.terminal}`}`, () => {
+    const bin = `${repoRoot}node_modules/.bin/um`;
+    const args = ['report', ...MAIN_FILES];
+    if (skip.terminal !== undefined) {
+      const r = umProcess([...args, '-o', 'report.html'], { bin, cwd: mainJob });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toBe('report.html: 2 models, 12 charts\n');
+    } else {
+      const command = [bin, ...args, '-o', 'report.html', '> stdout.txt'].join(' ');
+      const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: mainJob, encoding: 'utf8' });
+      expect([r.status, r.stderr]).toEqual([0, '']);
+      expect(readFileSync(join(mainJob, 'stdout.txt'), 'utf8')).toBe('report.html: 2 models, 12 charts\n');
+      // the terminal (stderr) shows the bar up to its last step, and nothing else: no warning, no note
+      expect(r.stdout).toMatch(/um report \[=+\] (\d+)\/\1 Metrics vs temperature/);
+      // eslint-disable-next-line no-control-regex
+      const shown = r.stdout.split(/\u001b(?:\[[?\d;]*[A-Za-z]|[78])/).filter((t) => t.trim() !== '');
+      expect(shown.filter((t) => !/^um report \[[=-]{40}\] \d+\/\d+( [^\n]*)?$/.test(t))).toEqual([]);
+    }
+    const html = readFileSync(join(mainJob, 'report.html'), 'utf8');
+    expect(html).toContain('<td data-metric="accuracy" data-model="0" data-value="0.952"');
+  });
+});
+
 describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless Chromium', skip.browser), () => {
   // one browser for the file (a launch costs about a second of CPU); each report opens in its own fresh page. The
-  // browser starts while the first report is computed in this process, and each test awaits it when it opens a page
+  // browser starts as this suite begins, and each test awaits it when it opens a page
   let launching: ReturnType<typeof launch> | undefined;
   const browser = () => launching as ReturnType<typeof launch>;
   beforeAll(() => {
@@ -200,12 +238,9 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
     'the README’s main job: summary and comparison first, sized charts, the numbers of um metrics with intervals, diagrams as described',
     { timeout: 180_000 },
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'um-browser-'));
-      const file = join(dir, 'report.html');
-      const D = `${repoRoot}examples/data/`;
-      const files = [`${D}mlp_overfit_test.csv`, `${D}logreg_test.csv`];
-      const made = await um(['report', ...files, '-o', file]);
-      expect(made.code, made.stderr).toBe(0);
+      // the real process's report.html above (default flags: 200 table and 1000 comparison resamples)
+      const file = join(mainJob, 'report.html');
+      const files = MAIN_FILES;
       const { page, problems, requests, url } = await open(await browser(), file);
       try {
         expect(problems).toEqual([]);
@@ -227,7 +262,6 @@ describe.skipIf(skip.browser !== undefined)(named('the HTML report in headless C
         });
       } finally {
         await page.close();
-        rmSync(dir, { recursive: true });
       }
     },
   );

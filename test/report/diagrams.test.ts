@@ -1,14 +1,15 @@
 /**
  * The report's diagrams of issue 19 (equal-mass view beside the equal-width one, relplot's smooth curve, Guo's
  * histogram, class-wise panels) drawn from the library's own results with texts that say what is drawn; warnings
- * listed at the top and shown next to the rows and charts they concern.
+ * listed at the top and shown next to the rows and charts they concern. Those of the main job's report (twoReport)
+ * are in test/report/report.test.ts, the one file that builds it.
  */
 import { describe, expect, it } from 'vitest';
-import { classwiseReliability, reliability, smoothReliability, UMError } from '../../src/index.js';
+import { UMError } from '../../src/index.js';
 import { renderSvg } from '../../src/plot/index.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
 import { randomProbs } from '../helpers/data.js';
-import { FAST, logreg, mlp, twoReport, withBlankSvg } from './twoModels.js';
+import { FAST, withBlankSvg } from './twoModels.js';
 
 /** Only the drawing of one chart is read: made with svg: false, the chart is drawn as createReport draws it. */
 const NO_SVG = { ...FAST, svg: false };
@@ -16,58 +17,6 @@ const drawing = (c: Report['charts'][number]) => renderSvg(c.spec);
 
 type Spec = { usermeta: { drawn: string; classes?: number[] }; data: { values: unknown[] } };
 const chart = (r: Report, id: string) => r.charts.find((c) => c.id === id) as Report['charts'][number];
-
-describe('the calibration diagrams of the main job', () => {
-  let r: Report;
-  it('equal-mass beside equal-width, then the smooth curve and the histogram; each from the library’s result', async () => {
-    // the report of test/report/report.test.ts (made once per worker)
-    r = await twoReport();
-    expect(r.charts.map((c) => c.id).slice(0, 6)).toEqual([
-      'reliability',
-      'reliability-equal-mass',
-      'smooth',
-      'histogram',
-      'classwise',
-      'uncertainty',
-    ]);
-    const em = chart(r, 'reliability-equal-mass');
-    const tables = [mlp, logreg].map((m) =>
-      reliability(m.labels, m.probs, { binning: 'equal-mass', interval: 'wilson' }),
-    );
-    const rows = (em.spec as unknown as Spec).data.values as { score: number; count: number }[];
-    expect(rows.map((v) => [v.score, v.count])).toEqual(
-      tables.flatMap((t) => t.bins.filter((b) => b.count > 0).map((b) => [b.meanScore, b.count])),
-    );
-    expect((em.spec as unknown as Spec).usermeta.drawn).toBe('lines');
-    expect(em.howToRead).toMatch(/equal numbers of predictions .* One line per model/);
-    const smooth = chart(r, 'smooth');
-    // the band of the report's resamples (fewer than 100 here; the default report's 100 in test/browser/)
-    const curve = smoothReliability(mlp.labels, mlp.probs, { resamples: FAST.resamples, seed: 0 });
-    const points = (smooth.spec as unknown as Spec).data.values as { score: number; outcome: number; lower: number }[];
-    expect(points.slice(0, 200).map((p) => [p.score, p.outcome, p.lower])).toEqual(
-      curve.points.map((p) => [p.score, p.outcome, p.lower]),
-    );
-    expect(smooth.howToRead).toMatch(/95% bootstrap band \(20 resamples of the predictions\)/);
-    expect(smooth.howToRead).toMatch(/one line per model/);
-    expect(smooth.svg).toContain(`mlp_overfit (smECE ${curve.value.toFixed(4)}, σ ${curve.bandwidth.toFixed(4)})`);
-    const hist = chart(r, 'histogram');
-    expect(hist.howToRead).toMatch(/one panel per model.*solid black line.*dashed vermillion line/);
-    expect((hist.spec as unknown as Spec).usermeta.drawn).toBe('histogram');
-  });
-  it('class-wise: all 10 classes, one line per model, each panel the table of classwiseReliability', () => {
-    const cw = chart(r, 'classwise');
-    expect(cw.howToRead).toMatch(/All 10 classes are shown\.$/);
-    expect(cw.howToRead).toMatch(/One line per model/);
-    expect((cw.spec as unknown as Spec).usermeta.classes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    const c3 = classwiseReliability(logreg.labels, logreg.probs, { interval: 'wilson' }).classes[3];
-    const drawn = ((cw.spec as unknown as Spec).data.values as { panel: string; model?: string; outcome: number }[])
-      .filter((v) => v.panel === `class 3 · n = ${c3?.support}` && v.model === 'logreg')
-      .map((v) => v.outcome);
-    expect(drawn).toEqual(c3?.table.bins.filter((b) => b.count > 0).map((b) => b.meanOutcome));
-    // panels of several rows span the grid's width
-    expect(reportHtml(r)).toMatch(/<section id="chart-classwise" class="wide" data-drawn="classwise">/);
-  });
-});
 
 describe('class-wise panels', () => {
   it('more than 20 classes: the 20 most frequent labels, in class order, named in the text', async () => {

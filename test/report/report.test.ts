@@ -1,12 +1,23 @@
 /** createReport / reportHtml / reportMarkdown / reportJson on the bundled predictions. */
 import { describe, expect, it } from 'vitest';
-import { binaryReliability, evaluate, evaluateEnsemble, UMError } from '../../src/index.js';
+import {
+  binaryReliability,
+  classwiseReliability,
+  evaluate,
+  evaluateEnsemble,
+  reliability,
+  smoothReliability,
+  UMError,
+} from '../../src/index.js';
 import { renderSvg } from '../../src/plot/index.js';
 import { uniforms } from '../helpers/minstd.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
 import { bundled } from '../helpers/npy.js';
 import { fourRowModel } from '../helpers/reportModels.js';
 import { FAST, logreg, mlp, TWO, twoReport } from './twoModels.js';
+
+type Spec = { usermeta: { drawn: string; classes?: number[] }; data: { values: unknown[] } };
+const chart = (r: Report, id: string) => r.charts.find((c) => c.id === id) as Report['charts'][number];
 
 /**
  * A second report of TWO, made once, apart from twoReport(), with its progress recorded and without SVG: the
@@ -65,15 +76,19 @@ describe('createReport', () => {
   it('an ensemble is evaluated with evaluateEnsemble and keeps its member count', async () => {
     const test = await bundled('deep_ensemble_test_member_logits', 'test');
     const o = { input: 'logits' as const, numClasses: 10, numMembers: 5 };
+    // the first 400 of the 2000 rows (all ten classes) of each member ([S, N, C]): the report's evaluation of an
+    // ensemble is the subject, not its size
+    const [rows, all] = [400, test.labels.length];
+    const members = new Float32Array(5 * rows * 10);
+    for (let s = 0; s < 5; s++)
+      members.set((test.members as Float32Array).subarray(s * all * 10, (s * all + rows) * 10), s * rows * 10);
+    const labels = Array.from(test.labels).slice(0, rows);
+    expect(new Set(labels).size).toBe(10);
     // no SVG: only the evaluation and the member count are read here; um report renders an ensemble's HTML
     // (test/cli/report.test.ts, 'an ensemble of members')
-    const r = await createReport(
-      [{ name: 'ensemble', labels: test.labels, members: test.members as Float32Array, options: o }],
-      { ...FAST, svg: false },
-    );
-    expect(r.models[0]?.evaluation).toEqual(
-      evaluateEnsemble(test.labels, test.members as Float32Array, { ...o, onWarning: () => undefined }),
-    );
+    const r = await createReport([{ name: 'ensemble', labels, members, options: o }], { ...FAST, svg: false });
+    expect(r.models[0]?.evaluation).toEqual(evaluateEnsemble(labels, members, { ...o, onWarning: () => undefined }));
+    expect(r.models[0]?.evaluation.n).toBe(rows);
     expect(r.models[0]?.numMembers).toBe(5);
   });
   it('a model that is always right is left out of ROC and PR with a note; the report still renders', async () => {
@@ -131,6 +146,58 @@ describe('createReport', () => {
       ]),
     ).rejects.toThrow('createReport: model "x": labels[1] must be an integer in [0, 2); got 7');
     await expect(createReport([])).rejects.toMatchObject({ code: 'UM_EMPTY' });
+  });
+});
+
+describe('the calibration diagrams of the main job', () => {
+  let r: Report;
+  it('equal-mass beside equal-width, then the smooth curve and the histogram; each from the library’s result', async () => {
+    // the report of the tests above
+    r = await twoReport();
+    expect(r.charts.map((c) => c.id).slice(0, 6)).toEqual([
+      'reliability',
+      'reliability-equal-mass',
+      'smooth',
+      'histogram',
+      'classwise',
+      'uncertainty',
+    ]);
+    const em = chart(r, 'reliability-equal-mass');
+    const tables = [mlp, logreg].map((m) =>
+      reliability(m.labels, m.probs, { binning: 'equal-mass', interval: 'wilson' }),
+    );
+    const rows = (em.spec as unknown as Spec).data.values as { score: number; count: number }[];
+    expect(rows.map((v) => [v.score, v.count])).toEqual(
+      tables.flatMap((t) => t.bins.filter((b) => b.count > 0).map((b) => [b.meanScore, b.count])),
+    );
+    expect((em.spec as unknown as Spec).usermeta.drawn).toBe('lines');
+    expect(em.howToRead).toMatch(/equal numbers of predictions .* One line per model/);
+    const smooth = chart(r, 'smooth');
+    // the band of the report's resamples (fewer than 100 here; the default report's 100 in test/browser/)
+    const curve = smoothReliability(mlp.labels, mlp.probs, { resamples: FAST.resamples, seed: 0 });
+    const points = (smooth.spec as unknown as Spec).data.values as { score: number; outcome: number; lower: number }[];
+    expect(points.slice(0, 200).map((p) => [p.score, p.outcome, p.lower])).toEqual(
+      curve.points.map((p) => [p.score, p.outcome, p.lower]),
+    );
+    expect(smooth.howToRead).toMatch(/95% bootstrap band \(20 resamples of the predictions\)/);
+    expect(smooth.howToRead).toMatch(/one line per model/);
+    expect(smooth.svg).toContain(`mlp_overfit (smECE ${curve.value.toFixed(4)}, σ ${curve.bandwidth.toFixed(4)})`);
+    const hist = chart(r, 'histogram');
+    expect(hist.howToRead).toMatch(/one panel per model.*solid black line.*dashed vermillion line/);
+    expect((hist.spec as unknown as Spec).usermeta.drawn).toBe('histogram');
+  });
+  it('class-wise: all 10 classes, one line per model, each panel the table of classwiseReliability', () => {
+    const cw = chart(r, 'classwise');
+    expect(cw.howToRead).toMatch(/All 10 classes are shown\.$/);
+    expect(cw.howToRead).toMatch(/One line per model/);
+    expect((cw.spec as unknown as Spec).usermeta.classes).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const c3 = classwiseReliability(logreg.labels, logreg.probs, { interval: 'wilson' }).classes[3];
+    const drawn = ((cw.spec as unknown as Spec).data.values as { panel: string; model?: string; outcome: number }[])
+      .filter((v) => v.panel === `class 3 · n = ${c3?.support}` && v.model === 'logreg')
+      .map((v) => v.outcome);
+    expect(drawn).toEqual(c3?.table.bins.filter((b) => b.count > 0).map((b) => b.meanOutcome));
+    // panels of several rows span the grid's width
+    expect(reportHtml(r)).toMatch(/<section id="chart-classwise" class="wide" data-drawn="classwise">/);
   });
 });
 

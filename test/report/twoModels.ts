@@ -1,6 +1,6 @@
 /**
- * The bundled examples as the report's two models, and their report with few resamples, made once per test worker:
- * report.test.ts and diagrams.test.ts read the same report (a worker's files share its modules), which they only read.
+ * The bundled examples as the report's two models, and their report with few resamples, made once: every test that
+ * reads it is in report.test.ts (files on different workers would each build it, Vega drawings included).
  */
 import { createReport, type Report } from '../../src/report/index.js';
 import { exampleCsv } from '../helpers/data.js';
