@@ -36,7 +36,7 @@ export const skip = {
 export const SKIPPED_SUITES: Record<keyof typeof skip, string> = {
   postgres: 'the PostgreSQL suites (test/sql/sql.test.ts, quoting.test.ts, queryShape.test.ts)',
   browser: 'the headless-browser test (test/browser/report.test.ts)',
-  terminal: 'the progress-bar test (test/cli/report.test.ts)',
+  terminal: 'the progress-bar test (test/browser/report.test.ts)',
 };
 
 /** A suite's name, with the reason it is skipped in this run. */
