@@ -19,7 +19,8 @@ import type { Report } from './createReport.js';
  * @example
  * ```js
  * import { createReport, reportJson } from 'uncertainty-metrics/report';
- * const r = await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]);
+ * // svg: false — the JSON holds each chart's specification and text, not its drawing
+ * const r = await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }], { svg: false });
  * JSON.parse(reportJson(r)).models[0].evaluation.accuracy; // => 0.75
  * ```
  */

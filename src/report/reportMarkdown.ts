@@ -50,7 +50,8 @@ function fence(text: string): string {
  * @example
  * ```js
  * import { createReport, reportMarkdown } from 'uncertainty-metrics/report';
- * const text = reportMarkdown(await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }]));
+ * // svg: false — Markdown holds no drawings
+ * const text = reportMarkdown(await createReport([{ name: 'a', labels: [0, 1, 1, 0], scores: [[0.9, 0.1], [0.2, 0.8], [0.6, 0.4], [0.7, 0.3]] }], { svg: false }));
  * text.split('\n').find((l) => l.startsWith('| accuracy')); // => '| accuracy | 0.750000 |'
  * ```
  */
