@@ -63,6 +63,8 @@ function typeErrors(snippets: Map<string, string>): string[] {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     strict: true,
+    // the worker's program binds the sources with it (tsconfig.json's): the same binding is reused (reusingHost)
+    noFallthroughCasesInSwitch: true,
     noEmit: true,
     skipLibCheck: true,
     types: ['node'],

@@ -26,6 +26,8 @@ export function programOf(files: readonly string[]): ts.Program {
       moduleResolution: ts.ModuleResolutionKind.NodeNext,
       target: ts.ScriptTarget.ES2022,
       strict: true,
+      // as tsconfig.json: recorded when a file is bound, so a program reusing the files (reusingHost) needs it too
+      noFallthroughCasesInSwitch: true,
       types: ['node'],
       lib: ['lib.es2022.d.ts'],
     };
@@ -39,10 +41,25 @@ export function programOf(files: readonly string[]): ts.Program {
 }
 
 /**
+ * The options TypeScript records in a file when it parses or binds it (its `affectsSourceFile` and
+ * `affectsBindDiagnostics` options: `noFallthroughCasesInSwitch`, `alwaysStrict`, `allowUnreachableCode`, …): a bound
+ * file is handed to another program only when they agree, or that program's diagnostics would be the first one's.
+ * The language version and module format are compared per file (`reusingHost`).
+ */
+const BOUND = (
+  ts as unknown as { optionDeclarations: { name: string; affectsSourceFile?: true; affectsBindDiagnostics?: true }[] }
+).optionDeclarations
+  .filter((o) => o.affectsSourceFile === true || o.affectsBindDiagnostics === true)
+  .map((o) => o.name)
+  .filter((name) => !['target', 'module', 'moduleResolution'].includes(name));
+const effective = (o: ts.CompilerOptions, name: string): unknown =>
+  name === 'alwaysStrict' ? (o.alwaysStrict ?? o.strict) : o[name];
+
+/**
  * A compiler host for another program over the same files with other compiler options (the guides' snippets checked
  * as a user's files, TypeDoc's program from tsconfig.types.json): a file the worker's program already parsed is handed
- * over instead of parsed again (with its binding, which does not depend on the checker) when it was parsed the same
- * way — same language version, module format, JSDoc parsing and module detection; any other file is read and parsed
+ * over instead of parsed again (with its binding, which does not depend on the checker) when it was parsed and bound
+ * the same way — same language version, module format, JSDoc parsing and bind-time options (BOUND); any other file is read and parsed
  * as usual. `extra` holds files that exist only in memory (file name → text). Parsing and binding the ~1 400 files of
  * the sources, the lib and the packages' types is most of the cost of a program.
  */
@@ -51,7 +68,8 @@ export function reusingHost(
   extra: ReadonlyMap<string, string> = new Map(),
 ): ts.CompilerHost {
   const parsed = programOf([]);
-  const same = ['moduleDetection', 'jsx'].every((k) => parsed.getCompilerOptions()[k] === options[k]);
+  const given = parsed.getCompilerOptions();
+  const same = BOUND.every((k) => effective(given, k) === effective(options, k));
   const host = ts.createCompilerHost(options);
   const read = host.readFile.bind(host);
   const exists = host.fileExists.bind(host);
