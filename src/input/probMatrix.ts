@@ -7,6 +7,8 @@ import type { InputOptions, ProbMatrix, Scores, ScoreKind } from './types.js';
 import { isValidatedProbMatrix, markValidated } from './validated.js';
 import { rememberLogRows, type LogRows } from './logRows.js';
 import { checkNotSpent, inPlaceOutput } from './lent.js';
+import { nestedCopy, numericCopy } from './numericCopy.js';
+import { binaryMatrix } from './binaryMatrix.js';
 
 const KINDS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 /** Default largest accepted |Σ_k p_k − 1|. */
@@ -17,11 +19,11 @@ function isFloatArray(value: unknown): value is Float32Array | Float64Array {
 }
 
 /** Arrays and typed arrays only (see isList): a row or vector is sized from its length before it is read. */
-function isArrayLike(value: unknown): value is ArrayLike<unknown> {
+export function isArrayLike(value: unknown): value is ArrayLike<unknown> {
   return isList(value);
 }
 
-function checkFinite(fn: string, arg: string, v: unknown, index: number[], allowMinusInfinity: boolean): number {
+export function checkFinite(fn: string, arg: string, v: unknown, index: number[], allowMinusInfinity: boolean): number {
   if (typeof v !== 'number' || Number.isNaN(v) || v === Infinity || (v === -Infinity && !allowMinusInfinity)) {
     fail('UM_NOT_FINITE', fn, arg, allowMinusInfinity ? 'be a finite number or -Infinity' : 'be a finite number', {
       index,
@@ -88,6 +90,7 @@ export function probMatrix(
   let numClasses: number;
   let get: (i: number, k: number) => unknown;
   let flat: Float32Array | Float64Array | undefined;
+  let ownCopy = false;
   if (isFloatArray(scores)) {
     const c = options.numClasses;
     if (c === undefined) {
@@ -132,7 +135,15 @@ export function probMatrix(
     // probabilities are validated as a typed array is (the fused row pass; a flagged row is re-checked through `get`,
     // so an error names the entry as given): checking entry by entry through `get` was most of a nested matrix's
     // conversion. (Logits and log-probabilities are copied as numbers by convertRows for the kernel.)
-    if (input === 'probs') flat = nestedCopy(rows as ReadonlyArray<ArrayLike<unknown>>, n, numClasses);
+    // (a getter that throws: the entry-by-entry check reads the rows in order, so the first bad entry is still named)
+    if (input === 'probs') {
+      try {
+        flat = nestedCopy(rows as ReadonlyArray<ArrayLike<unknown>>, n, numClasses);
+        ownCopy = true;
+      } catch {
+        flat = undefined;
+      }
+    }
   } else {
     fail('UM_SHAPE', fn, arg, 'be a number[][] or a Float32Array/Float64Array with options.numClasses', {
       value: scores,
@@ -153,6 +164,7 @@ export function probMatrix(
     statsMode,
     given,
     compact,
+    ownCopy,
   );
   const matrix: ProbMatrix =
     logData === undefined
@@ -183,21 +195,28 @@ export function convertRows(
   statsMode: RowStatsMode = 0,
   given?: RowStats,
   compact?: { readonly labels: unknown },
+  ownCopy = false,
 ): { data: Float32Array | Float64Array; logData?: Float64Array; logRows?: LogRows; stats?: RowStats } {
   if (input === 'probs' && flat !== undefined) {
     // `given`: the statistics of exactly these rows, computed elsewhere (the parallel pass)
-    const stats =
+    let stats =
       given !== undefined && given.max.length === n && given.mode >= statsMode
         ? given
         : computeRowStats(flat, n, c, statsMode);
     const { min, max, sum, sumSlack } = stats;
-    // A row passes the screen when min ≥ 0, max ≤ 1 and |sum − 1| ≤ tolerance less the sum's own rounding bound (each
-    // comparison is false for NaN); any other row is checked exactly, which throws or (at the margin) passes.
-    const margin = tolerance - sumSlack * 1.01;
+    // A row passes the screen when min ≥ 0, max ≤ 1 and |sum − 1| ≤ tolerance less the sum's own rounding bound (per
+    // unit of Σ|p|, at most 1 + tolerance on a row that passes; each comparison is false for NaN); any other row is
+    // checked exactly, which throws or (at the margin) passes.
+    const margin = tolerance - sumSlack * 1.01 * (1 + tolerance);
+    let rewritten = false;
     for (let i = 0; i < n; i++) {
       if ((min[i] as number) >= 0 && (max[i] as number) <= 1 && Math.abs((sum[i] as number) - 1) <= margin) continue;
-      checkProbRows(fn, arg, get, i, i + 1, c, tolerance, prefix, flat, false);
+      // `flat` is the conversion's own copy of `get`'s values (a nested matrix): the row is stored as checked, so a
+      // getter that gives another value when read again cannot leave an unchecked value behind
+      checkProbRows(fn, arg, get, i, i + 1, c, tolerance, prefix, flat, ownCopy);
+      rewritten ||= ownCopy;
     }
+    if (rewritten) stats = computeRowStats(flat, n, c, statsMode);
     return { data: flat, stats };
   }
   if (input === 'probs') {
@@ -314,98 +333,10 @@ function atOf(row: Float64Array, y: number): number {
   return y < 0 ? NaN : (row[y] as number);
 }
 
-/** The n × c values as float64 (anything but a number as NaN: its row is then left to the reference, which names it). */
-function numericCopy(get: (i: number, k: number) => unknown, n: number, c: number): Float64Array {
-  const out = new Float64Array(n * c);
-  for (let i = 0; i < n; i++) {
-    for (let k = 0; k < c; k++) {
-      const v = get(i, k);
-      out[i * c + k] = typeof v === 'number' ? v : NaN;
-    }
-  }
-  return out;
-}
-
-/** The rows of a nested matrix as one float64 matrix (anything but a number as NaN: its row is flagged and re-read). */
-function nestedCopy(rows: ReadonlyArray<ArrayLike<unknown>>, n: number, c: number): Float64Array {
-  const out = new Float64Array(n * c);
-  for (let i = 0; i < n; i++) {
-    const row = rows[i] as ArrayLike<unknown>;
-    const at = i * c;
-    for (let k = 0; k < c; k++) {
-      const v = row[k];
-      out[at + k] = typeof v === 'number' ? v : NaN;
-    }
-  }
-  return out;
-}
-
 function checkNumClasses(fn: string, c: number, argument = 'options.numClasses'): void {
   if (!Number.isInteger(c) || c < 2) {
     fail('UM_OPTION', fn, argument, 'be an integer ≥ 2 (use binary: true for a vector of P(y = 1))', { value: c });
   }
-}
-
-function binaryMatrix(fn: string, scores: Scores, input: ScoreKind, numClasses: number | undefined): ProbMatrix {
-  if (numClasses !== undefined && numClasses !== 2) {
-    fail('UM_OPTION', fn, 'options.numClasses', 'be 2 (or omitted) with binary: true', { value: numClasses });
-  }
-  if (!isArrayLike(scores) || (scores as { kind?: unknown }).kind === 'probabilities') {
-    fail('UM_SHAPE', fn, input, 'be a vector of one score per example with binary: true', { value: scores });
-  }
-  const n = scores.length;
-  if (n === 0) fail('UM_EMPTY', fn, input, 'hold at least one score', { value: 0 });
-  const data = new Float64Array(2 * n);
-  const logData = input === 'probs' ? undefined : new Float64Array(2 * n);
-  for (let i = 0; i < n; i++) {
-    const raw = scores[i];
-    if (isArrayLike(raw)) {
-      fail('UM_SHAPE', fn, input, 'be a number (binary: true takes a vector, not a matrix)', {
-        index: [i],
-        value: raw,
-      });
-    }
-    const v = checkFinite(fn, input, raw, [i], input !== 'probs');
-    let p1: number;
-    let p0: number;
-    if (input === 'probs') {
-      if (v < 0 || v > 1) fail('UM_PROB_RANGE', fn, input, 'be in [0, 1]', { index: [i], value: v });
-      p1 = v;
-      p0 = 1 - v;
-    } else if (input === 'logprobs') {
-      if (v > 0) fail('UM_PROB_RANGE', fn, input, 'be ≤ 0 (a log-probability)', { index: [i], value: v });
-      p1 = Math.exp(v);
-      p0 = -Math.expm1(v);
-      if (logData !== undefined) {
-        logData[2 * i] = Math.log(p0);
-        logData[2 * i + 1] = v;
-      }
-    } else {
-      // Logistic sigmoid of a logit, evaluated without overflow on either side; log σ(±z) via log1p.
-      if (v >= 0) {
-        const e = Math.exp(-v);
-        p1 = 1 / (1 + e);
-        p0 = e / (1 + e);
-        if (logData !== undefined) {
-          logData[2 * i] = -v - Math.log1p(e);
-          logData[2 * i + 1] = -Math.log1p(e);
-        }
-      } else {
-        const e = Math.exp(v);
-        p0 = 1 / (1 + e);
-        p1 = e / (1 + e);
-        if (logData !== undefined) {
-          logData[2 * i] = -Math.log1p(e);
-          logData[2 * i + 1] = v - Math.log1p(e);
-        }
-      }
-    }
-    data[2 * i] = p0;
-    data[2 * i + 1] = p1;
-  }
-  return logData === undefined
-    ? { kind: 'probabilities', data, n, numClasses: 2, input, binary: true }
-    : { kind: 'probabilities', data, logData, n, numClasses: 2, input, binary: true };
 }
 
 /** Checks rows [from, to) of probabilities entry by entry (finite, in [0, 1], row sum), copying them into `data` when `copy`. */

@@ -109,56 +109,108 @@ describe('validation happens once', () => {
 });
 
 describe('nested probability matrices are validated as typed arrays are, with the same first error', () => {
-  /** The documented rules entry by entry, in row order: the first entry or row that breaks one, or null. */
-  function firstError(rows: unknown[][], tolerance: number): { code: string; index: number[] } | null {
+  type Found = { code: string; index: number[]; value: unknown };
+  /** The documented rules entry by entry, in row order (sums left to right): the first entry or row that breaks one. */
+  function firstError(rows: ArrayLike<unknown>[], tolerance: number): Found | null {
     for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as ArrayLike<unknown>;
       let sum = 0;
-      for (let k = 0; k < (rows[i] as unknown[]).length; k++) {
-        const v = (rows[i] as unknown[])[k];
-        if (typeof v !== 'number' || !Number.isFinite(v)) return { code: 'UM_NOT_FINITE', index: [i, k] };
-        if (v < 0 || v > 1) return { code: 'UM_PROB_RANGE', index: [i, k] };
+      for (let k = 0; k < row.length; k++) {
+        const v = row[k];
+        if (typeof v !== 'number' || !Number.isFinite(v)) return { code: 'UM_NOT_FINITE', index: [i, k], value: v };
+        if (v < 0 || v > 1) return { code: 'UM_PROB_RANGE', index: [i, k], value: v };
         sum += v;
       }
-      if (Math.abs(sum - 1) > tolerance) return { code: 'UM_ROW_SUM', index: [i] };
+      if (Math.abs(sum - 1) > tolerance) return { code: 'UM_ROW_SUM', index: [i], value: sum };
     }
     return null;
   }
+  const caught = (call: () => unknown): Found | null => {
+    try {
+      call();
+      return null;
+    } catch (e) {
+      if (!(e instanceof UMError)) throw e;
+      return { code: e.code, index: [...(e.details.index ?? [])], value: e.details.value };
+    }
+  };
   const bad: unknown[] = [NaN, Infinity, -Infinity, -0.1, 1.5, '0.5', null, undefined, true, 0n, new Number(0.5), {}];
+  const show = (rows: unknown) => JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 
-  it('on seeded matrices with a few planted bad entries or rows (any kind, any place), or none', () => {
+  it('on seeded matrices with planted bad entries, holes, sums at the tolerance (± ulps), float32 rows, or none', () => {
     const rand = mulberry32(18);
-    for (let t = 0; t < 400; t++) {
+    for (let t = 0; t < 600; t++) {
       const n = 1 + Math.floor(rand() * 40);
       const c = 2 + Math.floor(rand() * 6);
-      const rows: unknown[][] = [];
+      const tolerance = [1e-3, 1e-3, 0.05, 0.5, 0][Math.floor(rand() * 5)] as number;
+      const rows: (unknown[] | Float32Array)[] = [];
       for (let i = 0; i < n; i++) {
         const raw = Array.from({ length: c }, () => (rand() < 0.2 ? 0 : rand()));
         const total = raw.reduce((s, v) => s + v, 0) || 1;
-        rows.push(raw.map((v) => (total === 1 && v === 0 ? 1 / c : v / total)));
+        let row = raw.map((v) => (total === 1 && v === 0 ? 1 / c : v / total));
+        // a row summing to 1 ± tolerance, nudged by a few ulps either way: the screen must defer to the exact check
+        if (rand() < 0.15) {
+          const target = 1 + (rand() < 0.5 ? 1 : -1) * tolerance;
+          row = row.map((v) => v * target);
+          row[0] = (row[0] as number) + (Math.floor(rand() * 9) - 4) * 2 ** -52;
+          if ((row[0] as number) < 0) row[0] = 0;
+        }
+        rows.push(rand() < 0.1 ? Float32Array.from(row) : row);
       }
       for (let j = Math.floor(rand() * 3); j > 0; j--) {
-        const row = rows[Math.floor(rand() * n)] as unknown[];
+        const i = Math.floor(rand() * n);
+        const row = (rows[i] = Array.from(rows[i] as ArrayLike<unknown>));
         const k = Math.floor(rand() * c);
-        // an entry of another kind, a row whose sum is off (by more or less than the tolerance), or a hole
         const what = rand();
         if (what < 0.6) row[k] = bad[Math.floor(rand() * bad.length)];
         else if (what < 0.9) row[k] = (row[k] as number) + (rand() < 0.5 ? 2e-3 : 5e-4) * (rand() < 0.5 ? 1 : -1);
         else Reflect.deleteProperty(row, k); // a hole, as in `[0.5, , 0.5]`
       }
-      const expected = firstError(rows, 1e-3);
-      let got: { code: string; index: number[] } | null = null;
-      try {
-        const p = toProbabilities(rows as number[][]);
-        // accepted rows are kept as given, entry for entry
-        expect(Array.from(p.data)).toEqual(rows.flat());
-      } catch (e) {
-        if (!(e instanceof UMError)) throw e;
-        got = { code: e.code, index: [...(e.details.index ?? [])] };
-      }
-      expect(
-        got,
-        JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)),
-      ).toEqual(expected);
+      const expected = firstError(rows, tolerance);
+      let data: Float32Array | Float64Array | undefined;
+      const got = caught(() => (data = toProbabilities(rows as number[][], { sumTolerance: tolerance }).data));
+      expect(got, show(rows)).toEqual(expected);
+      // accepted rows are kept as given, entry for entry
+      if (got === null) expect(Array.from(data ?? [])).toEqual(rows.flatMap((r) => Array.from(r as ArrayLike<number>)));
     }
+  });
+
+  it('a getter is read as the check reads it: what is stored is what was checked, and a throw comes after an earlier bad entry', () => {
+    // undefined on the first read, 0.5 after: either refused, or stored as the 0.5 that passed the check — never NaN
+    let reads = 0;
+    const fickle = [0, 0.5];
+    Object.defineProperty(fickle, 0, { get: () => (reads++ === 0 ? undefined : 0.5) });
+    const rows = [[0.9, 0.1], fickle, [0.3, 0.7]];
+    const p = toProbabilities(rows);
+    expect(Array.from(p.data)).toEqual([0.9, 0.1, 0.5, 0.5, 0.3, 0.7]);
+    expect(ece([0, 1, 1], rows)).toBe(
+      ece(
+        [0, 1, 1],
+        [
+          [0.9, 0.1],
+          [0.5, 0.5],
+          [0.3, 0.7],
+        ],
+      ),
+    );
+    // a proxy row whose entries change between reads: the same
+    let proxyReads = 0;
+    const proxy = new Proxy([0.2, 0.8], {
+      get: (target, key) => (key === '1' ? (proxyReads++ === 0 ? 'x' : 0.8) : Reflect.get(target, key)),
+    });
+    expect(Array.from(toProbabilities([proxy, [0.6, 0.4]]).data)).toEqual([0.2, 0.8, 0.6, 0.4]);
+    // a getter that throws, after a row with a bad entry: the bad entry is named, as when rows are read in order
+    const throwing = [0.5, 0.5];
+    Object.defineProperty(throwing, 1, {
+      get: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(caught(() => toProbabilities([[0.5, 'x'], throwing] as unknown as number[][]))).toEqual({
+      code: 'UM_NOT_FINITE',
+      index: [0, 1],
+      value: 'x',
+    });
+    expect(() => toProbabilities([[0.5, 0.5], throwing])).toThrow('boom');
   });
 });
