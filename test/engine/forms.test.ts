@@ -1,7 +1,7 @@
 /**
  * One definition per metric: for every metric of the `evaluate` suite, its function, `evaluate`, a state fed in
- * random batches and merged in random groupings (through JSON too), `evaluateParallel` and `um metrics --stream` with 1
- * and 2 threads give the same value bit for bit — and the same warnings and nulls — on
+ * random batches and merged in random groupings (through JSON too), `evaluateParallel` (its one-thread path at these
+ * sizes) and `um metrics --stream` with 1 and 2 threads give the same value bit for bit — and the same warnings and nulls — on
  * seeded data with ties, near-ties, exact 0 and 1, whole and fractional weights, presets, class-wise on and off, two
  * classes and many. In bounded mode every metric is within its reported bound of the exact value, or null. DuckDB
  * push-down (`um metrics --engine duckdb`, default conventions) gives the keys SQL computes within the database's

@@ -120,18 +120,18 @@ describe('the core package, installed alone', () => {
 
   /**
    * The core used as a user would, in one process (each `node` start costs ~0.15 s of CPU; the four uses were four
-   * processes): `import`, `require` (through `createRequire`, which resolves with the same `require` condition as a
+   * processes): `require` first (before any ES module of the package is loaded, as in a CommonJS process; through `createRequire`, which resolves with the same `require` condition as a
    * CommonJS file), `require` of an ES-module entry point, and a chart rendered without Vega installed.
    */
   const USES = `import { createRequire } from 'node:module';
 const require = createRequire(process.cwd() + '/user.cjs');
 const out = {};
-const esm = await import('uncertainty-metrics');
-out.esm = esm.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]);
 const cjs = require('uncertainty-metrics');
 out.cjs = cjs.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]);
 out.cjsError = typeof cjs.UMError;
 out.requiredEsm = typeof require('uncertainty-metrics/plot').reliabilityDiagram;
+const esm = await import('uncertainty-metrics');
+out.esm = esm.ece([0, 1], [[0.9, 0.1], [0.2, 0.8]]);
 const { renderSvg, rocChart } = await import('uncertainty-metrics/plot');
 const spec = rocChart(esm.rocCurve([0, 1, 1, 0], [[0.9, 0.1], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6]]));
 try { await renderSvg(spec); out.vega = 'rendered'; } catch (e) { out.vega = e.code + ' ' + e.message; }
