@@ -21,7 +21,7 @@ import {
   type BootstrapSettings,
 } from './bootstrap.js';
 import { BOOTSTRAP_METHODS, type BootstrapInterval, type BootstrapMethod } from './intervals.js';
-import { BINNED, JACKKNIFE_EVALUATE } from './jackknifeSuite.js';
+import { BINNED, CLASSWISE, JACKKNIFE_EVALUATE, jackknifeNeed } from './jackknifeSuite.js';
 
 /** What a paired comparison concludes about one metric. */
 export type PairedVerdict = 'A better' | 'B better' | 'no difference at this level';
@@ -97,8 +97,6 @@ export function verdictOf(
   if (upper < 0) return better === 'lower' ? 'B better' : 'A better';
   return 'no difference at this level';
 }
-
-const CLASSWISE = new Set(['sce', 'ace', 'tace']);
 
 /** The interval method of one metric under `method` (internal; exported for the tests). */
 export function methodFor(metric: string, method: 'auto' | BootstrapMethod): BootstrapMethod {
@@ -284,11 +282,12 @@ export function pairedSetup(
     const eb = full.B(weights, named('B'));
     const keys = Object.keys(METRICS).filter((k) => k in ea && !(common.classwise === false && CLASSWISE.has(k)));
     const bca = keys.filter((k) => methodFor(k, settings.method) === 'bca');
+    const need = jackknifeNeed(bca);
     const jackknifeOf = (model: 'A' | 'B'): Prepared => {
       const p = model === 'A' ? pa : pb;
-      if (!bca.some((k) => BINNED.has(k)))
+      if (need === 'unbinned')
         return prepareSuite(JACKKNIFE_EVALUATE, 'evaluate', y, p, { ...common, classwise: false });
-      return bca.some((k) => CLASSWISE.has(k)) ? full[model] : prepare(p, false);
+      return need === 'full' ? full[model] : prepare(p, false);
     };
     // prepared on first use: a comparison without a BCa interval runs no jackknife
     let jack: { A: Prepared; B: Prepared } | undefined;

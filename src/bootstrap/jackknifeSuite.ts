@@ -5,6 +5,8 @@ import { EVALUATE } from '../evaluate/suite.js';
 
 /** The binned calibration errors: biased under resampling by an amount the bootstrap cannot measure (see comparePaired). */
 export const BINNED = new Set(['ece', 'mce', 'rmsce', 'sce', 'ace', 'tace', 'uce', 'aece', 'amce']);
+/** The class-wise errors: most of a full evaluation's cost. */
+export const CLASSWISE = new Set(['sce', 'ace', 'tace']);
 
 /** Every member of `evaluate` (for its `assemble`), by the list of the members the jackknife computes. */
 const EVERY = new WeakMap<readonly Member[], readonly Member[]>();
@@ -34,3 +36,13 @@ export const JACKKNIFE_EVALUATE: Suite<Evaluation> = {
     return EVALUATE.assemble(outcomes, { ...context, computation });
   },
 };
+
+/**
+ * The evaluation BCa's jackknife needs for the metrics with BCa intervals (`bca`) (internal; comparePaired's and the
+ * report's): `evaluate` without the binned errors when none of them is among them, else without the class-wise errors
+ * unless one of those is (`full`: the evaluation with every metric).
+ */
+export function jackknifeNeed(bca: readonly string[]): 'unbinned' | 'lean' | 'full' {
+  if (!bca.some((k) => BINNED.has(k))) return 'unbinned';
+  return bca.some((k) => CLASSWISE.has(k)) ? 'full' : 'lean';
+}

@@ -19,7 +19,7 @@ import { prepareSuite } from '../engine/suite.js';
 import type { Evaluation } from '../evaluate/evaluate.js';
 import { METRICS } from '../evaluate/metricInfo.js';
 import { EVALUATE } from '../evaluate/suite.js';
-import { JACKKNIFE_EVALUATE } from '../bootstrap/jackknifeSuite.js';
+import { JACKKNIFE_EVALUATE, jackknifeNeed } from '../bootstrap/jackknifeSuite.js';
 import type { Labels, ProbMatrix } from '../input/types.js';
 import type { PresetName } from '../presets/presets.js';
 
@@ -95,9 +95,15 @@ export function reportResampling<M extends ResampledModel>(plan: ResamplingPlan<
     at(m, () => {
       const full: Prepared = prepareSuite(EVALUATE, 'evaluate', m.labels, m.p, { ...binning, classwise: true });
       const lean: Prepared = prepareSuite(EVALUATE, 'evaluate', m.labels, m.p, { ...binning, classwise: false });
-      // BCa's jackknife needs no binned error (their intervals are union ones): evaluate without them, bit for bit
-      const jackknife = (): Prepared =>
-        prepareSuite(JACKKNIFE_EVALUATE, 'evaluate', m.labels, m.p, { ...binning, classwise: false });
+      // the evaluation BCa's jackknife needs for the model's BCa keys (its table's and its comparisons'): without the
+      // binned errors unless one of them has a BCa interval ('auto' gives them union ones), bit for bit evaluate's
+      const jackknife = (bca: readonly string[]): Prepared => {
+        const need = jackknifeNeed(bca);
+        if (need === 'full') return full;
+        return need === 'lean'
+          ? lean
+          : prepareSuite(JACKKNIFE_EVALUATE, 'evaluate', m.labels, m.p, { ...binning, classwise: false });
+      };
       const estimate = full(new Float64Array(m.p.n).fill(1), quiet);
       return {
         m,
@@ -135,7 +141,11 @@ export function reportResampling<M extends ResampledModel>(plan: ResamplingPlan<
     // the jackknife first (its evaluations do not depend on the resamples), so each bootstrap completes at its last one
     const jackknifed = group.filter((s) => (tableBca.get(s)?.length ?? 0) > 0 || inPairs.has(s));
     if (jackknifed.length > 0) {
-      const prepared = new Map(jackknifed.map((s) => [s, at(s.m, s.jackknife)]));
+      const bcaOf = (s: State) => [
+        ...(tableBca.get(s) ?? []),
+        ...groupPairs.filter((x) => x.a === s || x.b === s).flatMap((x) => x.bca),
+      ];
+      const prepared = new Map(jackknifed.map((s) => [s, at(s.m, () => s.jackknife(bcaOf(s)))]));
       forEachJackknifeGroup(base, (w) => {
         const jack = new Map(jackknifed.map((s) => [s, tryEvaluate(prepared.get(s) as Prepared, w)]));
         for (const s of group) {
