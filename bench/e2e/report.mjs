@@ -119,3 +119,44 @@ export function markdown(report, before) {
   if (all.length > 0) lines.push('', `Values that differ from numpy's by more than ${TOLERANCE} relative:`, ...all);
   return lines.join('\n');
 }
+
+/** The rows the README shows (issue 17's targets), in this order, with the numpy competitor each is read against. */
+export const README_ROWS = [
+  ['50000x1000/default', 'numpy_full.py', '50 000 × 1 000 probabilities (.npy, float32), default flags'],
+  ['50000x1000/no-classwise', 'numpy_core.py --set eight', 'the same, `--no-classwise`, against the eight-metric set'],
+  ['100000x100/default', 'numpy_full.py', '100 000 × 100 probabilities, default flags'],
+  ['1000000x10/default', 'numpy_full.py', '1 000 000 × 10 probabilities, default flags'],
+  ['50000x1000/logits', 'numpy_full.py', '50 000 × 1 000 logits, `--input logits`'],
+  ['temperature/50000x1000', 'numpy_temperature.py', '`um calibrate fit --method temperature`, 50 000 × 1 000 logits'],
+  ['csv/10000000x10', null, '10 000 000 × 10 CSV (1.2 GB), default flags'],
+];
+
+/**
+ * The README's short speed table: the issue's target rows of a results file, um's and numpy's median wall times,
+ * the ratio (numpy / um) and um's peak memory over the file size. `npm run bench` measures; `node bench/e2e/run.mjs
+ * --render --readme` prints this block, and test/docs/readme.test.ts checks that the README holds it.
+ */
+export function readmeTable(report) {
+  const m = report.machine;
+  const byId = new Map(report.rows.map((r) => [r.id, r]));
+  const lines = [
+    `Measured ${report.date.slice(0, 10)} on ${m.cores} × ${m.cpu} cores (${m.memoryGB} GB), Node ${m.node.replace(/^v/, '')}, numpy ${m.numpy}; the whole process, median of ${report.repeats}, interleaved (commit ${report.commit?.slice(0, 7)}). Above 1×, \`um\` is faster.`,
+    '',
+    '| what `um` runs | um | numpy | numpy / um | um peak memory / file |',
+    '|---|---|---|---|---|',
+  ];
+  for (const [id, script, what] of README_ROWS) {
+    const r = byId.get(id);
+    if (r === undefined) continue;
+    const c = r.numpy.find((x) => x.script === script);
+    const cells = [
+      what,
+      `${f(r.um.medianWall, 2)} s`,
+      c ? `${f(c.medianWall, 2)} s` : `– (${f(r.MBps, 0)} MB/s)`,
+      c ? `**${f(c.ratio, 2)}×**` : '–',
+      `${f(r.um.medianRssMB / r.fileMB, 2)}×`,
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}

@@ -15,7 +15,7 @@ import { cpus, loadavg, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileData, npyData, python } from './data.mjs';
-import { agreement, markdown } from './report.mjs';
+import { agreement, markdown, readmeTable } from './report.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const here = join(root, 'bench', 'e2e');
@@ -273,8 +273,10 @@ async function runRow(row) {
 const beforePath = join(here, 'before.json');
 const readJson = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
 if (process.argv.includes('--render')) {
-  // the table of an existing results file (BENCH_OUT or bench/results.json), without running anything
-  console.log(markdown(readJson(process.env.BENCH_OUT ?? join(root, 'bench', 'results.json')), readJson(beforePath)));
+  // the table of an existing results file (BENCH_OUT or bench/results.json), without running anything; with
+  // --readme, the README's short table
+  const saved = readJson(process.env.BENCH_OUT ?? join(root, 'bench', 'results.json'));
+  console.log(process.argv.includes('--readme') ? readmeTable(saved) : markdown(saved, readJson(beforePath)));
   process.exit(0);
 }
 function version(code) {
