@@ -74,6 +74,7 @@ async function typedoc(args: string[]): Promise<{ status: number; project?: td.P
   const loaded = app.options.getValue('highlightLanguages');
   const aliases = { ts: 'typescript', js: 'javascript', sh: 'bash' };
   app.options.setValue('ignoredHighlightLanguages', [
+    ...app.options.getValue('ignoredHighlightLanguages'), // as configured, if typedoc.json ever ignores some
     ...loaded,
     ...Object.entries(aliases)
       .filter(([, lang]) => loaded.includes(lang))
