@@ -52,7 +52,8 @@ function htmlFiles(dir: string): string[] {
  * steps, the same exit status — but in this worker, whose TypeScript program (test/helpers/tsProgram.ts) has already
  * parsed and bound the sources, the lib and the packages' types: TypeDoc's program (its own compiler options, from
  * tsconfig.types.json) takes those files instead of parsing them again in a child process, about 4 of TypeDoc's 10 s.
- * The site and the JSON model are byte for byte those of `npm run docs` (compared when this was written).
+ * The site and the JSON model are byte for byte those of `npm run docs` (compared when this was written), but for the
+ * code blocks, which are not coloured (see below).
  */
 async function typedoc(args: string[]): Promise<{ status: number; project?: td.ProjectReflection }> {
   // the readers read typedoc.json and package.json from the working directory, as `npm run docs` does
@@ -66,6 +67,19 @@ async function typedoc(args: string[]): Promise<{ status: number; project?: td.P
   ]);
   const strict = app.options.getValue('treatWarningsAsErrors');
   if (app.logger.hasErrors() || (strict && app.logger.hasWarnings())) return { status: 1 };
+  // The site's code blocks are not coloured: colouring them (Shiki's grammars, ~2 s of CPU for the ~170 blocks) is
+  // not checked here and cannot warn. TypeDoc warns about a block's language only when it is not loaded, and an ignored
+  // language counts as loaded, so ignoring languages it loads anyway (each of highlightLanguages, and the aliases the
+  // docs use, which it loads with their grammar) leaves every warning as it was.
+  const loaded = app.options.getValue('highlightLanguages');
+  const aliases = { ts: 'typescript', js: 'javascript', sh: 'bash' };
+  app.options.setValue('ignoredHighlightLanguages', [
+    ...app.options.getValue('ignoredHighlightLanguages'), // as configured, if typedoc.json ever ignores some
+    ...loaded,
+    ...Object.entries(aliases)
+      .filter(([, lang]) => loaded.includes(lang))
+      .map(([alias]) => alias),
+  ]);
   // TypeDoc's entry points (its `resolve` strategy): each entry file of the program, named by its path below the
   // display base path or the entry points' common directory (each entry file's @module tag then names it after its
   // import path)
