@@ -16,7 +16,7 @@ const tableBA = () => (table ??= um(['compare', B, A, '--resamples', '20', '--se
 describe('um compare A B', () => {
   it('prints comparePaired’s result for the two files (JSON): every metric, B − A, its interval and a verdict that follows it', async () => {
     // the issue's order: A = the MLP, B = logistic regression (SCE printed "B better" above an interval > 0). 20
-    // resamples: the CLI's part is to print the library's result; test/bootstrap/comparePaired.test.ts runs 100
+    // resamples: the CLI's part is to print the library's result; test/bootstrap/ tests the intervals
     const r = await um(['compare', B, A, '--resamples', '20', '--seed', '4', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout) as {
