@@ -14,7 +14,7 @@ import type { PresetName } from '../presets/presets.js';
 import { VERSION } from '../version.js';
 import { CHART_STEPS, reportCharts, SMOOTH_RESAMPLES, type Prepared, type Streamed } from './reportCharts.js';
 import { warningSink, type ReportWarning } from './reportWarnings.js';
-import { reportResampling } from './resampling.js';
+import { reportResampling, sameRows } from './resampling.js';
 import { comparisonOf, modelSummary, type ReportComparison, type ReportIntervals } from './summary.js';
 import type { PairedComparison } from '../bootstrap/comparePaired.js';
 
@@ -168,6 +168,22 @@ export interface Report {
  * ```
  */
 export async function createReport(models: readonly ReportModel[], options: ReportOptions = {}): Promise<Report> {
+  return made(models, options, true);
+}
+
+/**
+ * {@link createReport}'s report without its charts (internal): the same checks, evaluations, intervals, summary and
+ * comparisons, with `charts` empty and no chart's notes — for the tests whose subject is the summary and the intervals
+ * (computing the charts' data is most of a report's work when nothing is drawn).
+ */
+export function reportWithoutCharts(
+  models: readonly ReportModel[],
+  options: Omit<ReportOptions, 'svg' | 'onProgress'> = {},
+): Promise<Report> {
+  return made(models, options, false);
+}
+
+async function made(models: readonly ReportModel[], options: ReportOptions, drawCharts: boolean): Promise<Report> {
   const fn = 'createReport';
   if (!Array.isArray(models) || models.length === 0)
     fail('UM_EMPTY', fn, 'models', 'hold at least one model', { value: Array.isArray(models) ? 0 : models });
@@ -211,7 +227,7 @@ export async function createReport(models: readonly ReportModel[], options: Repo
     if (m.summary !== undefined) SUMMARY(fn, `models[${j}].summary`, m.summary);
   });
   // errors of the metrics and charts computed for a model name the model (`createReport: model "b": labels[3] …`)
-  return withinAsync(fn, () => build(fn, models, options));
+  return withinAsync(fn, () => build(fn, models, options, drawCharts));
 }
 
 /** The parts of a streamed model's summary that the report reads (its tables are checked by the diagrams). */
@@ -221,7 +237,12 @@ const SUMMARY = record({
   uncertainty: record({}),
 });
 
-async function build(fn: string, models: readonly ReportModel[], options: ReportOptions): Promise<Report> {
+async function build(
+  fn: string,
+  models: readonly ReportModel[],
+  options: ReportOptions,
+  drawCharts: boolean,
+): Promise<Report> {
   const at = <T>(m: { name: string }, call: () => T): T => within(fn, call, `model ${JSON.stringify(m.name)}`);
   const hasOod = models.some((m) => m.ood !== undefined);
   let total = 2 * models.length + Math.max(0, models.length - 1) + CHART_STEPS + (hasOod ? 1 : 0);
@@ -373,23 +394,25 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
         `${x.name}: streamed (${x.result.n} rows in constant memory) — metrics and reliability diagrams only (with the confidence histogram); the intervals, comparisons, equal-mass, smooth and class-wise diagrams, curves, bin and temperature sweeps need every row (run without --stream)`,
     ),
   );
-  const charts = await reportCharts({
-    fn,
-    prepared,
-    summarized,
-    binning,
-    numClasses: classes?.numClasses,
-    classNames: models[0]?.classes ?? null,
-    confidence,
-    seed,
-    bandResamples: Math.min(SMOOTH_RESAMPLES, options.resamples ?? SMOOTH_RESAMPLES),
-    svg: options.svg ?? true,
-    hasOod,
-    notes,
-    step,
-    grow: () => total++,
-    at,
-  });
+  const charts = !drawCharts
+    ? []
+    : await reportCharts({
+        fn,
+        prepared,
+        summarized,
+        binning,
+        numClasses: classes?.numClasses,
+        classNames: models[0]?.classes ?? null,
+        confidence,
+        seed,
+        bandResamples: Math.min(SMOOTH_RESAMPLES, options.resamples ?? SMOOTH_RESAMPLES),
+        svg: options.svg ?? true,
+        hasOod,
+        notes,
+        step,
+        grow: () => total++,
+        at,
+      });
   return {
     title: options.title ?? 'Uncertainty report',
     version: VERSION,
@@ -401,11 +424,4 @@ async function build(fn: string, models: readonly ReportModel[], options: Report
     summary: { models: summaries.map(({ name, lines }) => ({ name, lines })), comparisons },
     intervals: { resamples: options.resamples ?? 200, level: 0.95, seed, models: summaries.map((x) => x.table) },
   };
-}
-
-/** Whether two label arrays are the same rows (a paired comparison's precondition) (internal). */
-function sameRows(a: Labels, b: Labels): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (Number(a[i]) !== Number(b[i])) return false;
-  return true;
 }

@@ -204,3 +204,10 @@ function tableOf(r: Resampled): Record<string, ReportInterval | null> {
   }
   return out;
 }
+
+/** Whether two label arrays are the same rows (a paired comparison's precondition) (internal). */
+export function sameRows(a: Labels, b: Labels): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (Number(a[i]) !== Number(b[i])) return false;
+  return true;
+}

@@ -17,22 +17,52 @@ const D = 'examples/data/';
 // these tests read no interval or verdict (test/report/ does): few resamples still run that code, at a tenth of the cost
 const FEW = ['--resamples', '20'];
 const F = (name: string) => `test/fixtures/files/${name}`;
-/** An HTML report with --ood, made once for the two tests that read it. */
-const oodHtml = join(dir, 'ood.html');
-let ood: ReturnType<typeof um> | undefined;
-const oodReport = () =>
-  (ood ??= um(['report', `${D}logreg_test.csv`, '--ood', `${D}mlp_overfit_test.csv`, ...FEW, '-o', oodHtml]));
 /**
  * The first 400 rows of logreg_test (all ten classes) as a CSV, written once: what the tests below compare (the
- * output formats, the input formats) does not depend on the number of rows; a report's cost grows with them.
+ * output formats, the input formats, the OoD chart's presence) does not depend on the number of rows; a report's cost
+ * grows with them. The first 400 of mlp_overfit_test are the OoD predictions.
  */
 const all = exampleCsv('logreg_test');
 const [labels, probs] = [all.labels.slice(0, 400), all.probs.slice(0, 400)];
+const csv = (file: string, ys: readonly number[], ps: readonly (readonly number[])[]) =>
+  writeFileSync(
+    file,
+    `label,${ps[0]?.map((_, k) => `p_${k}`).join(',')}\n${ys.map((y, i) => `${y},${ps[i]?.join(',')}`).join('\n')}\n`,
+  );
 const csvFile = join(dir, 'logreg.csv');
-writeFileSync(
-  csvFile,
-  `label,${probs[0]?.map((_, k) => `p_${k}`).join(',')}\n${labels.map((y, i) => `${y},${probs[i]?.join(',')}`).join('\n')}\n`,
-);
+csv(csvFile, labels, probs);
+const oodFile = join(dir, 'mlp.csv');
+const mlp = exampleCsv('mlp_overfit_test');
+csv(oodFile, mlp.labels.slice(0, 400), mlp.probs.slice(0, 400));
+/**
+ * The first `rows` rows of a bundled .npy file (labels [N] or members [S, N, C], C order) as a new .npy file: the same
+ * header with its shape changed (padded to the same length), then each member's first rows.
+ */
+function firstRows(name: string, rows: number): string {
+  const b = readFileSync(`${D}${name}.npy`);
+  const start = 10 + b.readUInt16LE(8);
+  const header = b.subarray(10, start).toString('latin1');
+  const shape = (/'shape': \(([^)]*)\)/.exec(header)?.[1] ?? '').split(',').filter((x) => x.trim() !== '');
+  const [members, n, c] = shape.length === 1 ? [1, Number(shape[0]), 1] : shape.map(Number);
+  const item = Number(/'descr': '<[fi](\d)'/.exec(header)?.[1]);
+  const cut = shape.length === 1 ? `(${rows},)` : `(${members}, ${rows}, ${c})`;
+  const head = header.replace(/'shape': \([^)]*\)/, `'shape': ${cut}`).trimEnd();
+  const row = (c as number) * item;
+  const data = Array.from({ length: members as number }, (_, s) => {
+    const from = start + s * (n as number) * row;
+    return b.subarray(from, from + rows * row);
+  });
+  const file = join(dir, `${name}.npy`);
+  writeFileSync(
+    file,
+    Buffer.concat([b.subarray(0, 10), Buffer.from(`${head.padEnd(header.length - 1)}\n`, 'latin1'), ...data]),
+  );
+  return file;
+}
+/** An HTML report with --ood, made once for the two tests that read it. */
+const oodHtml = join(dir, 'ood.html');
+let ood: ReturnType<typeof um> | undefined;
+const oodReport = () => (ood ??= um(['report', csvFile, '--ood', oodFile, ...FEW, '-o', oodHtml]));
 type ReportJson = { models: { evaluation: Record<string, unknown> }[]; charts: unknown[] };
 /** `um report csvFile --json -o <file>`, run once for the two tests that read it. */
 const csvJsonFile = join(dir, 'r.json');
@@ -56,11 +86,12 @@ describe('um report', () => {
   });
   it('an ensemble of members, with --title', async () => {
     const out = join(dir, 'e.html');
+    // the first 400 rows of the bundled ensemble (all ten classes): the command's handling of members is the subject
     const r = await um([
       'report',
-      `${D}deep_ensemble_test_member_logits.npy`,
+      firstRows('deep_ensemble_test_member_logits', 400),
       '--labels',
-      `${D}test_labels.npy`,
+      firstRows('test_labels', 400),
       '--input',
       'logits',
       '--title',
@@ -74,6 +105,9 @@ describe('um report', () => {
     expect(html).toContain('<title>Deep ensemble</title>');
     expect(html).toContain('5 members (charts show their mean prediction)');
     expect(html).toContain('data-metric="mutualInformation"');
+    expect(html).toMatch(
+      /<strong>deep_ensemble_test_member_logits<\/strong>[^:]*: 400 examples, 10 classes, 5 members/,
+    );
   });
   it('JSON Lines and Parquet give the same report numbers as the CSV', async () => {
     // the rows of csvFile: what is compared is how each format is read

@@ -13,7 +13,6 @@ import { renderSvg } from '../../src/plot/index.js';
 import { uniforms } from '../helpers/minstd.js';
 import { createReport, reportHtml, reportJson, reportMarkdown, type Report } from '../../src/report/index.js';
 import { bundled } from '../helpers/npy.js';
-import { fourRowModel } from '../helpers/reportModels.js';
 import { FAST, logreg, mlp, TWO, twoReport } from './twoModels.js';
 
 type Spec = { usermeta: { drawn: string; classes?: number[] }; data: { values: unknown[] } };
@@ -32,9 +31,25 @@ const progressedReport = () =>
     onProgress: (done, total, label) => steps.push(`${done}/${total} ${label}`),
   }));
 
-/** A four-row report whose model name and source need escaping, rendered once (the escaping and damage tests). */
+/**
+ * A three-row report of a model that is always right, whose name and source need escaping, rendered once: the
+ * always-right, escaping and damage tests read it (a small rendered report with a note about its name).
+ */
+const HOSTILE = '<img src=x onerror=alert(1)>';
 let hostile: Promise<Report> | undefined;
-const hostileReport = () => (hostile ??= createReport([fourRowModel('<img src=x onerror=alert(1)>', 'a"b.csv')]));
+const hostileReport = () =>
+  (hostile ??= createReport([
+    {
+      name: HOSTILE,
+      source: 'a"b.csv',
+      labels: [0, 1, 0],
+      scores: [
+        [0.9, 0.1],
+        [0.2, 0.8],
+        [0.6, 0.4],
+      ],
+    },
+  ]));
 
 describe('createReport', () => {
   it('evaluates every model exactly as evaluate does and draws twelve charts', async () => {
@@ -92,20 +107,12 @@ describe('createReport', () => {
     expect(r.models[0]?.numMembers).toBe(5);
   });
   it('a model that is always right is left out of ROC and PR with a note; the report still renders', async () => {
-    const r = await createReport([
-      {
-        name: 'perfect',
-        labels: [0, 1, 0],
-        scores: [
-          [0.9, 0.1],
-          [0.2, 0.8],
-          [0.6, 0.4],
-        ],
-      },
-    ]);
+    const r = await hostileReport();
     expect(r.charts.map((c) => c.id)).not.toContain('roc');
-    expect(r.notes[0]).toMatch(
-      /^perfect: left out of the ROC and precision–recall charts \(labels must hold both correct predictions and wrong predictions/,
+    expect(r.charts.every((c) => c.svg.startsWith('<svg'))).toBe(true);
+    expect(r.notes[0]?.startsWith(HOSTILE)).toBe(true);
+    expect(r.notes[0]?.slice(HOSTILE.length)).toMatch(
+      /^: left out of the ROC and precision–recall charts \(labels must hold both correct predictions and wrong predictions/,
     );
     expect(r.models[0]?.evaluation.auroc).toBeNull();
   });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparePaired, evaluate } from '../../src/index.js';
 import { createReport, reportHtml, type Report } from '../../src/report/index.js';
+import { reportWithoutCharts } from '../../src/report/createReport.js';
 import { metricRows } from '../../src/report/metricRows.js';
 import { VERDICT_METRICS } from '../../src/report/verdicts.js';
 import { exampleCsv } from '../helpers/data.js';
@@ -32,8 +33,12 @@ function simulate(seed: number, n: number, c: number, sharpness: number[]): { la
 }
 
 const quiet = () => undefined;
-/** The summary, intervals and verdicts are these tests' subject: the charts are not rendered. */
-const NO_SVG = { resamples: 20, svg: false };
+/**
+ * The summary, intervals and verdicts are these tests' subject: their reports are made without charts
+ * (reportWithoutCharts, createReport's own computation short of the charts; the HTML test below checks that it is
+ * createReport's report without its charts).
+ */
+const FEW = { resamples: 20 };
 
 describe('the comparison verdicts', () => {
   it('say only what their paired interval supports, and equal comparePaired’s (um compare’s) on seeded simulations', async () => {
@@ -45,12 +50,12 @@ describe('the comparison verdicts', () => {
       [4, 2, 0.5],
     ] as const) {
       const { labels, models } = simulate(seed, 300, 3, [sa, sb]);
-      const r = await createReport(
+      const r = await reportWithoutCharts(
         [
           { name: 'A', labels, scores: models[0] as number[][] },
           { name: 'B', labels, scores: models[1] as number[][] },
         ],
-        { resamples: 60, seed, svg: false },
+        { resamples: 60, seed },
       );
       const c = r.summary.comparisons[0];
       expect(c?.a).toBe('A');
@@ -88,12 +93,12 @@ describe('the comparison verdicts', () => {
   it('on the bundled examples: logreg is better calibrated by ECE, mlp_overfit more accurate; UCE and NLL undecided', async () => {
     const mlp = exampleCsv('mlp_overfit_test');
     const logreg = exampleCsv('logreg_test');
-    const r = await createReport(
+    const r = await reportWithoutCharts(
       [
         { name: 'mlp_overfit', labels: mlp.labels, scores: mlp.probs },
         { name: 'logreg', labels: logreg.labels, scores: logreg.probs },
       ],
-      { resamples: 100, svg: false },
+      { resamples: 100 },
     );
     const s = r.summary.comparisons[0]?.sentences ?? [];
     expect(s[0]).toMatch(
@@ -113,13 +118,13 @@ describe('the per-model summary', () => {
   it('names the direction of miscalibration and the temperature that fixes it, on seeded over- and under-confident models', async () => {
     for (const seed of [11, 12, 13]) {
       const { labels, models } = simulate(seed, 600, 4, [3, 0.3]);
-      const r = await createReport([{ name: 'sharp', labels, scores: models[0] as number[][] }], NO_SVG);
+      const r = await reportWithoutCharts([{ name: 'sharp', labels, scores: models[0] as number[][] }], FEW);
       const [accuracy, direction, where, temperature] = r.summary.models[0]?.lines ?? [];
       expect(accuracy).toMatch(/^Accuracy [\d.]+ \(95% interval [\d.]+ … [\d.]+\); ECE .*; UCE .*\.$/);
       expect(direction).toMatch(/^Over-confident on average/);
       expect(where).toMatch(/over-confident at confidence/);
       expect(temperature).toMatch(/^Temperature scaling with T = \d\.\d+ \(softening/);
-      const u = await createReport([{ name: 'soft', labels, scores: models[1] as number[][] }], NO_SVG);
+      const u = await reportWithoutCharts([{ name: 'soft', labels, scores: models[1] as number[][] }], FEW);
       expect(u.summary.models[0]?.lines[1]).toMatch(/^Under-confident on average/);
       expect(u.summary.models[0]?.lines[3]).toMatch(/T = 0\.\d+ \(sharpening/);
     }
@@ -132,6 +137,10 @@ describe('the per-model summary', () => {
       seed: 7,
       svg: false,
     });
+    // the report the other tests read is this one without its charts (same checks, numbers and sentences)
+    expect(
+      await reportWithoutCharts([{ name: 'm', labels, scores: models[0] as number[][] }], { resamples: 40, seed: 7 }),
+    ).toEqual({ ...r, charts: [] });
     const e = evaluate(labels, models[0] as number[][], { onWarning: quiet }) as unknown as Record<string, number>;
     const table = r.intervals.models[0] ?? {};
     expect(Object.keys(table).sort()).toEqual(
@@ -159,20 +168,20 @@ describe('★ marks a model best only beyond the noise', () => {
   const stars = (r: Report) => Object.fromEntries(metricRows(r).map((row) => [row.key, row.best]));
   it('never on ties (a model against itself), and with two models exactly where the paired verdict names one', async () => {
     const { labels, models } = simulate(31, 300, 3, [1, 1.1]);
-    const same = await createReport(
+    const same = await reportWithoutCharts(
       [
         { name: 'a', labels, scores: models[0] as number[][] },
         { name: 'b', labels, scores: models[0] as number[][] },
       ],
-      { resamples: 30, svg: false },
+      { resamples: 30 },
     );
     expect(Object.values(stars(same)).flat()).toEqual([]);
-    const close = await createReport(
+    const close = await reportWithoutCharts(
       [
         { name: 'a', labels, scores: models[0] as number[][] },
         { name: 'b', labels, scores: models[1] as number[][] },
       ],
-      { resamples: 30, svg: false },
+      { resamples: 30 },
     );
     const s = stars(close);
     for (const m of close.summary.comparisons[0]?.metrics ?? []) {
@@ -181,9 +190,9 @@ describe('★ marks a model best only beyond the noise', () => {
   }, 120_000);
   it('with three models, only where the best interval does not overlap the others', async () => {
     const { labels, models } = simulate(32, 300, 3, [1, 4, 0.2]);
-    const r = await createReport(
+    const r = await reportWithoutCharts(
       models.map((scores, j) => ({ name: `m${j}`, labels, scores })),
-      { resamples: 30, svg: false },
+      { resamples: 30 },
     );
     expect(r.summary.comparisons.map((c) => `${c.b} vs ${c.a}`)).toEqual(['m1 vs m0', 'm2 vs m0']);
     for (const row of metricRows(r)) {
