@@ -71,12 +71,25 @@ export class GridStore implements Store {
     });
   }
 
+  /**
+   * Adds the other store's cells. Most of a grid's cells are empty (2^cellBits · 80 cells per group, whatever the
+   * rows), and an empty cell holds +0 in every field (add and fromJSON write only the cells they count; a sum that
+   * starts at +0 never becomes −0): it is skipped, and a group this store has not yet is copied — the bits of adding
+   * every field, at a fraction of the work.
+   */
   merge(other: Store): void {
     const o = other as GridStore;
     o.cells.forEach((c, k) => {
       if (c === undefined) return;
-      const mine = this.group(k);
-      for (let j = 0; j < c.length; j++) mine[j] = (mine[j] as number) + (c[j] as number);
+      const mine = this.cells[k];
+      if (mine === undefined) {
+        this.cells[k] = c.slice();
+        return;
+      }
+      for (let j = 0; j < c.length; j += FIELDS) {
+        if (c[j] === 0) continue;
+        for (let f = j; f < j + FIELDS; f++) mine[f] = (mine[f] as number) + (c[f] as number);
+      }
     });
   }
 

@@ -241,7 +241,10 @@ const CASES: readonly Case[] = [
 ];
 
 describe('class-wise bins: class columns and sweeps equal the brute force', () => {
-  it('lent, kept, in batches merged through JSON, and fed as selected pairs: every class bit for bit', () => {
+  // one brute force per case serves every path (the JavaScript passes and the blocks of classes had data and brute
+  // forces of their own): lent, kept, merged and through JSON, by the JavaScript passes, in several blocks of
+  // classes, and fed as selected pairs
+  it('lent, kept, merged through JSON, JavaScript passes, blocks of classes, selected pairs: every class bit for bit', () => {
     const rng = createRng('test', 1701);
     for (const cs of CASES) {
       const { n, c } = cs;
@@ -292,6 +295,34 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         );
       }
 
+      if (n >= 3000 && cs.kind.endsWith('32')) {
+        // the JavaScript passes (reference backend) give the bins the WebAssembly column kernel gives
+        // (useKernels returns the backend in effect, not the previous one: the default is restored explicitly)
+        useKernels('reference');
+        try {
+          const js = new Accumulator('test', requests, c);
+          js.add(batch);
+          expectSame(readAll(js, requests, c), want, `${label} reference backend`);
+        } finally {
+          useKernels('wasm');
+        }
+      }
+
+      if (n * c >= 2000) {
+        // several blocks of classes: thresholds keeping most entries (null, −1, 0.01 on most kinds) are read by
+        // blocks, those keeping few (0.5, the largest score of class 0) sparse, in one pass
+        const previous = columnBlockBytes(4096);
+        try {
+          for (const keep of [false, true]) {
+            const acc = new Accumulator('test', requests, c);
+            acc.add(batch, keep);
+            expectSame(readAll(acc, requests, c), want, `${label} blocks keep=${keep}`);
+          }
+        } finally {
+          columnBlockBytes(previous);
+        }
+      }
+
       // the pairs every entry used to be copied into (selectPairs), through the same stores
       const pairs = new Accumulator('test', requests, c);
       pairs.requests.forEach((r, i) => {
@@ -301,51 +332,6 @@ describe('class-wise bins: class columns and sweeps equal the brute force', () =
         else (store as KeptEntriesStore).add(sel);
       });
       expectSame(readAll(pairs, requests, c), want, `${label} pairs`);
-    }
-  });
-
-  it('the JavaScript passes (reference backend) give the bins the WebAssembly column kernel gives', () => {
-    const rng = createRng('test', 1704);
-    // useKernels returns the backend in effect, not the previous one: the default is restored explicitly
-    useKernels('reference');
-    try {
-      for (const cs of CASES.filter((x) => x.n >= 3000 && x.kind.endsWith('32'))) {
-        const { n, c } = cs;
-        const data = scoresOf(cs.kind, n, c, rng);
-        const y = Int32Array.from({ length: n }, () => rng.integer(c));
-        const requests = requestsOf(cs.precision, [null, data[rng.integer(n * c)] as number, 0.01]);
-        const batch = batchOf(data, y, undefined, c);
-        const acc = new Accumulator('test', requests, c);
-        acc.add(batch);
-        expectSame(readAll(acc, requests, c), reference(batch, requests, 1), `${cs.kind} N=${n} C=${c}`);
-      }
-    } finally {
-      useKernels('wasm');
-    }
-  });
-
-  it('several blocks of classes, and thresholds read sparse or by blocks, give the same bins', () => {
-    const rng = createRng('test', 1702);
-    const previous = columnBlockBytes(4096);
-    try {
-      for (const cs of CASES.filter((x) => x.n * x.c >= 2000)) {
-        const { n, c } = cs;
-        const data = scoresOf(cs.kind, n, c, rng);
-        const y = Int32Array.from({ length: n }, () => rng.integer(c));
-        const w = weightsOf(cs.weights, n, rng);
-        const unit = cs.weights === 'scaled' ? 2 ** -8 : 1;
-        // 0: a threshold keeping most entries (read by blocks); 0.6: few (read sparse, in one pass)
-        const requests = requestsOf(cs.precision, [null, 0, 0.6]);
-        const batch = batchOf(data, y, w, c);
-        const want = reference(batch, requests, unit);
-        for (const keep of [false, true]) {
-          const acc = new Accumulator('test', requests, c);
-          acc.add(batch, keep);
-          expectSame(readAll(acc, requests, c), want, `${cs.kind} N=${n} C=${c} keep=${keep}`);
-        }
-      }
-    } finally {
-      columnBlockBytes(previous);
     }
   });
 });
