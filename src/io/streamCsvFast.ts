@@ -86,9 +86,11 @@ export async function* streamCsvFast(
     done: false,
     rest: { start, end, header: header as string[], firstLine: line, firstRow },
   });
-  // the partial line of a step moves to the front of the next one: room for one step and one record
+  // the partial line of a step moves to the front of the next one: room for one step and one record, neither more
+  // than the range holds (a buffer of 20 MiB, zero-filled for every file, was most of the time of reading a small one)
   const chunk = FAST_CSV.chunkBytes;
-  const work = Buffer.alloc(chunk + MAX_RECORD_BYTES + 2);
+  const total = Math.max(0, end - position);
+  const work = Buffer.alloc(Math.min(chunk, total) + Math.min(MAX_RECORD_BYTES, total) + 2);
   let length = 0; // bytes in `work`
   let base = position; // file offset of work[0]
   let atEnd = false;
@@ -102,9 +104,11 @@ export async function* streamCsvFast(
     atEnd = got === 0 || position + got >= end;
     position += got;
     length += got;
+    // the bytes read so far: a line end is looked for in them only, not in the rest of the buffer
+    const data = work.subarray(0, length);
     let from = 0;
     for (;;) {
-      let nl = work.indexOf(10, from);
+      let nl = data.indexOf(10, from);
       if (nl < 0 || nl >= length) {
         if (!atEnd || from >= length) break;
         nl = length; // the last line, without a line end
