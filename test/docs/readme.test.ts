@@ -2,6 +2,7 @@
  * The README stays true for a newcomer: its library snippets run and their checked lines hold, its CLI examples run on
  * the bundled data, its table names only real exports, its links resolve, and it speaks no insider language.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,7 +96,7 @@ describe('README', () => {
   });
 
   it('the "which function" table names only real exports', async () => {
-    const table = readme.slice(readme.indexOf('## Which function do I want?'), readme.indexOf('## Errors'));
+    const table = readme.slice(readme.indexOf('## Which function do I want?'), readme.indexOf('## Speed'));
     const exported = new Set<string>();
     for (const entry of Object.keys(ENTRIES))
       for (const name of Object.keys(await (MODULES[entry] as () => Promise<object>)())) exported.add(name);
@@ -118,6 +119,16 @@ describe('README', () => {
       .map((m) => m[1] as string)
       .filter((t) => !/^[a-z]+:/.test(t) && !existsSync(`${repoRoot}${t}`));
     expect(broken).toEqual([]);
+  });
+
+  it('shows the speed table bench/e2e/run.mjs renders from bench/results.json (npm run bench measures it)', () => {
+    const r = spawnSync(process.execPath, [`${repoRoot}bench/e2e/run.mjs`, '--render', '--readme'], {
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const block = /<!-- speed:start -->\n([\s\S]*?)\n<!-- speed:end -->/.exec(readme)?.[1];
+    expect(block).toBe(r.stdout.trimEnd());
+    expect(block).toMatch(/^Measured \d{4}-\d{2}-\d{2} on \d+ × .+ \| \*\*\d+\.\d{2}×\*\* \|/s);
   });
 
   it('speaks to a newcomer: no insider references', () => {
