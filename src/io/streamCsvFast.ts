@@ -110,7 +110,14 @@ export async function* streamCsvFast(
     for (;;) {
       let nl = data.indexOf(10, from);
       if (nl < 0 || nl >= length) {
-        if (!atEnd || from >= length) break;
+        if (from >= length) break;
+        if (!atEnd) {
+          // the partial line moves on to the next step, unless it is already longer than a record: then (it would
+          // not fit the buffer with the next step) the general parser takes over and reports it
+          if (length - from <= MAX_RECORD_BYTES) break;
+          if (rows !== undefined && rows.count > 0) yield batch();
+          return header === undefined ? { done: false, rest: null } : handOver(base + from);
+        }
         nl = length; // the last line, without a line end
       }
       const stop = nl > from && work[nl - 1] === 13 ? nl - 1 : nl;
