@@ -144,17 +144,17 @@ export async function* streamParquet(
     }
   });
   // row groups as they are read: a huge declared count must not be laid out before the first read fails
-  function* groups(): Generator<[number, number]> {
+  function* groups(): Generator<[number, number, number]> {
     let at = 0;
-    for (const g of metadata.row_groups) {
+    for (const [k, g] of metadata.row_groups.entries()) {
       const end = at + Number(g.num_rows);
-      yield [at, end];
+      yield [k, at, end];
       at = end;
     }
   }
   // every column when none is wanted (the batch then says which columns it expected)
   const read = wanted.length > 0 ? wanted : top;
-  for (const [groupStart, groupEnd] of groups()) {
+  for (const [group, groupStart, groupEnd] of groups()) {
     if (groupEnd === groupStart) continue;
     if (rowRange !== undefined && (groupEnd <= rowRange[0] || groupStart >= rowRange[1])) continue;
     // a row group is decoded whole, once: asking hyparquet for each batch's rows decoded the group again per batch
@@ -169,6 +169,18 @@ export async function* streamParquet(
         path,
         `rows ${groupStart}…${groupEnd - 1} cannot be read (${error instanceof Error ? error.message : String(error)})`,
       );
+    }
+    // every column holds the group's declared rows: more would be cut off silently below, fewer leave a gap (the
+    // metadata check above does not see a list column's rows)
+    for (const name of read) {
+      const held = (chunks.get(name) ?? []).reduce((sum, c) => sum + c.data.length, 0);
+      if (held !== groupEnd - groupStart)
+        fileFail(
+          'UM_FILE_FORMAT',
+          fn,
+          path,
+          `row group ${group} declares ${groupEnd - groupStart} rows, but its column ${JSON.stringify(name)} holds ${held}`,
+        );
     }
     for (let start = groupStart; start < groupEnd; start += 2 * batchRows) {
       const end = Math.min(groupEnd, start + 2 * batchRows);

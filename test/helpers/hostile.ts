@@ -68,14 +68,28 @@ function probabilities(n: number, c: number, seed: number): number[] {
   return out;
 }
 
-/** A Parquet file of 3 rows whose footer metadata is edited by `edit` (row counts the data does not hold). */
-function parquet(edit: (m: FileMetaData & { num_rows: bigint }) => void): Buffer {
+/**
+ * A Parquet file of 3 rows whose footer metadata is edited by `edit` (row counts the data does not hold): a label and
+ * two score columns, or (`list`) only a list column of probabilities, whose rows the metadata's value counts do not show.
+ */
+function parquet(edit: (m: FileMetaData & { num_rows: bigint }) => void, list = false): Buffer {
   const buf = parquetWriteBuffer({
-    columnData: [
-      { name: 'label', data: [0, 1, 1], type: 'INT32' },
-      { name: 'p_0', data: [0.9, 0.2, 0.4], type: 'DOUBLE' },
-      { name: 'p_1', data: [0.1, 0.8, 0.6], type: 'DOUBLE' },
-    ],
+    columnData: list
+      ? [
+          {
+            name: 'probs',
+            data: [
+              [0.9, 0.1],
+              [0.2, 0.8],
+              [0.4, 0.6],
+            ],
+          },
+        ]
+      : [
+          { name: 'label', data: [0, 1, 1], type: 'INT32' },
+          { name: 'p_0', data: [0.9, 0.2, 0.4], type: 'DOUBLE' },
+          { name: 'p_1', data: [0.1, 0.8, 0.6], type: 'DOUBLE' },
+        ],
   });
   const m = parquetMetadata(buf) as FileMetaData & { num_rows: bigint };
   const metaLength = new DataView(buf).getUint32(buf.byteLength - 8, true);
@@ -288,6 +302,14 @@ export function hostileFiles(dir: string): HostileCase[] {
       (m.row_groups[0] as { num_rows: bigint }).num_rows = 2n;
     }),
     { expect: fmt(/rows-fewer\.parquet: row group 0 declares 2 rows, but its column "label" holds 3 values/) },
+  );
+  put(
+    'rows-list-fewer.parquet',
+    parquet((m) => {
+      m.num_rows = 2n;
+      (m.row_groups[0] as { num_rows: bigint }).num_rows = 2n;
+    }, true),
+    { expect: fmt(/rows-list-fewer\.parquet: row group 0 declares 2 rows, but its column "probs" holds 3/) },
   );
   put(
     'rows-disagree.parquet',
