@@ -151,12 +151,21 @@ export function readmeTable(report) {
     const c = r.numpy.find((x) => x.script === script);
     const cells = [
       what,
-      `${f(r.um.medianWall, 2)} s`,
-      c ? `${f(c.medianWall, 2)} s` : `– (${f(r.MBps, 0)} MB/s)`,
+      c ? `${f(r.um.medianWall, 2)} s` : `${f(r.um.medianWall, 2)} s (${f(r.MBps, 0)} MB/s)`,
+      c ? `${f(c.medianWall, 2)} s` : 'not run',
       c ? `**${f(c.ratio, 2)}×**` : '–',
       `${f(r.um.medianRssMB / r.fileMB, 2)}×`,
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }
+  const shown = README_ROWS.map(([id]) => byId.get(id)).filter((r) => r !== undefined);
+  const differ = shown.filter((r) => r.agreement.disagree.length > 0 || r.agreement.missing);
+  const largest = Math.max(...shown.map((r) => r.agreement.maxRel ?? 0));
+  lines.push(
+    '',
+    differ.length === 0
+      ? `Every value \`um\` printed in these runs agrees with numpy's within ${largest.toExponential(0)} relative (checked against 1e-9).`
+      : `Values differing from numpy's by more than 1e-9 relative: ${differ.map((r) => `\`${r.id}\``).join(', ')} (see the full table).`,
+  );
   return lines.join('\n');
 }

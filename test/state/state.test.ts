@@ -155,6 +155,8 @@ const datasets = [
   // instead of sorting a copy (a class's entries, all kept), at two thirds of its updates and brute forces
   ...['mc_n5000_c10_overconf', 'mc_n100_c10_underconf', 'ties_maxprob_c3', 'exact_zero_one_c3'].map((id) => {
     const rows = id === 'mc_n5000_c10_overconf' ? SELECT_MIN + 200 : undefined;
+    // (a cut, not the whole case: were SELECT_MIN raised past it, the slice would no longer reach the selection)
+    if (rows !== undefined && rows >= 5000) throw new Error(`SELECT_MIN + 200 = ${rows} is not a cut of 5 000 rows`);
     return { name: id, labels: loadCase(id).labels.slice(0, rows), probs: loadCase(id).probs.slice(0, rows) };
   }),
 ];
