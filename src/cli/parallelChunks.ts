@@ -98,7 +98,14 @@ export class ChunkWorkers {
                 current = k;
                 w.once('message', (reply: Reply) => {
                   if (reply.ok) {
-                    arrived(k, reply.result);
+                    // `consume` (the merge) may throw: the pass fails with its error, as for a worker's (thrown in
+                    // this listener, it was an uncaught exception)
+                    try {
+                      arrived(k, reply.result);
+                    } catch (error) {
+                      reject(error instanceof Error ? error : new Error(String(error)));
+                      return;
+                    }
                     send();
                   } else if ('code' in reply)
                     reject(new UMError(reply.code, reply.message, { fn: tasks[k]?.command ?? 'um' }));

@@ -72,6 +72,15 @@ describe('ChunkWorkers', () => {
           // two workers started for the first pass, none after (a pass used to start its own)
           expect(pool.started, `pass ${pass}`).toBe(2);
         }
+        // an error of `consume` (the merge) is the pass's error (not an uncaught exception), and ends the pool
+        let consumed = 0;
+        await expect(
+          pool.reduce(tasks, () => {
+            if (++consumed === 2) throw new UMError('UM_OPTION', 'um metrics: chunks disagree', { fn: 'um metrics' });
+          }),
+        ).rejects.toThrow('um metrics: chunks disagree');
+        expect((pool as unknown as { workers: unknown[] }).workers).toEqual([]);
+        await pool.reduce(tasks, () => undefined);
         // an error a worker raises between passes is the next pass's error (not an uncaught exception), and ends the pool
         const idle = (pool as unknown as { workers: { emit(e: string, x: Error): void }[] }).workers[1];
         idle?.emit('error', new Error('idle worker failed'));
