@@ -39,7 +39,9 @@ export async function planChunks(path: string, options: ReadOptions, chunkRows =
 async function planCsv(path: string, chunkRows: number): Promise<Chunk[]> {
   const handle = await open(path, 'r');
   try {
-    const buffer = Buffer.alloc(8 << 20);
+    // 8 MiB a read, or the whole file and one byte (a read that fills the buffer means more may follow): an 8 MiB
+    // buffer zero-filled for a small file cost more than planning it
+    const buffer = Buffer.alloc(Math.min(8 << 20, (await handle.stat()).size + 1));
     let position = 0;
     let header: string[] | undefined;
     let headerEnd = 0;
