@@ -154,6 +154,7 @@ export async function* streamParquet(
   }
   // every column when none is wanted (the batch then says which columns it expected)
   const read = wanted.length > 0 ? wanted : top;
+  const ignoredColumns = top.filter((name) => !wanted.includes(name));
   for (const [group, groupStart, groupEnd] of groups()) {
     if (groupEnd === groupStart) continue;
     if (rowRange !== undefined && (groupEnd <= rowRange[0] || groupStart >= rowRange[1])) continue;
@@ -207,7 +208,7 @@ export async function* streamParquet(
           start,
           classes,
         ),
-        ignoredColumns: top.filter((name) => !wanted.includes(name)),
+        ignoredColumns,
       };
     }
   }
