@@ -177,7 +177,7 @@ export class RankSelection implements RankSource {
   }
 
   /** Counts the buckets of `values` (N ≥ 1, finite): narrow keys when every value is a float32 value. */
-  static of(values: ArrayLike<number>, keys = new Int32Array(values.length)): RankSelection {
+  static of(values: ArrayLike<number>, keys = selectionKeys(values.length)): RankSelection {
     const n = values.length;
     const { counts } = radixTables();
     const stop = narrowPass(values, keys, n, counts);
@@ -228,7 +228,7 @@ export class RankSelection implements RankSource {
         ones.fill(0, low, high + 1);
       }
     }
-    keys ??= new Int32Array(n);
+    keys ??= selectionKeys(n);
     const stop = narrowSumsPass(values, outcomes, keys, score, ones, n, counts);
     const { low, high } = rangeBuckets();
     if (stop === n) return new RankSelection(values, keys, { narrow: true, low, high });
@@ -410,6 +410,24 @@ export class RankSelection implements RankSource {
     for (const g of this.gathered) this.slot[g.bucket] = -1;
     this.counts.fill(0, this.low, this.high + 2);
   }
+}
+
+/**
+ * Keys of up to this many values are written into module scratch, not a fresh array: a selection holds the module's
+ * bucket tables until it is released (one selection at a time), so its keys can be shared alike. The class-wise
+ * equal-mass bins of float64 columns (softmax of logits) select over every class column twice, and a fresh array per
+ * selection was most of the megabytes of garbage per class that the allocator keeps mapped (`um metrics` on 50 000 ×
+ * 1 000 logits). A larger selection's keys are its own, freed with it (a scratch that only grows would pin 4 bytes per
+ * value of the largest selection ever made).
+ */
+const KEY_SCRATCH_MAX = 2 ** 18;
+let keyScratch = new Int32Array(0);
+
+/** Room for n keys: a view of the module's key scratch (up to {@link KEY_SCRATCH_MAX}), else a fresh array. */
+function selectionKeys(n: number): Int32Array {
+  if (n > KEY_SCRATCH_MAX) return new Int32Array(n);
+  if (keyScratch.length < n) keyScratch = new Int32Array(Math.min(KEY_SCRATCH_MAX, Math.max(n, 2 * keyScratch.length)));
+  return keyScratch.subarray(0, n);
 }
 
 /** −0 before 0, as `Float64Array.prototype.sort` orders them. */
