@@ -137,13 +137,19 @@ function indexPass(keys: Int32Array, n: number, table: Int32Array, low: number, 
   for (let i = 0; i < n; i++) index[i] = table[((keys[i] as number) >> 16) + 0x8000 - low] as number;
 }
 
-/** Equal-mass bins of unweighted scores by selection, as a {@link BinAssignment} (bin of every score). */
-export function quantileAssignment(scores: ArrayLike<number>, bins: number): BinAssignment {
+/**
+ * Equal-mass bins of unweighted scores by selection, as a {@link BinAssignment} (bin of every score); `index`: room
+ * for the N bin indices (default a fresh array, which the assignment then owns).
+ */
+export function quantileAssignment(
+  scores: ArrayLike<number>,
+  bins: number,
+  index = new Int32Array(scores.length),
+): BinAssignment {
   const n = scores.length;
   const src = rankSource(scores);
   try {
     const cuts = quantileCuts(src, bins);
-    const index = new Int32Array(n);
     const m = cuts.x.length;
     if (!(src instanceof RankSelection)) {
       for (let i = 0; i < n; i++) index[i] = binInBucket(cuts, scores[i] as number, 0, m);
@@ -169,6 +175,14 @@ export function quantileAssignment(scores: ArrayLike<number>, bins: number): Bin
     src.release();
   }
 }
+
+/**
+ * Bin indices of {@link quantileStatistics}' columns that are not float32 values (softmax of logits: every class
+ * column of `um metrics --input logits`, twice), up to this many entries: a fresh array per column was garbage the
+ * allocator kept mapped. Larger columns' indices are their own, freed with them.
+ */
+const SCRATCH_MAX = 2 ** 18;
+let indexScratch = new Int32Array(0);
 
 /** Per-bucket Σ score and Σ outcome of {@link quantileStatistics} (module scratch, zero between calls; 1 MiB on first use). */
 let bucketSums: { score: Float64Array; ones: Float64Array } | undefined;
@@ -197,7 +211,11 @@ export function quantileStatistics(
   const sel =
     scores.length < SELECT_MIN ? null : RankSelection.withSums(scores, outcomes, SCORE, ONES, undefined, positives);
   if (sel === null) {
-    const a = quantileAssignment(scores, bins);
+    // the bin indices are read once, by the sums below: scratch for a column of up to SCRATCH_MAX entries
+    const n = scores.length;
+    if (n <= SCRATCH_MAX && indexScratch.length < n)
+      indexScratch = new Int32Array(Math.min(SCRATCH_MAX, Math.max(n, 2 * indexScratch.length)));
+    const a = quantileAssignment(scores, bins, n <= SCRATCH_MAX ? indexScratch.subarray(0, n) : undefined);
     if (positives === undefined || !(scores instanceof Float64Array) || !(outcomes instanceof Float64Array))
       return binStatisticsUnchecked(a, scores, outcomes);
     // outcomes 0 or 1 (class columns): float64 scores summed by the column kernel where it runs (the same exact sums)

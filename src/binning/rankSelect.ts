@@ -155,8 +155,8 @@ export class RankSelection implements RankSource {
   /** The column kernel that counted the values and still holds them (class columns): it gathers them too. */
   private kernel: ColumnKernel | null = null;
   private gathered: Gathered[] = [];
-  private gatheredKeys = new Int32Array(0);
-  private gatheredValues = new Float64Array(0);
+  private gatheredKeys: Int32Array = new Int32Array(0);
+  private gatheredValues: Float64Array = new Float64Array(0);
   /** An extra column gathered along (e.g. outcomes), same layout as the values. */
   private gatheredExtra: Float64Array | undefined;
   private released = false;
@@ -177,7 +177,7 @@ export class RankSelection implements RankSource {
   }
 
   /** Counts the buckets of `values` (N ≥ 1, finite): narrow keys when every value is a float32 value. */
-  static of(values: ArrayLike<number>, keys = new Int32Array(values.length)): RankSelection {
+  static of(values: ArrayLike<number>, keys = selectionKeys(values.length)): RankSelection {
     const n = values.length;
     const { counts } = radixTables();
     const stop = narrowPass(values, keys, n, counts);
@@ -228,7 +228,7 @@ export class RankSelection implements RankSource {
         ones.fill(0, low, high + 1);
       }
     }
-    keys ??= new Int32Array(n);
+    keys ??= selectionKeys(n);
     const stop = narrowSumsPass(values, outcomes, keys, score, ones, n, counts);
     const { low, high } = rangeBuckets();
     if (stop === n) return new RankSelection(values, keys, { narrow: true, low, high });
@@ -300,9 +300,10 @@ export class RankSelection implements RankSource {
       total += g.size;
       return out;
     });
-    this.gatheredKeys = new Int32Array(total);
-    this.gatheredValues = new Float64Array(total);
-    this.gatheredExtra = extra === undefined ? undefined : new Float64Array(total);
+    const room = gatheredRoom(total, extra !== undefined);
+    this.gatheredKeys = room.keys;
+    this.gatheredValues = room.values;
+    this.gatheredExtra = room.extra;
     const fill = Int32Array.from(this.gathered, (g) => g.offset);
     if (this.kernel !== null) {
       const buckets = Int32Array.from(this.gathered, (g) => g.bucket);
@@ -410,6 +411,50 @@ export class RankSelection implements RankSource {
     for (const g of this.gathered) this.slot[g.bucket] = -1;
     this.counts.fill(0, this.low, this.high + 2);
   }
+}
+
+/**
+ * Keys of up to this many values, and up to this many gathered entries, are written into module scratch, not fresh
+ * arrays: a selection holds the module's bucket tables until it is released (one selection at a time), so its keys
+ * and gathered entries can be shared alike. The class-wise equal-mass bins of float64 columns (softmax of logits) make
+ * selections over every class column, and their fresh arrays were garbage that the allocator kept mapped (`um metrics`
+ * on 50 000 × 1 000 logits: ~0.3 MB per class). A larger selection's arrays are its own, freed with it (a scratch that
+ * only grows would pin its bytes for the largest selection ever made).
+ */
+const KEY_SCRATCH_MAX = 2 ** 18;
+let keyScratch = new Int32Array(0);
+
+/** The gathered entries' scratch (see {@link KEY_SCRATCH_MAX}): read through the selection until it is released. */
+let gatherScratch = { keys: new Int32Array(0), values: new Float64Array(0), extra: new Float64Array(0) };
+
+/** Room for the `total` gathered keys, values and (`withExtra`) extra column: views of the scratch, or fresh arrays. */
+function gatheredRoom(
+  total: number,
+  withExtra: boolean,
+): { keys: Int32Array; values: Float64Array; extra: Float64Array | undefined } {
+  if (total > KEY_SCRATCH_MAX)
+    return {
+      keys: new Int32Array(total),
+      values: new Float64Array(total),
+      extra: withExtra ? new Float64Array(total) : undefined,
+    };
+  if (gatherScratch.keys.length < total) {
+    const m = Math.min(KEY_SCRATCH_MAX, Math.max(total, 2 * gatherScratch.keys.length));
+    gatherScratch = { keys: new Int32Array(m), values: new Float64Array(m), extra: new Float64Array(m) };
+  }
+  const { keys, values, extra } = gatherScratch;
+  return {
+    keys: keys.subarray(0, total),
+    values: values.subarray(0, total),
+    extra: withExtra ? extra.subarray(0, total) : undefined,
+  };
+}
+
+/** Room for n keys: a view of the module's key scratch (up to {@link KEY_SCRATCH_MAX}), else a fresh array. */
+function selectionKeys(n: number): Int32Array {
+  if (n > KEY_SCRATCH_MAX) return new Int32Array(n);
+  if (keyScratch.length < n) keyScratch = new Int32Array(Math.min(KEY_SCRATCH_MAX, Math.max(n, 2 * keyScratch.length)));
+  return keyScratch.subarray(0, n);
 }
 
 /** −0 before 0, as `Float64Array.prototype.sort` orders them. */

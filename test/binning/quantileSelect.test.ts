@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
 import { binStatisticsUnchecked as binStatistics } from '../../src/binning/binStatistics.js';
 import { equalMassBins, equalMassStatistics } from '../../src/binning/equalMass.js';
-import { quantileAssignment } from '../../src/binning/quantileSelect.js';
+import { quantileAssignment, quantileStatistics } from '../../src/binning/quantileSelect.js';
 import { SELECT_MIN, valuesAtRanks } from '../../src/binning/rankSelect.js';
 import type { BinAssignment, EqualMassMethod } from '../../src/binning/types.js';
 import { binsOfGroup } from '../../src/calibration/binnedStores.js';
@@ -365,6 +365,34 @@ describe("the peers' equal-mass constructions read their order statistics by sel
             );
           }
         }
+      }
+    }
+  });
+});
+
+describe('selections one after another share the module scratch (keys, bin indices)', () => {
+  it('class columns of float64 values (softmax of logits), large, small, float32, beyond the scratch: as the brute force', () => {
+    const rng = createRng('test', 41);
+    // sizes out of order so a column reads scratch a larger one wrote; 2^18 + 3 is past the scratch (its own arrays)
+    const columns: [number, boolean][] = [
+      [70000, false],
+      [5000, false],
+      [6000, true],
+      [70000, false],
+      [2 ** 18 + 3, false],
+      [4000, false],
+    ];
+    for (const [n, f32] of columns) {
+      const s = Float64Array.from({ length: n }, () => rng.uniform() ** 6 / 3);
+      if (f32) for (let i = 0; i < n; i++) s[i] = Math.fround(s[i] as number);
+      const o = Float64Array.from(s, () => (rng.uniform() < 0.2 ? 1 : 0));
+      const positives = Int32Array.from(Array.from(o.keys()).filter((i) => o[i] === 1));
+      for (const bins of [15, 4]) {
+        const want = binStatistics(referenceQuantile(s, bins), s, o);
+        expectSame(quantileStatistics(s, o, bins, positives), want, `N=${n} f32=${f32} B=${bins}`);
+        // the assignment into given room equals its own (the room holds nothing of the previous column's after it)
+        const room = new Int32Array(n).fill(-7);
+        expectSame(quantileAssignment(s, bins, room), quantileAssignment(s, bins), `N=${n} B=${bins} room`);
       }
     }
   });
