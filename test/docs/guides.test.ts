@@ -10,6 +10,7 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as um from '../../src/index.js';
 import { main } from '../../src/cli/index.js';
+import { EXAMPLES } from '../../src/cli/examples.js';
 import { repoRoot } from '../helpers/cli.js';
 import { publicExports } from '../helpers/publicApi.js';
 import { reusingHost } from '../helpers/tsProgram.js';
@@ -55,6 +56,17 @@ const README_COMMANDS = new Set(
     .map((l) => shellWords(l).slice(2).join(' ')),
 );
 const runByReadme = (words: string[]) => !words.includes('-o') && README_COMMANDS.has(words.join(' '));
+
+/**
+ * The help pages' examples, as the words test/cli/ergonomics.test.ts runs (in process, every one, exit 0 and nothing
+ * on stderr). A guide's line with the same words that writes nothing or a page (HTML, Markdown: no later line reads
+ * one) is not run a second time here (the LLM judge's report, ~0.6 s): the same command on the same data.
+ */
+const HELP_COMMANDS = new Set(Object.values(EXAMPLES).flatMap((examples) => examples.map((e) => e.argv.join(' '))));
+const runByHelp = (words: string[]) => {
+  const o = words.indexOf('-o');
+  return HELP_COMMANDS.has(words.join(' ')) && (o < 0 || /\.(html|md)$/.test(words[o + 1] ?? ''));
+};
 
 /** Type-checks snippets against the sources, as a user's file importing the package would be checked. */
 function typeErrors(snippets: Map<string, string>): string[] {
@@ -146,6 +158,23 @@ describe('guides', () => {
         'evaluating-from-the-command-line.md: metrics examples/data/logreg_test.csv',
       ]);
     });
+    it('the guide lines ergonomics.test.ts runs word for word are help examples of the LLM judge and the ensemble', () => {
+      const lines = guides.flatMap((g) =>
+        blocks(g, 'sh')
+          .flatMap((b) => b.split('\n'))
+          .filter((l) => {
+            const words = shellWords(l).slice(1);
+            return l.startsWith('um ') && !runByReadme(words) && runByHelp(words);
+          })
+          .map((l) => `${g}: ${shellWords(l).slice(1, 3).join(' ')}`),
+      );
+      expect(lines).toEqual([
+        'evaluating-from-the-command-line.md: metrics examples/data/deep_ensemble_test_member_logits.npy',
+        'llm-judge.md: metrics examples/data/llm_judge_test.jsonl',
+        'llm-judge.md: calibrate apply',
+        'llm-judge.md: report examples/data/llm_judge_test.jsonl',
+      ]);
+    });
     it('the README main job, where a guide shows it, is the command the README gives', () => {
       expect(readFileSync(`${repoRoot}README.md`, 'utf8')).toContain(`npx ${README_MAIN_JOB}\n`);
       expect(guides.filter((g) => blocks(g, 'sh').some((b) => b.split('\n').includes(README_MAIN_JOB)))).toEqual([
@@ -163,7 +192,7 @@ describe('guides', () => {
           for (const line of lines) {
             // inputs come from the repository, outputs go to a scratch directory (no process.chdir: workers forbid it)
             const words = shellWords(line).slice(1);
-            if (runByReadme(words)) continue;
+            if (runByReadme(words) || runByHelp(words)) continue;
             // intervals are not this test's subject (their values are test/bootstrap's and test/cli's): 2 resamples,
             // the fewest the CLI takes, run the same code — resampling, the percentile interval, its rendering — as a
             // guide's 50 or 100 or the default 1000 of a comparison or report, for a fraction of the cost (20 spent

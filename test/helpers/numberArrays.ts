@@ -32,4 +32,12 @@ export function sameTypedArrays(a: ArrayBufferView, b: ArrayBufferView): boolean
   return true;
 }
 
-expect.addEqualityTesters([numberArrayEquality]);
+// installed once per worker: with isolate: false this setup file runs again before every test file, and each
+// addEqualityTesters call appends a copy — a worker's last files had ~78, every step of every toEqual calling each
+// (3.7 million calls over the suite where one a step is needed)
+const installed = Symbol.for('uncertainty-metrics.numberArrays');
+const registry = globalThis as unknown as Record<symbol, boolean>;
+if (registry[installed] !== true) {
+  registry[installed] = true;
+  expect.addEqualityTesters([numberArrayEquality]);
+}
