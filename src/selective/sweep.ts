@@ -54,9 +54,14 @@ export function descendingOrderOfAscending(values: ArrayLike<number>): Uint32Arr
 export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: Float64Array, unit = 1): Sweep {
   const n = confidence.length;
   const order = descendingOrderOfAscending(confidence) ?? argsort(confidence, true);
-  const level = new Float64Array(n);
-  const count = new Float64Array(n);
-  const pos = new Float64Array(n);
+  // the blocks are counted first so each array has exactly one entry per block: n-long arrays sliced to size held
+  // 6 × 8 bytes per entry at once (480 MB for the 10^7 mostly distinct confidences of a streamed file's top label)
+  let distinct = 0;
+  for (let r = 0; r < n; r++)
+    if (r === 0 || confidence[order[r] as number] !== confidence[order[r - 1] as number]) distinct++;
+  const level = new Float64Array(distinct);
+  const count = new Float64Array(distinct);
+  const pos = new Float64Array(distinct);
   let blocks = 0;
   let total = 0;
   let weight = 0;
@@ -77,9 +82,9 @@ export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: 
   return {
     n: weight,
     blocks,
-    level: level.slice(0, blocks),
-    count: count.slice(0, blocks),
-    positive: pos.slice(0, blocks),
+    level,
+    count,
+    positive: pos,
     totalPositive: total,
     ...(unit === 1 ? {} : { unit }),
   };
