@@ -13,8 +13,8 @@ export interface Store {
   merge(other: Store): void;
   /**
    * The store as plain data. With `typed`, long number lists are `Float64Array`s instead of arrays (the form passed
-   * between threads, which the structured clone copies as memory instead of one heap number per value); `fromJSON`
-   * reads both.
+   * between threads: a worker transfers their memory, so they must be copies of the store's own, never shared);
+   * `fromJSON` reads both.
    */
   toJSON(typed?: boolean): unknown;
 }
@@ -96,9 +96,13 @@ function describe(value: unknown): string {
   return String(value);
 }
 
-/** A list of numbers as a JSON array, or (typed) as a copy in a `Float64Array` (see {@link Store.toJSON}). */
+/**
+ * A list of numbers as a JSON array, or (typed) as a copy in a `Float64Array` of its own (see {@link Store.toJSON}: a
+ * worker thread transfers it, so it must share no memory with the store).
+ */
 export function numberList(values: ArrayLike<number>, typed: boolean): number[] | Float64Array {
-  return typed ? Float64Array.from(values) : Array.from(values);
+  // the constructor copies a typed array as memory; Float64Array.from goes through its iterator value by value
+  return typed ? new Float64Array(values) : Array.from(values);
 }
 
 /** Whole numbers ≥ 0 (counts). */
