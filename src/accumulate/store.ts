@@ -71,6 +71,17 @@ export class JsonPath {
     return out;
   }
 
+  /**
+   * Outcomes, each 0 or 1: a `Uint8Array` (the typed form of a one-group store's) checked and kept without a copy, or
+   * numbers read as {@link numbers} reads them.
+   */
+  flags(json: unknown, length: number): Float64Array | Uint8Array {
+    if (!(json instanceof Uint8Array)) return this.numbers(json, length, (v) => v === 0 || v === 1, 'be 0 or 1');
+    if (json.length !== length) this.fail(`have ${length} entries`, json.length);
+    for (let i = 0; i < json.length; i++) if ((json[i] as number) > 1) this.at(i).fail('be 0 or 1', json[i]);
+    return json;
+  }
+
   /** A whole number in [min, max]. */
   integer(json: unknown, min: number, max: number): number {
     if (typeof json !== 'number' || !Number.isInteger(json) || json < min || json > max)
