@@ -248,6 +248,11 @@ export class KeptEntriesStore implements Store {
     return out;
   }
 
+  /** Whether group k's entries in the canonical order are kept or merged from sorted runs (no sort needed). */
+  sortedAtHand(k: number): boolean {
+    return this.sortedCache[k] !== undefined || this.sortedRuns() !== undefined;
+  }
+
   get groupCount(): number {
     return this.groups;
   }

@@ -117,7 +117,9 @@ describe('sorted runs of kept entries', () => {
   it('reading the typed form checks every byte outcome, naming the entry', () => {
     const at = new JsonPath('stateFromJSON', 'json');
     const form = { sorted: true, groups: [{ scores: Float64Array.of(0.2, 0.5), outcomes: Uint8Array.of(0, 2) }] };
-    expect(() => KeptEntriesStore.fromJSON(form, at, 1)).toThrow(/json\.groups\[0\]\.outcomes\[1\] must be 0 or 1; got 2/);
+    expect(() => KeptEntriesStore.fromJSON(form, at, 1)).toThrow(
+      /json\.groups\[0\]\.outcomes\[1\] must be 0 or 1; got 2/,
+    );
     const short = { sorted: true, groups: [{ scores: Float64Array.of(0.2, 0.5), outcomes: Uint8Array.of(0) }] };
     expect(() => KeptEntriesStore.fromJSON(short, at, 1)).toThrow(/outcomes must have 2 entries/);
   });
