@@ -115,7 +115,7 @@ export class ClassHistogram {
   }
 
   toJSON(typed: boolean): unknown {
-    // a copy of the memory (numberList's Float64Array.from goes value by value)
+    // a copy of its own (a worker thread transfers it)
     return {
       threshold: this.threshold,
       round: this.round,

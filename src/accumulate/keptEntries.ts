@@ -1,7 +1,7 @@
 import type { Bin, BinningSpec } from '../binning/types.js';
 import { ColumnBlocks, type ClassColumns, type ColumnChunk } from '../select/classColumns.js';
 import { ClassHistogram } from './classHistogram.js';
-import { inCanonicalOrder, mergeSortedRuns } from './sortedRuns.js';
+import { inCanonicalOrder, mergeSortedRuns, type SortedRun } from './sortedRuns.js';
 import { orderHint } from './orderHints.js';
 import { canonicalSort } from './canonicalSort.js';
 import { ClassSweep, sweepsQuantile } from './classSweep.js';
@@ -27,10 +27,21 @@ export interface EntryView {
   readonly unit: number;
 }
 
-/** What one add (or a merged store) brought: one list of pairs per group, or a batch read as class columns. */
-type Chunk = { readonly groups: readonly Pairs[]; readonly sorted?: boolean } | ColumnChunk;
+/**
+ * What one add (or a merged store) brought: one list of pairs per group, a batch read as class columns, or a
+ * one-group store's entries in the canonical order (a worker's chunk, or the merge of such runs).
+ */
+type Chunk = { readonly groups: readonly Pairs[] } | ColumnChunk | { readonly run: SortedRun };
 
 const isColumns = (c: Chunk): c is ColumnChunk => 'cols' in c;
+const isRun = (c: Chunk): c is { readonly run: SortedRun } => 'run' in c;
+
+/** A run as pairs: byte outcomes copied as float64 ones (for the rare reads of one run as it came). */
+function runPairs(r: SortedRun): Pairs {
+  return r.outcomes instanceof Float64Array
+    ? { scores: r.scores, outcomes: r.outcomes, weights: r.weights, unit: r.unit }
+    : { scores: r.scores, outcomes: new Float64Array(r.outcomes), weights: r.weights, unit: r.unit };
+}
 
 /**
  * Every entry of every group, as it came (O(entries) memory). What the order-based metrics keep in exact mode —
@@ -225,8 +236,8 @@ export class KeptEntriesStore implements Store {
     const runs = this.sortedRuns();
     if (runs !== undefined) {
       // chunks sorted where they were made (worker threads): merged, not sorted again; the merge replaces them
-      const out = mergeSortedRuns(runs);
-      this.chunks.splice(0, this.chunks.length, { groups: [out], sorted: true });
+      const out = runs.length === 1 ? runPairs(runs[0] as SortedRun) : mergeSortedRuns(runs);
+      this.chunks.splice(0, this.chunks.length, { run: out });
       this.sortedCache[0] = out;
       return out;
     }
@@ -235,6 +246,11 @@ export class KeptEntriesStore implements Store {
     // class columns are sorted once per finish: caching every class would keep a sorted copy of every entry
     if (this.blocks === undefined) this.sortedCache[k] = out;
     return out;
+  }
+
+  /** Whether group k's entries in the canonical order are kept or merged from sorted runs (no sort needed). */
+  sortedAtHand(k: number): boolean {
+    return this.sortedCache[k] !== undefined || this.sortedRuns() !== undefined;
   }
 
   get groupCount(): number {
@@ -258,7 +274,7 @@ export class KeptEntriesStore implements Store {
     if (this.sortedRuns() !== undefined) return this.sorted(k);
     const chunks: Pairs[] = [];
     for (const c of this.chunks) {
-      const g = isColumns(c) ? columnPairs(c, k) : (c.groups[k] as Pairs);
+      const g = isColumns(c) ? columnPairs(c, k) : isRun(c) ? runPairs(c.run) : (c.groups[k] as Pairs);
       if (g.scores.length > 0) chunks.push(g);
     }
     if (chunks.length === 1) {
@@ -283,21 +299,22 @@ export class KeptEntriesStore implements Store {
     return { scores, outcomes, weights, unit: chunks[0]?.unit ?? 1 };
   }
 
-  /** A one-group store's chunks when every one is pairs in the canonical order (more than one: a merge is due). */
-  private sortedRuns(): Pairs[] | undefined {
-    if (this.groups !== 1 || this.chunks.length < 2) return undefined;
-    const runs: Pairs[] = [];
+  /** A one-group store's chunks when every one is entries in the canonical order (read by merging them). */
+  private sortedRuns(): SortedRun[] | undefined {
+    if (this.groups !== 1 || this.chunks.length === 0) return undefined;
+    const runs: SortedRun[] = [];
     for (const c of this.chunks) {
-      if (isColumns(c) || c.sorted !== true) return undefined;
-      runs.push(c.groups[0] as Pairs);
+      if (!isRun(c)) return undefined;
+      runs.push(c.run);
     }
     return runs;
   }
 
   /**
-   * The JSON form (`typed`: long lists as `Float64Array`s, a worker thread's transfer form). A one-group store's
-   * entries are written in the canonical order, marked `sorted`, so that the thread merging chunks merges sorted runs
-   * instead of sorting every entry again (the order of entries never changes a result).
+   * The JSON form (`typed`: long lists as `Float64Array`s, a worker thread's transfer form, with a one-group store's
+   * outcomes as a `Uint8Array`). A one-group store's entries are written in the canonical order, marked `sorted`, so
+   * that the thread merging chunks merges sorted runs instead of sorting every entry again (the order of entries never
+   * changes a result), keeping them at 9 bytes per entry until then.
    */
   toJSON(typed = false): unknown {
     if (this.groups === 1 && this.chunks.length > 0 && !this.chunks.some(isColumns)) {
@@ -307,7 +324,7 @@ export class KeptEntriesStore implements Store {
         groups: [
           {
             scores: numberList(e.scores, typed),
-            outcomes: numberList(e.outcomes, typed),
+            outcomes: typed ? new Uint8Array(e.outcomes) : numberList(e.outcomes, false),
             ...(e.weights === undefined ? {} : { weights: numberList(e.weights, typed) }),
           },
         ],
@@ -332,23 +349,24 @@ export class KeptEntriesStore implements Store {
     const h = at.object(json).histogram;
     if (h !== undefined) s.histogram = ClassHistogram.fromJSON(h, at.at('histogram'), groups);
     const g = at.at('groups').array(at.object(json).groups, groups);
-    const pairs: Pairs[] = [];
+    const runs: SortedRun[] = [];
     g.forEach((x, k) => {
       const here = at.at('groups').at(k);
       const o = here.object(x);
       const scores = here.at('scores').numbers(o.scores);
-      const outcomes = here.at('outcomes').numbers(o.outcomes, scores.length, (v) => v === 0 || v === 1, 'be 0 or 1');
+      const outcomes = here.at('outcomes').flags(o.outcomes, scores.length);
       const weights =
         o.weights === undefined
           ? undefined
           : here.at('weights').numbers(o.weights, scores.length, (v) => v > 0, 'be a finite number > 0');
-      pairs.push({ scores, outcomes, weights, unit: 1 });
+      runs.push({ scores, outcomes, weights, unit: 1 });
     });
-    if (groups === 1 && at.object(json).sorted === true && inCanonicalOrder(pairs[0] as Pairs)) {
-      if ((pairs[0] as Pairs).scores.length > 0) s.chunks.push({ groups: pairs, sorted: true });
+    const first = runs[0] as SortedRun;
+    if (groups === 1 && at.object(json).sorted === true && inCanonicalOrder(first)) {
+      if (first.scores.length > 0) s.chunks.push({ run: first });
       return s;
     }
-    s.add(pairs);
+    s.add(runs.map(runPairs));
     return s;
   }
 }

@@ -13,8 +13,8 @@ export interface Store {
   merge(other: Store): void;
   /**
    * The store as plain data. With `typed`, long number lists are `Float64Array`s instead of arrays (the form passed
-   * between threads, which the structured clone copies as memory instead of one heap number per value); `fromJSON`
-   * reads both.
+   * between threads: a worker transfers their memory, so they must be copies of the store's own, never shared);
+   * `fromJSON` reads both.
    */
   toJSON(typed?: boolean): unknown;
 }
@@ -71,6 +71,17 @@ export class JsonPath {
     return out;
   }
 
+  /**
+   * Outcomes, each 0 or 1: a `Uint8Array` (the typed form of a one-group store's) checked and kept without a copy, or
+   * numbers read as {@link numbers} reads them.
+   */
+  flags(json: unknown, length: number): Float64Array | Uint8Array {
+    if (!(json instanceof Uint8Array)) return this.numbers(json, length, (v) => v === 0 || v === 1, 'be 0 or 1');
+    if (json.length !== length) this.fail(`have ${length} entries`, json.length);
+    for (let i = 0; i < json.length; i++) if ((json[i] as number) > 1) this.at(i).fail('be 0 or 1', json[i]);
+    return json;
+  }
+
   /** A whole number in [min, max]. */
   integer(json: unknown, min: number, max: number): number {
     if (typeof json !== 'number' || !Number.isInteger(json) || json < min || json > max)
@@ -96,9 +107,13 @@ function describe(value: unknown): string {
   return String(value);
 }
 
-/** A list of numbers as a JSON array, or (typed) as a copy in a `Float64Array` (see {@link Store.toJSON}). */
+/**
+ * A list of numbers as a JSON array, or (typed) as a copy in a `Float64Array` of its own (see {@link Store.toJSON}: a
+ * worker thread transfers it, so it must share no memory with the store).
+ */
 export function numberList(values: ArrayLike<number>, typed: boolean): number[] | Float64Array {
-  return typed ? Float64Array.from(values) : Array.from(values);
+  // the constructor copies a typed array as memory; Float64Array.from goes through its iterator value by value
+  return typed ? new Float64Array(values) : Array.from(values);
 }
 
 /** Whole numbers ≥ 0 (counts). */

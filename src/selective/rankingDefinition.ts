@@ -103,7 +103,8 @@ function keptData(store: KeptEntriesStore, cfg: RankingConfig): { d: SelectiveDa
   const e = store.sorted(0);
   let made = SWEEPS.get(e);
   if (made === undefined) {
-    const correct = Uint8Array.from(e.outcomes);
+    // a typed copy (the iterator form of Uint8Array.from reads 10^7 entries one call at a time)
+    const correct = new Uint8Array(e.outcomes);
     made = { correct, s: sweep(e.scores, correct, e.weights, e.unit) };
     SWEEPS.set(e, made);
   }

@@ -79,4 +79,48 @@ describe('sorted runs of kept entries', () => {
     expect(merged.sorted(0).scores).toEqual(expected.scores);
     expect(merged.sorted(0).outcomes).toEqual(expected.outcomes);
   });
+
+  it('the typed form keeps the outcomes of a one-group store as bytes, merged to the bits of the plain form', () => {
+    const u = rng(4);
+    for (const weighted of [false, true]) {
+      const runs = Array.from({ length: 5 }, (_, i) => run(u, i === 2 ? 0 : 1 + Math.floor(u() * 200), weighted));
+      const at = new JsonPath('stateFromJSON', 'json');
+      const merge = (typed: boolean): KeptEntriesStore => {
+        const stores = runs.map((r) => {
+          const s = new KeptEntriesStore(1);
+          s.add([r]);
+          const form = s.toJSON(typed) as { groups: { outcomes: unknown }[] };
+          // the transfer form: outcomes one byte each; the JSON form: numbers (an empty store: no entries to type)
+          expect(form.groups[0]?.outcomes instanceof Uint8Array).toBe(typed && r.scores.length > 0);
+          return KeptEntriesStore.fromJSON(structuredClone(form), at, 1);
+        });
+        for (const s of stores.slice(1)) stores[0]?.merge(s);
+        return stores[0] as KeptEntriesStore;
+      };
+      const typed = merge(true).sorted(0);
+      const plain = merge(false).sorted(0);
+      const expected = canonicalSort(concat(runs, weighted));
+      for (const got of [typed, plain]) {
+        expect(got.scores).toEqual(expected.scores);
+        expect(got.outcomes).toEqual(expected.outcomes);
+        expect(got.weights).toEqual(expected.weights);
+      }
+      // one run read as it came (no merge): float64 outcomes, as every reader expects
+      const one = merge(true);
+      const single = new KeptEntriesStore(1);
+      single.merge(KeptEntriesStore.fromJSON(one.toJSON(true), at, 1));
+      expect(single.entries(0).outcomes).toBeInstanceOf(Float64Array);
+      expect(single.entries(0).outcomes).toEqual(expected.outcomes);
+    }
+  });
+
+  it('reading the typed form checks every byte outcome, naming the entry', () => {
+    const at = new JsonPath('stateFromJSON', 'json');
+    const form = { sorted: true, groups: [{ scores: Float64Array.of(0.2, 0.5), outcomes: Uint8Array.of(0, 2) }] };
+    expect(() => KeptEntriesStore.fromJSON(form, at, 1)).toThrow(
+      /json\.groups\[0\]\.outcomes\[1\] must be 0 or 1; got 2/,
+    );
+    const short = { sorted: true, groups: [{ scores: Float64Array.of(0.2, 0.5), outcomes: Uint8Array.of(0) }] };
+    expect(() => KeptEntriesStore.fromJSON(short, at, 1)).toThrow(/outcomes must have 2 entries/);
+  });
 });
