@@ -19,6 +19,7 @@
 import { argsort } from '../kernels/argsort.js';
 import { columnKernel, gatherPositions, WASM_COLUMN_MAX, type ColumnKernel } from '../kernels/columnsWasm.js';
 import { gather } from '../math/gather.js';
+import { checkFree, checkOwner, dropScratch, gatheredRoom, selectionKeys, takeScratch } from './selectionScratch.js';
 import {
   BUCKETS,
   bucketOfValue,
@@ -141,7 +142,10 @@ export class SortedRanks implements RankSource {
 export class RankSelection implements RankSource {
   readonly n: number;
   readonly values: ArrayLike<number>;
-  /** The order-preserving key of every value (bucket = (key >> 16) + 2^15). */
+  /**
+   * The order-preserving key of every value (bucket = (key >> 16) + 2^15): up to 2^18 keys a view of the module's
+   * scratch (selectionScratch.ts), valid until another selection is made.
+   */
   readonly keys: Int32Array;
   /** Whether every value is a float32 value (keys identify values, ±0 aside). */
   readonly narrow: boolean;
@@ -173,11 +177,13 @@ export class RankSelection implements RankSource {
     this.low = pass.low;
     this.high = pass.high;
     ({ counts: this.counts, slot: this.slot } = radixTables());
+    takeScratch(this);
     this.occupied = prefixPass(this.counts, this.low, this.high, Math.min(this.n, this.high - this.low + 1));
   }
 
   /** Counts the buckets of `values` (N ≥ 1, finite): narrow keys when every value is a float32 value. */
   static of(values: ArrayLike<number>, keys = selectionKeys(values.length)): RankSelection {
+    checkFree('of');
     const n = values.length;
     const { counts } = radixTables();
     const stop = narrowPass(values, keys, n, counts);
@@ -207,6 +213,7 @@ export class RankSelection implements RankSource {
     positives?: Int32Array,
     atMost = -1,
   ): RankSelection | null {
+    checkFree('withSums');
     const n = values.length;
     if (n >= 2 ** 29) return null;
     const { counts } = radixTables();
@@ -265,6 +272,7 @@ export class RankSelection implements RankSource {
 
   /** Marks bucket h (non-empty) for gathering. */
   private mark(h: number): void {
+    checkOwner(this, 'want');
     if ((this.slot[h] as number) >= 0) return;
     this.slot[h] = this.gathered.length;
     const rank = this.counts[h] as number;
@@ -292,6 +300,7 @@ export class RankSelection implements RankSource {
 
   /** Gathers the marked buckets' keys, values and the `extra` column (same length as the values), in input order. */
   gather(extra?: ArrayLike<number>): void {
+    checkOwner(this, 'gather');
     this.gathered.sort((a, b) => a.bucket - b.bucket);
     let total = 0;
     this.gathered = this.gathered.map((g, s) => {
@@ -336,6 +345,7 @@ export class RankSelection implements RankSource {
 
   /** The gathered bucket h (it must have been marked). */
   private bucket(h: number): Gathered {
+    checkOwner(this, 'bucket');
     const s = this.slot[h] as number;
     if (s < 0) throw new Error(`RankSelection: bucket ${h} was not gathered (internal)`);
     return this.gathered[s] as Gathered;
@@ -408,53 +418,10 @@ export class RankSelection implements RankSource {
   release(): void {
     if (this.released) return;
     this.released = true;
+    dropScratch(this);
     for (const g of this.gathered) this.slot[g.bucket] = -1;
     this.counts.fill(0, this.low, this.high + 2);
   }
-}
-
-/**
- * Keys of up to this many values, and up to this many gathered entries, are written into module scratch, not fresh
- * arrays: a selection holds the module's bucket tables until it is released (one selection at a time), so its keys
- * and gathered entries can be shared alike. The class-wise equal-mass bins of float64 columns (softmax of logits) make
- * selections over every class column, and their fresh arrays were garbage that the allocator kept mapped (`um metrics`
- * on 50 000 × 1 000 logits: ~0.3 MB per class). A larger selection's arrays are its own, freed with it (a scratch that
- * only grows would pin its bytes for the largest selection ever made).
- */
-const KEY_SCRATCH_MAX = 2 ** 18;
-let keyScratch = new Int32Array(0);
-
-/** The gathered entries' scratch (see {@link KEY_SCRATCH_MAX}): read through the selection until it is released. */
-let gatherScratch = { keys: new Int32Array(0), values: new Float64Array(0), extra: new Float64Array(0) };
-
-/** Room for the `total` gathered keys, values and (`withExtra`) extra column: views of the scratch, or fresh arrays. */
-function gatheredRoom(
-  total: number,
-  withExtra: boolean,
-): { keys: Int32Array; values: Float64Array; extra: Float64Array | undefined } {
-  if (total > KEY_SCRATCH_MAX)
-    return {
-      keys: new Int32Array(total),
-      values: new Float64Array(total),
-      extra: withExtra ? new Float64Array(total) : undefined,
-    };
-  if (gatherScratch.keys.length < total) {
-    const m = Math.min(KEY_SCRATCH_MAX, Math.max(total, 2 * gatherScratch.keys.length));
-    gatherScratch = { keys: new Int32Array(m), values: new Float64Array(m), extra: new Float64Array(m) };
-  }
-  const { keys, values, extra } = gatherScratch;
-  return {
-    keys: keys.subarray(0, total),
-    values: values.subarray(0, total),
-    extra: withExtra ? extra.subarray(0, total) : undefined,
-  };
-}
-
-/** Room for n keys: a view of the module's key scratch (up to {@link KEY_SCRATCH_MAX}), else a fresh array. */
-function selectionKeys(n: number): Int32Array {
-  if (n > KEY_SCRATCH_MAX) return new Int32Array(n);
-  if (keyScratch.length < n) keyScratch = new Int32Array(Math.min(KEY_SCRATCH_MAX, Math.max(n, 2 * keyScratch.length)));
-  return keyScratch.subarray(0, n);
 }
 
 /** −0 before 0, as `Float64Array.prototype.sort` orders them. */

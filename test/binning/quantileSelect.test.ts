@@ -3,7 +3,7 @@ import { KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
 import { binStatisticsUnchecked as binStatistics } from '../../src/binning/binStatistics.js';
 import { equalMassBins, equalMassStatistics } from '../../src/binning/equalMass.js';
 import { quantileAssignment, quantileStatistics } from '../../src/binning/quantileSelect.js';
-import { SELECT_MIN, valuesAtRanks } from '../../src/binning/rankSelect.js';
+import { RankSelection, SELECT_MIN, valuesAtRanks } from '../../src/binning/rankSelect.js';
 import type { BinAssignment, EqualMassMethod } from '../../src/binning/types.js';
 import { binsOfGroup } from '../../src/calibration/binnedStores.js';
 import { expectSame } from '../helpers/expectSame.js';
@@ -371,6 +371,22 @@ describe("the peers' equal-mass constructions read their order statistics by sel
 });
 
 describe('selections one after another share the module scratch (keys, bin indices)', () => {
+  it('a second selection while one holds the tables, or a released one read, throws instead of reading dirty tables', () => {
+    const r = createRng('two-selections', 1);
+    const x = Float64Array.from({ length: 5000 }, () => r.uniform());
+    const a = RankSelection.of(x);
+    a.want(10);
+    a.gather();
+    expect(() => RankSelection.of(Float64Array.from({ length: 3000 }, () => r.uniform()))).toThrow(/holds the shared/);
+    a.release();
+    expect(() => a.block(10)).toThrow(/after its release/);
+    expect(() => a.want(20)).toThrow(/after its release/);
+    const c = RankSelection.of(x);
+    c.want(10);
+    c.gather();
+    expect(c.valueAt(10)).toBe(Float64Array.from(x).sort()[10]);
+    c.release();
+  });
   it('class columns of float64 values (softmax of logits), large, small, float32, beyond the scratch: as the brute force', () => {
     const rng = createRng('test', 41);
     // sizes out of order so a column reads scratch a larger one wrote; 2^18 + 3 is past the scratch (its own arrays)
