@@ -26,16 +26,16 @@ export interface Sweep {
 }
 
 /** Whether values are in ascending order (ties — −0 and 0 among them — contiguous) (internal). */
-function isAscending(values: ArrayLike<number>): boolean {
+export function isAscending(values: ArrayLike<number>): boolean {
   for (let i = 1; i < values.length; i++) if (!((values[i - 1] as number) <= (values[i] as number))) return false;
   return true;
 }
 
 /**
  * The blocks of equal values of ascending `values` from the top, each as its index range [start, end): read in this
- * order, block by block and each block's indices ascending, they are a stable descending sort's order.
+ * order, block by block and each block's indices ascending, they are a stable descending sort's order (internal).
  */
-function blocksFromTop(values: ArrayLike<number>, visit: (start: number, end: number) => void): void {
+export function blocksFromTop(values: ArrayLike<number>, visit: (start: number, end: number) => void): void {
   for (let end = values.length; end > 0;) {
     const v = values[end - 1] as number;
     let start = end - 1;
@@ -46,26 +46,11 @@ function blocksFromTop(values: ArrayLike<number>, visit: (start: number, end: nu
 }
 
 /**
- * The order of a stable descending sort of values already in ascending order: the blocks of equal values from the
- * top, each in its given order, read in O(N) without sorting; `undefined` when the values are not ascending
- * (internal).
- */
-export function descendingOrderOfAscending(values: ArrayLike<number>): Uint32Array | undefined {
-  if (!isAscending(values)) return undefined;
-  const order = new Uint32Array(values.length);
-  let r = 0;
-  blocksFromTop(values, (start, end) => {
-    for (let i = start; i < end; i++) order[r++] = i;
-  });
-  return order;
-}
-
-/**
  * Sorts by confidence (descending) and merges ties into blocks. `positive[i]` is 0 or 1; `weights` (all > 0), when
  * given, make counts weight sums; `unit` is their scale (see {@link Sweep.unit}). Confidences already in ascending
- * order (a kept-entries store's canonical order) are not sorted again: they are read in {@link
- * descendingOrderOfAscending}'s order, the sort's own, block by block without the order array (40 MB for 10^7), so
- * the blocks and every sum are the same, bit for bit.
+ * order (a kept-entries store's canonical order) are not sorted again: they are read block by block from the top
+ * ({@link blocksFromTop}: the stable descending sort's own order) without an order array (40 MB for 10^7), so the
+ * blocks and every sum are the same, bit for bit.
  */
 export function sweep(confidence: Float64Array, positive: Uint8Array, weights?: Float64Array, unit = 1): Sweep {
   const n = confidence.length;

@@ -146,8 +146,8 @@ export function stateFromJSON(json: StateJSON | string, options: WarningOptions 
 
 /**
  * A state's form for another thread (internal): {@link MetricState.toJSON}, with an engine state's long number lists
- * as `Float64Array`s so that `postMessage` copies them as memory (a million-row chunk's kept entries as JSON numbers
- * would fill a worker's heap). {@link stateFromJSON} reads it.
+ * as `Float64Array`s so that `postMessage` moves them as memory (a million-row chunk's kept entries as JSON numbers
+ * would fill a worker's heap; cli/transferList.ts). {@link stateFromJSON} reads it.
  */
 export function transferForm(state: MetricState): StateJSON {
   return state instanceof EngineState ? state.toTransfer() : state.toJSON();

@@ -158,7 +158,8 @@ export class EngineState<R> implements MetricState<R> {
 
   /**
    * {@link toJSON} with the stores' long number lists as `Float64Array`s (internal): the form a worker thread posts,
-   * copied by the structured clone as memory; `stateFromJSON` reads it as it reads JSON.
+   * its arrays' memory moved to the main thread (cli/transferList.ts), not one heap number per value; `stateFromJSON`
+   * reads it as it reads JSON.
    */
   toTransfer(): StateJSON {
     return this.plain(true);

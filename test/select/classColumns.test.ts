@@ -40,6 +40,8 @@ describe('class columns gathered in blocks', () => {
     for (const f32 of [false, true]) {
       const cols = batchOf(6000, 120, f32, f32 ? 31 : 32);
       const inOrder = new ColumnBlocks([{ cols, threshold: null }]);
+      for (let k = 0; k < cols.numClasses; k++) inOrder.column(k);
+      expect(inOrder.blockCount).toBe(f32 ? 1 : 2);
       for (let k = 0; k < cols.numClasses; k++) expectColumn(inOrder, cols, k);
       const rng = createRng('test', 33);
       const shuffled = new ColumnBlocks([{ cols, threshold: null }]);

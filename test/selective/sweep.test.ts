@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { argsort } from '../../src/kernels/argsort.js';
-import { descendingOrderOfAscending, sweep } from '../../src/selective/sweep.js';
+import { blocksFromTop, isAscending, sweep } from '../../src/selective/sweep.js';
 import { createRng } from '../../src/random/rng.js';
 
 /** Ascending values with ties, near-ties (one ulp apart), −0 beside 0, and negatives (uncertainties as −entropy). */
@@ -18,7 +18,18 @@ function ascending(seed: number, n: number): Float64Array {
   return Float64Array.from(argsort(x), (i) => x[i] as number);
 }
 
-describe('descendingOrderOfAscending', () => {
+/** The order in which the sweep reads ascending values: its blocks from the top, each block's indices ascending. */
+function descendingOrderOfAscending(values: Float64Array): Uint32Array | undefined {
+  if (!isAscending(values)) return undefined;
+  const order = new Uint32Array(values.length);
+  let r = 0;
+  blocksFromTop(values, (start, end) => {
+    for (let i = start; i < end; i++) order[r++] = i;
+  });
+  return order;
+}
+
+describe('blocksFromTop', () => {
   it('is the stable descending argsort of ascending values, on seeded values with ties, −0 and 0', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const x = ascending(seed, 1 + (seed % 7) * 37);
