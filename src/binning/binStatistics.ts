@@ -251,7 +251,7 @@ const RUN_SUMS = {
  */
 export function runStatistics(
   scores: Float64Array,
-  outcomes: Float64Array,
+  outcomes: Float64Array | Uint8Array,
   weights: Float64Array | undefined,
   cuts: readonly number[],
   edges = midpointEdges(cuts, scores.length, (r) => scores[r] as number),

@@ -49,7 +49,7 @@ export function dingBins(
  */
 export function sortedDingStatistics(
   scores: Float64Array,
-  outcomes: Float64Array,
+  outcomes: Float64Array | Uint8Array,
   weights: Float64Array | undefined,
   options: DingOptions,
   unit: number,
