@@ -55,7 +55,7 @@ function runPairs(r: SortedRun): Pairs {
 export class KeptEntriesStore implements Store {
   readonly kind = 'entries';
   private readonly chunks: Chunk[] = [];
-  private readonly sortedCache: (EntryColumns | undefined)[];
+  private readonly sortedCache: (SortedRun | undefined)[];
   /** The class columns being read (every chunk a column chunk), made on first read. */
   private blocks: ColumnBlocks | undefined;
   /** The bin counts of the equal-mass (`'quantile'`) bins the store will be read in (from the requests). */
@@ -79,7 +79,7 @@ export class KeptEntriesStore implements Store {
   private resolved = false;
 
   constructor(readonly groups: number) {
-    this.sortedCache = new Array<EntryColumns | undefined>(groups).fill(undefined);
+    this.sortedCache = new Array<SortedRun | undefined>(groups).fill(undefined);
   }
 
   /** Bins of a group in a binning (by key), kept until the store changes (AECE and AMCE read the same Ding bins). */
@@ -228,15 +228,16 @@ export class KeptEntriesStore implements Store {
   /**
    * The entries of group k in the canonical order: ascending score, and within equal scores outcome 0 before 1, then
    * ascending weight — so every computation that walks them in order (cuts, bins, sweeps, running sums) gives the
-   * same bits for the same set of entries, however they arrived. Computed once until the next add or merge.
+   * same bits for the same set of entries, however they arrived. Computed once until the next add or merge. Merged
+   * from sorted runs whose outcomes are bytes (a worker's chunks), the outcomes stay 0/1 bytes.
    */
-  sorted(k: number): EntryColumns {
+  sorted(k: number): SortedRun {
     const cached = this.sortedCache[k];
     if (cached !== undefined) return cached;
     const runs = this.sortedRuns();
     if (runs !== undefined) {
       // chunks sorted where they were made (worker threads): merged, not sorted again; the merge replaces them
-      const out = runs.length === 1 ? runPairs(runs[0] as SortedRun) : mergeSortedRuns(runs);
+      const out = runs.length === 1 ? (runs[0] as SortedRun) : mergeSortedRuns(runs);
       this.chunks.splice(0, this.chunks.length, { run: out });
       this.sortedCache[0] = out;
       return out;
@@ -266,11 +267,15 @@ export class KeptEntriesStore implements Store {
       this.blocks ??= new ColumnBlocks(this.chunks);
       return this.blocks.column(k);
     }
-    return this.entries(k);
+    const e = this.entries(k);
+    // merged byte outcomes as float64 ones, for the rare reads of the entries as they came (peers' equal-mass bins)
+    return e.outcomes instanceof Float64Array
+      ? { ...e, outcomes: e.outcomes }
+      : { ...e, outcomes: new Float64Array(e.outcomes) };
   }
 
   /** The entries of group k, concatenated (weights only when some chunk had weights); arrays of its own or a chunk's. */
-  entries(k: number): EntryColumns {
+  entries(k: number): SortedRun {
     if (this.sortedRuns() !== undefined) return this.sorted(k);
     const chunks: Pairs[] = [];
     for (const c of this.chunks) {

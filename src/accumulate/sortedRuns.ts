@@ -1,5 +1,3 @@
-import type { Pairs } from '../select/selectPairs.js';
-
 /**
  * Entries of one group in the canonical order, as a store keeps them until they are merged (internal): the outcomes
  * (0 or 1) as bytes when they came as bytes — a worker's chunk, 9 bytes per entry instead of 16 on the main thread.
@@ -51,11 +49,12 @@ function before(a: SortedRun, i: number, b: SortedRun, j: number): boolean {
  * Runs in the canonical order merged into one (a binary heap of the runs' heads): the canonical sort of their union,
  * since entries equal in score, outcome and weight are interchangeable (internal).
  */
-export function mergeSortedRuns(runs: readonly SortedRun[]): Pairs {
+export function mergeSortedRuns(runs: readonly SortedRun[]): SortedRun {
   const n = runs.reduce((a, r) => a + r.scores.length, 0);
   const weighted = runs.some((r) => r.weights !== undefined);
   const scores = new Float64Array(n);
-  const outcomes = new Float64Array(n);
+  // bytes stay bytes (0 or 1): the merged copy at 9 bytes per entry, not 16 (70 MB less for 10^7)
+  const outcomes = runs.every((r) => r.outcomes instanceof Uint8Array) ? new Uint8Array(n) : new Float64Array(n);
   const weights = weighted ? new Float64Array(n) : undefined;
   const heap: number[] = [];
   const pos = new Array<number>(runs.length).fill(0);

@@ -245,19 +245,20 @@ const RUN_SUMS = {
 };
 
 /**
- * {@link binStatisticsUnchecked} of sorted entries cut into runs at `cuts` (ascending positions), described as
- * `binsFromCuts(…, 'midpoints')` does: every run's sums are the same exact sums, added run by run, read through
- * scratch sums, the total weight the exact sum of the bins' (internal).
+ * {@link binStatisticsUnchecked} of sorted entries cut into runs at `cuts` (ascending positions), described by `edges`
+ * (by default as `binsFromCuts(…, 'midpoints')` does): every run's sums are the same exact sums, added run by run,
+ * read through scratch sums, the total weight the exact sum of the bins' (internal).
  */
 export function runStatistics(
   scores: Float64Array,
-  outcomes: Float64Array,
+  outcomes: Float64Array | Uint8Array,
   weights: Float64Array | undefined,
   cuts: readonly number[],
+  edges = midpointEdges(cuts, scores.length, (r) => scores[r] as number),
 ): Bin[] {
   const n = scores.length;
   const numBins = cuts.length + 1;
-  const { lower, upper } = midpointEdges(cuts, n, (r) => scores[r] as number);
+  const { lower, upper } = edges;
   const count = new Float64Array(numBins);
   const weight = new Float64Array(numBins);
   const score = new Float64Array(numBins);

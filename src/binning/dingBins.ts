@@ -1,7 +1,8 @@
 import { argsort } from '../kernels/argsort.js';
 import { gather } from '../math/gather.js';
-import { binsFromCuts, snapCut, snapWeightedCut, weightedBlocks } from './cuts.js';
-import type { BinAssignment, DingOptions } from './types.js';
+import { runStatistics } from './binStatistics.js';
+import { snapCut, snapWeightedCut, type WeightedBlocks } from './cuts.js';
+import type { Bin, BinAssignment, DingOptions } from './types.js';
 import { samplesPerWeight } from '../input/weights.js';
 
 /**
@@ -29,16 +30,57 @@ export function dingBins(
   unit = 1,
 ): BinAssignment {
   const n = scores.length;
-  const wOf = (i: number) => (weights === undefined ? 1 : (weights[i] as number));
+  // stable ascending order: equal scores keep their row order, the order the descending walk reads each block in
+  const order = argsort(scores);
+  const asc = gather(scores, order);
+  const cuts = dingCuts(asc, order, options, weights, unit);
+  const index = new Int32Array(n);
+  const bounds = [0, ...cuts, n];
+  for (let b = 0; b + 1 < bounds.length; b++) {
+    for (let j = bounds[b] as number; j < (bounds[b + 1] as number); j++) index[order[j] as number] = b;
+  }
+  return { numBins: cuts.length + 1, ...dataEdges(asc, cuts), index };
+}
+
+/**
+ * {@link dingBins}' bins of entries already sorted ascending (a kept store's canonical order; `weights` in that
+ * order), with their statistics: the cuts found on the sorted scores in place and the bins summed run by run — the
+ * same bins as `binStatistics(dingBins(…))`, without its sorted copies and bin of every entry (internal).
+ */
+export function sortedDingStatistics(
+  scores: Float64Array,
+  outcomes: Float64Array | Uint8Array,
+  weights: Float64Array | undefined,
+  options: DingOptions,
+  unit: number,
+): Bin[] {
+  const cuts = dingCuts(scores, undefined, options, weights, unit);
+  return runStatistics(scores, outcomes, weights, cuts, dataEdges(scores, cuts));
+}
+
+/**
+ * Ding's cuts (ascending positions, each between two blocks of ties) of ascending scores `asc`; `order[j]` is the row
+ * of sorted position j (the identity when absent), `weights` are by row. Blocks of ties are read from the highest
+ * down, each in ascending position — the stable descending order — so weight sums add in the same order whatever
+ * the input order (internal).
+ */
+function dingCuts(
+  asc: ArrayLike<number>,
+  order: ArrayLike<number> | undefined,
+  options: DingOptions,
+  weights: ArrayLike<number> | undefined,
+  unit: number,
+): number[] {
+  const n = asc.length;
+  const rowOf = (j: number) => (order === undefined ? j : (order[j] as number));
+  const wOf = (j: number) => (weights === undefined ? 1 : (weights[rowOf(j)] as number));
   const { z, minRemaining, minGap } = options;
   // samples per unit of weight: the scale of whole weights, or N/Σw for relative weights
   const u = weights === undefined ? 1 : samplesPerWeight(weights, unit);
-  // ascending sort of (value, index); we walk it from the top to get the descending order
-  const order = argsort(scores, true);
-  const r = gather(scores, order);
-  const globalMin = r[n - 1] as number;
+  const globalMin = asc[0] as number;
   let total = 0;
-  for (let i = 0; i < n; i++) total += wOf(i);
+  if (weights === undefined) total = n;
+  else for (let i = 0; i < n; i++) total += weights[i] as number;
 
   const counts: number[] = [];
   let num = 0;
@@ -46,20 +88,26 @@ export function dingBins(
   let rmax = -Infinity;
   let target = Infinity;
   let before = 0;
-  for (let i = 0; i < n; i++) {
-    const x = r[i] as number;
-    if (num * u > target && (total - before) * u > minRemaining && rmin - globalMin > minGap && x !== r[i - 1]) {
+  for (let end = n; end > 0;) {
+    const x = asc[end - 1] as number;
+    let start = end - 1;
+    while (start > 0 && asc[start - 1] === x) start--;
+    // a new bin opens only before the first sample of a block (the score differs from the previous one)
+    if (num * u > target && (total - before) * u > minRemaining && rmin - globalMin > minGap) {
       counts.push(num);
       num = 0;
       rmin = Infinity;
       rmax = -Infinity;
     }
-    const w = wOf(order[i] as number);
-    num += w;
-    before += w;
-    if (x < rmin) rmin = x;
-    if (x > rmax) rmax = x;
-    target = rmax === rmin ? Infinity : 0.25 * (z / (rmax - rmin)) ** 2;
+    for (let j = start; j < end; j++) {
+      const w = wOf(j);
+      num += w;
+      before += w;
+      if (x < rmin) rmin = x;
+      if (x > rmax) rmax = x;
+      target = rmax === rmin ? Infinity : 0.25 * (z / (rmax - rmin)) ** 2;
+    }
+    end = start;
   }
   counts.push(num);
 
@@ -78,10 +126,8 @@ export function dingBins(
     counts[last] = numLast + moved;
   }
 
-  // Cut positions in the descending order, expressed on the ascending array so snapCut can be reused.
-  const asc = Float64Array.from(r).reverse();
-  const ascOrder = Uint32Array.from(order).reverse();
-  const blocks = weights === undefined ? undefined : weightedBlocks(asc, gather(weights, ascOrder));
+  // cut positions counted from the top, expressed on the ascending scores
+  const blocks = weights === undefined ? undefined : descendingBlocks(asc, wOf);
   const ascCuts: number[] = [];
   let pos = 0;
   for (let b = 0; b < last; b++) {
@@ -90,7 +136,53 @@ export function dingBins(
     if (c > 0 && c < n && c !== ascCuts[ascCuts.length - 1]) ascCuts.push(c);
   }
   ascCuts.sort((a, b) => a - b);
-  const cuts = ascCuts.filter((c, j) => j === 0 || c !== ascCuts[j - 1]);
-  // ascending position j holds the sample at descending position n − 1 − j
-  return binsFromCuts(asc, ascOrder, cuts, 'data');
+  return ascCuts.filter((c, j) => j === 0 || c !== ascCuts[j - 1]);
+}
+
+/**
+ * `weightedBlocks` of the ascending scores with each block's weights added from its last position down (the order
+ * of the descending walk reversed, as the cuts have always summed them), sized by the number of blocks.
+ */
+function descendingBlocks(asc: ArrayLike<number>, wOf: (j: number) => number): WeightedBlocks {
+  const n = asc.length;
+  let g = 1;
+  for (let j = 1; j < n; j++) if (asc[j] !== asc[j - 1]) g++;
+  const bounds = new Float64Array(g + 1);
+  const rows = new Uint32Array(g + 1);
+  let acc = 0;
+  g = 0;
+  for (let start = 0; start < n;) {
+    let end = start + 1;
+    while (end < n && asc[end] === asc[start]) end++;
+    bounds[g] = acc;
+    rows[g++] = start;
+    for (let j = end - 1; j >= start; j--) acc += wOf(j);
+    start = end;
+  }
+  bounds[g] = acc;
+  rows[g] = n;
+  return { bounds, rows, total: acc };
+}
+
+/**
+ * Each bin described by its own smallest and largest score, read as the descending walk meets them: the last
+ * position of the bin's lowest block and the first of its highest (a block's scores are equal; this keeps the sign
+ * of a zero where −0 and 0 tie).
+ */
+function dataEdges(asc: ArrayLike<number>, cuts: readonly number[]): { lower: Float64Array; upper: Float64Array } {
+  const n = asc.length;
+  const numBins = cuts.length + 1;
+  const lower = new Float64Array(numBins);
+  const upper = new Float64Array(numBins);
+  for (let b = 0; b < numBins; b++) {
+    const from = b === 0 ? 0 : (cuts[b - 1] as number);
+    const to = b === numBins - 1 ? n : (cuts[b] as number);
+    let lo = from;
+    while (lo + 1 < to && asc[lo + 1] === asc[from]) lo++;
+    let hi = to - 1;
+    while (hi > from && asc[hi - 1] === asc[to - 1]) hi--;
+    lower[b] = asc[lo] as number;
+    upper[b] = asc[hi] as number;
+  }
+  return { lower, upper };
 }

@@ -84,7 +84,7 @@ function quantileCutRows(
  */
 export function sortedQuantileStatistics(
   scores: Float64Array,
-  outcomes: Float64Array,
+  outcomes: Float64Array | Uint8Array,
   weights: Float64Array | undefined,
   bins: number,
   unit: number,

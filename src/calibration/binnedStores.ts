@@ -5,6 +5,7 @@ import type { Store } from '../accumulate/store.js';
 import { assignBinsFor } from '../binning/assignBins.js';
 import { binnedErrorRaw, finishNorm, type Norm } from '../binning/binnedError.js';
 import { binStatisticsUnchecked } from '../binning/binStatistics.js';
+import { sortedDingStatistics } from '../binning/dingBins.js';
 import { equalMassStatistics, sortedQuantileStatistics } from '../binning/equalMass.js';
 import { sweepsQuantile } from '../accumulate/classSweep.js';
 import type { Bin, BinningSpec } from '../binning/types.js';
@@ -94,6 +95,8 @@ function keptBins(fn: string, store: KeptEntriesStore, spec: BinningSpec, k: num
   if (e.scores.length === 0) return null;
   // this library's equal-mass bins of sorted entries are runs of them, summed run by run (as the class sweep does)
   if (sweepsQuantile(spec)) return sortedQuantileStatistics(e.scores, e.outcomes, e.weights, spec.bins, e.unit);
+  // Ding's bins are runs of the sorted entries too: cut and summed in place (~270 MB less for 10^7 entries)
+  if (spec.scheme === 'ding') return sortedDingStatistics(e.scores, e.outcomes, e.weights, spec.ding, e.unit);
   const a = assignBinsFor(fn, e.scores, spec, e.weights, identity(e.scores.length), e.unit);
   return binStatisticsUnchecked(a, e.scores, e.outcomes, e.weights);
 }

@@ -1,5 +1,6 @@
 import { GridStore } from '../accumulate/grid.js';
-import { KeptEntriesStore, type EntryColumns } from '../accumulate/keptEntries.js';
+import { KeptEntriesStore } from '../accumulate/keptEntries.js';
+import type { SortedRun } from '../accumulate/sortedRuns.js';
 import type { Store } from '../accumulate/store.js';
 import type { Precision } from '../binning/types.js';
 import { DEFAULT_CELL_BITS } from '../calibration/binnedStores.js';
@@ -96,15 +97,16 @@ const ERROR: ClassNames = { argument: 'labels', positives: 'wrong predictions', 
  * The sweep of a store's sorted entries, made once for every ranking metric that reads them (AUROC, AUPR, AURC and
  * E-AURC of one `evaluate` share one store): keyed by the store's sorted columns, which it keeps until the next add.
  */
-const SWEEPS = new WeakMap<EntryColumns, { correct: Uint8Array; s: Sweep }>();
+const SWEEPS = new WeakMap<SortedRun, { correct: Uint8Array; s: Sweep }>();
 
 /** The kept pairs as selective data (for the thresholded approximation) and as a sweep. */
 function keptData(store: KeptEntriesStore, cfg: RankingConfig): { d: SelectiveData; s: Sweep } {
   const e = store.sorted(0);
   let made = SWEEPS.get(e);
   if (made === undefined) {
-    // a typed copy (the iterator form of Uint8Array.from reads 10^7 entries one call at a time)
-    const correct = new Uint8Array(e.outcomes);
+    // a typed copy (the iterator form of Uint8Array.from reads 10^7 entries one call at a time); merged byte
+    // outcomes are 0/1 already
+    const correct = e.outcomes instanceof Uint8Array ? e.outcomes : new Uint8Array(e.outcomes);
     made = { correct, s: sweep(e.scores, correct, e.weights, e.unit) };
     SWEEPS.set(e, made);
   }

@@ -47,6 +47,19 @@ describe('sorted runs of kept entries', () => {
       }
     });
 
+  it('runs with byte outcomes (from worker threads) merge into byte outcomes: the same entries at 9 bytes each', () => {
+    const u = rng(4);
+    const runs = [1, 2, 3].map(() => canonicalSort(run(u, 200, false)));
+    const bytes = runs.map((r) => ({ ...r, outcomes: new Uint8Array(r.outcomes) }));
+    const merged = mergeSortedRuns(bytes);
+    const expected = mergeSortedRuns(runs);
+    expect(merged.outcomes).toBeInstanceOf(Uint8Array);
+    expect(merged.scores).toEqual(expected.scores);
+    expect(Float64Array.from(merged.outcomes)).toEqual(expected.outcomes);
+    // one float64 run among byte runs: float64 outcomes, as before
+    expect(mergeSortedRuns([...bytes.slice(1), runs[0] as Pairs]).outcomes).toEqual(expected.outcomes);
+  });
+
   it('inCanonicalOrder refuses scores out of order, outcomes 1 before 0 in a tie, weights descending, and zeros', () => {
     const p = (s: number[], o: number[], w?: number[]): Pairs => ({
       scores: Float64Array.from(s),
@@ -100,17 +113,20 @@ describe('sorted runs of kept entries', () => {
       const typed = merge(true).sorted(0);
       const plain = merge(false).sorted(0);
       const expected = canonicalSort(concat(runs, weighted));
+      // the typed form's outcomes stay bytes through the merge (9 bytes per entry), the plain form's float64
+      expect(typed.outcomes).toBeInstanceOf(Uint8Array);
+      expect(plain.outcomes).toBeInstanceOf(Float64Array);
       for (const got of [typed, plain]) {
         expect(got.scores).toEqual(expected.scores);
-        expect(got.outcomes).toEqual(expected.outcomes);
+        expect(Float64Array.from(got.outcomes)).toEqual(expected.outcomes);
         expect(got.weights).toEqual(expected.weights);
       }
-      // one run read as it came (no merge): float64 outcomes, as every reader expects
+      // one run read as it came (no merge): float64 outcomes, as the readers of a view expect
       const one = merge(true);
       const single = new KeptEntriesStore(1);
       single.merge(KeptEntriesStore.fromJSON(one.toJSON(true), at, 1));
-      expect(single.entries(0).outcomes).toBeInstanceOf(Float64Array);
-      expect(single.entries(0).outcomes).toEqual(expected.outcomes);
+      expect(single.view(0).outcomes).toBeInstanceOf(Float64Array);
+      expect(single.view(0).outcomes).toEqual(expected.outcomes);
     }
   });
 
