@@ -6,7 +6,7 @@ import { orderHint } from './orderHints.js';
 import { canonicalSort } from './canonicalSort.js';
 import { ClassSweep, sweepsQuantile } from './classSweep.js';
 import type { Pairs } from '../select/selectPairs.js';
-import { numberList, type JsonPath, type Store } from './store.js';
+import { numberList, outcomeBytes, type JsonPath, type Store } from './store.js';
 
 /** The entries of one group as columns (weights `undefined` when every weight is 1). */
 export interface EntryColumns {
@@ -47,7 +47,8 @@ function runPairs(r: SortedRun): Pairs {
  * Every entry of every group, as it came (O(entries) memory). What the order-based metrics keep in exact mode —
  * equal-mass and Ding's bins, AUROC, AUPR, AURC: they read the entries in {@link sorted} order when finishing, or,
  * for unweighted equal-mass bins, only the B − 1 cut ranks, found by selection over {@link view} as they came
- * (binning/quantileSelect.ts); every sum over them is exact, so the result depends on the set of entries only, never
+ * (binning/quantileSelect.ts) — or read off the sorted entries when a streamed file's merged runs already hold them
+ * in the canonical order; every sum over them is exact, so the result depends on the set of entries only, never
  * on their order or batching. The class-wise selections keep each batch as class columns (`addColumns`: the batch's
  * own arrays while the computation that lent them runs, else one class-major copy), read a block of classes at a time
  * (internal).
@@ -329,7 +330,7 @@ export class KeptEntriesStore implements Store {
         groups: [
           {
             scores: numberList(e.scores, typed),
-            outcomes: typed ? new Uint8Array(e.outcomes) : numberList(e.outcomes, false),
+            outcomes: (typed ? outcomeBytes(e.outcomes) : undefined) ?? numberList(e.outcomes, typed),
             ...(e.weights === undefined ? {} : { weights: numberList(e.weights, typed) }),
           },
         ],

@@ -116,5 +116,18 @@ export function numberList(values: ArrayLike<number>, typed: boolean): number[] 
   return typed ? new Float64Array(values) : Array.from(values);
 }
 
+/**
+ * Outcomes as bytes, the typed form of a one-group store's outcomes (9 bytes per entry with its score), when every
+ * one is 0 or 1; `undefined` otherwise (the caller then posts float64 numbers, which reading checks and refuses with
+ * the entry named): a byte copy of 0.5 or 256 would silently be 0.
+ */
+export function outcomeBytes(outcomes: ArrayLike<number>): Uint8Array | undefined {
+  for (let i = 0; i < outcomes.length; i++) {
+    const o = outcomes[i] as number;
+    if (o !== 0 && o !== 1) return undefined;
+  }
+  return Uint8Array.from(outcomes);
+}
+
 /** Whole numbers ≥ 0 (counts). */
 export const isCount = (x: number): boolean => Number.isInteger(x) && x >= 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalSort } from '../../src/accumulate/canonicalSort.js';
 import { KeptEntriesStore } from '../../src/accumulate/keptEntries.js';
-import { JsonPath } from '../../src/accumulate/store.js';
+import { JsonPath, outcomeBytes } from '../../src/accumulate/store.js';
 import { inCanonicalOrder, mergeSortedRuns } from '../../src/accumulate/sortedRuns.js';
 import type { Pairs } from '../../src/select/selectPairs.js';
 import { mulberry32 as rng } from '../helpers/mulberry32.js';
@@ -138,5 +138,17 @@ describe('sorted runs of kept entries', () => {
     );
     const short = { sorted: true, groups: [{ scores: Float64Array.of(0.2, 0.5), outcomes: Uint8Array.of(0) }] };
     expect(() => KeptEntriesStore.fromJSON(short, at, 1)).toThrow(/outcomes must have 2 entries/);
+  });
+});
+
+describe('outcomeBytes (the typed form of one-group outcomes)', () => {
+  it('is a byte copy when every outcome is 0 or 1, and undefined otherwise (never a truncated copy)', () => {
+    const ones = Float64Array.of(0, 1, 1, 0);
+    const bytes = outcomeBytes(ones);
+    expect(bytes).toBeInstanceOf(Uint8Array);
+    expect(Array.from(bytes ?? [])).toEqual([0, 1, 1, 0]);
+    expect(outcomeBytes(new Float64Array(0))).toEqual(new Uint8Array(0));
+    for (const bad of [0.5, 256, -1, 2, Number.NaN, -0.25])
+      expect(outcomeBytes(Float64Array.of(1, bad, 0))).toBeUndefined();
   });
 });
