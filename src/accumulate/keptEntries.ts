@@ -275,6 +275,12 @@ export class KeptEntriesStore implements Store {
       : { ...e, outcomes: new Float64Array(e.outcomes) };
   }
 
+  /** Group k's weights and their scale, without its outcomes (which {@link view} copies from merged bytes). */
+  weightsAt(k: number): { weights: Float64Array | undefined; unit: number } {
+    const e = this.chunks.length > 0 && this.chunks.every(isColumns) ? this.view(k) : this.entries(k);
+    return { weights: e.weights, unit: e.unit };
+  }
+
   /** The entries of group k, concatenated (weights only when some chunk had weights); arrays of its own or a chunk's. */
   entries(k: number): SortedRun {
     if (this.sortedRuns() !== undefined) return this.sorted(k);
@@ -318,7 +324,7 @@ export class KeptEntriesStore implements Store {
 
   /**
    * The JSON form (`typed`: long lists as `Float64Array`s, a worker thread's transfer form, with a one-group store's
-   * outcomes as a `Uint8Array`). A one-group store's entries are written in the canonical order, marked `sorted`, so
+   * outcomes as a `Uint8Array` when every one is 0 or 1). A one-group store's entries are written in the canonical order, marked `sorted`, so
    * that the thread merging chunks merges sorted runs instead of sorting every entry again (the order of entries never
    * changes a result), keeping them at 9 bytes per entry until then.
    */

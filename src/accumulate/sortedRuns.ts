@@ -1,6 +1,7 @@
 /**
- * Entries of one group in the canonical order, as a store keeps them until they are merged (internal): the outcomes
- * (0 or 1) as bytes when they came as bytes — a worker's chunk, 9 bytes per entry instead of 16 on the main thread.
+ * Entries of one group in the canonical order, as a store keeps them, before and after they are merged (internal): the outcomes
+ * (0 or 1) as bytes when they came as bytes — a worker's chunk, 9 bytes per entry instead of 16 on the main thread; a
+ * merge of byte runs keeps bytes too.
  */
 export interface SortedRun {
   readonly scores: Float64Array;

@@ -45,7 +45,7 @@ export function dingBins(
 /**
  * {@link dingBins}' bins of entries already sorted ascending (a kept store's canonical order; `weights` in that
  * order), with their statistics: the cuts found on the sorted scores in place and the bins summed run by run — the
- * same bins as `binStatistics(dingBins(…))`, without its sorted copies and bin of every entry (internal).
+ * same bins as `binStatisticsUnchecked(dingBins(…))`, without its sorted copies and bin of every entry (internal).
  */
 export function sortedDingStatistics(
   scores: Float64Array,

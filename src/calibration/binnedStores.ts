@@ -185,7 +185,7 @@ export function weightsOf(store: Store): { unit: number; fractional: boolean } {
     let unit = 1;
     let fractional = false;
     for (let k = 0; k < store.groupCount && !fractional; k++) {
-      const e = store.view(k);
+      const e = store.weightsAt(k);
       unit = e.unit;
       if (e.weights !== undefined) fractional = e.weights.some((w) => !Number.isInteger(w * e.unit));
     }
