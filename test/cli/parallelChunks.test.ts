@@ -3,11 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UMError } from '../../src/errors/UMError.js';
-import { workerError } from '../../src/cli/parallelChunks.js';
+import { workerError, type ChunkWorkers as SourceChunkWorkers } from '../../src/cli/parallelChunks.js';
 import { chunkState, type ChunkResult, type ChunkTask } from '../../src/cli/chunkState.js';
-// workers start from the built JavaScript (dist/cli/streamWorker.js), so the pool runs from dist
-import { ChunkWorkers } from '../../packages/core/dist/cli/parallelChunks.js';
 import { planChunks } from '../../src/io/planChunks.js';
+
+// workers start from the built JavaScript (dist/cli/streamWorker.js), so the pool runs from dist; its types are the
+// sources' (the package ships no declarations of internal modules)
+const { ChunkWorkers } = (await import(
+  new URL('../../packages/core/dist/cli/parallelChunks.js', import.meta.url).href
+)) as { ChunkWorkers: typeof SourceChunkWorkers };
 
 describe('workerError', () => {
   const task: ChunkTask = {
