@@ -1,5 +1,5 @@
 import { binsFromSums } from '../binning/binStatistics.js';
-import { midpointEdges, snapCut } from '../binning/cuts.js';
+import { binRange, midpointEdges, snapCut } from '../binning/cuts.js';
 import type { Bin } from '../binning/types.js';
 import { ExactSum } from '../math/exactSum.js';
 import { BUCKETS, bucketOf, ClassHistogram, EXP0, EXPONENTS, SPLIT, type CollectedClass } from './classHistogram.js';
@@ -136,8 +136,7 @@ function binsOfCuts(
   const score = new Float64Array(numBins);
   const outcome = new Float64Array(numBins);
   for (let b = 0; b < numBins; b++) {
-    const from = b === 0 ? 0 : (cuts[b - 1] as number);
-    const to = b === numBins - 1 ? n : (cuts[b] as number);
+    const [from, to] = binRange(cuts, n, b);
     count[b] = to - from;
     weight[b] = to - from;
     const s = new ExactSum();

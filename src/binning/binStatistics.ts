@@ -3,7 +3,7 @@ import { scratchSums } from '../math/denseSums.js';
 import { ExactSum } from '../math/exactSum.js';
 import { PairSum } from '../math/pairSum.js';
 import { fail } from '../errors/fail.js';
-import { midpointEdges } from './cuts.js';
+import { binRange, midpointEdges } from './cuts.js';
 import { maxAbs, rescaleExponent, timesPow2 } from '../math/pow2.js';
 import type { Bin, BinAssignment } from './types.js';
 
@@ -266,8 +266,7 @@ export function runStatistics(
   const total = new ExactSum();
   const sums: BinSums = RUN_SUMS;
   for (let b = 0; b < numBins; b++) {
-    const from = b === 0 ? 0 : (cuts[b - 1] as number);
-    const to = b === numBins - 1 ? n : (cuts[b] as number);
+    const [from, to] = binRange(cuts, n, b);
     count[b] = to - from;
     addRun(sums, 0, scores, outcomes, weights, from, to);
     const w = sums.weight.at(0);

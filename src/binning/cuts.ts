@@ -95,6 +95,11 @@ export function snapWeightedCut(blocks: WeightedBlocks, r: number): number {
   return (r - lower < upper - r ? rows[lo - 1] : rows[lo]) as number;
 }
 
+/** Bin b's positions [from, to) among n sorted values cut at `cuts` (ascending positions; cuts.length + 1 bins). */
+export function binRange(cuts: readonly number[], n: number, b: number): [from: number, to: number] {
+  return [b === 0 ? 0 : (cuts[b - 1] as number), b === cuts.length ? n : (cuts[b] as number)];
+}
+
 /**
  * The edges of the bins between `cuts` (ascending positions) of n sorted values read by `valueAt`: the midpoint of
  * the values either side of each cut, the extreme values outside — `binsFromCuts(…, 'midpoints')` as positions
@@ -109,8 +114,7 @@ export function midpointEdges(
   const lower = new Float64Array(numBins);
   const upper = new Float64Array(numBins);
   for (let b = 0; b < numBins; b++) {
-    const from = b === 0 ? 0 : (cuts[b - 1] as number);
-    const to = b === numBins - 1 ? n : (cuts[b] as number);
+    const [from, to] = binRange(cuts, n, b);
     lower[b] = b === 0 ? valueAt(from) : (valueAt(from - 1) + valueAt(from)) / 2;
     upper[b] = b === numBins - 1 ? valueAt(to - 1) : (valueAt(to - 1) + valueAt(to)) / 2;
   }

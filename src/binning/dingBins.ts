@@ -1,7 +1,7 @@
 import { argsort } from '../kernels/argsort.js';
 import { gather } from '../math/gather.js';
 import { runStatistics } from './binStatistics.js';
-import { snapCut, snapWeightedCut, type WeightedBlocks } from './cuts.js';
+import { binRange, snapCut, snapWeightedCut, type WeightedBlocks } from './cuts.js';
 import type { Bin, BinAssignment, DingOptions } from './types.js';
 import { samplesPerWeight } from '../input/weights.js';
 
@@ -175,8 +175,7 @@ function dataEdges(asc: ArrayLike<number>, cuts: readonly number[]): { lower: Fl
   const lower = new Float64Array(numBins);
   const upper = new Float64Array(numBins);
   for (let b = 0; b < numBins; b++) {
-    const from = b === 0 ? 0 : (cuts[b - 1] as number);
-    const to = b === numBins - 1 ? n : (cuts[b] as number);
+    const [from, to] = binRange(cuts, n, b);
     let lo = from;
     while (lo + 1 < to && asc[lo + 1] === asc[from]) lo++;
     let hi = to - 1;

@@ -107,6 +107,19 @@ export function parquetBatch(
   const listColumn = list === undefined ? undefined : column(list);
   const labelValues = column(labelColumn);
   const weightValues = weightColumn === undefined ? [] : column(weightColumn);
+  // where each score is, for errors: made once per batch (a string per cell was 0.8 s on 10^7 cells)
+  const scoreWhere = Array.from({ length: c }, (_, k) =>
+    list === undefined ? `column ${JSON.stringify(numbered[k])}` : `"${list}[${k}]"`,
+  );
+  const labelWhere = `column ${JSON.stringify(labelColumn)}`;
+  const weightWhere = `column ${JSON.stringify(weightColumn)}`;
+  /** A cell as a number, or the error naming its row and place (`where`) and its value. */
+  const numberAt = (raw: unknown, i: number, where: string, hint = ''): number => {
+    const v = toNumber(raw);
+    if (v === undefined)
+      fileFail('UM_FILE_FORMAT', fn, path, `row ${i}, ${where}: expected a number${hint}`, {}, { value: raw });
+    return v;
+  };
   for (let r = 0; r < n; r++) {
     const i = firstRow + r;
     // the row's scores: its list, or its entry of each score column (read in place: no array per row)
@@ -115,48 +128,20 @@ export function parquetBatch(
       fileFail('UM_FILE_FORMAT', fn, path, `row ${i}: must have ${c} scores like row 0`, {}, { value: values });
     for (let k = 0; k < c; k++) {
       const raw = values === undefined ? (scoreColumns[k] as unknown[])[r] : values[k];
-      const v = toNumber(raw);
-      if (v === undefined)
-        fileFail(
-          'UM_FILE_FORMAT',
-          fn,
-          path,
-          `row ${i}, ${list === undefined ? `column ${JSON.stringify(numbered[k])}` : `"${list}[${k}]"`}: expected a number`,
-          {},
-          { value: raw },
-        );
-      scores[r * c + k] = v;
+      scores[r * c + k] = numberAt(raw, i, scoreWhere[k] as string);
     }
     if (hasLabels) {
       if (classes !== undefined)
         labels[r] = classOf(fn, path, classes, labelValues[r], `row ${i}, column ${JSON.stringify(labelColumn)}`);
-      else {
-        const y = toNumber(labelValues[r]);
-        if (y === undefined)
-          fileFail(
-            'UM_FILE_FORMAT',
-            fn,
-            path,
-            `row ${i}, column ${JSON.stringify(labelColumn)}: expected a number${typeof labelValues[r] === 'string' ? ' (string labels need options.classes)' : ''}`,
-            {},
-            { value: labelValues[r] },
-          );
-        labels[r] = y;
-      }
-    }
-    if (weights !== undefined && weightColumn !== undefined) {
-      const wv = toNumber(weightValues[r]);
-      if (wv === undefined)
-        fileFail(
-          'UM_FILE_FORMAT',
-          fn,
-          path,
-          `row ${i}, column ${JSON.stringify(weightColumn)}: expected a number`,
-          {},
-          { value: weightValues[r] },
+      else
+        labels[r] = numberAt(
+          labelValues[r],
+          i,
+          labelWhere,
+          typeof labelValues[r] === 'string' ? ' (string labels need options.classes)' : '',
         );
-      weights[r] = wv;
     }
+    if (weights !== undefined && weightColumn !== undefined) weights[r] = numberAt(weightValues[r], i, weightWhere);
   }
   const kind = list ?? input ?? 'probs';
   return {
