@@ -3,7 +3,8 @@ import type { Chunk } from '../io/planChunks.js';
 import { BATCH_ROWS, type PredictionBatch } from '../io/batches.js';
 import { streamCsv } from '../io/readCsv.js';
 import { streamParquet } from '../io/readParquet.js';
-import { checkRead, streamPredictions } from '../io/readPredictions.js';
+import { streamPredictions } from '../io/readPredictions.js';
+import { checkRead, type ReadSpec } from '../io/readSpec.js';
 import { named } from '../io/classNames.js';
 import { streamNpy } from '../io/streamNpy.js';
 import type { PredictionData, ReadOptions } from '../io/types.js';
@@ -47,59 +48,18 @@ export interface ChunkTask {
 }
 
 function batches(task: ChunkTask): AsyncIterable<PredictionBatch> {
-  const fn = 'streamPredictions';
-  const r = task.read;
   const c = task.chunk;
-  const labelColumn = r.labelColumn ?? 'label';
-  const prefix = r.scorePrefix ?? 'p_';
-  const requireLabels = r.requireLabels !== false;
-  const { classes } = checkRead(fn, task.path, r);
-  if (c.kind === 'csv')
-    return namedBatches(
-      fn,
-      classes,
-      streamCsv(
-        fn,
-        task.path,
-        r.input ?? 'probs',
-        labelColumn,
-        prefix,
-        requireLabels,
-        r.weightColumn,
-        BATCH_ROWS,
-        c.range,
-        classes,
-      ),
-    );
-  if (c.kind === 'parquet')
-    return namedBatches(
-      fn,
-      classes,
-      streamParquet(
-        fn,
-        task.path,
-        r.input,
-        labelColumn,
-        prefix,
-        requireLabels,
-        r.weightColumn,
-        BATCH_ROWS,
-        c.rows,
-        classes,
-      ),
-    );
-  if (c.kind === 'npy')
-    return streamNpy(fn, task.path, r.labels, r.input ?? 'probs', requireLabels, BATCH_ROWS, c.rows);
-  return streamPredictions(task.path, r);
+  // the options and defaults the whole file's reader resolves, for the part of it this chunk reads
+  const spec = checkRead('streamPredictions', task.path, task.read);
+  if (c.kind === 'csv') return namedBatches(spec, streamCsv(spec, BATCH_ROWS, c.range));
+  if (c.kind === 'parquet') return namedBatches(spec, streamParquet(spec, BATCH_ROWS, c.rows));
+  if (c.kind === 'npy') return streamNpy(spec, BATCH_ROWS, c.rows);
+  return streamPredictions(task.path, task.read);
 }
 
 /** The batches with the declared class names (what streamPredictions does for a whole file). */
-async function* namedBatches(
-  fn: string,
-  classes: Parameters<typeof named>[1],
-  batches: AsyncIterable<PredictionBatch>,
-): AsyncGenerator<PredictionBatch> {
-  for await (const b of batches) yield named(fn, classes, b);
+async function* namedBatches(spec: ReadSpec, batches: AsyncIterable<PredictionBatch>): AsyncGenerator<PredictionBatch> {
+  for await (const b of batches) yield named(spec.fn, spec.classes, b);
 }
 
 /**

@@ -3,7 +3,7 @@ import { UMError } from '../errors/UMError.js';
 import type { ScoreKind } from '../input/types.js';
 import type { PredictionData, ReadOptions } from '../io/types.js';
 import { extname } from 'node:path';
-import { FORMATS, OPTION_FORMATS } from '../io/readPredictions.js';
+import { FORMATS, OPTION_FORMATS } from '../io/readSpec.js';
 import { FLAGS } from './errors.js';
 import { parseNumberFlag } from './io.js';
 

@@ -1,7 +1,14 @@
 import { describePlace, fileFail } from './fileError.js';
-import type { ScoreKind } from '../input/types.js';
 import type { PredictionBatch } from './batches.js';
-import { namedScoreColumns, type ClassNames } from './classNames.js';
+import { namedScoreColumns } from './classNames.js';
+import { inputOrProbs, type ReadSpec } from './readSpec.js';
+
+/** Where a CSV header puts the label, the weight (−1: none) and each class's score (internal). */
+export interface CsvLayout {
+  labelIndex: number;
+  weightIndex: number;
+  scoreIndex: number[];
+}
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -11,17 +18,8 @@ function escapeRegExp(s: string): string {
  * The label, weight and score columns of a header, checked (internal; shared by the general and the fast path).
  * With class names, score columns named after them are taken when present (namedScoreColumns).
  */
-export function headerLayout(
-  fn: string,
-  path: string,
-  record: string[],
-  line: number,
-  labelColumn: string,
-  scorePrefix: string,
-  requireLabels: boolean,
-  weightColumn: string | undefined,
-  classes?: ClassNames,
-): { labelIndex: number; weightIndex: number; scoreIndex: number[] } {
+export function headerLayout(spec: ReadSpec, record: string[], line: number): CsvLayout {
+  const { fn, path, labelColumn, scorePrefix, requireLabels, weightColumn, classes } = spec;
   const scoreIndex: number[] = [];
   const once = (name: string, what: string): void => {
     const j = record.indexOf(name);
@@ -127,21 +125,26 @@ export function headerLayout(
   return { labelIndex, weightIndex, scoreIndex };
 }
 
+/** The rows of one CSV batch, column by column (the general parser's lists or the fast path's typed arrays). */
+export interface CsvRows {
+  labels: number[] | Float64Array;
+  scores: number[] | Float64Array;
+  weights: number[] | Float64Array;
+  /** The line of each row. */
+  lines: ArrayLike<number>;
+}
+
 /** One batch of CSV rows as `PredictionData` (internal; typed arrays are kept, not copied). */
 export function makeBatch(
-  path: string,
-  input: ScoreKind,
+  spec: ReadSpec,
   header: string[],
-  scoreIndex: number[],
-  labelIndex: number,
-  labelColumn: string,
-  weightIndex: number,
-  labels: number[] | Float64Array,
-  scores: number[] | Float64Array,
-  weights: number[] | Float64Array,
-  lines: ArrayLike<number>,
+  layout: CsvLayout,
+  rows: CsvRows,
   firstRow: number,
 ): PredictionBatch {
+  const { path, labelColumn } = spec;
+  const { labelIndex, weightIndex, scoreIndex } = layout;
+  const { labels, scores, weights, lines } = rows;
   const numClasses = scoreIndex.length;
   const columns = scoreIndex.map((j) => header[j] as string);
   const used = new Set([labelIndex, weightIndex, ...scoreIndex]);
@@ -149,7 +152,7 @@ export function makeBatch(
   return {
     path,
     format: 'csv',
-    input,
+    input: inputOrProbs(spec),
     n: lines.length,
     firstRow,
     numClasses,

@@ -1,7 +1,8 @@
 import type { ScoreKind } from '../input/types.js';
 import type { PredictionBatch } from './batches.js';
-import { classOf, namedScoreColumns, type ClassNames } from './classNames.js';
+import { classOf, namedScoreColumns } from './classNames.js';
 import { fileFail } from './fileError.js';
+import type { ReadSpec } from './readSpec.js';
 
 /** The list columns a Parquet file may hold its scores in, one per declared input. */
 export const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
@@ -14,17 +15,11 @@ function toNumber(v: unknown): number | undefined {
 
 /** Converts one batch of Parquet rows, given as its columns (internal; streamParquet reads them). */
 export function parquetBatch(
-  fn: string,
-  path: string,
-  input: ScoreKind | undefined,
-  labelColumn: string,
-  scorePrefix: string,
-  requireLabels: boolean,
-  weightColumn: string | undefined,
+  spec: ReadSpec,
   columns: ReadonlyMap<string, unknown[]>,
   firstRow: number,
-  classes?: ClassNames,
 ): PredictionBatch {
+  const { fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, classes } = spec;
   const names = [...columns.keys()];
   const n = Math.min(...names.map((name) => columns.get(name)?.length ?? 0));
   if (n === 0) fileFail('UM_EMPTY', fn, path, 'has no rows');

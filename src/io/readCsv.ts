@@ -1,15 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
-import type { ScoreKind } from '../input/types.js';
 import { fileChunks, fileFail, openInput, readFail } from './fileError.js';
-import { headerLayout, makeBatch } from './csvLayout.js';
+import { headerLayout, makeBatch, type CsvLayout } from './csvLayout.js';
 import { streamCsvFast } from './streamCsvFast.js';
 import { MAX_RECORD_BYTES, checkedText } from './textInput.js';
 import { parseNumber } from './parseNumber.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
-import { classOf, type ClassNames } from './classNames.js';
+import { classOf } from './classNames.js';
+import type { ReadSpec } from './readSpec.js';
 
 /** A byte range of a CSV holding whole lines, with the header and the position of its first line (parallel reads). */
 export interface CsvRange {
@@ -23,19 +23,8 @@ export interface CsvRange {
 }
 
 /** Reads a CSV of predictions: a header with a label column and score columns `<prefix>0 … <prefix>{C−1}`. */
-export function readCsv(
-  fn: string,
-  path: string,
-  input: ScoreKind,
-  labelColumn: string,
-  scorePrefix: string,
-  requireLabels: boolean,
-  weightColumn?: string,
-  classes?: ClassNames,
-): Promise<PredictionData> {
-  return collect(
-    streamCsv(fn, path, input, labelColumn, scorePrefix, requireLabels, weightColumn, BATCH_ROWS, undefined, classes),
-  );
+export function readCsv(spec: ReadSpec): Promise<PredictionData> {
+  return collect(streamCsv(spec));
 }
 
 /**
@@ -47,38 +36,20 @@ export function readCsv(
  * numbers) and score columns may be named after the classes: the general parser reads the file.
  */
 export async function* streamCsv(
-  fn: string,
-  path: string,
-  input: ScoreKind,
-  labelColumn: string,
-  scorePrefix: string,
-  requireLabels: boolean,
-  weightColumn?: string,
+  spec: ReadSpec,
   batchRows = BATCH_ROWS,
   range?: CsvRange,
-  classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
+  const { fn, path } = spec;
   let rest: CsvRange | undefined = range;
   // only a regular file is opened twice (a FIFO's writer would lose its reader); a path that cannot be read is
   // reported by the general path, with its usual message
   const st = await stat(path).catch(() => undefined);
   // the fast path reads labels as numbers: with class names a label "1" may be class 0
-  if (st?.isFile() === true && classes === undefined) {
+  if (st?.isFile() === true && spec.classes === undefined) {
     const handle = await openInput(fn, path, true);
     try {
-      const fast = streamCsvFast(
-        fn,
-        path,
-        handle,
-        st.size,
-        input,
-        labelColumn,
-        scorePrefix,
-        requireLabels,
-        weightColumn,
-        batchRows,
-        range,
-      );
+      const fast = streamCsvFast(spec, handle, st.size, batchRows, range);
       let step = await fast.next();
       while (step.done !== true) {
         yield step.value;
@@ -90,33 +61,16 @@ export async function* streamCsv(
       await handle.close().catch(() => undefined);
     }
   }
-  yield* streamCsvGeneral(
-    fn,
-    path,
-    input,
-    labelColumn,
-    scorePrefix,
-    requireLabels,
-    weightColumn,
-    batchRows,
-    rest,
-    classes,
-  );
+  yield* streamCsvGeneral(spec, batchRows, rest);
 }
 
 /** The general CSV path (csv-parse): quotes, any UTF-8, every located error (internal; exported for the tests that compare the fast path with it). */
 export async function* streamCsvGeneral(
-  fn: string,
-  path: string,
-  input: ScoreKind,
-  labelColumn: string,
-  scorePrefix: string,
-  requireLabels: boolean,
-  weightColumn?: string,
+  spec: ReadSpec,
   batchRows = BATCH_ROWS,
   range?: CsvRange,
-  classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
+  const { fn, path, labelColumn, classes } = spec;
   const handle = await openInput(fn, path, true);
   const source = Readable.from(range === undefined ? fileChunks(handle) : fileChunks(handle, range.start, range.end), {
     objectMode: false,
@@ -136,29 +90,14 @@ export async function* streamCsvGeneral(
   text.on('error', (error) => parser.destroy(error));
   text.pipe(parser);
   let header: string[] | undefined;
-  let labelIndex = -1;
-  let weightIndex = -1;
-  const scoreIndex: number[] = [];
+  let layout: CsvLayout = { labelIndex: -1, weightIndex: -1, scoreIndex: [] };
   let labels: number[] = [];
   let scores: number[] = [];
   let weights: number[] = [];
   let lines: number[] = [];
   let firstRow = range?.firstRow ?? 0;
   const batch = (): PredictionBatch => {
-    const b = makeBatch(
-      path,
-      input,
-      header as string[],
-      scoreIndex,
-      labelIndex,
-      labelColumn,
-      weightIndex,
-      labels,
-      scores,
-      weights,
-      lines,
-      firstRow,
-    );
+    const b = makeBatch(spec, header as string[], layout, { labels, scores, weights, lines }, firstRow);
     firstRow += lines.length;
     labels = [];
     scores = [];
@@ -168,20 +107,7 @@ export async function* streamCsvGeneral(
   };
   const useHeader = (record: string[], info: { lines: number }): void => {
     header = record;
-    const layout = headerLayout(
-      fn,
-      path,
-      record,
-      info.lines,
-      labelColumn,
-      scorePrefix,
-      requireLabels,
-      weightColumn,
-      classes,
-    );
-    labelIndex = layout.labelIndex;
-    weightIndex = layout.weightIndex;
-    scoreIndex.push(...layout.scoreIndex);
+    layout = headerLayout(spec, record, info.lines);
   };
   if (range !== undefined) useHeader(range.header, { lines: 1 });
   try {
@@ -192,6 +118,7 @@ export async function* streamCsvGeneral(
         continue;
       }
       const line = info.lines + lineOffset;
+      const { labelIndex, weightIndex, scoreIndex } = layout;
       if (record.length !== header.length) {
         fileFail('UM_FILE_FORMAT', fn, path, `expected ${header.length} fields like the header, got ${record.length}`, {
           line,

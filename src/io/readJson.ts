@@ -3,6 +3,7 @@ import { fileFail, readWhole } from './fileError.js';
 import { decodeUtf8 } from './textInput.js';
 import type { PredictionData } from './types.js';
 import { classOf, type ClassNames } from './classNames.js';
+import type { ReadSpec } from './readSpec.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 const MEMBER_KEYS: Record<ScoreKind, string> = {
@@ -95,14 +96,9 @@ function readRows(
  * `{ labels, member_probs | member_logits | member_logprobs: number[S][N][C] }`, from a JSON file. The key declares
  * the kind: `input` selects it; without `input` the file must hold exactly one kind, or `probs`.
  */
-export async function readJson(
-  fn: string,
-  path: string,
-  input: ScoreKind | undefined,
-  preferMembers: boolean,
-  requireLabels: boolean,
-  classes?: ClassNames,
-): Promise<PredictionData> {
+export async function readJson(spec: ReadSpec): Promise<PredictionData> {
+  const { fn, path, input, requireLabels, classes } = spec;
+  const preferMembers = spec.members;
   // a regular file (a FIFO or /dev/zero would be read without bound), UTF-8, a leading BOM dropped
   const text = decodeUtf8(fn, path, await readWhole(fn, path));
   let doc: unknown;

@@ -3,7 +3,8 @@ import { fileFail } from './fileError.js';
 import { fileLineRuns, jsonObjectLine } from './textInput.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
-import { classOf, type ClassNames } from './classNames.js';
+import { classOf } from './classNames.js';
+import type { ReadSpec } from './readSpec.js';
 
 const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
 
@@ -12,30 +13,17 @@ const KEYS: readonly ScoreKind[] = ['probs', 'logits', 'logprobs'];
  * the same key (the declared `input`, or the one key present) and the same number of classes. Lines are UTF-8 (a BOM
  * before the first is dropped) of at most `MAX_RECORD_BYTES`.
  */
-export function readJsonl(
-  fn: string,
-  path: string,
-  input: ScoreKind | undefined,
-  requireLabels: boolean,
-  weightKey?: string,
-  classes?: ClassNames,
-): Promise<PredictionData> {
-  return collect(streamJsonl(fn, path, input, requireLabels, weightKey, BATCH_ROWS, classes));
+export function readJsonl(spec: ReadSpec): Promise<PredictionData> {
+  return collect(streamJsonl(spec));
 }
 
 /**
  * Streams JSON Lines in batches of `batchRows` lines (constant memory); a bad line stops it naming the line. With
  * class names, each "label" is a name (or a number whose text is one).
  */
-export async function* streamJsonl(
-  fn: string,
-  path: string,
-  input: ScoreKind | undefined,
-  requireLabels: boolean,
-  weightKey?: string,
-  batchRows = BATCH_ROWS,
-  classes?: ClassNames,
-): AsyncGenerator<PredictionBatch> {
+export async function* streamJsonl(spec: ReadSpec, batchRows = BATCH_ROWS): AsyncGenerator<PredictionBatch> {
+  const { fn, path, input, requireLabels, classes } = spec;
+  const weightKey = spec.weightColumn;
   let key: ScoreKind | undefined = input;
   let c = -1;
   let hasLabels: boolean | undefined;

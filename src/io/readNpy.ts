@@ -3,6 +3,7 @@ import type { ScoreKind } from '../input/types.js';
 import { fileFail, openInput } from './fileError.js';
 import { checkLabelsHeader, checkLength, npyHeader, readExactly, readItems, type NpyHeader } from './streamNpy.js';
 import type { PredictionData } from './types.js';
+import { inputOrProbs, type ReadSpec } from './readSpec.js';
 
 /** Typed arrays view memory in the machine's byte order; `.npy` data here is little-endian. */
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
@@ -55,13 +56,9 @@ function toRowMajor(data: ArrayLike<number>, rows: number, cols: number): Float6
  * Reads NumPy scores [N, C] or ensemble members [S, N, C] (float32 or float64) and labels [N] (any integer, float
  * or bool dtype). Both files must be regular files whose data is exactly as long as their headers declare.
  */
-export async function readNpy(
-  fn: string,
-  path: string,
-  labelsPath: string | undefined,
-  input: ScoreKind,
-  requireLabels: boolean,
-): Promise<PredictionData> {
+export async function readNpy(spec: ReadSpec): Promise<PredictionData> {
+  const { fn, path, requireLabels, labels: labelsPath } = spec;
+  const input = inputOrProbs(spec);
   if (labelsPath === undefined && requireLabels) {
     fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
   }

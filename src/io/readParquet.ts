@@ -3,8 +3,8 @@ import type { ScoreKind } from '../input/types.js';
 import { fileFail, openInput, readFail } from './fileError.js';
 import { BATCH_ROWS, collect, type PredictionBatch } from './batches.js';
 import type { PredictionData } from './types.js';
-import type { ClassNames } from './classNames.js';
 import { KEYS, parquetBatch } from './parquetBatch.js';
+import type { ReadSpec } from './readSpec.js';
 
 /** Largest row count accepted from Parquet metadata (2^53 − 1: beyond it, row numbers are not exact doubles). */
 const MAX_ROWS = Number.MAX_SAFE_INTEGER;
@@ -41,45 +41,17 @@ export function parquetRows(fn: string, path: string, metadata: FileMetaData): n
  * Reads Parquet with hyparquet: a `label` column and either one list column `probs`, `logits` or `logprobs` (the
  * declared `input` selects it) or numbered score columns `<prefix>0 … <prefix>{C−1}`.
  */
-export function readParquet(
-  fn: string,
-  path: string,
-  input: ScoreKind | undefined,
-  labelColumn: string,
-  scorePrefix: string,
-  requireLabels: boolean,
-  weightColumn?: string,
-  classes?: ClassNames,
-): Promise<PredictionData> {
-  return collect(
-    streamParquet(
-      fn,
-      path,
-      input,
-      labelColumn,
-      scorePrefix,
-      requireLabels,
-      weightColumn,
-      BATCH_ROWS,
-      undefined,
-      classes,
-    ),
-  );
+export function readParquet(spec: ReadSpec): Promise<PredictionData> {
+  return collect(streamParquet(spec));
 }
 
 /** Streams a Parquet file in batches of `batchRows` rows, reading only the byte ranges of each batch. */
 export async function* streamParquet(
-  fn: string,
-  path: string,
-  input: ScoreKind | undefined,
-  labelColumn: string,
-  scorePrefix: string,
-  requireLabels: boolean,
-  weightColumn?: string,
+  spec: ReadSpec,
   batchRows = BATCH_ROWS,
   rowRange?: [number, number],
-  classes?: ClassNames,
 ): AsyncGenerator<PredictionBatch> {
+  const { fn, path, labelColumn, scorePrefix, weightColumn, classes } = spec;
   let file: AsyncBuffer;
   let metadata: FileMetaData;
   // read by position: a regular file only (checked before anything opens it)
@@ -196,18 +168,7 @@ export async function* streamParquet(
           `rows ${start}…${end - 1}: the metadata declares ${end - start} rows, the data holds ${held}`,
         );
       yield {
-        ...parquetBatch(
-          fn,
-          path,
-          input,
-          labelColumn,
-          scorePrefix,
-          requireLabels,
-          weightColumn,
-          columns,
-          start,
-          classes,
-        ),
+        ...parquetBatch(spec, columns, start),
         ignoredColumns,
       };
     }

@@ -1,9 +1,5 @@
-import { extname } from 'node:path';
-import { fail } from '../errors/fail.js';
-import { checkOptions } from '../errors/checkOptions.js';
-import { fileFail } from './fileError.js';
 import { open, stat } from 'node:fs/promises';
-import type { ScoreKind } from '../input/types.js';
+import { fail } from '../errors/fail.js';
 import { BATCH_ROWS, type PredictionBatch } from './batches.js';
 import { readCsv, streamCsv } from './readCsv.js';
 import { npyHeader, streamNpy } from './streamNpy.js';
@@ -11,18 +7,9 @@ import { readJson } from './readJson.js';
 import { readJsonl, streamJsonl } from './readJsonl.js';
 import { readParquet, streamParquet } from './readParquet.js';
 import { readNpy } from './readNpy.js';
-import type { PredictionData, PredictionFormat, ReadOptions } from './types.js';
-import { classNames, named, type ClassNames } from './classNames.js';
-
-/** File extensions and the format each is read as (exported for the CLI help test: every one is listed). */
-export const FORMATS: Record<string, PredictionFormat> = {
-  '.csv': 'csv',
-  '.json': 'json',
-  '.jsonl': 'jsonl',
-  '.ndjson': 'jsonl',
-  '.parquet': 'parquet',
-  '.npy': 'npy',
-};
+import type { PredictionData, ReadOptions } from './types.js';
+import { named } from './classNames.js';
+import { checkRead } from './readSpec.js';
 
 /**
  * Reads predictions and labels from a CSV, JSON or NumPy file into flat row-major arrays.
@@ -76,45 +63,19 @@ export const FORMATS: Record<string, PredictionFormat> = {
  * ```
  */
 export async function readPredictions(path: string, options: ReadOptions = {}): Promise<PredictionData> {
-  const fn = 'readPredictions';
-  const { format, input, requireLabels, classes } = checkRead(fn, path, options);
-  switch (format) {
+  const spec = checkRead('readPredictions', path, options);
+  const { fn, classes } = spec;
+  switch (spec.format) {
     case 'csv':
-      return named(
-        fn,
-        classes,
-        await readCsv(
-          fn,
-          path,
-          input ?? 'probs',
-          options.labelColumn ?? 'label',
-          options.scorePrefix ?? 'p_',
-          requireLabels,
-          options.weightColumn,
-          classes,
-        ),
-      );
+      return named(fn, classes, await readCsv(spec));
     case 'json':
-      return named(fn, classes, await readJson(fn, path, input, options.members === true, requireLabels, classes));
+      return named(fn, classes, await readJson(spec));
     case 'jsonl':
-      return named(fn, classes, await readJsonl(fn, path, input, requireLabels, options.weightColumn, classes));
+      return named(fn, classes, await readJsonl(spec));
     case 'parquet':
-      return named(
-        fn,
-        classes,
-        await readParquet(
-          fn,
-          path,
-          input,
-          options.labelColumn ?? 'label',
-          options.scorePrefix ?? 'p_',
-          requireLabels,
-          options.weightColumn,
-          classes,
-        ),
-      );
+      return named(fn, classes, await readParquet(spec));
     case 'npy':
-      return readNpy(fn, path, options.labels, input ?? 'probs', requireLabels);
+      return readNpy(spec);
   }
 }
 
@@ -150,60 +111,30 @@ export async function* streamPredictions(
   path: string,
   options: ReadOptions & { batchRows?: number } = {},
 ): AsyncGenerator<PredictionBatch> {
-  const fn = 'streamPredictions';
-  const { format, input, requireLabels, classes } = checkRead(fn, path, options);
+  const spec = checkRead('streamPredictions', path, options);
+  const { fn, classes } = spec;
   const batchRows = options.batchRows ?? BATCH_ROWS;
   if (!Number.isInteger(batchRows) || batchRows < 1)
     fail('UM_OPTION', fn, 'options.batchRows', 'be an integer ≥ 1', { value: batchRows });
-  const labelColumn = options.labelColumn ?? 'label';
-  const prefix = options.scorePrefix ?? 'p_';
-  switch (format) {
+  switch (spec.format) {
     case 'csv':
-      for await (const b of streamCsv(
-        fn,
-        path,
-        input ?? 'probs',
-        labelColumn,
-        prefix,
-        requireLabels,
-        options.weightColumn,
-        batchRows,
-        undefined,
-        classes,
-      ))
-        yield named(fn, classes, b);
+      for await (const b of streamCsv(spec, batchRows)) yield named(fn, classes, b);
       return;
     case 'jsonl':
-      for await (const b of streamJsonl(fn, path, input, requireLabels, options.weightColumn, batchRows, classes))
-        yield named(fn, classes, b);
+      for await (const b of streamJsonl(spec, batchRows)) yield named(fn, classes, b);
       return;
     case 'parquet':
-      for await (const b of streamParquet(
-        fn,
-        path,
-        input,
-        labelColumn,
-        prefix,
-        requireLabels,
-        options.weightColumn,
-        batchRows,
-        undefined,
-        classes,
-      ))
-        yield named(fn, classes, b);
+      for await (const b of streamParquet(spec, batchRows)) yield named(fn, classes, b);
       return;
     case 'npy':
       if (await streamableNpy(path)) {
-        yield* streamNpy(fn, path, options.labels, input ?? 'probs', requireLabels, batchRows);
+        yield* streamNpy(spec, batchRows);
         return;
       }
-      yield { ...(await readNpy(fn, path, options.labels, input ?? 'probs', requireLabels)), firstRow: 0 };
+      yield { ...(await readNpy(spec)), firstRow: 0 };
       return;
     case 'json':
-      yield {
-        ...named(fn, classes, await readJson(fn, path, input, options.members === true, requireLabels, classes)),
-        firstRow: 0,
-      };
+      yield { ...named(fn, classes, await readJson(spec)), firstRow: 0 };
   }
 }
 
@@ -226,85 +157,3 @@ async function streamableNpy(path: string): Promise<boolean> {
     await handle.close();
   }
 }
-
-/** The options of the readers. */
-const READ_KEYS = [
-  'input',
-  'format',
-  'labels',
-  'labelColumn',
-  'scorePrefix',
-  'weightColumn',
-  'members',
-  'requireLabels',
-  'classes',
-] as const;
-
-/** Validates the path and the reading options shared by both readers (internal; also the parallel chunk reader's). */
-export function checkRead(
-  fn: string,
-  path: string,
-  options: ReadOptions,
-): { format: PredictionFormat; input: ScoreKind | undefined; requireLabels: boolean; classes: ClassNames | undefined } {
-  if (typeof path !== 'string' || path === '') fail('UM_OPTION', fn, 'path', 'be a non-empty string', { value: path });
-  checkOptions(fn, options, READ_KEYS, fn === 'streamPredictions' ? ['batchRows'] : []);
-  for (const key of ['labels', 'labelColumn', 'scorePrefix'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'string')
-      fail('UM_OPTION', fn, `options.${key}`, 'be a string', { value: options[key] });
-  }
-  for (const key of ['members', 'requireLabels'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'boolean')
-      fail('UM_OPTION', fn, `options.${key}`, 'be true or false', { value: options[key] });
-  }
-  const format = options.format ?? FORMATS[extname(path).toLowerCase()];
-  if (format === undefined) {
-    fileFail(
-      'UM_FILE_FORMAT',
-      fn,
-      path,
-      'has an unknown extension; expected .csv, .json, .jsonl, .parquet or .npy (or give the format)',
-    );
-  }
-  const input = options.input;
-  if (input !== undefined && input !== 'probs' && input !== 'logits' && input !== 'logprobs') {
-    fail('UM_OPTION', fn, 'options.input', `be one of 'probs', 'logits', 'logprobs'`, { value: input });
-  }
-  const requireLabels = options.requireLabels !== false;
-  if (!['csv', 'json', 'jsonl', 'parquet', 'npy'].includes(format))
-    fail('UM_OPTION', fn, 'options.format', `be 'csv', 'json', 'jsonl', 'parquet' or 'npy'`, { value: format });
-  if (options.weightColumn !== undefined && typeof options.weightColumn !== 'string')
-    fail('UM_OPTION', fn, 'options.weightColumn', 'be a column name', { value: options.weightColumn });
-  // an option the format does not read would be ignored: the caller meant something else (a NumPy label array holds
-  // class indices, not names, and its scores have no column names; a CSV has no second labels file)
-  for (const [key, formats] of Object.entries(OPTION_FORMATS) as [keyof typeof OPTION_FORMATS, readonly string[]][]) {
-    if (options[key] !== undefined && !formats.includes(format))
-      fail('UM_OPTION', fn, `options.${key}`, `be left out for ${path}: it applies to ${OPTION_USE[key]}`, {
-        value: options[key],
-      });
-  }
-  const classes = classNames(fn, options.classes, options.scorePrefix);
-  return { format, input, requireLabels, classes };
-}
-
-/**
- * The formats each reading option applies to. An option given for another format is a `UM_OPTION` error rather than
- * ignored (`um metrics preds.csv --labels labels.npy` printed the CSV's own labels' metrics).
- */
-export const OPTION_FORMATS = {
-  labels: ['npy'],
-  labelColumn: ['csv', 'parquet'],
-  scorePrefix: ['csv', 'parquet'],
-  weightColumn: ['csv', 'jsonl', 'parquet'],
-  members: ['json', 'npy'],
-  classes: ['csv', 'json', 'jsonl', 'parquet'],
-} as const satisfies Partial<Record<(typeof READ_KEYS)[number], readonly PredictionFormat[]>>;
-
-/** What each format-bound option is for, in its error message. */
-const OPTION_USE: Record<keyof typeof OPTION_FORMATS, string> = {
-  labels: 'NumPy scores (a .npy of labels beside a .npy of scores)',
-  labelColumn: 'CSV and Parquet files (JSON and JSON Lines read the key label)',
-  scorePrefix: 'CSV and Parquet files (the score columns)',
-  weightColumn: 'CSV, JSON Lines and Parquet files',
-  members: 'JSON and NumPy files (ensemble members)',
-  classes: 'CSV, JSON, JSON Lines and Parquet files (NumPy labels are class indices)',
-};

@@ -1,10 +1,10 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { ScoreKind } from '../input/types.js';
 import type { PredictionBatch } from './batches.js';
 import { headerLayout, makeBatch } from './csvLayout.js';
 import { parseLine, type FastRows } from './csvFast.js';
 import { fileFail, readFail } from './fileError.js';
 import type { CsvRange } from './readCsv.js';
+import type { ReadSpec } from './readSpec.js';
 import { MAX_RECORD_BYTES } from './textInput.js';
 
 /** Bytes read per step (many lines; the carried partial line is at most one record). Tests set tiny steps. */
@@ -20,27 +20,19 @@ export type FastEnd = { done: true } | { done: false; rest: CsvRange | null };
  * not plain ASCII without quotes returns `rest: null` before anything is yielded (internal).
  */
 export async function* streamCsvFast(
-  fn: string,
-  path: string,
+  spec: ReadSpec,
   handle: FileHandle,
   size: number,
-  input: ScoreKind,
-  labelColumn: string,
-  scorePrefix: string,
-  requireLabels: boolean,
-  weightColumn: string | undefined,
   batchRows: number,
   range?: CsvRange,
 ): AsyncGenerator<PredictionBatch, FastEnd> {
+  const { fn, path } = spec;
   const end = range?.end ?? size;
   let position = range?.start ?? 0; // file offset of the next byte to read
   let line = range?.firstLine ?? 1; // number of the next line
   let firstRow = range?.firstRow ?? 0;
   let header = range?.header;
-  let layout =
-    header === undefined
-      ? undefined
-      : headerLayout(fn, path, header, 1, labelColumn, scorePrefix, requireLabels, weightColumn);
+  let layout = header === undefined ? undefined : headerLayout(spec, header, 1);
   let roles: Int32Array | undefined;
   let rows: FastRows | undefined;
   const setLayout = (): void => {
@@ -65,17 +57,15 @@ export async function* streamCsvFast(
     const l = layout as NonNullable<typeof layout>;
     const c = l.scoreIndex.length;
     const b = makeBatch(
-      path,
-      input,
+      spec,
       header as string[],
-      l.scoreIndex,
-      l.labelIndex,
-      labelColumn,
-      l.weightIndex,
-      r.labels.slice(0, l.labelIndex >= 0 ? r.count : 0),
-      r.scores.slice(0, r.count * c),
-      r.weights.slice(0, r.count),
-      r.lines.slice(0, r.count),
+      l,
+      {
+        labels: r.labels.slice(0, l.labelIndex >= 0 ? r.count : 0),
+        scores: r.scores.slice(0, r.count * c),
+        weights: r.weights.slice(0, r.count),
+        lines: r.lines.slice(0, r.count),
+      },
       firstRow,
     );
     firstRow += r.count;
@@ -131,7 +121,7 @@ export async function* streamCsvFast(
         if (!/^[\x20-\x21\x23-\x7e\t]*$/.test(h)) return { done: false, rest: null };
         header = h.split(',').map((x) => x.replace(/^[ \t]+|[ \t]+$/g, ''));
         if (header.length === 1 && header[0] === '') return { done: false, rest: null };
-        layout = headerLayout(fn, path, header, line, labelColumn, scorePrefix, requireLabels, weightColumn);
+        layout = headerLayout(spec, header, line);
         setLayout();
       } else if (stop > from) {
         const r = rows as FastRows;

@@ -1,7 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { ScoreKind } from '../input/types.js';
 import { BATCH_ROWS, type PredictionBatch } from './batches.js';
 import { fileFail, openInput } from './fileError.js';
+import { inputOrProbs, type ReadSpec } from './readSpec.js';
 
 /** The header of a `.npy` file: dtype, order, shape and where the data starts. */
 export interface NpyHeader {
@@ -221,14 +221,12 @@ export async function readExactly(
  * (`readPredictions` reads them whole).
  */
 export async function* streamNpy(
-  fn: string,
-  path: string,
-  labelsPath: string | undefined,
-  input: ScoreKind,
-  requireLabels: boolean,
+  spec: ReadSpec,
   batchRows = BATCH_ROWS,
   rowRange?: [number, number],
 ): AsyncGenerator<PredictionBatch> {
+  const { fn, path, requireLabels, labels: labelsPath } = spec;
+  const input = inputOrProbs(spec);
   if (labelsPath === undefined && requireLabels)
     fileFail('UM_FILE_FORMAT', fn, path, 'holds only scores; give the labels .npy with --labels (option `labels`)');
   let scoresFile: FileHandle | undefined;

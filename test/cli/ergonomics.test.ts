@@ -6,7 +6,7 @@ import { main } from '../../src/cli/main.js';
 import { ioFrom, type Io } from '../../src/cli/io.js';
 import { EXAMPLES } from '../../src/cli/examples.js';
 import { wrap } from '../../src/cli/help.js';
-import { FORMATS } from '../../src/io/readPredictions.js';
+import { FORMATS } from '../../src/io/readSpec.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'um-ergo-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { collect } from '../../src/io/batches.js';
 import { parseDecimal } from '../../src/io/csvFast.js';
 import { streamCsv, streamCsvGeneral } from '../../src/io/readCsv.js';
+import { checkRead } from '../../src/io/readSpec.js';
 import { FAST_CSV } from '../../src/io/streamCsvFast.js';
 import { parseNumber } from '../../src/io/parseNumber.js';
 import { createRng } from '../../src/random/rng.js';
@@ -45,7 +46,8 @@ function spelled(r: ReturnType<typeof createRng>, x: number): string {
 async function both(file: string, batchRows: number, weightColumn?: string): Promise<[unknown, unknown]> {
   const run = async (f: typeof streamCsv) => {
     try {
-      const d = await collect(f('readPredictions', file, 'probs', 'label', 'p_', true, weightColumn, batchRows));
+      const spec = checkRead('readPredictions', file, weightColumn === undefined ? {} : { weightColumn });
+      const d = await collect(f(spec, batchRows));
       return {
         n: d.n,
         labels: Array.from(d.labels),

@@ -13,6 +13,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PredictionBatch } from '../../src/io/batches.js';
 import { streamParquet } from '../../src/io/readParquet.js';
+import { checkRead } from '../../src/io/readSpec.js';
 import { UMError } from '../../src/errors/UMError.js';
 import { mulberry32 } from '../helpers/mulberry32.js';
 
@@ -83,17 +84,7 @@ async function reference(t: Case, range: [number, number]) {
 
 async function read(t: Case, batchRows: number, range?: [number, number]) {
   const batches: PredictionBatch[] = [];
-  const stream = streamParquet(
-    'test',
-    t.path,
-    undefined,
-    'label',
-    'p_',
-    true,
-    t.weights ? 'w' : undefined,
-    batchRows,
-    range,
-  );
+  const stream = streamParquet(checkRead('test', t.path, t.weights ? { weightColumn: 'w' } : {}), batchRows, range);
   for await (const b of stream) batches.push(b);
   return batches;
 }
