@@ -150,11 +150,14 @@ export class FixedBinsStore implements Store {
     this.fractional ||= o.fractional;
   }
 
-  /** The bins of group k (empty bins included); `null` when the group holds no entry. */
-  bins(k: number): Bin[] | null {
+  /**
+   * The bins of group k (empty bins included, or with `occupied` only those with a gap: what a binned error reads);
+   * `null` when the group holds no entry.
+   */
+  bins(k: number, occupied = false): Bin[] | null {
     this.settle();
     const g = this.groups[k] as BinSums;
-    return g.count.every((c) => c === 0) ? null : binsOfSums(this.lower, this.upper, g);
+    return g.count.every((c) => c === 0) ? null : binsOfSums(this.lower, this.upper, g, occupied);
   }
 
   toJSON(): unknown {

@@ -162,8 +162,8 @@ export function totalWeight(sums: BinSums): number {
   return t.value();
 }
 
-/** The bins (means, gaps, fractions) of exact sums. */
-export function binsOfSums(lower: ArrayLike<number>, upper: ArrayLike<number>, sums: BinSums): Bin[] {
+/** The bins (means, gaps, fractions) of exact sums; `occupied`: only those with a gap (see {@link binsFromSums}). */
+export function binsOfSums(lower: ArrayLike<number>, upper: ArrayLike<number>, sums: BinSums, occupied = false): Bin[] {
   // into a Float64Array: a plain array of 2^20 fresh doubles (the bound on bins) is that many heap numbers
   const value = (s: BinExactSums) => {
     const out = new Float64Array(s.length);
@@ -178,6 +178,7 @@ export function binsOfSums(lower: ArrayLike<number>, upper: ArrayLike<number>, s
     value(sums.score),
     value(sums.outcome),
     totalWeight(sums),
+    occupied,
   );
 }
 

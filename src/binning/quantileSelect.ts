@@ -156,18 +156,22 @@ export function quantileAssignment(
     } else {
       const { low, high, keys } = src;
       const bucket = Int32Array.from(cuts.x, (v) => src.bucketOf(v));
-      // bin of every bucket: the cuts below it; ~(first cut) for a bucket that holds cuts
+      // bin of every bucket: the cuts below it; ~(first cut) for a bucket that holds cuts, whose run of cuts ends at
+      // end[first cut] (found once per bucket: scanned per entry, a bucket holding most of N cuts — B near N over
+      // crowded scores — cost N² steps)
       const table = new Int32Array(high - low + 1);
+      const end = new Int32Array(m);
       let j = 0;
       for (let h = low; h <= high; h++) {
         while (j < m && (bucket[j] as number) < h) j++;
-        table[h - low] = j < m && bucket[j] === h ? ~j : j;
+        const holds = j < m && bucket[j] === h;
+        table[h - low] = holds ? ~j : j;
+        if (holds) end[j] = cutsInBucket(bucket, j, h);
       }
       indexPass(keys, n, table, low, index);
       for (let i = 0; i < n; i++) {
         const t = index[i] as number;
-        if (t < 0)
-          index[i] = binInBucket(cuts, scores[i] as number, ~t, cutsInBucket(bucket, ~t, bucket[~t] as number));
+        if (t < 0) index[i] = binInBucket(cuts, scores[i] as number, ~t, end[~t] as number);
       }
     }
     return { numBins: cuts.numBins, lower: cuts.lower, upper: cuts.upper, index };

@@ -59,9 +59,12 @@ function identity(n: number): Uint32Array {
   return a;
 }
 
-/** The bins of group k of a binned error's store (`null` when the group is empty). */
-export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: number): Bin[] | null {
-  if (store instanceof FixedBinsStore) return store.bins(k);
+/**
+ * The bins of group k of a binned error's store (`null` when the group is empty). `occupied`: the bins without a gap
+ * (empty) may be left out — a fixed-bins store then makes none of its (up to 2^20) empty bins; the others return all.
+ */
+export function binsOfGroup(fn: string, store: Store, spec: BinningSpec, k: number, occupied = false): Bin[] | null {
+  if (store instanceof FixedBinsStore) return store.bins(k, occupied);
   if (store instanceof KeptEntriesStore) {
     // class columns: every class binned in one sweep (shared with the other class-wise metrics of a lent batch)
     const swept = store.classBins(k, spec);
@@ -111,7 +114,8 @@ export function groupsOf(store: Store): number {
 /** The raw binned error (before √ for l2) of every group; `null` for an empty group. */
 export function rawErrors(fn: string, store: Store, spec: BinningSpec, norm: Norm): (number | null)[] {
   return Array.from({ length: groupsOf(store) }, (_, k) => {
-    const bins = binsOfGroup(fn, store, spec, k);
+    // the error skips bins without a gap: they need not be made (the same bins with a gap, in the same order)
+    const bins = binsOfGroup(fn, store, spec, k, true);
     return bins === null ? null : binnedErrorRaw(bins, norm);
   });
 }

@@ -26,11 +26,11 @@ export function gridCells(f: ArrayLike<number>, g: number): { bin: Int32Array; f
   return { bin, frac };
 }
 
-/** Linear splatting of weights v at positions f onto a grid of g points over [0, 1]. */
-function roundToGrid(f: ArrayLike<number>, v: ArrayLike<number>, g: number): Float64Array {
-  const { bin, frac } = gridCells(f, g);
+/** Linear splatting of weights v at positions in grid cells `cells` ({@link gridCells}) onto a grid of g points. */
+function roundToGrid(cells: { bin: Int32Array; frac: Float64Array }, v: ArrayLike<number>, g: number): Float64Array {
+  const { bin, frac } = cells;
   const values = new Float64Array(g);
-  for (let i = 0; i < f.length; i++) {
+  for (let i = 0; i < bin.length; i++) {
     const b = bin[i] as number;
     const w = v[i] as number;
     values[b] = (values[b] as number) + (1 - (frac[i] as number)) * w;
@@ -73,28 +73,68 @@ function reach(kernel: Float64Array): [number, number] {
  * mirror images and itself); each adds a run of kernel values (within the kernel's `span`), contiguous in j.
  */
 function addColumn(out: Float64Array, kernel: Float64Array, span: [number, number], i: number, weight: number): void {
+  addColumns(out, weight, null, 0, kernel, span, i);
+}
+
+/**
+ * {@link addColumn} into `out` with `weight` and, in the same loops, into `out2` with `weight2` (when `out2` is given
+ * and `weight2` ≠ 0; `weight` 0 adds nothing to `out`): each array gets the same additions in the same order as its
+ * own column would give it.
+ */
+function addColumns(
+  out: Float64Array,
+  weight: number,
+  out2: Float64Array | null,
+  weight2: number,
+  kernel: Float64Array,
+  span: [number, number],
+  i: number,
+): void {
   const g = kernel.length;
   const start = Math.floor(g / 2);
-  const images = [i >= 1 ? g - 1 - i : -1, g - 1 + i, i <= g - 2 ? 3 * g - 3 - i : -1];
-  for (const e of images) {
+  const one = weight !== 0;
+  const two = out2 !== null && weight2 !== 0;
+  for (let image = 0; image < 3; image++) {
+    const e = image === 0 ? (i >= 1 ? g - 1 - i : -1) : image === 1 ? g - 1 + i : i <= g - 2 ? 3 * g - 3 - i : -1;
     if (e < 0) continue;
     // 0 ≤ e − start − j ≤ g − 1, read at kernel index base + j = g − 1 − (e − start − j), within the span
     const base = g - 1 - e + start;
     const lo = Math.max(0, e - start - (g - 1), span[0] - base);
     const hi = Math.min(g - 1, e - start, span[1] - base);
-    for (let j = lo; j <= hi; j++) out[j] = (out[j] as number) + weight * (kernel[base + j] as number);
+    if (one && two) {
+      const o2 = out2;
+      for (let j = lo; j <= hi; j++) {
+        const k = kernel[base + j] as number;
+        out[j] = (out[j] as number) + weight * k;
+        o2[j] = (o2[j] as number) + weight2 * k;
+      }
+    } else if (one) for (let j = lo; j <= hi; j++) out[j] = (out[j] as number) + weight * (kernel[base + j] as number);
+    else if (two) {
+      const o2 = out2;
+      for (let j = lo; j <= hi; j++) o2[j] = (o2[j] as number) + weight2 * (kernel[base + j] as number);
+    }
   }
 }
 
-/** The reflected convolution of grid values (empty cells cost nothing: concentrated scores smooth quickly). */
-function reflectedConvolve(values: Float64Array, kernel: Float64Array): Float64Array {
+/**
+ * The reflected convolution of grid values, and of a second grid `values2` alongside (the same kernel, its reach and
+ * column images found once; each output the same bits as convolved alone). Empty cells cost nothing: concentrated
+ * scores smooth quickly.
+ */
+function reflectedConvolve(
+  values: Float64Array,
+  kernel: Float64Array,
+  values2: Float64Array | null = null,
+): [Float64Array, Float64Array | null] {
   const out = new Float64Array(values.length);
+  const out2 = values2 === null ? null : new Float64Array(values.length);
   const span = reach(kernel);
   for (let i = 0; i < values.length; i++) {
     const v = values[i] as number;
-    if (v !== 0) addColumn(out, kernel, span, i, v);
+    const v2 = values2 === null ? 0 : (values2[i] as number);
+    if (v !== 0 || v2 !== 0) addColumns(out, v, out2, v2, kernel, span, i);
   }
-  return out;
+  return [out, out2];
 }
 
 /** Linear interpolation of grid values at x (relplot `interpolate`). */
@@ -106,11 +146,23 @@ function interpolate(grid: Float64Array, x: number): number {
   return (grid[ind] as number) * (1 - residual) + (grid[ind + 1] as number) * residual;
 }
 
-/** Kernel smoothing of weights v at positions f, read at the points t (relplot `GaussianKernel.apply`). */
-export function smoothAt(f: ArrayLike<number>, v: ArrayLike<number>, t: Float64Array, sigma: number): Float64Array {
+/**
+ * Kernel smoothing of weights v at positions f, read at the points t (relplot `GaussianKernel.apply`), and of
+ * weights v2 at the same positions (the residuals and the density of one fit: the grid cells, the kernel and its
+ * columns found once — each of them had been most of a smoothing's time — each result the same bits as alone).
+ */
+export function smoothPairAt(
+  f: ArrayLike<number>,
+  v: ArrayLike<number>,
+  v2: ArrayLike<number>,
+  t: Float64Array,
+  sigma: number,
+): [Float64Array, Float64Array] {
   const g = gridPoints(sigma);
-  const smoothed = reflectedConvolve(roundToGrid(f, v, g), kernelValues(sigma, g));
-  return Float64Array.from(t, (x) => interpolate(smoothed, x));
+  const cells = gridCells(f, g);
+  const [a, b] = reflectedConvolve(roundToGrid(cells, v, g), kernelValues(sigma, g), roundToGrid(cells, v2, g));
+  const b2 = b as Float64Array;
+  return [Float64Array.from(t, (x) => interpolate(a, x)), Float64Array.from(t, (x) => interpolate(b2, x))];
 }
 
 /**
@@ -166,8 +218,13 @@ export function smoothEceAt(f: Float64Array, residual: Float64Array, sigma: numb
   const t = mesh(Math.max(roundHalfEven(10 / sigma), 200));
   // frequency weights scale each pair's mass (splatting is linear: the same as repeating the pair)
   const ones = w ?? new Float64Array(f.length).fill(1);
-  const ys = smoothAt(f, w === undefined ? residual : residual.map((r, i) => r * (w[i] as number)), t, sigma);
-  const dens = smoothAt(f, ones, t, sigma);
+  const [ys, dens] = smoothPairAt(
+    f,
+    w === undefined ? residual : residual.map((r, i) => r * (w[i] as number)),
+    ones,
+    t,
+    sigma,
+  );
   const floor = densityFloor(w);
   let num = 0;
   let den = 0;

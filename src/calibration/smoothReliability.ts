@@ -5,7 +5,15 @@ import { fail } from '../errors/fail.js';
 import { samplesPerWeight, weightUnit } from '../input/weights.js';
 import type { Labels, Scores } from '../input/types.js';
 import { createRng } from '../random/rng.js';
-import { densityFloor, gridCells, gridPoints, kernelValues, mesh, meshOperator, smoothAt } from './kernelSmoother.js';
+import {
+  densityFloor,
+  gridCells,
+  gridPoints,
+  kernelValues,
+  mesh,
+  meshOperator,
+  smoothPairAt,
+} from './kernelSmoother.js';
 import { smoothFit, type SmoothEceOptions } from './smoothEce.js';
 
 /** Options of {@link smoothReliability}. */
@@ -123,13 +131,13 @@ export function smoothReliability(
   const { s, o, w, value, bandwidth } = smoothFit(fn, labels, scores, rest);
   const t = mesh(MESH_POINTS);
   const mass = w ?? new Float64Array(s.length).fill(1);
-  const ys = smoothAt(
+  const [ys, dens] = smoothPairAt(
     s,
     Float64Array.from(o, (v, i) => v * (mass[i] as number)),
+    mass,
     t,
     bandwidth,
   );
-  const dens = smoothAt(s, mass, t, bandwidth);
   const floor = densityFloor(w);
   let total = 0;
   for (const v of mass) total += v;

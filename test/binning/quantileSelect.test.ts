@@ -182,6 +182,20 @@ describe('radix selection: values at ranks', () => {
         const all = Array.from({ length: n }, (_, r) => r);
         const sorted = Float64Array.from(s).sort();
         expect(valuesAtRanks(s, all), `${kind} N=${n}`).toEqual(sorted);
+        // valuesAtRanks reads this many ranks from a sorted copy: the selection itself at every rank
+        if (n >= SELECT_MIN) {
+          const sel = RankSelection.of(s);
+          try {
+            for (const r of all) sel.want(r);
+            sel.gather();
+            expect(
+              Float64Array.from(all, (r) => sel.valueAt(r)),
+              `${kind} N=${n} selection`,
+            ).toEqual(sorted);
+          } finally {
+            sel.release();
+          }
+        }
         const few = [0, n - 1, rng.integer(n), rng.integer(n)];
         expect(valuesAtRanks(s, few), `${kind} N=${n} few`).toEqual(Float64Array.from(few, (r) => sorted[r] as number));
       }
