@@ -33,7 +33,8 @@ export interface BinSweepOptions extends InputOptions {
  * ECE, ACE and UCE at several numbers of bins — the data of the UCE paper's Fig. 1 (how sensitive each metric is to the
  * binning), for {@link binSweepChart}.
  *
- * **Formula.** For each B: {@link ece}, {@link ace} and {@link uce} with `bins: B`.
+ * **Formula.** For each B: {@link uncertainty-metrics!ece}, {@link uncertainty-metrics!ace} and
+ * {@link uncertainty-metrics!uce} with `bins: B`.
  *
  * **Conventions.**
  * - The input is validated once; each value equals the metric function called with the same options.
@@ -65,8 +66,8 @@ export function binSweep(labels: Labels, scores: Scores, options: BinSweepOption
     const p = toProbabilities(scores, input);
     // every (metric, bins) pair as a member of one computation on one batch: the labels are read and the row statistics
     // computed once, and the ACE's kept entries (every probability, sorted: most of a sweep's time) are one store
-    // shared by its 20 bin counts, not sorted again for each (measured on logreg's 2000 × 10 probabilities, default bins:
-    // 43 → 14 ms a sweep, the same numbers). Each value is the metric function's with these options: its own
+    // shared by its 20 bin counts, not sorted again for each (measured on logreg's 2000 × 10 probabilities, default
+    // bins: 43 → 14 ms a sweep, the same numbers). Each value is the metric function's with these options: its own
     // definition, the kept entries read in its own bins
     const members = bins.flatMap((b) => {
       const o = { bins: b, ...(preset === undefined ? {} : { preset }) };

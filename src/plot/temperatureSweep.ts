@@ -39,7 +39,8 @@ export interface TemperatureSweepOptions extends InputOptions, WarningOptions {
  * NLL, ECE and UCE of softmax(z / T) over a range of temperatures, with the NLL-optimal T — the data of the UCE paper's
  * Fig. 5 (metrics compared at the optimal temperature), for {@link temperatureChart}.
  *
- * **Formula.** For each T: {@link nll}, {@link ece}, {@link uce} of {@link applyTemperature} with T; T* from
+ * **Formula.** For each T: {@link uncertainty-metrics!nll}, {@link uncertainty-metrics!ece},
+ * {@link uncertainty-metrics!uce} of {@link uncertainty-metrics!applyTemperature} with T; T* from
  * {@link fitTemperature}.
  *
  * **Conventions.**
