@@ -1,7 +1,9 @@
 import { checkCount, MAX_COUNT } from '../errors/checkCount.js';
-import { ace } from '../calibration/ace.js';
-import { ece } from '../calibration/ece.js';
-import { uce } from '../calibration/uce.js';
+import { calibrationDefinition } from '../calibration/calibrationError.js';
+import { UCE } from '../calibration/uce.js';
+import type { MetricDefinition } from '../engine/definition.js';
+import { valueOf } from '../engine/inputs.js';
+import { runSuite, type Suite } from '../engine/suite.js';
 import { fail } from '../errors/fail.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { within } from '../errors/within.js';
@@ -31,7 +33,8 @@ export interface BinSweepOptions extends InputOptions {
  * ECE, ACE and UCE at several numbers of bins — the data of the UCE paper's Fig. 1 (how sensitive each metric is to the
  * binning), for {@link binSweepChart}.
  *
- * **Formula.** For each B: {@link ece}, {@link ace} and {@link uce} with `bins: B`.
+ * **Formula.** For each B: {@link uncertainty-metrics!ece}, {@link uncertainty-metrics!ace} and
+ * {@link uncertainty-metrics!uce} with `bins: B`.
  *
  * **Conventions.**
  * - The input is validated once; each value equals the metric function called with the same options.
@@ -61,15 +64,35 @@ export function binSweep(labels: Labels, scores: Scores, options: BinSweepOption
   for (let j = 0; j < bins.length; j++) checkCount(fn, 'options.bins', bins[j], {}, [j]);
   return within(fn, () => {
     const p = toProbabilities(scores, input);
-    const rows: { metric: 'ECE' | 'ACE' | 'UCE'; bins: number; value: number }[] = [];
-    for (const b of bins) {
+    // every (metric, bins) pair as a member of one computation on one batch: the labels are read and the row statistics
+    // computed once, and the ACE's kept entries (every probability, sorted: most of a sweep's time) are one store
+    // shared by its 20 bin counts, not sorted again for each (measured on logreg's 2000 × 10 probabilities, default
+    // bins: 43 → 14 ms a sweep, the same numbers). Each value is the metric function's with these options: its own
+    // definition, the kept entries read in its own bins
+    const members = bins.flatMap((b) => {
       const o = { bins: b, ...(preset === undefined ? {} : { preset }) };
-      rows.push(
-        { metric: 'ECE', bins: b, value: ece(labels, p, o) },
-        { metric: 'ACE', bins: b, value: ace(labels, p, o) },
-        { metric: 'UCE', bins: b, value: uce(labels, p, o) },
-      );
-    }
-    return { rows };
+      return METRICS.map((metric) => ({
+        key: `${metric}:${b}`,
+        def: DEFINITIONS[metric],
+        config: DEFINITIONS[metric].resolve(fn, o),
+      }));
+    });
+    const suite: Suite<BinSweep['rows']> = {
+      name: fn,
+      keys: [],
+      members: () => members,
+      assemble: (outcomes) =>
+        bins.flatMap((b) =>
+          METRICS.map((metric) => ({ metric, bins: b, value: valueOf(outcomes.get(`${metric}:${b}`)) as number })),
+        ),
+    };
+    return { rows: runSuite(suite, fn, labels, p) };
   });
 }
+
+const METRICS = ['ECE', 'ACE', 'UCE'] as const;
+const DEFINITIONS: Record<(typeof METRICS)[number], MetricDefinition> = {
+  ECE: calibrationDefinition('ece') as MetricDefinition,
+  ACE: calibrationDefinition('ace') as MetricDefinition,
+  UCE: UCE as MetricDefinition,
+};

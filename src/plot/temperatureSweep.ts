@@ -1,14 +1,21 @@
-import { applyTemperature } from '../calibrate/applyTemperature.js';
+import { scaleMatrix } from '../calibrate/applyTemperature.js';
 import { fitTemperature } from '../calibrate/fitTemperature.js';
-import { ece } from '../calibration/ece.js';
-import { uce } from '../calibration/uce.js';
+import { logProbabilities } from '../calibrate/temperatureCore.js';
+import { calibrationDefinition } from '../calibration/calibrationError.js';
+import { UCE } from '../calibration/uce.js';
+import type { Member } from '../engine/computation.js';
+import type { MetricDefinition } from '../engine/definition.js';
+import { valueOf } from '../engine/inputs.js';
+import { runSuite, type Suite } from '../engine/suite.js';
 import { fail } from '../errors/fail.js';
 import { INPUT_KEYS, checkOptions } from '../errors/checkOptions.js';
 import { MAX_COUNT } from '../errors/checkCount.js';
 import { within } from '../errors/within.js';
 import { TEMPERATURE_RANGE, TEMPERATURE_RANGE_TEXT } from '../calibrate/params.js';
 import type { InputOptions, Labels, Scores } from '../input/types.js';
-import { nll } from '../scores/nll.js';
+import { probMatrix } from '../input/probMatrix.js';
+import { markValidated } from '../input/validated.js';
+import { NLL } from '../scores/nll.js';
 import { emitWarning, type WarningOptions } from '../warnings/warnings.js';
 
 /** Metrics of temperature-scaled predictions over a range of temperatures, and the NLL-optimal temperature. */
@@ -32,7 +39,8 @@ export interface TemperatureSweepOptions extends InputOptions, WarningOptions {
  * NLL, ECE and UCE of softmax(z / T) over a range of temperatures, with the NLL-optimal T — the data of the UCE paper's
  * Fig. 5 (metrics compared at the optimal temperature), for {@link temperatureChart}.
  *
- * **Formula.** For each T: {@link nll}, {@link ece}, {@link uce} of {@link applyTemperature} with T; T* from
+ * **Formula.** For each T: {@link uncertainty-metrics!nll}, {@link uncertainty-metrics!ece},
+ * {@link uncertainty-metrics!uce} of {@link uncertainty-metrics!applyTemperature} with T; T* from
  * {@link fitTemperature}.
  *
  * **Conventions.**
@@ -87,6 +95,31 @@ export function temperatureSweep(
   return result;
 }
 
+/**
+ * NLL, ECE and UCE with their default options, as one computation: the three public functions' definitions on one
+ * validated batch, so the labels are read and the row statistics computed once per temperature, not once per metric
+ * (each value is the function's own: every metric has its own stores).
+ */
+const METRICS = ['NLL', 'ECE', 'UCE'] as const;
+const DEFINITIONS: Record<(typeof METRICS)[number], MetricDefinition> = {
+  NLL: NLL as MetricDefinition,
+  ECE: calibrationDefinition('ece') as MetricDefinition,
+  UCE: UCE as MetricDefinition,
+};
+let members: Member[] | undefined;
+const SWEEP: Suite<Record<(typeof METRICS)[number], number>> = {
+  name: 'temperatureSweep',
+  keys: [],
+  // resolved once (the defaults do not depend on the data): the computation's plan is kept with the list
+  members: (fn) =>
+    (members ??= METRICS.map((key) => ({ key, def: DEFINITIONS[key], config: DEFINITIONS[key].resolve(fn, {}) }))),
+  assemble: (outcomes) => {
+    const out = {} as Record<(typeof METRICS)[number], number>;
+    for (const key of METRICS) out[key] = valueOf(outcomes.get(key)) as number;
+    return out;
+  },
+};
+
 function sweep(
   labels: Labels,
   scores: Scores,
@@ -100,13 +133,27 @@ function sweep(
   const grid =
     temperatures ??
     [...Array.from({ length: 41 }, (_, i) => t0 * 4 ** ((i - 20) / 20)), 1].filter(inRange).sort((a, b) => a - b);
-  const at = (t: number) => {
-    const p = applyTemperature({ ...fitted, temperature: t }, scores, input);
-    return { NLL: nll(labels, p, { onWarning: () => undefined }), ECE: ece(labels, p), UCE: uce(labels, p) };
-  };
+  // applyTemperature's scaling (scaleMatrix) of the scores validated once, with their log-probabilities: from
+  // probabilities, ln p was taken again at every one of the ~43 temperatures, and each metric read the labels and row
+  // statistics apart (measured on mlp_overfit's 2000 × 10 probabilities: 70 → 57 ms a sweep, the same numbers)
+  const p = probMatrix('temperatureSweep', scores, input);
+  const logged =
+    p.logData !== undefined
+      ? p
+      : markValidated({
+          kind: 'probabilities' as const,
+          data: p.data,
+          logData: logProbabilities(p),
+          n: p.n,
+          numClasses: p.numClasses,
+          input: p.input,
+          binary: p.binary,
+        });
+  const at = (t: number) =>
+    runSuite(SWEEP, 'temperatureSweep', labels, scaleMatrix(logged, t), { onWarning: () => undefined });
   const rows = grid.flatMap((t) => {
     const m = at(t);
-    return (['NLL', 'ECE', 'UCE'] as const).map((metric) => ({ metric, temperature: t, value: m[metric] }));
+    return METRICS.map((metric) => ({ metric, temperature: t, value: m[metric] }));
   });
   return { rows, optimum: { temperature: t0, ...at(t0) } };
 }

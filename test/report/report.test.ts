@@ -180,7 +180,7 @@ describe('the calibration diagrams of the main job', () => {
     expect(points.slice(0, 200).map((p) => [p.score, p.outcome, p.lower])).toEqual(
       curve.points.map((p) => [p.score, p.outcome, p.lower]),
     );
-    expect(smooth.howToRead).toMatch(/95% bootstrap band \(20 resamples of the predictions\)/);
+    expect(smooth.howToRead).toMatch(/95% bootstrap band \(2 resamples of the predictions\)/);
     expect(smooth.howToRead).toMatch(/one line per model/);
     expect(smooth.svg).toContain(`mlp_overfit (smECE ${curve.value.toFixed(4)}, σ ${curve.bandwidth.toFixed(4)})`);
     const hist = chart(r, 'histogram');
