@@ -10,11 +10,13 @@ import { exampleCsv } from '../helpers/data.js';
 const dir = mkdtempSync(join(tmpdir(), 'um-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const d = exampleCsv('mlp_overfit_test');
-// 5 copies in a different order per copy, with whole-number weights 1–3
+// 2 copies in a different order per copy (repeated rows: ties across chunks), with whole-number weights 1–3: 4000 rows
+// in 4 chunks of CHUNK rows, the last partial (and as many Parquet row groups). 10 000 rows (5 copies) cost ~2.5× the
+// CPU per run and took no path these do not.
 const labels: number[] = [];
 const probs: number[][] = [];
 const weights: number[] = [];
-for (let r = 0; r < 5; r++) {
+for (let r = 0; r < 2; r++) {
   for (let j = 0; j < d.labels.length; j++) {
     const i = (j * (2 * r + 1) + r) % d.labels.length;
     labels.push(d.labels[i] as number);
@@ -23,6 +25,8 @@ for (let r = 0; r < 5; r++) {
   }
 }
 const c = 10;
+/** Rows per chunk of the chunked runs (and per Parquet row group): 4 chunks. */
+const CHUNK = 1100;
 const header = ['label', ...Array.from({ length: c }, (_, k) => `p_${k}`), 'w'].join(',');
 const csvText = `${header}\n${labels.map((y, i) => [y, ...(probs[i] as number[]), weights[i]].join(',')).join('\n')}\n`;
 const csv = join(dir, 'preds.csv');
@@ -57,7 +61,7 @@ writeFileSync(
         })),
         { name: 'w', data: weights, type: 'DOUBLE' },
       ],
-      rowGroupSize: 3000,
+      rowGroupSize: CHUNK,
     }),
   ),
 );
@@ -99,8 +103,8 @@ const once = (args: string[]): (() => Promise<Json>) => {
 /** The CSV read whole (what every streamed result is compared with; `--no-stream` so that it cannot be streamed). */
 const inMemoryCsv = once(['metrics', csv, '--no-stream']);
 const inMemoryWeighted = once(['metrics', csv, '--weights', 'w']);
-/** The CSV streamed in 3000-row chunks on this thread (the bit-for-bit test and the streamed report read it). */
-const streamedCsv = once(['metrics', csv, '--stream', '--chunk-rows', '3000', '--threads', '1']);
+/** The CSV streamed in CHUNK-row chunks on this thread (the bit-for-bit test and the streamed report read it). */
+const streamedCsv = once(['metrics', csv, '--stream', '--chunk-rows', String(CHUNK), '--threads', '1']);
 
 describe('um metrics --stream', () => {
   let whole: Json;
@@ -121,15 +125,15 @@ describe('um metrics --stream', () => {
       let n = 0;
       let sum = 0;
       let batches = 0;
-      for await (const b of streamPredictions(file, { ...extra, batchRows: 4096 })) {
+      for await (const b of streamPredictions(file, { ...extra, batchRows: 1024 })) {
         expect(b.firstRow).toBe(n);
         n += b.n;
         batches++;
         for (let j = 0; j < (b.scores as Float64Array).length; j++) sum += (b.scores as Float64Array)[j] as number;
       }
       expect(n).toBe(labels.length);
-      // Parquet batches follow its row groups (3000 rows here); the others are exactly batchRows long
-      expect(batches).toBe(file === parquet ? Math.ceil(labels.length / 3000) : Math.ceil(labels.length / 4096));
+      // Parquet batches follow its row groups (CHUNK rows here); the others are exactly batchRows long
+      expect(batches).toBe(file === parquet ? Math.ceil(labels.length / CHUNK) : Math.ceil(labels.length / 1024));
       expect(Math.abs(sum - total)).toBeLessThan(1e-6);
     }
   });
@@ -178,10 +182,10 @@ describe('um metrics --stream', () => {
     for (const args of [[csv], [parquet], [scoresNpy, '--labels', labelsNpy]]) {
       const one = await (args[0] === csv
         ? streamedCsv()
-        : json(['metrics', ...args, '--stream', '--chunk-rows', '3000', '--threads', '1']));
+        : json(['metrics', ...args, '--stream', '--chunk-rows', String(CHUNK), '--threads', '1']));
       // 2 threads for 4 chunks: each thread reduces several and they arrive out of order, as with more threads (a
       // third thread only added a worker start, half a second of CPU, per format)
-      const two = await json(['metrics', ...args, '--stream', '--chunk-rows', '3000', '--threads', '2'], true);
+      const two = await json(['metrics', ...args, '--stream', '--chunk-rows', String(CHUNK), '--threads', '2'], true);
       expect((one.streamed as Record<string, number>).chunks).toBeGreaterThanOrEqual(3);
       expect({ ...two, streamed: null }).toEqual({ ...one, streamed: null });
       expect((two.streamed as Record<string, number>).threads).toBe(2);
@@ -192,26 +196,27 @@ describe('um metrics --stream', () => {
 
   it('an error in a later chunk is located in the file', async () => {
     const lines = csvText.split('\n');
-    lines[7000] = lines[7000]?.replace(/^\d+,[^,]*,/, (m) => m.replace(/,[^,]*,$/, ',1.5,')) ?? '';
+    // line 2801: row 2799, in the third of four chunks
+    lines[2800] = lines[2800]?.replace(/^\d+,[^,]*,/, (m) => m.replace(/,[^,]*,$/, ',1.5,')) ?? '';
     const bad = join(dir, 'range.csv');
     writeFileSync(bad, lines.join('\n'));
-    const r = await um(['metrics', bad, '--stream', '--chunk-rows', '3000', '--threads', '2'], { built: true });
+    const r = await um(['metrics', bad, '--stream', '--chunk-rows', String(CHUNK), '--threads', '2'], { built: true });
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(
-      /um metrics: .*range\.csv: line 7001, column 2 \("p_0"\): probs\[\d+\]\[0\] must be in \[0, 1\]; got 1\.5/,
+      /um metrics: .*range\.csv: line 2801, column 2 \("p_0"\): probs\[\d+\]\[0\] must be in \[0, 1\]; got 1\.5/,
     );
   });
 
   it('a corrupt row midway exits 2 with its line and column, and prints no result', async () => {
     const lines = csvText.split('\n');
-    lines[7000] = lines[7000]?.replace(/,[^,]*,/, ',0.1x,') ?? '';
+    lines[2800] = lines[2800]?.replace(/,[^,]*,/, ',0.1x,') ?? '';
     const bad = join(dir, 'corrupt.csv');
     writeFileSync(bad, lines.join('\n'));
     const r = await um(['metrics', bad, '--stream']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
-      /um metrics: .*corrupt\.csv: line 7001, column 2 \("p_0"\): expected a number; got "0\.1x"/,
+      /um metrics: .*corrupt\.csv: line 2801, column 2 \("p_0"\): expected a number; got "0\.1x"/,
     );
   });
 
@@ -226,11 +231,11 @@ describe('um metrics --stream', () => {
 
     const bytes = readFileSync(scoresNpy);
     const cutNpy = join(dir, 'truncated.npy');
-    writeFileSync(cutNpy, bytes.subarray(0, 128 + 80 * 4321 + 17));
+    writeFileSync(cutNpy, bytes.subarray(0, 128 + 80 * 1321 + 17));
     const n = await um(['metrics', cutNpy, '--labels', labelsNpy, '--stream']);
     expect([n.code, n.stdout]).toEqual([2, '']);
     expect(n.stderr).toMatch(
-      /truncated\.npy: byte 345825: is truncated: its header declares shape \[10000, 10\] \(800128 bytes\), the file has 345825; row 4321 is cut off/,
+      /truncated\.npy: byte 105825: is truncated: its header declares shape \[4000, 10\] \(320128 bytes\), the file has 105825; row 1321 is cut off/,
     );
 
     const pq = readFileSync(parquet);
@@ -245,9 +250,12 @@ describe('um metrics --stream', () => {
 describe('um report --stream', () => {
   it('reduces the file to states: the metrics and reliability diagrams, other charts left out with a note', async () => {
     const out = join(dir, 'report.json');
-    const r = await um(['report', csv, '--stream', '--chunk-rows', '3000', '--threads', '2', '--json', '-o', out], {
-      built: true,
-    });
+    const r = await um(
+      ['report', csv, '--stream', '--chunk-rows', String(CHUNK), '--threads', '2', '--json', '-o', out],
+      {
+        built: true,
+      },
+    );
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(readFileSync(out, 'utf8')) as {
       models: { n: number; evaluation: Record<string, number> }[];
@@ -260,12 +268,23 @@ describe('um report --stream', () => {
     // the confidence histogram reads the same table as the diagram
     expect(report.charts.map((c) => c.id)).toEqual(['reliability', 'histogram', 'uncertainty']);
     expect(report.notes[0]).toMatch(
-      /preds: streamed \(10000 rows in constant memory\) — metrics and reliability diagrams only/,
+      /preds: streamed \(4000 rows in constant memory\) — metrics and reliability diagrams only/,
     );
     // a streamed report next to an in-memory one: both in the table, the curves for the in-memory one (2 resamples:
     // the mix is the subject, not the in-memory model's intervals)
     const mixed = join(dir, 'mixed.json');
-    const args = ['--json', '-o', mixed, '--chunk-rows', '3000', '--stream', '--resamples', '2', '--threads', '1'];
+    const args = [
+      '--json',
+      '-o',
+      mixed,
+      '--chunk-rows',
+      String(CHUNK),
+      '--stream',
+      '--resamples',
+      '2',
+      '--threads',
+      '1',
+    ];
     expect((await um(['report', csv, 'examples/data/logreg_test.csv', ...args])).code).toBe(0);
     const m = JSON.parse(readFileSync(mixed, 'utf8')) as { models: unknown[]; charts: { id: string }[] };
     expect(m.models.length).toBe(2);
