@@ -91,9 +91,10 @@ describe('help', () => {
   it('every example runs on the bundled data (exit 0, nothing on stderr, output ending with a newline)', async () => {
     const out = (a: string) => (/^[\w-]+\.(?:json|csv|html|md)$/.test(a) ? join(dir, a) : a);
     // the intervals are not this test's subject: 2 resamples, the fewest the CLI takes (as test/docs/guides.test.ts
-    // runs the guides' lines), run the same code — resampling, BCa's jackknife, the intervals and their rendering — as
-    // the examples' 200 (or the report's default 200 + 1000, which test/browser/report.test.ts builds on the README main
-    // job); 20 spent ~0.35 s more here (report, compare and metrics --ci)
+    // runs the guides' lines), run the same code paths — resampling, BCa's jackknife, the intervals and their rendering
+    // — as the examples' 200 (or the report's default 200 + 1000, which test/browser/report.test.ts builds on the README
+    // main job), though fewer intervals take the BCa branch (the rest fall back to the union interval; the intervals'
+    // values are test/bootstrap's and summary.test.ts's); 20 spent ~0.35 s more here (report, compare and metrics --ci)
     const few = (argv: readonly string[]) => {
       const a = [...argv];
       const at = a.indexOf('--resamples');
