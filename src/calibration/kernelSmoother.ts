@@ -108,12 +108,14 @@ function addColumns(
         out[j] = (out[j] as number) + weight * k;
         o2[j] = (o2[j] as number) + weight2 * k;
       }
-    } else if (one) for (let j = lo; j <= hi; j++) out[j] = (out[j] as number) + weight * (kernel[base + j] as number);
-    else if (two) {
-      const o2 = out2;
-      for (let j = lo; j <= hi; j++) o2[j] = (o2[j] as number) + weight2 * (kernel[base + j] as number);
-    }
+    } else if (one) addRun(out, weight, kernel, base, lo, hi);
+    else if (two) addRun(out2, weight2, kernel, base, lo, hi);
   }
+}
+
+/** out[j] += weight · kernel[base + j] for j in [lo, hi]: one column image into one grid. */
+function addRun(out: Float64Array, weight: number, kernel: Float64Array, base: number, lo: number, hi: number): void {
+  for (let j = lo; j <= hi; j++) out[j] = (out[j] as number) + weight * (kernel[base + j] as number);
 }
 
 /**

@@ -137,18 +137,7 @@ function sweep(
   // probabilities, ln p was taken again at every one of the ~43 temperatures, and each metric read the labels and row
   // statistics apart (measured on mlp_overfit's 2000 × 10 probabilities: 70 → 57 ms a sweep, the same numbers)
   const p = probMatrix('temperatureSweep', scores, input);
-  const logged =
-    p.logData !== undefined
-      ? p
-      : markValidated({
-          kind: 'probabilities' as const,
-          data: p.data,
-          logData: logProbabilities(p),
-          n: p.n,
-          numClasses: p.numClasses,
-          input: p.input,
-          binary: p.binary,
-        });
+  const logged = p.logData !== undefined ? p : markValidated({ ...p, logData: logProbabilities(p) });
   const at = (t: number) =>
     runSuite(SWEEP, 'temperatureSweep', labels, scaleMatrix(logged, t), { onWarning: () => undefined });
   const rows = grid.flatMap((t) => {
