@@ -227,16 +227,18 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
   // (DuckDB: depth 1000, at ~1000 classes; PostgreSQL: its stack); above ROW_SUM_CHAIN classes the sum is a balanced
   // tree, whose verdict can differ from memory's only for rows within rounding of 1 ± the tolerance (documented)
   const rowSum = c <= ROW_SUM_CHAIN ? k.map(p).join(' + ') : sumOf(k.map(p));
+  // spelled once, as a column (bad_p) both counts read: 3C predicates written twice were 21 % of DuckDB's time on the
+  // scores query at 1 024 classes (667 → 528 ms on 200 rows, almost all planning). Never NULL: a NULL score makes it 1
   const badProb = k.map((j) => `${p(j)} IS NULL OR ${p(j)} < 0 OR ${p(j)} > 1`).join(' OR ');
   const scores =
     `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${positive} AS weighted_rows, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +
     `${d('SUM(CASE WHEN py > 0 THEN w * (0.0 - LN(py)) ELSE 0.0 END)')} AS nll, ${d('SUM(CASE WHEN py = 0 AND w > 0 THEN 1 ELSE 0 END)')} AS zero_label_rows, ` +
     `${d('SUM(w * ent)')} AS entropy, ` +
-    `${d(`SUM(CASE WHEN ${badProb} THEN 1 ELSE 0 END)`)} AS bad_probability_rows, ` +
-    // badProb is never NULL (a NULL score makes it TRUE), so its rows are left out by the first WHEN, not by NOT (…)
-    `${d(`SUM(CASE WHEN ${badProb} THEN 0 WHEN ABS(${rowSum} - 1.0) > ${literal(o.sumTolerance)} THEN 1 ELSE 0 END)`)} AS bad_sum_rows, ` +
+    `${d('SUM(bad_p)')} AS bad_probability_rows, ` +
+    `${d(`SUM(CASE WHEN bad_p = 1 THEN 0 WHEN ABS(${rowSum} - 1.0) > ${literal(o.sumTolerance)} THEN 1 ELSE 0 END)`)} AS bad_sum_rows, ` +
     `${d(`SUM(CASE WHEN y IS NULL OR y < 0 OR y >= ${c} OR y <> FLOOR(y) THEN 1 ELSE 0 END)`)} AS bad_label_rows, ` +
-    `${d('SUM(CASE WHEN w IS NULL OR w < 0 THEN 1 ELSE 0 END)')} AS bad_weight_rows\nFROM v`;
+    `${d('SUM(CASE WHEN w IS NULL OR w < 0 THEN 1 ELSE 0 END)')} AS bad_weight_rows\n` +
+    `FROM (SELECT v.*, CASE WHEN ${badProb} THEN 1 ELSE 0 END AS bad_p FROM v) AS checked`;
   const auroc =
     `${withBase},\nblocks AS (SELECT conf, SUM(w * correct) AS pos, SUM(w * (1.0 - correct)) AS neg FROM v GROUP BY conf),\n` +
     `ranked AS (SELECT pos, neg, SUM(pos) OVER (ORDER BY conf DESC ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS above FROM blocks)\n` +

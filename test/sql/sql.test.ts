@@ -159,6 +159,15 @@ describe('SQL push-down: DuckDB (embedded)', () => {
     expect(e).toBeInstanceOf(UMError);
     expect((e as UMError).code).toBe('UM_PROB_RANGE');
   });
+
+  it('counts each invalid row once: a row with a bad probability is not also a bad sum', async () => {
+    // a NULL score, scores outside [0, 1] summing to 1 and to 2, a sum 0.1 off, and a valid row
+    await db.query(
+      'CREATE OR REPLACE TEMP TABLE invalid_rows AS SELECT * FROM (VALUES (0, NULL, 0.5), (1, 1.2, -0.2), (0, 1.5, 0.5), (0, 0.5, 0.6), (1, 0.3, 0.7)) AS t(label, p_0, p_1)',
+    );
+    const [row] = await db.query(metricsSql('invalid_rows', { numClasses: 2, dialect: 'duckdb' }).scores);
+    expect([row?.n, row?.bad_probability_rows, row?.bad_sum_rows]).toEqual([5, 3, 1]);
+  });
 });
 
 // PostgreSQL: .ci/run starts a server and sets UM_TEST_POSTGRES (a connection string); locally, set it yourself.
