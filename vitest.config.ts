@@ -15,9 +15,10 @@ export default defineConfig({
     isolate: false,
     // V8's garbage collector on the worker's own thread: with both cores running test files, its parallel helper
     // threads only took CPU from the other worker (interleaved with the default, npm test 3 pairs: medians 87.7 vs
-    // 89.8 s wall, 168.9 vs 171.0 s CPU). A young generation of 64 MiB semi-spaces (V8's default is 16 on 64-bit
-    // Node 20): the tests allocate many short-lived arrays, and fewer scavenges promote fewer of them (vitest run, 5
-    // runs each, interleaved: medians 81.1 vs 82.8 s wall, 151.6 vs 156.8 s CPU; 16 and 128 were no better than 64)
+    // 89.8 s wall, 168.9 vs 171.0 s CPU). A young generation of 64 MiB semi-spaces (V8's default grows with the heap
+    // limit: 16 MiB here, less where the limit is under 2 GiB; up to 3 × 48 MiB more heap per worker): the tests allocate
+    // many short-lived arrays, and fewer scavenges promote fewer of them (vitest run, 5 runs each, interleaved: medians
+    // 81.1 s wall and 151.6 s CPU with 64, 82.8 and 156.8 with the default; 128, and 16 given explicitly, were slower)
     execArgv: ['--single-threaded-gc', '--max-semi-space-size=64'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

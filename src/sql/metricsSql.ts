@@ -228,7 +228,9 @@ export function metricsSql(source: string, options: MetricsSqlOptions): MetricsQ
   // tree, whose verdict can differ from memory's only for rows within rounding of 1 ± the tolerance (documented)
   const rowSum = c <= ROW_SUM_CHAIN ? k.map(p).join(' + ') : sumOf(k.map(p));
   // spelled once, as a column (bad_p) both counts read: 3C predicates written twice were 21 % of DuckDB's time on the
-  // scores query at 1 024 classes (667 → 528 ms on 200 rows, almost all planning). Never NULL: a NULL score makes it 1
+  // scores query at 1 024 classes (667 → 528 ms on 200 rows, almost all planning). Never NULL (ELSE 0); a NULL score
+  // makes it 1, so that row counts as a bad probability and not as a bad sum. PostgreSQL flattens the subquery (no
+  // OFFSET 0), so there the predicates are still evaluated twice per row, as before
   const badProb = k.map((j) => `${p(j)} IS NULL OR ${p(j)} < 0 OR ${p(j)} > 1`).join(' OR ');
   const scores =
     `${withBase}\nSELECT ${d('COUNT(*)')} AS n, ${positive} AS weighted_rows, ${d('SUM(w)')} AS weight, ${d('SUM(w * correct)')} AS correct, ${d(`SUM(w * ${brierRow})`)} AS brier, ` +

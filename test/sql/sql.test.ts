@@ -161,12 +161,13 @@ describe('SQL push-down: DuckDB (embedded)', () => {
   });
 
   it('counts each invalid row once: a row with a bad probability is not also a bad sum', async () => {
-    // a NULL score, scores outside [0, 1] summing to 1 and to 2, a sum 0.1 off, and a valid row
+    // a NULL score, scores outside [0, 1] summing to 1 and to 2 (a bad probability, counted once), valid scores whose
+    // sums are off by 0.1 and 0.6, and a valid row: dropping the exclusion counts 3 bad sums, reversing it 1
     await db.query(
-      'CREATE OR REPLACE TEMP TABLE invalid_rows AS SELECT * FROM (VALUES (0, NULL, 0.5), (1, 1.2, -0.2), (0, 1.5, 0.5), (0, 0.5, 0.6), (1, 0.3, 0.7)) AS t(label, p_0, p_1)',
+      'CREATE OR REPLACE TEMP TABLE invalid_rows AS SELECT * FROM (VALUES (0, NULL, 0.5), (1, 1.2, -0.2), (0, 1.5, 0.5), (0, 0.5, 0.6), (1, 0.2, 0.2), (1, 0.3, 0.7)) AS t(label, p_0, p_1)',
     );
     const [row] = await db.query(metricsSql('invalid_rows', { numClasses: 2, dialect: 'duckdb' }).scores);
-    expect([row?.n, row?.bad_probability_rows, row?.bad_sum_rows]).toEqual([5, 3, 1]);
+    expect([row?.n, row?.bad_probability_rows, row?.bad_sum_rows]).toEqual([6, 3, 2]);
   });
 });
 
