@@ -106,6 +106,22 @@ async function conformance(engine: SqlEngine, load: (t: Table) => Promise<string
   return checked;
 }
 
+/**
+ * A NULL score, scores outside [0, 1] summing to 1 and to 2 (a bad probability, counted once), valid scores whose sums
+ * are off by 0.1 and 0.6, and a valid row: dropping the bad-sum count's exclusion of bad probabilities counts 3 bad
+ * sums, reversing it 1.
+ */
+const INVALID_ROWS =
+  'SELECT * FROM (VALUES (0, NULL, 0.5), (1, 1.2, -0.2), (0, 1.5, 0.5), (0, 0.5, 0.6), (1, 0.2, 0.2), (1, 0.3, 0.7)) AS t(label, p_0, p_1)';
+const INVALID_ROW_COUNTS = [6, 3, 2];
+
+/** The scores query's row count and invalid-row counts on {@link INVALID_ROWS}, as a temporary table of the engine. */
+async function invalidRowCounts(engine: SqlEngine, dialect: 'duckdb' | 'postgres'): Promise<unknown[]> {
+  await engine.query(`CREATE TEMP TABLE invalid_rows AS ${INVALID_ROWS}`);
+  const [row] = await engine.query(metricsSql('invalid_rows', { numClasses: 2, dialect }).scores);
+  return [row?.n, row?.bad_probability_rows, row?.bad_sum_rows];
+}
+
 describe('SQL push-down: DuckDB (embedded)', () => {
   let db: Awaited<ReturnType<typeof duckdbEngine>>;
   beforeAll(async () => {
@@ -161,13 +177,8 @@ describe('SQL push-down: DuckDB (embedded)', () => {
   });
 
   it('counts each invalid row once: a row with a bad probability is not also a bad sum', async () => {
-    // a NULL score, scores outside [0, 1] summing to 1 and to 2 (a bad probability, counted once), valid scores whose
-    // sums are off by 0.1 and 0.6, and a valid row: dropping the exclusion counts 3 bad sums, reversing it 1
-    await db.query(
-      'CREATE OR REPLACE TEMP TABLE invalid_rows AS SELECT * FROM (VALUES (0, NULL, 0.5), (1, 1.2, -0.2), (0, 1.5, 0.5), (0, 0.5, 0.6), (1, 0.2, 0.2), (1, 0.3, 0.7)) AS t(label, p_0, p_1)',
-    );
-    const [row] = await db.query(metricsSql('invalid_rows', { numClasses: 2, dialect: 'duckdb' }).scores);
-    expect([row?.n, row?.bad_probability_rows, row?.bad_sum_rows]).toEqual([6, 3, 2]);
+    await db.query('DROP TABLE IF EXISTS invalid_rows');
+    expect(await invalidRowCounts(db, 'duckdb')).toEqual(INVALID_ROW_COUNTS);
   });
 });
 
@@ -188,6 +199,11 @@ describe.skipIf(skip.postgres !== undefined)(named('SQL push-down: PostgreSQL (r
       return name;
     });
     expect(checked).toBeGreaterThanOrEqual(21);
+  });
+
+  it('counts each invalid row once: a row with a bad probability is not also a bad sum', async () => {
+    await client.query('DROP TABLE IF EXISTS invalid_rows');
+    expect(await invalidRowCounts(postgresEngine(client), 'postgres')).toEqual(INVALID_ROW_COUNTS);
   });
 
   it('database errors caused by the source are one-line UMErrors (SQLSTATE class 22 → UM_FILE_FORMAT, 42 → UM_OPTION)', async () => {
